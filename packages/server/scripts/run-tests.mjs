@@ -1,0 +1,24 @@
+// Runs every *.test.ts under test/ with Node's own test runner (TypeScript through tsx).
+// PostgreSQL suites run only when AKWE_TEST_POSTGRES_URL is set; otherwise they report as skipped.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
+
+function findTests(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return findTests(path);
+    return name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+const only = process.argv.slice(2);
+const files = only.length > 0 ? only : findTests('test').sort();
+const concurrency = Math.max(2, availableParallelism());
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+  { stdio: 'inherit' },
+);
+process.exit(result.status ?? 1);

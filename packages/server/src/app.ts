@@ -1,0 +1,64 @@
+/**
+ * buildApp(deps): the whole HTTP API as a Fastify instance that is not listening.
+ * Tests inject requests into it or listen on port 0; the server shell listens on PORT.
+ */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { accountRoutes } from './http/account/account-routes.js';
+import { collectLegacyRoutes } from './http/collect-legacy/collect-legacy-routes.js';
+import { collectV2026Routes } from './http/collect-v2026/collect-v2026-routes.js';
+import { eventRoutes } from './http/events/event-routes.js';
+import { healthRoutes } from './http/health/health-routes.js';
+import { installOpenApi, openApiRoute } from './http/openapi/openapi.js';
+import { payoutRoutes } from './http/payouts/payout-routes.js';
+import { installAuthentication } from './http/plugins/authentication.js';
+import { installCurrentErrorHandling } from './http/plugins/error-handler.js';
+import { generateRequestId, installRequestIdHeader } from './http/plugins/request-id.js';
+import { installValidationCompilers } from './http/plugins/validation-compilers.js';
+import type { Services } from './services.js';
+
+export const API_PREFIX = '/api/v1';
+
+export interface AppDeps {
+  config: Config;
+  services: Services;
+  /** A pino logger; absent means silent (tests). */
+  logger?: Logger;
+}
+
+export async function buildApp({ config, services, logger }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: false }),
+    genReqId: generateRequestId,
+    // Health probes every few seconds would drown the request log.
+    logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: (request) => request.url === '/health' || request.url === '/ready' }),
+    bodyLimit: config.bodyLimitBytes,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installValidationCompilers(app);
+  installCurrentErrorHandling(app);
+  installRequestIdHeader(app);
+  await installOpenApi(app, config.publicUrl);
+
+  await app.register(healthRoutes, { database: services.database });
+
+  await app.register(
+    async (api) => {
+      installAuthentication(api, services.merchants);
+      openApiRoute(api);
+      await api.register(accountRoutes);
+      await api.register(collectV2026Routes, { catalog: services.catalog });
+      await api.register(collectLegacyRoutes, { catalog: services.catalog });
+      await api.register(payoutRoutes, { catalog: services.catalog });
+      await api.register(eventRoutes, { events: services.events });
+    },
+    { prefix: API_PREFIX },
+  );
+
+  // Not readied here: callers may still register (tests add probe routes); inject/listen ready it.
+  return app as unknown as FastifyInstance;
+}

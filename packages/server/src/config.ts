@@ -1,0 +1,152 @@
+/**
+ * Environment -> one frozen, typed Config. Every bad value is reported at once, each with a
+ * message that names the variable and what it accepts, so a misconfigured deploy fails at start.
+ */
+import { isAbsolute, resolve } from 'node:path';
+
+export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+export interface RateLimitConfig {
+  createPerMinute: number;
+  readPerMinute: number;
+  refundPerMinute: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  database: DatabaseTarget;
+  redisUrl: string | undefined;
+  /** Development setting: pretty logs, generated secret, private webhook targets allowed. */
+  dev: boolean;
+  /** Session-signing secret; when absent, serving needs AKWE_DEV (see secret.ts). */
+  secret: string | undefined;
+  dataDir: string;
+  logLevel: string;
+  bodyLimitBytes: number;
+  rateLimits: RateLimitConfig;
+  runWorkers: boolean;
+  catalogFile: string | undefined;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Reads values one variable at a time and collects every problem instead of stopping at the first. */
+class EnvReader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  raw(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      this.problems.push(`${name} must be a whole number from ${min} to ${max} (got "${value}")`);
+      return fallback;
+    }
+    return Number(value);
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const value = this.raw(name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+    if (['0', 'false', 'no', 'off'].includes(value)) return false;
+    this.problems.push(`${name} must be true or false (got "${value}")`);
+    return fallback;
+  }
+
+  oneOf(name: string, fallback: string, allowed: string[]): string {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (!allowed.includes(value)) {
+      this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${value}")`);
+      return fallback;
+    }
+    return value;
+  }
+
+  url(name: string, protocols: string[]): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      this.problems.push(`${name} must be a URL (${protocols.join(' or ')})`);
+      return undefined;
+    }
+    if (!protocols.includes(parsed.protocol)) {
+      this.problems.push(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')} (got "${parsed.protocol}//…")`);
+      return undefined;
+    }
+    return value;
+  }
+}
+
+function databaseTarget(reader: EnvReader, dataDir: string): DatabaseTarget {
+  const url = reader.url('DATABASE_URL', ['postgres:', 'postgresql:', 'sqlite:', 'file:']);
+  if (url === undefined) return { kind: 'sqlite', file: resolve(dataDir, 'akwe.db') };
+  if (url.startsWith('postgres')) return { kind: 'postgres', url };
+  // sqlite:relative/or/absolute.db or file:… — a path, resolved against the working directory.
+  const path = decodeURIComponent(url.replace(/^(sqlite|file):(\/\/)?/, ''));
+  if (path === '') {
+    reader.problems.push('DATABASE_URL with sqlite: must name a file, e.g. sqlite:./data/akwe.db');
+  }
+  return { kind: 'sqlite', file: isAbsolute(path) ? path : resolve(path) };
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const reader = new EnvReader(env);
+  const dev = reader.boolean('AKWE_DEV', false);
+  const port = reader.integer('PORT', 8080, 0, 65535);
+  const host = reader.string('HOST', '0.0.0.0');
+  const dataDir = resolve(reader.string('AKWE_DATA_DIR', './data'));
+  const publicUrl = (reader.url('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const secret = reader.raw('AKWE_SECRET');
+  if (secret !== undefined && secret.length < 32) {
+    reader.problems.push('AKWE_SECRET must be at least 32 characters long');
+  }
+
+  const config: Config = {
+    port,
+    host,
+    publicUrl,
+    database: databaseTarget(reader, dataDir),
+    redisUrl: reader.url('REDIS_URL', ['redis:', 'rediss:']),
+    dev,
+    secret,
+    dataDir,
+    logLevel: reader.oneOf('LOG_LEVEL', 'info', logLevels),
+    bodyLimitBytes: reader.integer('BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600),
+    rateLimits: {
+      createPerMinute: reader.integer('RATE_LIMIT_CREATE_PER_MINUTE', 30, 1, 1_000_000),
+      readPerMinute: reader.integer('RATE_LIMIT_READ_PER_MINUTE', 120, 1, 1_000_000),
+      refundPerMinute: reader.integer('RATE_LIMIT_REFUND_PER_MINUTE', 10, 1, 1_000_000),
+    },
+    runWorkers: reader.boolean('AKWE_RUN_WORKERS', true),
+    catalogFile: reader.raw('AKWE_CATALOG_FILE'),
+    shutdownTimeoutMs: reader.integer('SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
+  };
+  if (reader.problems.length > 0) throw new ConfigError(reader.problems);
+  return Object.freeze({ ...config, database: Object.freeze(config.database), rateLimits: Object.freeze(config.rateLimits) });
+}

@@ -1,0 +1,23 @@
+import { errorCatalog, type ErrorCode } from './error-catalog.js';
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+/** A failure the caller can act on: a stable code, a human message, optionally the field at fault. */
+export class AkweError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly field: string | undefined;
+  readonly details: ErrorDetail[] | undefined;
+
+  constructor(code: ErrorCode, message?: string, options: { field?: string; details?: ErrorDetail[] } = {}) {
+    super(message ?? errorCatalog[code].message);
+    this.name = 'AkweError';
+    this.code = code;
+    this.status = errorCatalog[code].status;
+    this.field = options.field;
+    this.details = options.details;
+  }
+}

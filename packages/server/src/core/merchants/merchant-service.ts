@@ -1,0 +1,113 @@
+import { AkweError } from '../errors/index.js';
+import type { ApiKeyStore, Clock, IdSource, MerchantStore } from '../ports.js';
+import { isoNow } from '../shared/clock.js';
+import type { Environment } from '../shared/environment.js';
+import { generateApiKeySecret, hashApiKey, hashesMatch, looksLikeApiKey, type ApiKey } from './api-key.js';
+import type { KycStatus, Merchant, MerchantStatus } from './merchant.js';
+import type { Authentication } from './principal.js';
+import type { Scope } from './scopes.js';
+
+export interface IssuedKey {
+  key: ApiKey;
+  /** The full key, shown once to whoever created it and never stored. */
+  secret: string;
+}
+
+export interface MerchantServiceDeps {
+  merchants: MerchantStore;
+  apiKeys: ApiKeyStore;
+  clock: Clock;
+  newId: IdSource;
+}
+
+export class MerchantService {
+  constructor(private readonly deps: MerchantServiceDeps) {}
+
+  async createMerchant(input: {
+    name: string;
+    kycStatus?: KycStatus;
+    status?: MerchantStatus;
+    keyEnvironments?: Environment[];
+  }): Promise<{ merchant: Merchant; keys: IssuedKey[] }> {
+    const name = input.name.trim();
+    if (name.length === 0 || name.length > 200) {
+      throw new AkweError('validation_error', 'name must be 1 to 200 characters', { field: 'name' });
+    }
+    const now = isoNow(this.deps.clock);
+    const merchant: Merchant = {
+      id: this.deps.newId(),
+      name,
+      status: input.status ?? 'active',
+      kycStatus: input.kycStatus ?? 'pending',
+      createdAt: now,
+      updatedAt: now,
+    };
+    const keys = (input.keyEnvironments ?? ['test', 'live']).map((environment) => this.issueKey(merchant.id, environment, [], now));
+    await this.deps.merchants.createWithKeys(merchant, keys.map((k) => k.key));
+    return { merchant, keys };
+  }
+
+  async createKey(input: { merchantId: string; environment: Environment; scopes?: Scope[] }): Promise<IssuedKey> {
+    const merchant = await this.deps.merchants.findById(input.merchantId);
+    if (!merchant) throw new AkweError('not_found', `no merchant with id ${input.merchantId}`, { field: 'merchant' });
+    const issued = this.issueKey(merchant.id, input.environment, input.scopes ?? [], isoNow(this.deps.clock));
+    await this.deps.apiKeys.insert(issued.key);
+    return issued;
+  }
+
+  async revokeKey(keyId: string): Promise<ApiKey> {
+    const revoked = await this.deps.apiKeys.revoke(keyId, isoNow(this.deps.clock));
+    if (!revoked) throw new AkweError('not_found', `no API key with id ${keyId}`);
+    return revoked;
+  }
+
+  listKeys(filter: { merchantId?: string } = {}): Promise<ApiKey[]> {
+    return this.deps.apiKeys.list(filter);
+  }
+
+  listMerchants(): Promise<Merchant[]> {
+    return this.deps.merchants.list();
+  }
+
+  countMerchants(): Promise<number> {
+    return this.deps.merchants.count();
+  }
+
+  async updateMerchant(id: string, changes: { status?: MerchantStatus; kycStatus?: KycStatus }): Promise<Merchant> {
+    const updated = await this.deps.merchants.update(id, { ...changes, updatedAt: isoNow(this.deps.clock) });
+    if (!updated) throw new AkweError('not_found', `no merchant with id ${id}`);
+    return updated;
+  }
+
+  /** Resolves a presented key. Only its hash is looked up; the comparison runs in constant time. */
+  async authenticate(presented: string | undefined): Promise<Authentication> {
+    if (presented === undefined || !looksLikeApiKey(presented)) return { outcome: 'invalid_key' };
+    const hash = hashApiKey(presented);
+    const found = await this.deps.apiKeys.findByHash(hash);
+    if (!found || !hashesMatch(found.key.keyHash, hash) || found.key.revokedAt !== null) return { outcome: 'invalid_key' };
+    if (!found.merchant) return { outcome: 'merchant_not_found' };
+    const { key, merchant } = found;
+    return {
+      outcome: 'authenticated',
+      principal: { merchant, merchantId: merchant.id, environment: key.environment, scopes: key.scopes, keyId: key.id },
+    };
+  }
+
+  private issueKey(merchantId: string, environment: Environment, scopes: Scope[], createdAt: string): IssuedKey {
+    const generated = generateApiKeySecret(environment);
+    return {
+      secret: generated.secret,
+      key: {
+        id: this.deps.newId(),
+        merchantId,
+        environment,
+        keyHash: generated.hash,
+        keyPrefix: generated.prefix,
+        keyLastFour: generated.lastFour,
+        scopes,
+        createdAt,
+        revokedAt: null,
+      },
+    };
+  }
+}

@@ -1,0 +1,19 @@
+import type { Environment } from '../shared/environment.js';
+import type { Merchant } from './merchant.js';
+import type { Scope } from './scopes.js';
+
+/** Who is calling: the key's merchant and environment, and what the key may do. */
+export interface Principal {
+  merchant: Merchant;
+  merchantId: string;
+  environment: Environment;
+  scopes: Scope[];
+  keyId: string;
+}
+
+export type Authentication =
+  | { outcome: 'authenticated'; principal: Principal }
+  /** Absent, malformed, unknown or revoked: the caller cannot tell which (SPEC.md: 401 for all). */
+  | { outcome: 'invalid_key' }
+  /** A valid key whose merchant no longer exists (the earlier contract answers 403). */
+  | { outcome: 'merchant_not_found' };

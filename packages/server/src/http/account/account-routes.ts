@@ -1,0 +1,40 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { principalOf } from '../plugins/authentication.js';
+import { errorResponses } from '../shared/error-schemas.js';
+
+const Account = Type.Object(
+  {
+    object: Type.Literal('account'),
+    merchant_id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    status: Type.String({ examples: ['active', 'suspended'] }),
+    kyc_status: Type.String({ examples: ['pending', 'submitted', 'validated', 'rejected'] }),
+    environment: Type.String({ description: 'Decided by the API key alone.', examples: ['test', 'live'] }),
+    api_key: Type.Object({
+      id: Type.String(),
+      scopes: Type.Array(Type.String(), { description: 'Empty means every scope.' }),
+    }),
+  },
+  { description: 'The merchant and environment the calling key acts for.' },
+);
+
+/** "Who am I": lets an integration check its key, environment and scopes before anything else. */
+export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/account',
+    { schema: { tags: ['account'], summary: 'The calling key’s merchant and environment', response: { 200: Account, ...errorResponses(401) } } },
+    async (request) => {
+      const principal = principalOf(request);
+      return {
+        object: 'account' as const,
+        merchant_id: principal.merchantId,
+        name: principal.merchant.name,
+        status: principal.merchant.status,
+        kyc_status: principal.merchant.kycStatus,
+        environment: principal.environment,
+        api_key: { id: principal.keyId, scopes: principal.scopes },
+      };
+    },
+  );
+};

@@ -1,0 +1,30 @@
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import { toAkweError } from '../shared/to-akwe-error.js';
+import { logIfServerError } from '../plugins/error-handler.js';
+
+/**
+ * The earlier contract keeps its own shapes exactly (SPEC.md "Collect payment, earlier contract"):
+ * errors are `{error, code, detail}`; schema validation failures map each field to its messages.
+ */
+export function legacyErrorBody(error: unknown, request: FastifyRequest) {
+  const akweError = toAkweError(error);
+  if (akweError.code === 'validation_error' && akweError.details) {
+    const byField: Record<string, string[]> = {};
+    for (const detail of akweError.details) (byField[detail.field] ??= []).push(detail.message);
+    return { status: 400, body: byField };
+  }
+  const detail = akweError.status >= 500 ? `${akweError.message} (request ${request.id})` : akweError.message;
+  return {
+    status: akweError.status,
+    body: { error: STATUS_CODES[akweError.status] ?? 'Error', code: akweError.code, detail },
+  };
+}
+
+export function installLegacyErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const { status, body } = legacyErrorBody(error, request);
+    logIfServerError(error, request, status);
+    return reply.status(status).send(body);
+  });
+}

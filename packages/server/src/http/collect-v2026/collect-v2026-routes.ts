@@ -1,0 +1,27 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { OperatorCatalog } from '../../core/catalog/operator-catalog.js';
+import { errorResponses } from '../shared/error-schemas.js';
+import { currentCatalogBody } from './operator-catalog-mapper.js';
+import { CurrentOperatorCatalog } from './schemas.js';
+
+export interface CollectV2026Options {
+  catalog: OperatorCatalog;
+}
+
+/** Collect, current contract (2026-06). Later issues add the payment routes here. */
+export const collectV2026Routes: FastifyPluginAsyncTypebox<CollectV2026Options> = async (app, { catalog }) => {
+  const body = currentCatalogBody(catalog);
+  app.get(
+    '/collect/payments/operators/',
+    {
+      config: { scope: 'collect:read' },
+      schema: {
+        tags: ['collect'],
+        summary: 'Operator catalog',
+        description: 'Countries, currencies and collect operators, with limits in major units.',
+        response: { 200: CurrentOperatorCatalog, ...errorResponses(401, 403) },
+      },
+    },
+    async () => body,
+  );
+};

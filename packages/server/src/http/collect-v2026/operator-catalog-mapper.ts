@@ -1,0 +1,30 @@
+import type { OperatorCatalog } from '../../core/catalog/operator-catalog.js';
+import { toMajorUnitsCeil, toMajorUnitsFloor } from '../shared/money.js';
+
+export const CURRENT_API_VERSION = '2026-06';
+
+/** The current contract's catalog: collect operators only, amounts in major units. */
+export function currentCatalogBody(catalog: OperatorCatalog) {
+  return {
+    object: 'collect.operator_catalog' as const,
+    api_version: CURRENT_API_VERSION,
+    catalog_version: catalog.version,
+    countries: catalog.countries().map((country) => ({
+      code: country.code,
+      name: country.name,
+      currencies: [...country.currencies],
+      default_currency: country.defaultCurrency,
+      operators: country.operators
+        .filter((operator) => operator.collect.supported)
+        .map((operator) => ({
+          slug: operator.slug,
+          label: operator.label,
+          gateway_code: operator.gatewayCode,
+          aliases: [...operator.aliases],
+          requires_otp: operator.requiresOtp,
+          min_amount: toMajorUnitsCeil(operator.collect.minAmountMinor),
+          max_amount: toMajorUnitsFloor(operator.collect.maxAmountMinor),
+        })),
+    })),
+  };
+}

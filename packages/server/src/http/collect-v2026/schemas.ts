@@ -1,0 +1,29 @@
+import { Type } from 'typebox';
+
+const CatalogOperator = Type.Object({
+  slug: Type.String({ description: 'Canonical operator slug, used in requests.' }),
+  label: Type.String(),
+  gateway_code: Type.String(),
+  aliases: Type.Array(Type.String(), { description: 'Other slugs accepted in requests; responses always carry `slug`.' }),
+  requires_otp: Type.Boolean({ description: 'The customer confirms with a one-time code (POST …/confirm).' }),
+  min_amount: Type.Integer({ description: 'Smallest collect amount, major units.' }),
+  max_amount: Type.Integer({ description: 'Largest collect amount, major units.' }),
+});
+
+export const CurrentOperatorCatalog = Type.Object(
+  {
+    object: Type.Literal('collect.operator_catalog'),
+    api_version: Type.String({ examples: ['2026-06'] }),
+    catalog_version: Type.String({ description: 'Version of the catalog data.' }),
+    countries: Type.Array(
+      Type.Object({
+        code: Type.String({ examples: ['BJ', 'TG', 'CI'] }),
+        name: Type.String(),
+        currencies: Type.Array(Type.String(), { description: 'Currencies accepted in the country.' }),
+        default_currency: Type.String(),
+        operators: Type.Array(CatalogOperator),
+      }),
+    ),
+  },
+  { description: 'Operator catalog, current contract (2026-06).' },
+);

@@ -1,0 +1,41 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { toAkweError } from '../shared/to-akwe-error.js';
+
+/**
+ * The error body of the current contract, payouts and bulk (PRODUCT.md "Errors"):
+ * `{"error": {"code", "message", "field"?, "details"?, "request_id"}}`. A 500 says nothing of internals.
+ */
+export function currentErrorBody(error: unknown, request: FastifyRequest) {
+  const akweError = toAkweError(error);
+  return {
+    status: akweError.status,
+    body: {
+      error: {
+        code: akweError.code,
+        message: akweError.message,
+        ...(akweError.field !== undefined ? { field: akweError.field } : {}),
+        ...(akweError.details !== undefined ? { details: akweError.details } : {}),
+        request_id: request.id,
+      },
+    },
+  };
+}
+
+export function logIfServerError(error: unknown, request: FastifyRequest, status: number): void {
+  if (status >= 500) request.log.error({ err: error }, 'request failed');
+}
+
+export function sendCurrentError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const { status, body } = currentErrorBody(error, request);
+  logIfServerError(error, request, status);
+  return reply.status(status).send(body);
+}
+
+export function installCurrentErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => sendCurrentError(error, request, reply));
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({
+      error: { code: 'route_not_found', message: `No route ${request.method} ${request.url.split('?')[0]}`, request_id: request.id },
+    }),
+  );
+}

@@ -1,0 +1,22 @@
+import { Type } from 'typebox';
+import { errorCatalog } from '../../core/errors/index.js';
+
+const codes = Object.keys(errorCatalog);
+
+/** PRODUCT.md's error body, for the OpenAPI document and response serialisation. */
+export const ErrorResponse = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String({ description: 'Stable snake_case code from the error catalog.', examples: codes }),
+      message: Type.String(),
+      field: Type.Optional(Type.String({ description: 'The first field at fault, for validation errors.' })),
+      details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+      request_id: Type.String(),
+    }),
+  },
+  { description: 'Error' },
+);
+
+export function errorResponses(...statuses: number[]) {
+  return Object.fromEntries(statuses.map((status) => [status, ErrorResponse]));
+}

@@ -1,0 +1,37 @@
+/** The `akwe` command line: serve | worker | migrate | merchants | keys. */
+import { Command, CommanderError } from 'commander';
+import { keyCommands } from './cli/key-commands.js';
+import { merchantCommands } from './cli/merchant-commands.js';
+import { serveCommands } from './cli/serve-commands.js';
+import { ConfigError } from './config.js';
+import { AkweError } from './core/errors/index.js';
+
+export function buildCli(): Command {
+  const program = new Command('akwe')
+    .description('Akwe: Mobile Money gateway for Benin, Togo and Côte d’Ivoire')
+    .showHelpAfterError()
+    .exitOverride();
+  for (const command of serveCommands()) program.addCommand(command);
+  program.addCommand(merchantCommands());
+  program.addCommand(keyCommands());
+  for (const command of program.commands) command.exitOverride();
+  return program;
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  try {
+    await buildCli().parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof ConfigError || error instanceof AkweError || error instanceof Error) {
+      process.stderr.write(`akwe: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+const exitCode = await runCli(process.argv.slice(2));
+// serve and worker keep running until a signal; every other command ends here.
+if (exitCode !== 0) process.exit(exitCode);

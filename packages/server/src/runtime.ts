@@ -1,0 +1,21 @@
+/**
+ * What every process (server, worker, CLI) does first: open the database, apply migrations,
+ * load the catalog and wire the services. One place, so they can never disagree.
+ */
+import type { Config } from './config.js';
+import { OperatorCatalog, loadDefaultCatalog } from './core/catalog/operator-catalog.js';
+import { createServices, type Services } from './services.js';
+import { openDatabase } from './storage/database.js';
+import { migrateToLatest } from './storage/migrator.js';
+
+export async function openRuntime(config: Config): Promise<Services> {
+  const catalog = config.catalogFile ? OperatorCatalog.fromFile(config.catalogFile) : loadDefaultCatalog();
+  const database = openDatabase(config.database);
+  try {
+    await migrateToLatest(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return createServices({ database, catalog });
+}

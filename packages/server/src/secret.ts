@@ -1,0 +1,21 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, type Config } from './config.js';
+
+/**
+ * The session-signing secret. Production must set AKWE_SECRET; development generates one once
+ * and keeps it in the data folder (readable by the owner only) so sessions survive restarts.
+ */
+export function resolveSecret(config: Config): string {
+  if (config.secret !== undefined) return config.secret;
+  if (!config.dev) {
+    throw new ConfigError(['AKWE_SECRET is required when AKWE_DEV is off (at least 32 characters of random text)']);
+  }
+  const file = join(config.dataDir, 'secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(config.dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}

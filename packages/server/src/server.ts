@@ -1,0 +1,97 @@
+/**
+ * The server shell: builds the app, listens, runs the workers in the same process when asked,
+ * and shuts down in order: stop accepting, finish requests in flight, finish worker passes, close the database.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { ensureDemoMerchant } from './demo-merchant.js';
+import { openRuntime } from './runtime.js';
+import { resolveSecret } from './secret.js';
+import type { Services } from './services.js';
+import { createJobs } from './workers/jobs.js';
+import { WorkerPool } from './workers/worker-pool.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  services: Services;
+  url: string;
+  workers: WorkerPool | undefined;
+  /** Drains and closes everything; safe to call more than once. */
+  shutdown(): Promise<void>;
+}
+
+export interface StartOptions {
+  logger: Logger;
+  /** Where first-start notices go (the demo key): the terminal, not the log stream. */
+  announce?: (text: string) => void;
+}
+
+export async function startServer(config: Config, { logger, announce = (t) => process.stdout.write(`${t}\n`) }: StartOptions): Promise<RunningServer> {
+  resolveSecret(config);
+  const services = await openRuntime(config);
+  const demo = await ensureDemoMerchant(services);
+  if (demo) {
+    announce(
+      [
+        '',
+        `Created the demo merchant ${demo.merchantId}. Its test API key (shown once, stored only as a hash):`,
+        '',
+        `    ${demo.testKey}`,
+        '',
+        `Try: curl -H "Authorization: Bearer ${demo.testKey}" ${config.publicUrl}/api/v1/collect/payments/operators/`,
+        '',
+      ].join('\n'),
+    );
+  } else {
+    announce('Merchants exist already. List them with `npx akwe merchants list`; make a key with `npx akwe keys create --merchant ID --env test`.');
+  }
+
+  const app = await buildApp({ config, services, logger });
+  let workers: WorkerPool | undefined;
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    await services.database.close();
+    throw error;
+  }
+  if (config.runWorkers) {
+    workers = new WorkerPool(createJobs(services), logger.child({ component: 'workers' }));
+    workers.start();
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+  logger.info({ url, database: services.database.description, workers: workers?.jobNames ?? 'off' }, 'akwe is serving');
+
+  let closing: Promise<void> | undefined;
+  const shutdown = () =>
+    (closing ??= (async () => {
+      logger.info('shutting down: draining requests and worker jobs');
+      await app.close();
+      await workers?.stop();
+      await services.database.close();
+      logger.info('shut down cleanly');
+    })());
+
+  return { app, services, url, workers, shutdown };
+}
+
+/** Runs only the workers (scaled-out deployments). */
+export async function startWorker(config: Config, { logger }: { logger: Logger }): Promise<{ workers: WorkerPool; shutdown(): Promise<void> }> {
+  const services = await openRuntime(config);
+  const workers = new WorkerPool(createJobs(services), logger.child({ component: 'workers' }));
+  workers.start();
+  logger.info({ jobs: workers.jobNames, database: services.database.description }, 'akwe worker is running');
+  let closing: Promise<void> | undefined;
+  return {
+    workers,
+    shutdown: () =>
+      (closing ??= (async () => {
+        await workers.stop();
+        await services.database.close();
+      })()),
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Opens the one database the process uses: SQLite (better-sqlite3, a file) by default,
+ * PostgreSQL (pg pool) for a postgres:// URL. Everything above this file speaks Kysely and
+ * asks `capabilities`, never the dialect name.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDriver from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseTarget } from '../config.js';
+import type { Database } from './schema.js';
+
+export interface DatabaseCapabilities {
+  /** Row claims with FOR UPDATE SKIP LOCKED, so several processes can share work. */
+  skipLocked: boolean;
+  /** Several processes may write at once (PostgreSQL), as opposed to one writer at a time (SQLite). */
+  concurrentWriters: boolean;
+}
+
+export interface AkweDatabase {
+  readonly db: Kysely<Database>;
+  readonly capabilities: DatabaseCapabilities;
+  /** Human label for logs and test names: `sqlite:/path` or `postgres://host/db`, never a password. */
+  readonly description: string;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL only: put every table in this schema (tests use one schema each). */
+  postgresSchema?: string;
+  /** PostgreSQL only: pool size. */
+  poolSize?: number;
+}
+
+// int8 (bigint) columns hold centimes; they stay far below 2^53, so JS numbers are exact.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+function openSqlite(file: string): AkweDatabase {
+  mkdirSync(dirname(file), { recursive: true });
+  const connection = new SqliteDriver(file);
+  connection.pragma('journal_mode = WAL');
+  // FULL makes every commit durable across power loss in WAL mode (NORMAL may lose the last ones).
+  connection.pragma('synchronous = FULL');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  return {
+    db,
+    capabilities: { skipLocked: false, concurrentWriters: false },
+    description: `sqlite:${file}`,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+function openPostgres(url: string, options: OpenDatabaseOptions): AkweDatabase {
+  const schema = options.postgresSchema;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const safe = new URL(url);
+  safe.password = '';
+  return {
+    db,
+    capabilities: { skipLocked: true, concurrentWriters: true },
+    description: `postgres://${safe.host}${safe.pathname}${schema ? `#${schema}` : ''}`,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+export function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): AkweDatabase {
+  return target.kind === 'sqlite' ? openSqlite(target.file) : openPostgres(target.url, options);
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as foundation from './0001-foundation.js';
+
+/** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
+export const migrations: Record<string, Migration> = {
+  '0001-foundation': foundation,
+};

@@ -1,0 +1,192 @@
+/** SPEC.md "Authentication", rule by rule, over HTTP on every database. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Writable } from 'node:stream';
+import { createLogger } from '../../src/logging.js';
+import { newId } from '../../src/core/shared/ids.js';
+import { EventRepository } from '../../src/storage/repositories/event-repository.js';
+import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { testDatabases } from '../support/test-databases.js';
+
+const catalogPath = '/api/v1/collect/payments/operators/';
+
+for (const target of testDatabases()) {
+  describe(`authentication on ${target.name}`, { skip: target.skip }, () => {
+    let t: TestApp;
+    let merchant: Awaited<ReturnType<TestApp['newMerchant']>>;
+    const logLines: string[] = [];
+
+    before(async () => {
+      const sink = new Writable({
+        write(chunk, _encoding, done) {
+          logLines.push(String(chunk));
+          done();
+        },
+      });
+      t = await buildTestApp(target, { logger: createLogger({ level: 'info', destination: sink }) });
+      merchant = await t.newMerchant();
+    });
+    after(() => t.close());
+
+    const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+
+    it('accepts the key as Authorization: Bearer', async () => {
+      const res = await get('/api/v1/account', { authorization: `Bearer ${merchant.testKey}` });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.json().merchant_id, merchant.merchantId);
+    });
+
+    it('accepts the key as X-API-Key', async () => {
+      const res = await get('/api/v1/account', { 'x-api-key': merchant.testKey });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.json().merchant_id, merchant.merchantId);
+    });
+
+    it('accepts the Bearer scheme in any letter case', async () => {
+      const res = await get('/api/v1/account', { authorization: `bearer ${merchant.testKey}` });
+      assert.equal(res.statusCode, 200);
+    });
+
+    it('answers 401 with the error body when no key is sent', async () => {
+      const res = await get('/api/v1/account');
+      assert.equal(res.statusCode, 401);
+      assert.equal(res.json().error.code, 'unauthenticated');
+      assert.equal(res.json().error.request_id, res.headers['x-request-id']);
+      assert.match(String(res.headers['www-authenticate']), /^Bearer/);
+    });
+
+    it('answers 401 for an unknown key of the right shape', async () => {
+      const forged = `ak_test_${'A'.repeat(43)}`;
+      assert.equal((await get('/api/v1/account', { authorization: `Bearer ${forged}` })).statusCode, 401);
+    });
+
+    it('answers 401 for garbage, a Basic scheme, or two different keys at once', async () => {
+      assert.equal((await get('/api/v1/account', { authorization: 'Bearer not-a-key' })).statusCode, 401);
+      assert.equal((await get('/api/v1/account', { authorization: `Basic ${merchant.testKey}` })).statusCode, 401);
+      const other = await t.newMerchant();
+      const both = await get('/api/v1/account', { authorization: `Bearer ${merchant.testKey}`, 'x-api-key': other.testKey });
+      assert.equal(both.statusCode, 401);
+    });
+
+    it('answers 401 once a key is revoked, and the other keys keep working', async () => {
+      const issued = await t.services.merchants.createKey({ merchantId: merchant.merchantId, environment: 'test' });
+      assert.equal((await get('/api/v1/account', { 'x-api-key': issued.secret })).statusCode, 200);
+      await t.services.merchants.revokeKey(issued.key.id);
+      assert.equal((await get('/api/v1/account', { 'x-api-key': issued.secret })).statusCode, 401);
+      assert.equal((await get('/api/v1/account', { 'x-api-key': merchant.testKey })).statusCode, 200);
+    });
+
+    it('takes the environment from the key and ignores X-Service-Environment', async () => {
+      const testRes = await get('/api/v1/account', { 'x-api-key': merchant.testKey, 'x-service-environment': 'live' });
+      assert.equal(testRes.json().environment, 'test');
+      const liveRes = await get('/api/v1/account', { 'x-api-key': merchant.liveKey, 'x-service-environment': 'test' });
+      assert.equal(liveRes.json().environment, 'live');
+    });
+
+    it('grants every scope to a key with an empty scope list', async () => {
+      for (const url of [catalogPath, '/api/v1/collect/operators/', '/api/v1/payout/operators/']) {
+        assert.equal((await get(url, { 'x-api-key': merchant.testKey })).statusCode, 200, url);
+      }
+    });
+
+    it('answers 403 insufficient_scope when the key lacks the route’s scope', async () => {
+      const limited = await t.newMerchant({ scopes: ['collect:read'] });
+      assert.equal((await get(catalogPath, { 'x-api-key': limited.testKey })).statusCode, 200);
+      const res = await get('/api/v1/payout/operators/', { 'x-api-key': limited.testKey });
+      assert.equal(res.statusCode, 403);
+      assert.equal(res.json().error.code, 'insufficient_scope');
+      assert.match(res.json().error.message, /payout:read/);
+    });
+
+    it('checks scopes on the earlier contract too, in its own error shape', async () => {
+      const payoutOnly = await t.newMerchant({ scopes: ['payout:read'] });
+      const res = await get('/api/v1/collect/operators/', { 'x-api-key': payoutOnly.testKey });
+      assert.equal(res.statusCode, 403);
+      assert.deepEqual(Object.keys(res.json()).sort(), ['code', 'detail', 'error']);
+      assert.equal(res.json().code, 'insufficient_scope');
+    });
+
+    it('answers the earlier contract’s 401 in {error, code, detail}', async () => {
+      const res = await get('/api/v1/collect/operators/');
+      assert.equal(res.statusCode, 401);
+      assert.deepEqual(res.json(), { error: 'Unauthorized', code: 'unauthenticated', detail: 'API key missing, invalid or revoked.' });
+    });
+
+    it('answers 403 on the earlier contract when the key’s merchant cannot be found', async () => {
+      const orphan = await t.newMerchant();
+      // The merchant row disappears under a live key (as after a botched manual clean-up).
+      await detachMerchant(t, orphan.merchantId);
+      const res = await get('/api/v1/collect/operators/', { 'x-api-key': orphan.testKey });
+      assert.equal(res.statusCode, 403);
+      assert.equal(res.json().code, 'merchant_not_found');
+    });
+
+    describe('isolation of records', () => {
+      async function storeEvent(merchantId: string, environment: 'test' | 'live') {
+        const id = newId();
+        await EventRepository.insert(t.services.database.db, {
+          id,
+          merchantId,
+          environment,
+          type: 'collect.payment.created',
+          createdAt: new Date().toISOString(),
+          payload: { id, type: 'collect.payment.created', event_version: '2026-06', environment, merchant_id: merchantId, created_at: new Date().toISOString(), data: { object: { reference: 'R1' } } },
+        });
+        return id;
+      }
+
+      it('shows a key its own merchant’s records in its own environment', async () => {
+        const id = await storeEvent(merchant.merchantId, 'test');
+        const res = await get(`/api/v1/events/${id}`, { 'x-api-key': merchant.testKey });
+        assert.equal(res.statusCode, 200);
+        assert.equal(res.json().id, id);
+        assert.equal(res.json().data.object.reference, 'R1');
+      });
+
+      it('answers 404 for the same merchant’s record in the other environment', async () => {
+        const liveId = await storeEvent(merchant.merchantId, 'live');
+        const testId = await storeEvent(merchant.merchantId, 'test');
+        assert.equal((await get(`/api/v1/events/${liveId}`, { 'x-api-key': merchant.testKey })).statusCode, 404);
+        assert.equal((await get(`/api/v1/events/${testId}`, { 'x-api-key': merchant.liveKey })).statusCode, 404);
+        assert.equal((await get(`/api/v1/events/${liveId}`, { 'x-api-key': merchant.liveKey })).statusCode, 200);
+      });
+
+      it('answers 404, never the record, for another merchant’s record', async () => {
+        const other = await t.newMerchant({ name: 'Other' });
+        const theirs = await storeEvent(other.merchantId, 'test');
+        const res = await get(`/api/v1/events/${theirs}`, { 'x-api-key': merchant.testKey });
+        assert.equal(res.statusCode, 404);
+        assert.equal(res.json().error.code, 'not_found');
+        assert.doesNotMatch(res.body, new RegExp(other.merchantId));
+      });
+    });
+
+    it('never writes a key to the logs, and every request log line carries the request id', async () => {
+      await get('/api/v1/account', { authorization: `Bearer ${merchant.testKey}`, 'x-request-id': 'trace-123' });
+      await get('/api/v1/account', { 'x-api-key': merchant.liveKey });
+      const text = logLines.join('');
+      assert.ok(logLines.length > 0);
+      assert.ok(!text.includes(merchant.testKey) && !text.includes(merchant.liveKey), 'a key appeared in the logs');
+      const requestLines = logLines.map((l) => JSON.parse(l)).filter((l) => l.req || l.res);
+      assert.ok(requestLines.length >= 4);
+      for (const line of requestLines) assert.equal(typeof line.request_id, 'string');
+      assert.ok(requestLines.some((l) => l.request_id === 'trace-123'));
+    });
+  });
+}
+
+/** Removes a merchant row while its keys stay, bypassing the foreign key on each dialect. */
+async function detachMerchant(t: TestApp, merchantId: string): Promise<void> {
+  const { sql } = await import('kysely');
+  const db = t.services.database.db;
+  if (t.services.database.capabilities.concurrentWriters) {
+    await db.transaction().execute(async (trx) => {
+      await sql`set local session_replication_role = replica`.execute(trx);
+      await trx.deleteFrom('merchants').where('id', '=', merchantId).execute();
+    });
+  } else {
+    await sql`pragma foreign_keys = off`.execute(db);
+    await db.deleteFrom('merchants').where('id', '=', merchantId).execute();
+    await sql`pragma foreign_keys = on`.execute(db);
+  }
+}

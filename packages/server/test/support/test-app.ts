@@ -1,0 +1,53 @@
+/** Builds the real app on a real database for one test file, plus helpers to make merchants and keys. */
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { loadDefaultCatalog } from '../../src/core/catalog/operator-catalog.js';
+import type { KycStatus } from '../../src/core/merchants/merchant.js';
+import type { Scope } from '../../src/core/merchants/scopes.js';
+import type { Clock } from '../../src/core/ports.js';
+import { createServices, type Services } from '../../src/services.js';
+import type { OpenTestDatabase, TestDatabase } from './test-databases.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  services: Services;
+  config: Config;
+  db: OpenTestDatabase;
+  /** A merchant with a test key and a live key (full access unless scopes are given). */
+  newMerchant(options?: { name?: string; kyc?: KycStatus; scopes?: Scope[] }): Promise<{ merchantId: string; testKey: string; liveKey: string }>;
+  close(): Promise<void>;
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ AKWE_DEV: 'true', PUBLIC_URL: 'http://localhost:8080', LOG_LEVEL: 'silent', ...env });
+}
+
+export async function buildTestApp(
+  target: TestDatabase,
+  options: { env?: Record<string, string>; clock?: Clock; logger?: Logger; beforeReady?: (app: FastifyInstance) => void | Promise<void> } = {},
+): Promise<TestApp> {
+  const db = await target.open();
+  const config = testConfig(options.env);
+  const services = createServices({ database: db.database, catalog: loadDefaultCatalog(), clock: options.clock });
+  const app = await buildApp({ config, services, logger: options.logger });
+  await options.beforeReady?.(app);
+  await app.ready();
+  return {
+    app,
+    services,
+    config,
+    db,
+    async newMerchant({ name = 'Test Merchant', kyc = 'validated', scopes } = {}) {
+      const { merchant } = await services.merchants.createMerchant({ name, kycStatus: kyc, keyEnvironments: [] });
+      const testKey = await services.merchants.createKey({ merchantId: merchant.id, environment: 'test', scopes });
+      const liveKey = await services.merchants.createKey({ merchantId: merchant.id, environment: 'live', scopes });
+      return { merchantId: merchant.id, testKey: testKey.secret, liveKey: liveKey.secret };
+    },
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}

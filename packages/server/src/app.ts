@@ -39,6 +39,8 @@ export async function buildApp({ config, services, logger }: AppDeps): Promise<F
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // JSON only: a text/plain body is refused with 415 rather than parsed as a string.
+  app.removeContentTypeParser('text/plain');
   installValidationCompilers(app);
   installCurrentErrorHandling(app);
   installRequestIdHeader(app);

@@ -16,6 +16,8 @@ export interface DatabaseCapabilities {
   skipLocked: boolean;
   /** Several processes may write at once (PostgreSQL), as opposed to one writer at a time (SQLite). */
   concurrentWriters: boolean;
+  /** Named schemas exist, so bookkeeping tables must be pinned to the connection's current schema. */
+  schemas: boolean;
 }
 
 export interface AkweDatabase {
@@ -48,7 +50,7 @@ function openSqlite(file: string): AkweDatabase {
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
   return {
     db,
-    capabilities: { skipLocked: false, concurrentWriters: false },
+    capabilities: { skipLocked: false, concurrentWriters: false, schemas: false },
     description: `sqlite:${file}`,
     async ping() {
       await sql`select 1`.execute(db);
@@ -74,7 +76,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): AkweDatabase {
   safe.password = '';
   return {
     db,
-    capabilities: { skipLocked: true, concurrentWriters: true },
+    capabilities: { skipLocked: true, concurrentWriters: true, schemas: true },
     description: `postgres://${safe.host}${safe.pathname}${schema ? `#${schema}` : ''}`,
     async ping() {
       await sql`select 1`.execute(db);

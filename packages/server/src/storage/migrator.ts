@@ -1,17 +1,25 @@
-import { Migrator, type MigrationResult } from 'kysely';
+import { Migrator, sql, type MigrationResult } from 'kysely';
 import type { AkweDatabase } from './database.js';
 import { migrations } from './migrations/index.js';
 
-function migratorFor(database: AkweDatabase): Migrator {
+async function migratorFor(database: AkweDatabase): Promise<Migrator> {
+  // Kysely finds its bookkeeping tables in any schema unless told which one; with several schemas
+  // in one database (tests, or tenants sharing a server) it must be the connection's own.
+  let migrationTableSchema: string | undefined;
+  if (database.capabilities.schemas) {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
+    migrationTableSchema = rows[0]?.schema;
+  }
   return new Migrator({
     db: database.db,
     provider: { getMigrations: async () => migrations },
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
 }
 
 /** Applies every pending migration; throws with the failing migration's name and cause. */
 export async function migrateToLatest(database: AkweDatabase): Promise<MigrationResult[]> {
-  const { error, results = [] } = await migratorFor(database).migrateToLatest();
+  const { error, results = [] } = await (await migratorFor(database)).migrateToLatest();
   if (error) {
     const failed = results.find((r) => r.status === 'Error');
     throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${String(error)}`, { cause: error });
@@ -21,6 +29,6 @@ export async function migrateToLatest(database: AkweDatabase): Promise<Migration
 
 /** Names of migrations not yet applied (empty when the schema is current). */
 export async function pendingMigrations(database: AkweDatabase): Promise<string[]> {
-  const all = await migratorFor(database).getMigrations();
+  const all = await (await migratorFor(database)).getMigrations();
   return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
 }

@@ -1,0 +1,131 @@
+/** The API's frame: the /api/v1 prefix, health and readiness, request ids, error bodies, body limit. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Type } from 'typebox';
+import { buildApp } from '../../src/app.js';
+import { loadDefaultCatalog } from '../../src/core/catalog/operator-catalog.js';
+import { createServices } from '../../src/services.js';
+import { buildTestApp, testConfig, type TestApp } from '../support/test-app.js';
+import { testDatabases } from '../support/test-databases.js';
+
+for (const target of testDatabases()) {
+  describe(`HTTP basics on ${target.name}`, { skip: target.skip }, () => {
+    let t: TestApp;
+    let key: string;
+
+    before(async () => {
+      t = await buildTestApp(target, {
+        env: { BODY_LIMIT_BYTES: '2048' },
+        // A JSON echo under the prefix, public, so body parsing and its errors can be exercised
+        // before the first real POST route exists.
+        beforeReady: (app) => {
+          app.register(
+            async (api) => {
+              api.post('/probe/echo', { config: { public: true }, schema: { body: Type.Object({ n: Type.Integer() }) } }, async (request) => request.body);
+            },
+            { prefix: '/api/v1' },
+          );
+        },
+      });
+      key = (await t.newMerchant()).testKey;
+    });
+    after(() => t.close());
+
+    it('serves the API under /api/v1 and nothing at the bare path', async () => {
+      const prefixed = await t.app.inject({ url: '/api/v1/collect/payments/operators/', headers: { 'x-api-key': key } });
+      assert.equal(prefixed.statusCode, 200);
+      const bare = await t.app.inject({ url: '/collect/payments/operators/', headers: { 'x-api-key': key } });
+      assert.equal(bare.statusCode, 404);
+      assert.equal(bare.json().error.code, 'route_not_found');
+    });
+
+    it('accepts paths with or without the trailing slash', async () => {
+      const withSlash = await t.app.inject({ url: '/api/v1/collect/operators/', headers: { 'x-api-key': key } });
+      const without = await t.app.inject({ url: '/api/v1/collect/operators', headers: { 'x-api-key': key } });
+      assert.equal(withSlash.statusCode, 200);
+      assert.equal(without.statusCode, 200);
+      assert.deepEqual(without.json(), withSlash.json());
+    });
+
+    it('answers /health without a key', async () => {
+      const res = await t.app.inject({ url: '/health' });
+      assert.equal(res.statusCode, 200);
+      assert.deepEqual(res.json(), { status: 'ok' });
+    });
+
+    it('answers /ready when the database is reachable and migrated', async () => {
+      const res = await t.app.inject({ url: '/ready' });
+      assert.equal(res.statusCode, 200);
+      assert.deepEqual(res.json(), { status: 'ready' });
+    });
+
+    it('answers /ready with 503 while migrations are pending', async () => {
+      const fresh = await target.open({ migrate: false });
+      try {
+        const services = createServices({ database: fresh.database, catalog: loadDefaultCatalog() });
+        const app = await buildApp({ config: testConfig(), services });
+        const res = await app.inject({ url: '/ready' });
+        assert.equal(res.statusCode, 503);
+        assert.match(res.json().reason, /0001-foundation/);
+        await app.close();
+      } finally {
+        await fresh.close();
+      }
+    });
+
+    it('answers /ready with 503 when the database is gone', async () => {
+      const doomed = await target.open();
+      const services = createServices({ database: doomed.database, catalog: loadDefaultCatalog() });
+      const app = await buildApp({ config: testConfig(), services });
+      await doomed.close();
+      const res = await app.inject({ url: '/ready' });
+      assert.equal(res.statusCode, 503);
+      assert.equal(res.json().status, 'not_ready');
+      await app.close();
+    });
+
+    it('puts a request id on every response and reuses a safe incoming one', async () => {
+      const generated = await t.app.inject({ url: '/health' });
+      assert.match(String(generated.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+      const kept = await t.app.inject({ url: '/health', headers: { 'x-request-id': 'abc-123' } });
+      assert.equal(kept.headers['x-request-id'], 'abc-123');
+      const unsafe = await t.app.inject({ url: '/health', headers: { 'x-request-id': 'bad id\twith spaces' } });
+      assert.notEqual(unsafe.headers['x-request-id'], 'bad id\twith spaces');
+    });
+
+    it('answers unknown routes 404 in the error shape with the request id', async () => {
+      const res = await t.app.inject({ url: '/api/v1/nothing-here', headers: { 'x-api-key': key } });
+      assert.equal(res.statusCode, 404);
+      const body = res.json();
+      assert.equal(body.error.code, 'route_not_found');
+      assert.equal(body.error.request_id, res.headers['x-request-id']);
+    });
+
+    it('refuses a body over the size limit with 413 payload_too_large', async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/probe/echo', payload: JSON.stringify({ n: 1, pad: 'x'.repeat(4096) }), headers: { 'content-type': 'application/json' } });
+      assert.equal(res.statusCode, 413);
+      assert.equal(res.json().error.code, 'payload_too_large');
+    });
+
+    it('refuses malformed JSON with 400 invalid_json', async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/probe/echo', payload: '{"n": 1', headers: { 'content-type': 'application/json' } });
+      assert.equal(res.statusCode, 400);
+      assert.equal(res.json().error.code, 'invalid_json');
+    });
+
+    it('refuses a body that is not JSON with 415 unsupported_media_type', async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/probe/echo', payload: 'n=1', headers: { 'content-type': 'text/plain' } });
+      assert.equal(res.statusCode, 415);
+      assert.equal(res.json().error.code, 'unsupported_media_type');
+    });
+
+    it('reports schema failures as validation_error naming the field, without coercing "1" into 1', async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/probe/echo', payload: { n: '1' } });
+      assert.equal(res.statusCode, 400);
+      const { error } = res.json();
+      assert.equal(error.code, 'validation_error');
+      assert.equal(error.field, 'n');
+      assert.deepEqual(error.details.map((d: { field: string }) => d.field), ['n']);
+    });
+  });
+}

@@ -1,0 +1,75 @@
+/** The three catalog shapes: current (ours, documented), earlier (SPEC.md's table exactly), payouts. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { testDatabases } from '../support/test-databases.js';
+
+const sqlite = testDatabases().find((d) => d.name === 'sqlite')!;
+
+describe('operator catalogs over HTTP', () => {
+  let t: TestApp;
+  let key: string;
+  const get = async (url: string) => {
+    const res = await t.app.inject({ url, headers: { authorization: `Bearer ${key}` } });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json();
+  };
+
+  before(async () => {
+    t = await buildTestApp(sqlite);
+    key = (await t.newMerchant()).testKey;
+  });
+  after(() => t.close());
+
+  it('serves the earlier catalog with exactly the fields of SPEC.md', async () => {
+    const body = await get('/api/v1/collect/operators/');
+    assert.deepEqual(Object.keys(body).sort(), ['api_version', 'countries']);
+    assert.match(body.api_version, /^\d{4}-\d{2}\.\d+$/);
+    assert.deepEqual(body.countries.map((c: { code: string }) => c.code).sort(), ['BJ', 'CI', 'TG']);
+    for (const country of body.countries) {
+      assert.deepEqual(Object.keys(country).filter((k) => k !== 'unsupported').sort(), ['code', 'currency_default', 'operators']);
+      assert.equal(country.currency_default, 'XOF');
+      for (const operator of country.operators) {
+        const allowed = ['slug', 'label', 'gateway_code', 'aliases', 'requires_otp'];
+        for (const field of Object.keys(operator)) assert.ok(allowed.includes(field), `unexpected ${field}`);
+        assert.equal(typeof operator.slug, 'string');
+        assert.equal(typeof operator.gateway_code, 'string');
+        assert.equal(typeof operator.requires_otp, 'boolean');
+      }
+    }
+    const togo = body.countries.find((c: { code: string }) => c.code === 'TG');
+    const tmoney = togo.operators.find((o: { slug: string }) => o.slug === 'tmoney_tg');
+    assert.deepEqual(tmoney.aliases, ['togocom_tg']);
+  });
+
+  it('flags Orange Côte d’Ivoire as requiring an OTP in both collect catalogs', async () => {
+    for (const url of ['/api/v1/collect/operators/', '/api/v1/collect/payments/operators/']) {
+      const body = await get(url);
+      const ci = body.countries.find((c: { code: string }) => c.code === 'CI');
+      const otp = ci.operators.filter((o: { requires_otp: boolean }) => o.requires_otp).map((o: { slug: string }) => o.slug);
+      assert.deepEqual(otp, ['orange_ci'], url);
+    }
+  });
+
+  it('serves the current catalog with currencies and limits in major units', async () => {
+    const body = await get('/api/v1/collect/payments/operators/');
+    assert.equal(body.object, 'collect.operator_catalog');
+    assert.equal(body.api_version, '2026-06');
+    const benin = body.countries.find((c: { code: string }) => c.code === 'BJ');
+    assert.deepEqual(benin.currencies, ['XOF']);
+    assert.equal(benin.default_currency, 'XOF');
+    assert.deepEqual(benin.operators.map((o: { slug: string }) => o.slug), ['mtn_bj', 'moov_bj', 'celtiis_bj']);
+    for (const operator of benin.operators) {
+      assert.equal(operator.min_amount, 100);
+      assert.ok(Number.isInteger(operator.max_amount) && operator.max_amount > operator.min_amount);
+    }
+  });
+
+  it('serves the payout catalog with limits in centimes', async () => {
+    const body = await get('/api/v1/payout/operators/');
+    assert.equal(body.object, 'payout.operator_catalog');
+    const flooz = body.countries.find((c: { code: string }) => c.code === 'TG').operators.find((o: { slug: string }) => o.slug === 'flooz_tg');
+    assert.equal(flooz.min_amount, 10000);
+    assert.deepEqual(flooz.aliases, ['moov_tg']);
+  });
+});

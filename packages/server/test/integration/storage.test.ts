@@ -1,0 +1,208 @@
+/** Repositories and schema rules, the same tests on every database. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { generateApiKeySecret, type ApiKey } from '../../src/core/merchants/api-key.js';
+import type { Merchant } from '../../src/core/merchants/merchant.js';
+import { newId } from '../../src/core/shared/ids.js';
+import { migrateToLatest, pendingMigrations } from '../../src/storage/migrator.js';
+import { ApiKeyRepository } from '../../src/storage/repositories/api-key-repository.js';
+import { EventRepository } from '../../src/storage/repositories/event-repository.js';
+import { MerchantRepository } from '../../src/storage/repositories/merchant-repository.js';
+import { testDatabases, type OpenTestDatabase } from '../support/test-databases.js';
+
+function aMerchant(overrides: Partial<Merchant> = {}): Merchant {
+  const now = new Date().toISOString();
+  return { id: newId(), name: 'Boutique Cotonou', status: 'active', kycStatus: 'pending', createdAt: now, updatedAt: now, ...overrides };
+}
+
+function aKey(merchantId: string, overrides: Partial<ApiKey> = {}): ApiKey {
+  const generated = generateApiKeySecret(overrides.environment ?? 'test');
+  return {
+    id: newId(),
+    merchantId,
+    environment: 'test',
+    keyHash: generated.hash,
+    keyPrefix: generated.prefix,
+    keyLastFour: generated.lastFour,
+    scopes: ['collect:read'],
+    createdAt: new Date().toISOString(),
+    revokedAt: null,
+    ...overrides,
+  };
+}
+
+for (const target of testDatabases()) {
+  describe(`storage on ${target.name}`, { skip: target.skip }, () => {
+    let open: OpenTestDatabase;
+    let merchants: MerchantRepository;
+    let keys: ApiKeyRepository;
+    let events: EventRepository;
+
+    before(async () => {
+      open = await target.open();
+      merchants = new MerchantRepository(open.database.db);
+      keys = new ApiKeyRepository(open.database.db);
+      events = new EventRepository(open.database.db);
+    });
+    after(() => open.close());
+
+    describe('migrations', () => {
+      it('lists every migration as pending on an empty database, and none once applied', async () => {
+        const fresh = await target.open({ migrate: false });
+        try {
+          assert.deepEqual(await pendingMigrations(fresh.database), ['0001-foundation']);
+          const applied = await migrateToLatest(fresh.database);
+          assert.deepEqual(applied.map((r) => [r.migrationName, r.status]), [['0001-foundation', 'Success']]);
+          assert.deepEqual(await pendingMigrations(fresh.database), []);
+          assert.deepEqual(await migrateToLatest(fresh.database), []);
+        } finally {
+          await fresh.close();
+        }
+      });
+
+      it('applies the migrations once when two processes start together', async () => {
+        const fresh = await target.open({ migrate: false });
+        try {
+          const [a, b] = await Promise.all([migrateToLatest(fresh.database), migrateToLatest(fresh.database)]);
+          assert.equal(a.length + b.length, 1);
+        } finally {
+          await fresh.close();
+        }
+      });
+    });
+
+    describe('merchants', () => {
+      it('stores a merchant with its keys and reads it back exactly', async () => {
+        const merchant = aMerchant();
+        const key = aKey(merchant.id);
+        await merchants.createWithKeys(merchant, [key]);
+        assert.deepEqual(await merchants.findById(merchant.id), merchant);
+        const found = await keys.findByHash(key.keyHash);
+        assert.deepEqual(found, { key, merchant });
+      });
+
+      it('writes nothing when one of the keys cannot be stored', async () => {
+        const first = aMerchant();
+        const key = aKey(first.id);
+        await merchants.createWithKeys(first, [key]);
+        const second = aMerchant({ name: 'Second' });
+        // Same hash as an existing key: the unique index refuses it, and the merchant must go too.
+        const clash = aKey(second.id, { keyHash: key.keyHash });
+        await assert.rejects(merchants.createWithKeys(second, [aKey(second.id), clash]));
+        assert.equal(await merchants.findById(second.id), undefined);
+        assert.deepEqual(await keys.list({ merchantId: second.id }), []);
+      });
+
+      it('updates status and KYC without touching the other fields', async () => {
+        const merchant = aMerchant();
+        await merchants.createWithKeys(merchant, []);
+        const later = new Date(Date.now() + 1000).toISOString();
+        const updated = await merchants.update(merchant.id, { kycStatus: 'validated', updatedAt: later });
+        assert.deepEqual(updated, { ...merchant, kycStatus: 'validated', updatedAt: later });
+        assert.equal(await merchants.update(newId(), { status: 'suspended', updatedAt: later }), undefined);
+      });
+
+      it('refuses a status outside the known set', async () => {
+        await assert.rejects(merchants.createWithKeys(aMerchant({ status: 'closed' as never }), []));
+      });
+
+      it('counts and lists merchants in creation order', async () => {
+        const before = await merchants.count();
+        const a = aMerchant({ name: 'A' });
+        const b = aMerchant({ name: 'B' });
+        await merchants.createWithKeys(a, []);
+        await merchants.createWithKeys(b, []);
+        assert.equal(await merchants.count(), before + 2);
+        const ids = (await merchants.list()).map((m) => m.id);
+        assert.ok(ids.indexOf(a.id) < ids.indexOf(b.id));
+      });
+
+      it('creates merchants concurrently without losing any', async () => {
+        const batch = Array.from({ length: 20 }, (_, i) => aMerchant({ name: `M${i}` }));
+        await Promise.all(batch.map((m) => merchants.createWithKeys(m, [aKey(m.id), aKey(m.id, { environment: 'live' })])));
+        for (const m of batch) assert.equal((await keys.list({ merchantId: m.id })).length, 2);
+      });
+    });
+
+    describe('API keys', () => {
+      it('refuses an environment other than test or live', async () => {
+        const merchant = aMerchant();
+        await merchants.createWithKeys(merchant, []);
+        await assert.rejects(keys.insert(aKey(merchant.id, { environment: 'staging' as never })));
+      });
+
+      it('keeps the first revocation time when a key is revoked twice', async () => {
+        const merchant = aMerchant();
+        const key = aKey(merchant.id);
+        await merchants.createWithKeys(merchant, [key]);
+        const first = await keys.revoke(key.id, '2026-01-01T00:00:00.000Z');
+        const second = await keys.revoke(key.id, '2026-02-01T00:00:00.000Z');
+        assert.equal(first?.revokedAt, '2026-01-01T00:00:00.000Z');
+        assert.equal(second?.revokedAt, '2026-01-01T00:00:00.000Z');
+        assert.equal(await keys.revoke(newId(), '2026-01-01T00:00:00.000Z'), undefined);
+      });
+
+      it('finds nothing for an unknown hash', async () => {
+        assert.equal(await keys.findByHash('0'.repeat(64)), undefined);
+      });
+    });
+
+    describe('events', () => {
+      it('returns an event only to its own merchant and environment', async () => {
+        const owner = aMerchant();
+        const other = aMerchant();
+        await merchants.createWithKeys(owner, []);
+        await merchants.createWithKeys(other, []);
+        const id = newId();
+        const payload = { id, type: 'collect.payment.created', amount_minor: 9_007_199_254_740 };
+        await EventRepository.insert(open.database.db, { id, merchantId: owner.id, environment: 'live', type: 'collect.payment.created', createdAt: new Date().toISOString(), payload });
+        assert.deepEqual((await events.findById({ merchantId: owner.id, environment: 'live' }, id))?.payload, payload);
+        assert.equal(await events.findById({ merchantId: owner.id, environment: 'test' }, id), undefined);
+        assert.equal(await events.findById({ merchantId: other.id, environment: 'live' }, id), undefined);
+      });
+
+      it('does not commit an event whose transaction fails', async () => {
+        const owner = aMerchant();
+        await merchants.createWithKeys(owner, []);
+        const id = newId();
+        await assert.rejects(
+          open.database.db.transaction().execute(async (trx) => {
+            await EventRepository.insert(trx, { id, merchantId: owner.id, environment: 'test', type: 'x', createdAt: new Date().toISOString(), payload: {} });
+            throw new Error('the change it reports failed');
+          }),
+        );
+        assert.equal(await events.findById({ merchantId: owner.id, environment: 'test' }, id), undefined);
+      });
+    });
+
+    describe('idempotency records', () => {
+      const record = (key: string, environment = 'test') => ({
+        merchant_id: 'm1',
+        environment,
+        method: 'POST',
+        route: '/collect/payments',
+        idempotency_key: key,
+        request_hash: 'h',
+        state: 'in_progress',
+        response_status: null,
+        response_body: null,
+        created_at: new Date().toISOString(),
+        expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+      });
+
+      it('lets the database refuse a second claim of the same key, even when both race', async () => {
+        const key = newId();
+        const results = await Promise.allSettled(Array.from({ length: 8 }, () => open.database.db.insertInto('idempotency_records').values(record(key)).execute()));
+        assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+      });
+
+      it('scopes a key by environment', async () => {
+        const key = newId();
+        await open.database.db.insertInto('idempotency_records').values(record(key, 'test')).execute();
+        await open.database.db.insertInto('idempotency_records').values(record(key, 'live')).execute();
+        const rows = await open.database.db.selectFrom('idempotency_records').select('environment').where('idempotency_key', '=', key).execute();
+        assert.equal(rows.length, 2);
+      });
+    });
+  });
+}

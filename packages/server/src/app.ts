@@ -26,9 +26,11 @@ export interface AppDeps {
   services: Services;
   /** A pino logger; absent means silent (tests). */
   logger?: Logger;
+  /** Extra routes inside the authenticated /api/v1 scope (tests register probe routes here). */
+  apiExtensions?: (api: FastifyInstance) => void | Promise<void>;
 }
 
-export async function buildApp({ config, services, logger }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, services, logger, apiExtensions }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: false }),
     genReqId: generateRequestId,
@@ -57,6 +59,7 @@ export async function buildApp({ config, services, logger }: AppDeps): Promise<F
       await api.register(collectLegacyRoutes, { catalog: services.catalog });
       await api.register(payoutRoutes, { catalog: services.catalog });
       await api.register(eventRoutes, { events: services.events });
+      if (apiExtensions) await api.register(async (scope) => apiExtensions(scope as unknown as FastifyInstance));
     },
     { prefix: API_PREFIX },
   );

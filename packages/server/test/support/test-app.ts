@@ -26,12 +26,19 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 export async function buildTestApp(
   target: TestDatabase,
-  options: { env?: Record<string, string>; clock?: Clock; logger?: Logger; beforeReady?: (app: FastifyInstance) => void | Promise<void> } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    logger?: Logger;
+    beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+    /** Probe routes inside the authenticated /api/v1 scope. */
+    apiExtensions?: (api: FastifyInstance) => void | Promise<void>;
+  } = {},
 ): Promise<TestApp> {
   const db = await target.open();
   const config = testConfig(options.env);
   const services = createServices({ database: db.database, catalog: loadDefaultCatalog(), clock: options.clock });
-  const app = await buildApp({ config, services, logger: options.logger });
+  const app = await buildApp({ config, services, logger: options.logger, apiExtensions: options.apiExtensions });
   await options.beforeReady?.(app);
   await app.ready();
   return {

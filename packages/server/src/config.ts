@@ -96,7 +96,7 @@ class EnvReader {
       return undefined;
     }
     if (!protocols.includes(parsed.protocol)) {
-      this.problems.push(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')} (got "${parsed.protocol}//…")`);
+      this.problems.push(`${name} must start with ${protocols.join(' or ')} (got "${parsed.protocol}")`);
       return undefined;
     }
     return value;

@@ -31,7 +31,8 @@ export interface StartOptions {
 export async function startServer(config: Config, { logger, announce = (t) => process.stdout.write(`${t}\n`) }: StartOptions): Promise<RunningServer> {
   resolveSecret(config);
   const services = await openRuntime(config);
-  const demo = await ensureDemoMerchant(services);
+  // Only a development server invents a merchant; production starts empty and uses the CLI.
+  const demo = config.dev ? await ensureDemoMerchant(services) : undefined;
   if (demo) {
     announce(
       [
@@ -44,7 +45,7 @@ export async function startServer(config: Config, { logger, announce = (t) => pr
         '',
       ].join('\n'),
     );
-  } else {
+  } else if (config.dev) {
     announce('Merchants exist already. List them with `npx akwe merchants list`; make a key with `npx akwe keys create --merchant ID --env test`.');
   }
 

@@ -8,13 +8,17 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { accountRoutes } from './http/account/account-routes.js';
 import { collectLegacyRoutes } from './http/collect-legacy/collect-legacy-routes.js';
+import { checkoutRoutes } from './http/checkout/checkout-routes.js';
 import { collectV2026Routes } from './http/collect-v2026/collect-v2026-routes.js';
+import { paymentRoutes } from './http/collect-v2026/payment-routes.js';
 import { eventRoutes } from './http/events/event-routes.js';
 import { healthRoutes } from './http/health/health-routes.js';
 import { installOpenApi, openApiRoute } from './http/openapi/openapi.js';
 import { payoutRoutes } from './http/payouts/payout-routes.js';
 import { installAuthentication } from './http/plugins/authentication.js';
 import { installCurrentErrorHandling } from './http/plugins/error-handler.js';
+import { installIdempotency } from './http/plugins/idempotency.js';
+import { installRateLimits } from './http/plugins/rate-limit.js';
 import { generateRequestId, installRequestIdHeader } from './http/plugins/request-id.js';
 import { installValidationCompilers } from './http/plugins/validation-compilers.js';
 import type { Services } from './services.js';
@@ -49,16 +53,21 @@ export async function buildApp({ config, services, logger, apiExtensions }: AppD
   await installOpenApi(app, config.publicUrl);
 
   await app.register(healthRoutes, { database: services.database });
+  await app.register(checkoutRoutes, { payments: services.paymentStore });
 
   await app.register(
     async (api) => {
+      // Order matters: who is calling, then their budget, then their idempotency key.
       installAuthentication(api, services.merchants);
+      await installRateLimits(api, { limits: config.rateLimits, redisUrl: config.redisUrl, clock: services.clock });
+      installIdempotency(api, { store: services.idempotency, clock: services.clock });
       openApiRoute(api);
       await api.register(accountRoutes);
       await api.register(collectV2026Routes, { catalog: services.catalog });
+      await api.register(paymentRoutes, { payments: services.payments, publicUrl: config.publicUrl, dev: config.dev });
       await api.register(collectLegacyRoutes, { catalog: services.catalog });
       await api.register(payoutRoutes, { catalog: services.catalog });
-      await api.register(eventRoutes, { events: services.events });
+      await api.register(eventRoutes, { events: services.events, publicUrl: config.publicUrl });
       if (apiExtensions) await api.register(async (scope) => apiExtensions(scope as unknown as FastifyInstance));
     },
     { prefix: API_PREFIX },

@@ -106,9 +106,17 @@ class EnvReader {
 function databaseTarget(reader: EnvReader, dataDir: string): DatabaseTarget {
   const url = reader.url('DATABASE_URL', ['postgres:', 'postgresql:', 'sqlite:', 'file:']);
   if (url === undefined) return { kind: 'sqlite', file: resolve(dataDir, 'akwe.db') };
-  if (url.startsWith('postgres')) return { kind: 'postgres', url };
+  // URL schemes are case-insensitive (Postgres://… is PostgreSQL); URL lower-cases the protocol.
+  const protocol = new URL(url).protocol;
+  if (protocol === 'postgres:' || protocol === 'postgresql:') return { kind: 'postgres', url };
   // sqlite:relative/or/absolute.db or file:… — a path, resolved against the working directory.
-  const path = decodeURIComponent(url.replace(/^(sqlite|file):(\/\/)?/, ''));
+  let path: string;
+  try {
+    path = decodeURIComponent(url.replace(/^(sqlite|file):(\/\/)?/i, ''));
+  } catch {
+    reader.problems.push('DATABASE_URL has a broken %-escape in its file path (write % as %25)');
+    return { kind: 'sqlite', file: resolve(dataDir, 'akwe.db') };
+  }
   if (path === '') {
     reader.problems.push('DATABASE_URL with sqlite: must name a file, e.g. sqlite:./data/akwe.db');
   }

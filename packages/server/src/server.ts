@@ -3,6 +3,7 @@
  * and shuts down in order: stop accepting, finish requests in flight, finish worker passes, close the database.
  */
 import type { FastifyInstance } from 'fastify';
+import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
@@ -50,6 +51,7 @@ export async function startServer(config: Config, { logger, announce = (t) => pr
   }
 
   const app = await buildApp({ config, services, logger });
+  const keepAlive = keepAliveDrain(app);
   let workers: WorkerPool | undefined;
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -71,6 +73,7 @@ export async function startServer(config: Config, { logger, announce = (t) => pr
   const shutdown = () =>
     (closing ??= (async () => {
       logger.info('shutting down: draining requests and worker jobs');
+      keepAlive.startDraining();
       await app.close();
       await workers?.stop();
       await services.database.close();
@@ -78,6 +81,32 @@ export async function startServer(config: Config, { logger, announce = (t) => pr
     })());
 
   return { app, services, url, workers, shutdown };
+}
+
+/**
+ * Requests in flight when shutdown starts are answered with `Connection: close`. Otherwise their
+ * keep-alive connections stay open after the answer and app.close() waits out the keep-alive
+ * timeout (72 s in Fastify), longer than SHUTDOWN_TIMEOUT_MS: the process would exit 1.
+ */
+function keepAliveDrain(app: FastifyInstance): { startDraining(): void } {
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
+  const closeAfterAnswer = (response: ServerResponse) => {
+    if (!response.headersSent) response.setHeader('connection', 'close');
+    // Headers already sent (a streamed answer): close the connection once it is idle again.
+    response.once('close', () => app.server.closeIdleConnections());
+  };
+  app.server.on('request', (_request, response: ServerResponse) => {
+    if (draining) return closeAfterAnswer(response);
+    inFlight.add(response);
+    response.once('close', () => inFlight.delete(response));
+  });
+  return {
+    startDraining() {
+      draining = true;
+      for (const response of inFlight) closeAfterAnswer(response);
+    },
+  };
 }
 
 /** Runs only the workers (scaled-out deployments). */

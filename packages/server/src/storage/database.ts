@@ -5,8 +5,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import SqliteDriver from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import BetterSqlite3 from 'better-sqlite3';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import type { Database } from './schema.js';
@@ -14,6 +14,8 @@ import type { Database } from './schema.js';
 export interface DatabaseCapabilities {
   /** Row claims with FOR UPDATE SKIP LOCKED, so several processes can share work. */
   skipLocked: boolean;
+  /** SELECT … FOR UPDATE locks single rows (SQLite instead locks the whole database per write transaction). */
+  rowLocks: boolean;
   /** Several processes may write at once (PostgreSQL), as opposed to one writer at a time (SQLite). */
   concurrentWriters: boolean;
   /** Named schemas exist, so bookkeeping tables must be pinned to the connection's current schema. */
@@ -39,18 +41,39 @@ export interface OpenDatabaseOptions {
 // int8 (bigint) columns hold centimes; they stay far below 2^53, so JS numbers are exact.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+/**
+ * SQLite transactions start with BEGIN IMMEDIATE: they take the write lock up front, so two
+ * processes on one file (server and worker, or the CLI) wait for each other through busy_timeout
+ * instead of failing with SQLITE_BUSY when a reading transaction tries to become a writing one.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+
 function openSqlite(file: string): AkweDatabase {
   mkdirSync(dirname(file), { recursive: true });
-  const connection = new SqliteDriver(file);
+  const connection = new BetterSqlite3(file);
   connection.pragma('journal_mode = WAL');
   // FULL makes every commit durable across power loss in WAL mode (NORMAL may lose the last ones).
   connection.pragma('synchronous = FULL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: connection }) });
   return {
     db,
-    capabilities: { skipLocked: false, concurrentWriters: false, schemas: false },
+    capabilities: { skipLocked: false, rowLocks: false, concurrentWriters: false, schemas: false },
     description: `sqlite:${file}`,
     async ping() {
       await sql`select 1`.execute(db);
@@ -76,7 +99,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): AkweDatabase {
   safe.password = '';
   return {
     db,
-    capabilities: { skipLocked: true, concurrentWriters: true, schemas: true },
+    capabilities: { skipLocked: true, rowLocks: true, concurrentWriters: true, schemas: true },
     description: `postgres://${safe.host}${safe.pathname}${schema ? `#${schema}` : ''}`,
     async ping() {
       await sql`select 1`.execute(db);

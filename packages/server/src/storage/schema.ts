@@ -56,10 +56,52 @@ export interface IdempotencyRecordTable {
   expires_at: string;
 }
 
+export interface PaymentTable {
+  id: string;
+  merchant_id: string;
+  environment: string;
+  reference: string;
+  status: string;
+  amount_minor: number;
+  currency: string;
+  country: string;
+  mode: string;
+  operator: string | null;
+  phone: string | null;
+  description: string | null;
+  callback_url: string | null;
+  customer_first_name: string | null;
+  customer_last_name: string | null;
+  psp_reference: string | null;
+  message: string | null;
+  otp_attempts: number;
+  refunded_minor: number;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+export interface RefundTable {
+  id: string;
+  payment_id: string;
+  merchant_id: string;
+  environment: string;
+  amount_minor: number;
+  currency: string;
+  status: string;
+  reason: string | null;
+  psp_reference: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   merchants: MerchantTable;
   users: UserTable;
   api_keys: ApiKeyTable;
   events: EventTable;
   idempotency_records: IdempotencyRecordTable;
+  payments: PaymentTable;
+  refunds: RefundTable;
 }

@@ -1,10 +1,9 @@
 import type { Services } from '../services.js';
+import { idempotencyCleanupJob } from './idempotency-cleanup-job.js';
+import { paymentExpiryJob } from './payment-expiry-job.js';
 import type { WorkerJob } from './worker-pool.js';
 
-/**
- * The background jobs every worker runs. Payment expiry, webhook delivery and payout processing
- * register here as their issues land; until then the pool runs with no jobs.
- */
-export function createJobs(_services: Services): WorkerJob[] {
-  return [];
+/** The background jobs every worker runs (webhook delivery and payouts join with their issues). */
+export function createJobs(services: Services): WorkerJob[] {
+  return [paymentExpiryJob(services.payments), idempotencyCleanupJob({ store: services.idempotency, clock: services.clock })];
 }

@@ -44,7 +44,12 @@ export class WorkerPool {
       } catch (error) {
         this.logger.error({ err: error, job: job.name }, 'worker pass failed');
       }
-      if (handled === 0 && !this.stopping) await this.sleep(job.idleDelayMs);
+      if (this.stopping) break;
+      if (handled === 0) await this.sleep(job.idleDelayMs);
+      // A busy pass may involve no real I/O (SQLite queries resolve as promise callbacks), so the
+      // loop would otherwise run from the microtask queue alone and starve requests, timers and
+      // signals until the backlog is empty. Give the event loop a turn before the next pass.
+      else await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 

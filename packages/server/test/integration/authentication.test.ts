@@ -4,7 +4,6 @@ import { after, before, describe, it } from 'node:test';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/logging.js';
 import { newId } from '../../src/core/shared/ids.js';
-import { EventRepository } from '../../src/storage/repositories/event-repository.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
 
@@ -122,42 +121,54 @@ for (const target of testDatabases()) {
     });
 
     describe('isolation of records', () => {
-      async function storeEvent(merchantId: string, environment: 'test' | 'live') {
-        const id = newId();
-        await EventRepository.insert(t.services.database.db, {
-          id,
-          merchantId,
-          environment,
-          type: 'collect.payment.created',
-          createdAt: new Date().toISOString(),
-          payload: { id, type: 'collect.payment.created', event_version: '2026-06', environment, merchant_id: merchantId, created_at: new Date().toISOString(), data: { object: { reference: 'R1' } } },
+      /** A payment made through the API with this key, and the id of its created event. */
+      async function payWith(key: string) {
+        const reference = `ISO-${newId()}`;
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/collect/payments',
+          headers: { 'x-api-key': key, 'idempotency-key': newId() },
+          payload: { reference, amount: 1000, country: 'BJ', mode: 'direct', operator: 'mtn_bj', customer: { phone: '0197000000' } },
         });
-        return id;
+        assert.equal(res.statusCode, 201, res.body);
+        const event = await t.services.database.db.selectFrom('events').select('id').where('type', '=', 'collect.payment.created').where('payload', 'like', `%${reference}%`).executeTakeFirstOrThrow();
+        return { reference, id: res.json().id as string, eventId: event.id };
       }
 
-      it('shows a key its own merchant’s records in its own environment', async () => {
-        const id = await storeEvent(merchant.merchantId, 'test');
-        const res = await get(`/api/v1/events/${id}`, { 'x-api-key': merchant.testKey });
-        assert.equal(res.statusCode, 200);
-        assert.equal(res.json().id, id);
-        assert.equal(res.json().data.object.reference, 'R1');
+      it('shows a key its own merchant’s payments and events in its own environment', async () => {
+        const mine = await payWith(merchant.testKey);
+        for (const path of [mine.reference, mine.id]) {
+          const res = await get(`/api/v1/collect/payments/${path}`, { 'x-api-key': merchant.testKey });
+          assert.equal(res.statusCode, 200);
+          assert.equal(res.json().reference, mine.reference);
+        }
+        const event = await get(`/api/v1/events/${mine.eventId}`, { 'x-api-key': merchant.testKey });
+        assert.equal(event.statusCode, 200);
+        assert.equal(event.json().data.object.reference, mine.reference);
       });
 
-      it('answers 404 for the same merchant’s record in the other environment', async () => {
-        const liveId = await storeEvent(merchant.merchantId, 'live');
-        const testId = await storeEvent(merchant.merchantId, 'test');
-        assert.equal((await get(`/api/v1/events/${liveId}`, { 'x-api-key': merchant.testKey })).statusCode, 404);
-        assert.equal((await get(`/api/v1/events/${testId}`, { 'x-api-key': merchant.liveKey })).statusCode, 404);
-        assert.equal((await get(`/api/v1/events/${liveId}`, { 'x-api-key': merchant.liveKey })).statusCode, 200);
+      it('answers 404 for the same merchant’s records in the other environment', async () => {
+        const testPayment = await payWith(merchant.testKey);
+        for (const path of [`/api/v1/collect/payments/${testPayment.reference}`, `/api/v1/collect/payments/${testPayment.id}`, `/api/v1/events/${testPayment.eventId}`]) {
+          const res = await get(path, { 'x-api-key': merchant.liveKey });
+          assert.equal(res.statusCode, 404, path);
+          assert.equal(res.json().error.code, 'not_found');
+        }
       });
 
-      it('answers 404, never the record, for another merchant’s record', async () => {
+      it('answers 404, never the record, for another merchant’s records', async () => {
         const other = await t.newMerchant({ name: 'Other' });
-        const theirs = await storeEvent(other.merchantId, 'test');
-        const res = await get(`/api/v1/events/${theirs}`, { 'x-api-key': merchant.testKey });
-        assert.equal(res.statusCode, 404);
-        assert.equal(res.json().error.code, 'not_found');
-        assert.doesNotMatch(res.body, new RegExp(other.merchantId));
+        const theirs = await payWith(other.testKey);
+        for (const path of [`/api/v1/collect/payments/${theirs.reference}`, `/api/v1/collect/payments/${theirs.id}`, `/api/v1/events/${theirs.eventId}`]) {
+          const res = await get(path, { 'x-api-key': merchant.testKey });
+          assert.equal(res.statusCode, 404, path);
+          // Indistinguishable from a record that does not exist at all: nothing of theirs leaks.
+          const { request_id: _r, ...error } = res.json().error;
+          const unknownPath = path.replace(theirs.reference, 'NO-SUCH-REF').replace(theirs.id, newId()).replace(theirs.eventId, newId());
+          const { request_id: _u, ...unknown } = (await get(unknownPath, { 'x-api-key': merchant.testKey })).json().error;
+          assert.equal(error.code, unknown.code);
+          assert.equal(error.message.replace(/ISO-[\w-]+|[0-9a-f-]{36}/g, 'X'), unknown.message.replace(/NO-SUCH-REF|[0-9a-f-]{36}/g, 'X'));
+        }
       });
     });
 

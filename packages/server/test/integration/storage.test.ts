@@ -8,6 +8,7 @@ import { migrateToLatest, pendingMigrations } from '../../src/storage/migrator.j
 import { ApiKeyRepository } from '../../src/storage/repositories/api-key-repository.js';
 import { EventRepository } from '../../src/storage/repositories/event-repository.js';
 import { MerchantRepository } from '../../src/storage/repositories/merchant-repository.js';
+import { aPayment } from '../support/fixtures.js';
 import { testDatabases, type OpenTestDatabase } from '../support/test-databases.js';
 
 function aMerchant(overrides: Partial<Merchant> = {}): Merchant {
@@ -50,9 +51,9 @@ for (const target of testDatabases()) {
       it('lists every migration as pending on an empty database, and none once applied', async () => {
         const fresh = await target.open({ migrate: false });
         try {
-          assert.deepEqual(await pendingMigrations(fresh.database), ['0001-foundation']);
+          assert.deepEqual(await pendingMigrations(fresh.database), ['0001-foundation', '0002-payments']);
           const applied = await migrateToLatest(fresh.database);
-          assert.deepEqual(applied.map((r) => [r.migrationName, r.status]), [['0001-foundation', 'Success']]);
+          assert.deepEqual(applied.map((r) => [r.migrationName, r.status]), [['0001-foundation', 'Success'], ['0002-payments', 'Success']]);
           assert.deepEqual(await pendingMigrations(fresh.database), []);
           assert.deepEqual(await migrateToLatest(fresh.database), []);
         } finally {
@@ -64,7 +65,8 @@ for (const target of testDatabases()) {
         const fresh = await target.open({ migrate: false });
         try {
           const [a, b] = await Promise.all([migrateToLatest(fresh.database), migrateToLatest(fresh.database)]);
-          assert.equal(a.length + b.length, 1);
+          assert.equal(a.length + b.length, 2);
+          assert.deepEqual(await pendingMigrations(fresh.database), []);
         } finally {
           await fresh.close();
         }
@@ -154,9 +156,10 @@ for (const target of testDatabases()) {
         await merchants.createWithKeys(owner, []);
         await merchants.createWithKeys(other, []);
         const id = newId();
-        const payload = { id, type: 'collect.payment.created', amount_minor: 9_007_199_254_740 };
-        await EventRepository.insert(open.database.db, { id, merchantId: owner.id, environment: 'live', type: 'collect.payment.created', createdAt: new Date().toISOString(), payload });
-        assert.deepEqual((await events.findById({ merchantId: owner.id, environment: 'live' }, id))?.payload, payload);
+        // A large amount proves bigint centimes survive the JSON round trip exactly.
+        const subject = { kind: 'payment' as const, payment: aPayment(owner.id, { environment: 'live', amountMinor: 9_007_199_254_740 }) };
+        await EventRepository.insert(open.database.db, { id, merchantId: owner.id, environment: 'live', type: 'collect.payment.created', createdAt: new Date().toISOString(), subject });
+        assert.deepEqual((await events.findById({ merchantId: owner.id, environment: 'live' }, id))?.subject, subject);
         assert.equal(await events.findById({ merchantId: owner.id, environment: 'test' }, id), undefined);
         assert.equal(await events.findById({ merchantId: other.id, environment: 'live' }, id), undefined);
       });
@@ -167,7 +170,7 @@ for (const target of testDatabases()) {
         const id = newId();
         await assert.rejects(
           open.database.db.transaction().execute(async (trx) => {
-            await EventRepository.insert(trx, { id, merchantId: owner.id, environment: 'test', type: 'x', createdAt: new Date().toISOString(), payload: {} });
+            await EventRepository.insert(trx, { id, merchantId: owner.id, environment: 'test', type: 'x', createdAt: new Date().toISOString(), subject: { kind: 'payment', payment: aPayment(owner.id) } });
             throw new Error('the change it reports failed');
           }),
         );

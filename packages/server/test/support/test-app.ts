@@ -7,6 +7,7 @@ import { loadDefaultCatalog } from '../../src/core/catalog/operator-catalog.js';
 import type { KycStatus } from '../../src/core/merchants/merchant.js';
 import type { Scope } from '../../src/core/merchants/scopes.js';
 import type { Clock } from '../../src/core/ports.js';
+import type { OperatorGatewayRegistry } from '../../src/core/payments/operator-gateway.js';
 import { createServices, type Services } from '../../src/services.js';
 import type { OpenTestDatabase, TestDatabase } from './test-databases.js';
 
@@ -20,8 +21,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** Rate limits are lifted so suites can make many calls per key; the rate-limit suite sets its own. */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ AKWE_DEV: 'true', PUBLIC_URL: 'http://localhost:8080', LOG_LEVEL: 'silent', ...env });
+  return loadConfig({
+    AKWE_DEV: 'true',
+    PUBLIC_URL: 'http://localhost:8080',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_CREATE_PER_MINUTE: '1000000',
+    RATE_LIMIT_READ_PER_MINUTE: '1000000',
+    RATE_LIMIT_REFUND_PER_MINUTE: '1000000',
+    ...env,
+  });
 }
 
 export async function buildTestApp(
@@ -31,13 +41,15 @@ export async function buildTestApp(
     clock?: Clock;
     logger?: Logger;
     beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+    /** Operator adapters (default: the sandbox for test, the unconfigured live gateway). */
+    operators?: OperatorGatewayRegistry;
     /** Probe routes inside the authenticated /api/v1 scope. */
     apiExtensions?: (api: FastifyInstance) => void | Promise<void>;
   } = {},
 ): Promise<TestApp> {
   const db = await target.open();
   const config = testConfig(options.env);
-  const services = createServices({ database: db.database, catalog: loadDefaultCatalog(), clock: options.clock });
+  const services = createServices({ database: db.database, catalog: loadDefaultCatalog(), clock: options.clock, operators: options.operators });
   const app = await buildApp({ config, services, logger: options.logger, apiExtensions: options.apiExtensions });
   await options.beforeReady?.(app);
   await app.ready();

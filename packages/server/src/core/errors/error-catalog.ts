@@ -10,6 +10,7 @@ export const errorCatalog = {
   invalid_phone: { status: 400, message: 'Phone number is not valid for the country.' },
   unsupported_currency: { status: 400, message: 'Currency not supported in this country.' },
   amount_too_low: { status: 400, message: 'Amount is below the minimum.' },
+  amount_too_high: { status: 400, message: 'Amount is above the operator’s maximum.' },
   missing_idempotency_key: { status: 400, message: 'The Idempotency-Key header is required.' },
   invalid_idempotency_key: { status: 400, message: 'The Idempotency-Key header is too long or has characters outside printable ASCII.' },
   invalid_otp: { status: 400, message: 'The one-time code is not valid.' },

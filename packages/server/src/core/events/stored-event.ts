@@ -1,8 +1,14 @@
+import type { Payment, Refund } from '../payments/payment.js';
 import type { Environment } from '../shared/environment.js';
 
+/** What an event is about, as the domain saw it at that moment; each contract renders it at its edge. */
+export type EventSubject =
+  | { kind: 'payment'; payment: Payment }
+  | { kind: 'refund'; refund: Refund; payment: Payment };
+
 /**
- * One outbox row: the envelope exactly as it will be delivered (`payload`), plus the columns
- * used to scope and find it. Written in the same transaction as the change it reports.
+ * One outbox row, written in the same transaction as the change it reports. The envelope sent to
+ * receivers (SPEC.md "Events") is built from it by the contract's mapper, never stored twice.
  */
 export interface StoredEvent {
   id: string;
@@ -10,5 +16,5 @@ export interface StoredEvent {
   environment: Environment;
   type: string;
   createdAt: string;
-  payload: Record<string, unknown>;
+  subject: EventSubject;
 }

@@ -4,9 +4,11 @@ import { AkweError } from '../../core/errors/index.js';
 import type { EventStore } from '../../core/ports.js';
 import { principalOf } from '../plugins/authentication.js';
 import { errorResponses } from '../shared/error-schemas.js';
+import { eventEnvelope } from './event-envelope.js';
 
 export interface EventRoutesOptions {
   events: EventStore;
+  publicUrl: string;
 }
 
 const EventEnvelope = Type.Object(
@@ -23,7 +25,7 @@ const EventEnvelope = Type.Object(
 );
 
 /** Catch-up reads of events. Only the key's own merchant and environment are visible; anything else is 404. */
-export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async (app, { events }) => {
+export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async (app, { events, publicUrl }) => {
   app.get(
     '/events/:id',
     {
@@ -39,7 +41,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
       const principal = principalOf(request);
       const event = await events.findById(principal, request.params.id);
       if (!event) throw new AkweError('not_found', `No event ${request.params.id}`);
-      return event.payload as never;
+      return eventEnvelope(event, publicUrl);
     },
   );
 };

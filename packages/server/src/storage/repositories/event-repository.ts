@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { StoredEvent } from '../../core/events/stored-event.js';
+import type { EventSubject, StoredEvent } from '../../core/events/stored-event.js';
 import type { EventStore } from '../../core/ports.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import type { Database } from '../schema.js';
@@ -7,18 +7,21 @@ import type { Database } from '../schema.js';
 export class EventRepository implements EventStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Inserts an outbox row; callers pass their transaction so the event commits with its change. */
-  static async insert(db: Kysely<Database>, event: StoredEvent): Promise<void> {
+  /** Inserts outbox rows; callers pass their transaction so the events commit with their change. */
+  static async insert(db: Kysely<Database>, ...events: StoredEvent[]): Promise<void> {
+    if (events.length === 0) return;
     await db
       .insertInto('events')
-      .values({
-        id: event.id,
-        merchant_id: event.merchantId,
-        environment: event.environment,
-        type: event.type,
-        payload: JSON.stringify(event.payload),
-        created_at: event.createdAt,
-      })
+      .values(
+        events.map((event) => ({
+          id: event.id,
+          merchant_id: event.merchantId,
+          environment: event.environment,
+          type: event.type,
+          payload: JSON.stringify(event.subject),
+          created_at: event.createdAt,
+        })),
+      )
       .execute();
   }
 
@@ -37,7 +40,7 @@ export class EventRepository implements EventStore {
       environment: row.environment as Environment,
       type: row.type,
       createdAt: row.created_at,
-      payload: JSON.parse(row.payload) as Record<string, unknown>,
+      subject: JSON.parse(row.payload) as EventSubject,
     };
   }
 }

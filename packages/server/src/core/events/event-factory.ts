@@ -1,0 +1,34 @@
+import type { Clock, IdSource } from '../ports.js';
+import type { Payment, PaymentStatus, Refund } from '../payments/payment.js';
+import type { StoredEvent } from './stored-event.js';
+
+export const EVENT_VERSION = '2026-06';
+
+/** Builds outbox rows; one place decides event ids, times and kinds. */
+export class EventFactory {
+  constructor(
+    private readonly clock: Clock,
+    private readonly newId: IdSource,
+  ) {}
+
+  paymentCreated(payment: Payment): StoredEvent {
+    return this.payment('collect.payment.created', payment);
+  }
+
+  /** The event of the status a payment just entered: `collect.payment.<status>`. */
+  paymentEntered(status: PaymentStatus, payment: Payment): StoredEvent {
+    return this.payment(`collect.payment.${status}`, payment);
+  }
+
+  refund(type: 'created' | 'completed' | 'failed', refund: Refund, payment: Payment): StoredEvent {
+    return this.base(`collect.refund.${type}`, payment.merchantId, payment, { kind: 'refund', refund, payment });
+  }
+
+  private payment(type: string, payment: Payment): StoredEvent {
+    return this.base(type, payment.merchantId, payment, { kind: 'payment', payment });
+  }
+
+  private base(type: string, merchantId: string, payment: Payment, subject: StoredEvent['subject']): StoredEvent {
+    return { id: this.newId(), merchantId, environment: payment.environment, type, createdAt: this.clock.now().toISOString(), subject: structuredClone(subject) };
+  }
+}

@@ -1,0 +1,20 @@
+import type { PaymentMode } from './payment.js';
+
+/** A new payment as every contract's mapper hands it to the core: centimes, flat phone, no wire names. */
+export interface CreatePaymentInput {
+  reference: string;
+  amountMinor: number;
+  currency?: string;
+  country: string;
+  mode: PaymentMode;
+  phone?: string;
+  operator?: string;
+  description?: string;
+  callbackUrl?: string;
+  expiresInSeconds?: number;
+  customerFirstName?: string;
+  customerLastName?: string;
+}
+
+export const expiryBounds = { min: 60, max: 86_400, defaultDirect: 900, defaultHosted: 3_600 } as const;
+export const maxOtpAttempts = 3;

@@ -1,0 +1,39 @@
+import { AkweError } from '../errors/index.js';
+import type { PaymentStatus } from './payment.js';
+
+/**
+ * Every allowed status change, as one table (SPEC.md "States and transitions" plus PRODUCT.md):
+ * creation outcomes, operator answers, OTP confirmation, the sandbox `pay`, cancel from any
+ * non-final state, expiry of non-final payments, and `refunded` once refunds reach the amount.
+ * Anything not listed is refused.
+ */
+export const initialStatuses: readonly PaymentStatus[] = ['pending', 'processing', 'awaiting_otp', 'awaiting_payment'];
+
+export const transitions: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
+  awaiting_payment: ['processing', 'awaiting_otp', 'pending', 'completed', 'failed', 'cancelled', 'expired'],
+  awaiting_otp: ['pending', 'completed', 'failed', 'cancelled', 'expired'],
+  processing: ['pending', 'completed', 'failed', 'cancelled', 'expired'],
+  pending: ['processing', 'completed', 'failed', 'cancelled', 'expired'],
+  completed: ['refunded'],
+  failed: [],
+  cancelled: [],
+  expired: [],
+  refunded: [],
+};
+
+/** Statuses no operator answer can change (a completed payment may still be refunded). */
+export const finalStatuses: readonly PaymentStatus[] = ['completed', 'failed', 'cancelled', 'expired', 'refunded'];
+
+export function isFinal(status: PaymentStatus): boolean {
+  return finalStatuses.includes(status);
+}
+
+export function canTransition(from: PaymentStatus, to: PaymentStatus): boolean {
+  return transitions[from].includes(to);
+}
+
+export function assertTransition(from: PaymentStatus, to: PaymentStatus): void {
+  if (!canTransition(from, to)) {
+    throw new AkweError('invalid_state_transition', `A payment cannot go from ${from} to ${to}.`);
+  }
+}

@@ -1,0 +1,42 @@
+import type { StoredEvent } from '../events/stored-event.js';
+import type { TenantScope } from '../shared/environment.js';
+import type { Payment, Refund } from './payment.js';
+
+/** One atomic write: the payment's new state (if it changed), refund rows, and the events reporting them. */
+export interface PaymentChange {
+  payment?: { next: Payment; expectedVersion: number };
+  insertRefund?: Refund;
+  updateRefund?: Refund;
+  events: StoredEvent[];
+}
+
+/** What a decision under lock writes: the payment's next state (if any), refund rows and events. */
+export interface LockedChange {
+  next?: Payment;
+  insertRefund?: Refund;
+  updateRefund?: Refund;
+  events: StoredEvent[];
+}
+
+export interface PaymentStore {
+  /** Stores a new payment with its events; a reference already used gives AkweError duplicate_reference. */
+  insert(payment: Payment, events: StoredEvent[]): Promise<void>;
+  /** By id or merchant reference, only within the scope. */
+  find(scope: TenantScope, referenceOrId: string): Promise<Payment | undefined>;
+  /** Commits the change in one transaction; false (nothing written) if the payment's version moved on. */
+  save(change: PaymentChange): Promise<boolean>;
+  /**
+   * Expires due non-final payments in one transaction: `expire` turns each into its change.
+   * Where the database can, rows are claimed with SKIP LOCKED so parallel workers split the work.
+   */
+  expireDue(now: string, limit: number, expire: (payment: Payment) => PaymentChange): Promise<number>;
+  /**
+   * Reads the payment under a lock (a row lock where the database has them, else its write lock),
+   * lets `decide` compute the change from it and the number of its refunds still pending, and
+   * commits that change in the same transaction. An error thrown by `decide` writes nothing.
+   */
+  withLockedPayment<T>(paymentId: string, decide: (payment: Payment, pendingRefunds: number) => { change: LockedChange; result: T }): Promise<T>;
+  listRefunds(scope: TenantScope, paymentId: string): Promise<Refund[]>;
+  /** A hosted payment by id alone, for its public checkout page. */
+  findForCheckout(id: string): Promise<Payment | undefined>;
+}

@@ -1,0 +1,66 @@
+import type { CountryCode, Currency } from '../catalog/operator-catalog.js';
+import type { Environment } from '../shared/environment.js';
+
+export const paymentStatuses = [
+  'pending',
+  'processing',
+  'awaiting_otp',
+  'awaiting_payment',
+  'completed',
+  'failed',
+  'cancelled',
+  'expired',
+  'refunded',
+] as const;
+export type PaymentStatus = (typeof paymentStatuses)[number];
+
+export const paymentModes = ['direct', 'hosted'] as const;
+export type PaymentMode = (typeof paymentModes)[number];
+
+/** A collection from a customer's wallet. Amounts are centimes; phones E.164. */
+export interface Payment {
+  id: string;
+  merchantId: string;
+  environment: Environment;
+  reference: string;
+  status: PaymentStatus;
+  amountMinor: number;
+  currency: Currency;
+  country: CountryCode;
+  mode: PaymentMode;
+  /** Canonical slug; for hosted payments, set once the customer pays (or when the merchant preselects it). */
+  operator: string | null;
+  phone: string | null;
+  description: string | null;
+  callbackUrl: string | null;
+  customerFirstName: string | null;
+  customerLastName: string | null;
+  pspReference: string | null;
+  /** Last word from the operator (why it failed, what it waits for). */
+  message: string | null;
+  otpAttempts: number;
+  refundedMinor: number;
+  expiresAt: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Bumped on every write; writes compare it, so two concurrent changes cannot both win. */
+  version: number;
+}
+
+export const refundStatuses = ['pending', 'completed', 'failed'] as const;
+export type RefundStatus = (typeof refundStatuses)[number];
+
+export interface Refund {
+  id: string;
+  paymentId: string;
+  paymentReference: string;
+  merchantId: string;
+  environment: Environment;
+  amountMinor: number;
+  currency: Currency;
+  status: RefundStatus;
+  reason: string | null;
+  pspReference: string | null;
+  createdAt: string;
+  updatedAt: string;
+}

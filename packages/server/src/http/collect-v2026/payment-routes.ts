@@ -1,0 +1,158 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AkweError } from '../../core/errors/index.js';
+import type { PaymentService } from '../../core/payments/payment-service.js';
+import { principalOf } from '../plugins/authentication.js';
+import { errorResponses } from '../shared/error-schemas.js';
+import { toMinorUnits } from '../shared/money.js';
+import { checkCallbackUrl } from './callback-url.js';
+import { paymentToWire, refundToWire, toCreateInput } from './payment-mapper.js';
+import {
+  CancelBody,
+  ConfirmBody,
+  CreatePaymentBody,
+  GetPaymentQuery,
+  PayBody,
+  PaymentObject,
+  PaymentParams,
+  RefundBody,
+  RefundList,
+  RefundObject,
+} from './payment-schemas.js';
+
+export interface PaymentRoutesOptions {
+  payments: PaymentService;
+  publicUrl: string;
+  dev: boolean;
+}
+
+const tags = ['collect'];
+
+/** Collect payments, contract 2026-06: each route maps the wire to one core operation and back. */
+export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = async (app, { payments, publicUrl, dev }) => {
+  const wire = (payment: Parameters<typeof paymentToWire>[0]) => paymentToWire(payment, publicUrl);
+
+  app.post(
+    '/collect/payments',
+    {
+      config: { scope: 'collect:write', idempotency: { required: true }, rateLimitBucket: 'create' },
+      schema: {
+        tags,
+        summary: 'Create a payment',
+        description: 'direct: push to the customer’s phone (or OTP sent); hosted: returns checkout_url. Header Idempotency-Key is required.',
+        body: CreatePaymentBody,
+        response: { 201: PaymentObject, ...errorResponses(400, 401, 403, 409, 422, 429, 502) },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      checkCallbackUrl(request.body.callback_url, principal.environment, dev);
+      const payment = await payments.create(principal, toCreateInput(request.body));
+      return reply.status(201).send(wire(payment));
+    },
+  );
+
+  app.get(
+    '/collect/payments/:reference_or_id',
+    {
+      config: { scope: 'collect:read', rateLimitBucket: 'read' },
+      schema: {
+        tags,
+        summary: 'Get a payment by reference or id',
+        params: PaymentParams,
+        querystring: GetPaymentQuery,
+        response: { 200: PaymentObject, ...errorResponses(401, 403, 404, 429, 502) },
+      },
+    },
+    async (request) => wire(await payments.get(principalOf(request), request.params.reference_or_id, { sync: request.query.sync })),
+  );
+
+  app.post(
+    '/collect/payments/:reference_or_id/confirm',
+    {
+      config: { scope: 'collect:write', idempotency: { required: false }, rateLimitBucket: 'create' },
+      schema: {
+        tags,
+        summary: 'Confirm a payment with the customer’s one-time code',
+        description: 'Test environment codes: 123456 completes, 000000 fails, 111111 stays pending; another code is 400 invalid_otp, and the third wrong code fails the payment.',
+        params: PaymentParams,
+        body: ConfirmBody,
+        response: { 200: PaymentObject, ...errorResponses(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (request) => {
+      const { payment, rejected } = await payments.confirm(principalOf(request), request.params.reference_or_id, request.body.otp);
+      if (rejected) {
+        const message = payment.status === 'failed' ? payment.message ?? 'The payment failed.' : `Wrong code; ${3 - payment.otpAttempts} attempt(s) left.`;
+        throw new AkweError('invalid_otp', message, { field: 'otp' });
+      }
+      return wire(payment);
+    },
+  );
+
+  app.post(
+    '/collect/payments/:reference_or_id/cancel',
+    {
+      config: { scope: 'collect:write', idempotency: { required: false }, rateLimitBucket: 'create' },
+      schema: {
+        tags,
+        summary: 'Cancel a payment that is not final',
+        params: PaymentParams,
+        body: CancelBody,
+        response: { 200: PaymentObject, ...errorResponses(401, 403, 404, 409, 429) },
+      },
+    },
+    async (request) => wire(await payments.cancel(principalOf(request), request.params.reference_or_id)),
+  );
+
+  app.post(
+    '/collect/payments/:reference_or_id/pay',
+    {
+      config: { scope: 'collect:write', idempotency: { required: false }, rateLimitBucket: 'create' },
+      schema: {
+        tags,
+        summary: 'Test environment: simulate the customer paying a hosted checkout',
+        description: 'The sandbox rules apply to this phone (suffixes 0000-0003) and to the payment’s reference.',
+        params: PaymentParams,
+        body: PayBody,
+        response: { 200: PaymentObject, ...errorResponses(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (request) => wire(await payments.pay(principalOf(request), request.params.reference_or_id, request.body)),
+  );
+
+  app.post(
+    '/collect/payments/:reference_or_id/refunds',
+    {
+      config: { scope: 'collect:refund', idempotency: { required: false }, rateLimitBucket: 'refund' },
+      schema: {
+        tags,
+        summary: 'Refund a completed payment, fully or in part',
+        description: 'Without amount, refunds everything left. Several partial refunds may follow each other up to the amount; the payment becomes refunded when they reach it.',
+        params: PaymentParams,
+        body: RefundBody,
+        response: { 201: RefundObject, ...errorResponses(400, 401, 403, 404, 409, 422, 429, 502) },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body ?? {};
+      const { refund } = await payments.refund(principalOf(request), request.params.reference_or_id, {
+        amountMinor: body.amount === undefined ? undefined : toMinorUnits(body.amount),
+        reason: body.reason,
+      });
+      return reply.status(201).send(refundToWire(refund));
+    },
+  );
+
+  app.get(
+    '/collect/payments/:reference_or_id/refunds',
+    {
+      config: { scope: 'collect:read', rateLimitBucket: 'read' },
+      schema: { tags, summary: 'List a payment’s refunds', params: PaymentParams, response: { 200: RefundList, ...errorResponses(401, 403, 404, 429) } },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const payment = await payments.get(principal, request.params.reference_or_id);
+      return { object: 'list' as const, data: (await payments.listRefunds(principal, payment)).map(refundToWire) };
+    },
+  );
+};

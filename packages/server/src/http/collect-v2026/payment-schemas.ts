@@ -1,0 +1,116 @@
+import { Type } from 'typebox';
+
+/** References travel in paths, so they keep to characters that need no escaping. */
+export const Reference = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9._:-]+$', description: 'Merchant reference, unique per merchant and environment; usable in paths.' });
+
+export const CreatePaymentBody = Type.Object(
+  {
+    reference: Reference,
+    amount: Type.Integer({ maximum: 1_000_000_000, description: 'Major units (3000 = 3 000 FCFA). Minimum 100 XOF.' }),
+    currency: Type.Optional(Type.Union([Type.Literal('XOF'), Type.Literal('XAF')], { description: 'Defaults to the country’s currency (XOF).' })),
+    country: Type.String({ minLength: 2, maxLength: 2, description: 'BJ, TG or CI.' }),
+    mode: Type.Union([Type.Literal('direct'), Type.Literal('hosted')]),
+    customer: Type.Optional(
+      Type.Object({ phone: Type.String({ minLength: 1, maxLength: 32, description: 'National or E.164 form; required for direct.' }) }, { additionalProperties: false }),
+    ),
+    operator: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'Operator slug or alias from the catalog; required for direct.' })),
+    description: Type.Optional(Type.String({ maxLength: 255 })),
+    callback_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'HTTPS URL that also receives this payment’s events.' })),
+    expires_in_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 86_400, description: 'Lifetime; default 900 (direct) or 3600 (hosted).' })),
+  },
+  { additionalProperties: false },
+);
+
+export const PaymentParams = Type.Object({ reference_or_id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const GetPaymentQuery = Type.Object({
+  sync: Type.Boolean({ default: false, description: 'Ask the operator for the current status first (non-final payments only).' }),
+});
+
+export const ConfirmBody = Type.Object({ otp: Type.String({ pattern: '^[0-9]{4,8}$', description: 'The code the customer received (4 to 8 digits).' }) }, { additionalProperties: false });
+
+export const CancelBody = Type.Union([Type.Object({}, { additionalProperties: false }), Type.Null()]);
+
+export const PayBody = Type.Object(
+  {
+    phone: Type.String({ minLength: 1, maxLength: 32 }),
+    operator: Type.String({ minLength: 1, maxLength: 32 }),
+  },
+  { additionalProperties: false },
+);
+
+export const RefundBody = Type.Object(
+  {
+    amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'Major units; default: everything left to refund.' })),
+    reason: Type.Optional(Type.String({ maxLength: 255 })),
+  },
+  { additionalProperties: false },
+);
+
+const NextAction = Type.Union(
+  [
+    Type.Object({ type: Type.Literal('redirect_to_checkout'), url: Type.String() }),
+    Type.Object({ type: Type.Literal('confirm_otp'), confirm_url: Type.String() }),
+    Type.Object({ type: Type.Literal('await_customer_approval') }),
+    Type.Object({ type: Type.Literal('await_status_update') }),
+    Type.Null(),
+  ],
+  {
+    description:
+      'What happens next: redirect_to_checkout (hosted), confirm_otp (POST the code), await_customer_approval (push on the phone), await_status_update (the operator has not answered: wait for the webhook or GET with sync=true); null once final.',
+  },
+);
+
+export const PaymentObject = Type.Object(
+  {
+    object: Type.Literal('collect.payment'),
+    api_version: Type.Literal('2026-06'),
+    id: Type.String({ format: 'uuid' }),
+    reference: Type.String(),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('processing'), Type.Literal('awaiting_otp'), Type.Literal('awaiting_payment'), Type.Literal('completed'), Type.Literal('failed'), Type.Literal('cancelled'), Type.Literal('expired'), Type.Literal('refunded')]),
+    amount: Type.Integer({ description: 'Major units (rounded down when the stored amount is not a whole franc).' }),
+    amount_minor: Type.Integer({ description: 'Exact amount in centimes.' }),
+    currency: Type.String(),
+    country: Type.String(),
+    mode: Type.String(),
+    operator: Type.Union([Type.String(), Type.Null()], { description: 'Canonical slug.' }),
+    customer: Type.Union([Type.Object({ phone: Type.String({ description: 'E.164.' }) }), Type.Null()]),
+    description: Type.Union([Type.String(), Type.Null()]),
+    environment: Type.String(),
+    sandbox: Type.Boolean(),
+    idempotent_replay: Type.Boolean(),
+    checkout_url: Type.Optional(Type.String()),
+    next_action: NextAction,
+    psp_reference: Type.Union([Type.String(), Type.Null()]),
+    message: Type.Union([Type.String(), Type.Null()]),
+    refunded_amount: Type.Integer({ description: 'Major units refunded so far.' }),
+    callback_url: Type.Union([Type.String(), Type.Null()]),
+    expires_at: Type.String(),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+  },
+  { description: 'A collection (current contract 2026-06).' },
+);
+
+export const RefundObject = Type.Object(
+  {
+    object: Type.Literal('collect.refund'),
+    id: Type.String({ format: 'uuid' }),
+    payment_id: Type.String(),
+    payment_reference: Type.String(),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('completed'), Type.Literal('failed')]),
+    amount: Type.Integer({ description: 'Major units.' }),
+    amount_minor: Type.Integer(),
+    currency: Type.String(),
+    reason: Type.Union([Type.String(), Type.Null()]),
+    psp_reference: Type.Union([Type.String(), Type.Null()]),
+    environment: Type.String(),
+    sandbox: Type.Boolean(),
+    idempotent_replay: Type.Boolean(),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+  },
+  { description: 'A refund of a collection.' },
+);
+
+export const RefundList = Type.Object({ object: Type.Literal('list'), data: Type.Array(RefundObject) });

@@ -1,0 +1,234 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { CountryCode, Currency } from '../../core/catalog/operator-catalog.js';
+import { AkweError } from '../../core/errors/index.js';
+import type { Payment, PaymentMode, PaymentStatus, Refund, RefundStatus } from '../../core/payments/payment.js';
+import type { LockedChange, PaymentChange, PaymentStore } from '../../core/payments/payment-store.js';
+import { finalStatuses } from '../../core/payments/payment-state-machine.js';
+import type { Environment, TenantScope } from '../../core/shared/environment.js';
+import type { DatabaseCapabilities } from '../database.js';
+import type { Database, PaymentTable, RefundTable } from '../schema.js';
+import { isUniqueViolation } from '../unique-violation.js';
+import { EventRepository } from './event-repository.js';
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Thrown inside a transaction to roll it back when the payment changed under us. */
+class VersionConflict extends Error {}
+
+function paymentFromRow(row: Selectable<PaymentTable>): Payment {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    environment: row.environment as Environment,
+    reference: row.reference,
+    status: row.status as PaymentStatus,
+    amountMinor: Number(row.amount_minor),
+    currency: row.currency as Currency,
+    country: row.country as CountryCode,
+    mode: row.mode as PaymentMode,
+    operator: row.operator,
+    phone: row.phone,
+    description: row.description,
+    callbackUrl: row.callback_url,
+    customerFirstName: row.customer_first_name,
+    customerLastName: row.customer_last_name,
+    pspReference: row.psp_reference,
+    message: row.message,
+    otpAttempts: row.otp_attempts,
+    refundedMinor: Number(row.refunded_minor),
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    version: row.version,
+  };
+}
+
+function paymentToRow(p: Payment): Selectable<PaymentTable> {
+  return {
+    id: p.id,
+    merchant_id: p.merchantId,
+    environment: p.environment,
+    reference: p.reference,
+    status: p.status,
+    amount_minor: p.amountMinor,
+    currency: p.currency,
+    country: p.country,
+    mode: p.mode,
+    operator: p.operator,
+    phone: p.phone,
+    description: p.description,
+    callback_url: p.callbackUrl,
+    customer_first_name: p.customerFirstName,
+    customer_last_name: p.customerLastName,
+    psp_reference: p.pspReference,
+    message: p.message,
+    otp_attempts: p.otpAttempts,
+    refunded_minor: p.refundedMinor,
+    expires_at: p.expiresAt,
+    created_at: p.createdAt,
+    updated_at: p.updatedAt,
+    version: p.version,
+  };
+}
+
+function refundFromRow(row: Selectable<RefundTable>, paymentReference: string): Refund {
+  return {
+    id: row.id,
+    paymentId: row.payment_id,
+    paymentReference,
+    merchantId: row.merchant_id,
+    environment: row.environment as Environment,
+    amountMinor: Number(row.amount_minor),
+    currency: row.currency as Currency,
+    status: row.status as RefundStatus,
+    reason: row.reason,
+    pspReference: row.psp_reference,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function refundToRow(r: Refund): Selectable<RefundTable> {
+  return {
+    id: r.id,
+    payment_id: r.paymentId,
+    merchant_id: r.merchantId,
+    environment: r.environment,
+    amount_minor: r.amountMinor,
+    currency: r.currency,
+    status: r.status,
+    reason: r.reason,
+    psp_reference: r.pspReference,
+    created_at: r.createdAt,
+    updated_at: r.updatedAt,
+  };
+}
+
+export class PaymentRepository implements PaymentStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly capabilities: DatabaseCapabilities,
+  ) {}
+
+  async insert(payment: Payment, events: PaymentChange['events']): Promise<void> {
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await trx.insertInto('payments').values(paymentToRow(payment)).execute();
+        await EventRepository.insert(trx, ...events);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AkweError('duplicate_reference', `A payment with reference ${payment.reference} exists already.`, { field: 'reference' });
+      throw error;
+    }
+  }
+
+  async find(scope: TenantScope, referenceOrId: string): Promise<Payment | undefined> {
+    const base = this.db.selectFrom('payments').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
+    // An id is tried first: a reference that happens to look like a UUID still resolves by reference.
+    if (uuidPattern.test(referenceOrId)) {
+      const byId = await base.where('id', '=', referenceOrId.toLowerCase()).executeTakeFirst();
+      if (byId) return paymentFromRow(byId);
+    }
+    const byReference = await base.where('reference', '=', referenceOrId).executeTakeFirst();
+    return byReference && paymentFromRow(byReference);
+  }
+
+  async save(change: PaymentChange): Promise<boolean> {
+    try {
+      await this.db.transaction().execute((trx) => this.apply(trx, change));
+      return true;
+    } catch (error) {
+      if (error instanceof VersionConflict) return false;
+      throw error;
+    }
+  }
+
+  async expireDue(now: string, limit: number, expire: (payment: Payment) => PaymentChange): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx
+        .selectFrom('payments')
+        .selectAll()
+        .where('status', 'not in', finalStatuses as PaymentStatus[])
+        .where('expires_at', '<=', now)
+        .orderBy('expires_at')
+        .limit(limit);
+      if (this.capabilities.skipLocked) query = query.forUpdate().skipLocked();
+      const due = (await query.execute()).map(paymentFromRow);
+      let expired = 0;
+      for (const payment of due) {
+        try {
+          await this.apply(trx, expire(payment));
+          expired += 1;
+        } catch (error) {
+          // Another writer moved this payment first (confirmed, cancelled): it is not ours to expire.
+          if (!(error instanceof VersionConflict)) throw error;
+        }
+      }
+      return expired;
+    });
+  }
+
+  async withLockedPayment<T>(paymentId: string, decide: (payment: Payment, pendingRefunds: number) => { change: LockedChange; result: T }): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx.selectFrom('payments').selectAll().where('id', '=', paymentId);
+      if (this.capabilities.rowLocks) query = query.forUpdate();
+      const row = await query.executeTakeFirst();
+      if (!row) throw new AkweError('not_found', `No payment ${paymentId}.`);
+      const { pending } = await trx
+        .selectFrom('refunds')
+        .select((eb) => eb.fn.countAll<number>().as('pending'))
+        .where('payment_id', '=', paymentId)
+        .where('status', '=', 'pending')
+        .executeTakeFirstOrThrow();
+      const current = paymentFromRow(row);
+      const { change, result } = decide(current, Number(pending));
+      await this.apply(trx, {
+        ...(change.next ? { payment: { next: change.next, expectedVersion: current.version } } : {}),
+        insertRefund: change.insertRefund,
+        updateRefund: change.updateRefund,
+        events: change.events,
+      });
+      return result;
+    });
+  }
+
+  async listRefunds(scope: TenantScope, paymentId: string): Promise<Refund[]> {
+    const rows = await this.db
+      .selectFrom('refunds')
+      .innerJoin('payments', 'payments.id', 'refunds.payment_id')
+      .selectAll('refunds')
+      .select('payments.reference as payment_reference')
+      .where('refunds.payment_id', '=', paymentId)
+      .where('refunds.merchant_id', '=', scope.merchantId)
+      .where('refunds.environment', '=', scope.environment)
+      .orderBy('refunds.id')
+      .execute();
+    return rows.map((row) => refundFromRow(row, row.payment_reference));
+  }
+
+  async findForCheckout(id: string): Promise<Payment | undefined> {
+    if (!uuidPattern.test(id)) return undefined;
+    const row = await this.db.selectFrom('payments').selectAll().where('id', '=', id.toLowerCase()).where('mode', '=', 'hosted').executeTakeFirst();
+    return row && paymentFromRow(row);
+  }
+
+  private async apply(trx: Transaction<Database>, change: PaymentChange): Promise<void> {
+    if (change.payment) {
+      const { next, expectedVersion } = change.payment;
+      const { id: _id, merchant_id: _m, environment: _e, reference: _r, created_at: _c, ...columns } = paymentToRow(next);
+      const result = await trx
+        .updateTable('payments')
+        .set({ ...columns, version: expectedVersion + 1 })
+        .where('id', '=', next.id)
+        .where('version', '=', expectedVersion)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw new VersionConflict();
+    }
+    if (change.insertRefund) await trx.insertInto('refunds').values(refundToRow(change.insertRefund)).execute();
+    if (change.updateRefund) {
+      const { id, ...columns } = refundToRow(change.updateRefund);
+      await trx.updateTable('refunds').set(columns).where('id', '=', id).execute();
+    }
+    await EventRepository.insert(trx, ...change.events);
+  }
+}

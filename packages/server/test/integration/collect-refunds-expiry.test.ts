@@ -1,0 +1,200 @@
+/** Refunds (partial, full, over-refund, concurrency), expiry exactly once, and sync, on every database. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { loadDefaultCatalog } from '../../src/core/catalog/operator-catalog.js';
+import type { OperatorAnswer, OperatorGateway } from '../../src/core/payments/operator-gateway.js';
+import type { Payment } from '../../src/core/payments/payment.js';
+import { newId } from '../../src/core/shared/ids.js';
+import { OperatorRegistry } from '../../src/operators/operator-registry.js';
+import { SandboxOperator } from '../../src/operators/sandbox/sandbox-operator.js';
+import { UnconfiguredLiveOperator } from '../../src/operators/unconfigured-live-operator.js';
+import { createServices } from '../../src/services.js';
+import { openDatabase } from '../../src/storage/database.js';
+import { collectClient, direct, eventsOf, hosted } from '../support/collect-client.js';
+import { FakeClock } from '../support/fake-clock.js';
+import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { testDatabases } from '../support/test-databases.js';
+
+/** The real sandbox, counting how often the core asks it for a status. */
+class CountingSandbox extends SandboxOperator {
+  queries = 0;
+  override async queryStatus(payment: Payment): Promise<OperatorAnswer> {
+    this.queries += 1;
+    return super.queryStatus(payment);
+  }
+}
+
+for (const target of testDatabases()) {
+  describe(`refunds, expiry and sync on ${target.name}`, { skip: target.skip }, () => {
+    let t: TestApp;
+    let api: ReturnType<typeof collectClient>;
+    const clock = new FakeClock();
+    const sandbox = new CountingSandbox();
+
+    before(async () => {
+      t = await buildTestApp(target, { clock, operators: new OperatorRegistry({ test: sandbox as OperatorGateway, live: new UnconfiguredLiveOperator() }) });
+      api = collectClient(t.app, (await t.newMerchant()).testKey);
+    });
+    after(() => t.close());
+
+    const events = (id: string) => eventsOf(t.services.database, id);
+
+    describe('refunds', () => {
+      it('refunds in parts up to the amount, then marks the payment refunded', async () => {
+        const payment = await api.createOk(direct({ amount: 3000 }));
+        const first = await api.post(payment.reference, 'refunds', { amount: 1000, reason: 'one item returned' });
+        assert.equal(first.statusCode, 201, first.body);
+        assert.equal(first.json().object, 'collect.refund');
+        assert.equal(first.json().status, 'completed');
+        assert.equal(first.json().amount, 1000);
+        let current = (await api.get(payment.reference)).json();
+        assert.equal(current.status, 'completed');
+        assert.equal(current.refunded_amount, 1000);
+
+        const rest = await api.post(payment.reference, 'refunds', {});
+        assert.equal(rest.json().amount, 2000);
+        current = (await api.get(payment.reference)).json();
+        assert.equal(current.status, 'refunded');
+        assert.equal(current.refunded_amount, 3000);
+        const list = (await api.listRefunds(payment.reference)).json();
+        assert.deepEqual(list.data.map((r: { amount: number }) => r.amount), [1000, 2000]);
+        assert.deepEqual(await events(payment.id), [
+          'collect.payment.created:processing',
+          'collect.payment.completed:completed',
+          'collect.refund.created:pending',
+          'collect.refund.completed:completed',
+          'collect.refund.created:pending',
+          'collect.refund.completed:completed',
+          'collect.payment.refunded:refunded',
+        ]);
+      });
+
+      it('refuses a refund larger than what is left', async () => {
+        const payment = await api.createOk(direct({ amount: 3000 }));
+        await api.post(payment.reference, 'refunds', { amount: 1000 });
+        const over = await api.post(payment.reference, 'refunds', { amount: 2001 });
+        assert.equal(over.statusCode, 409);
+        assert.equal(over.json().error.code, 'refund_exceeds_amount');
+        assert.equal((await api.get(payment.reference)).json().refunded_amount, 1000);
+      });
+
+      it('refuses refunds of a payment that is not completed, and of one fully refunded', async () => {
+        const failed = await api.createOk(direct({ customer: { phone: '0197000001' } }));
+        const res = await api.post(failed.reference, 'refunds', {});
+        assert.equal(res.statusCode, 409);
+        assert.equal(res.json().error.code, 'payment_not_refundable');
+        const done = await api.createOk(direct());
+        await api.post(done.reference, 'refunds', {});
+        assert.equal((await api.post(done.reference, 'refunds', { amount: 100 })).json().error.code, 'payment_not_refundable');
+      });
+
+      it('gives back the reserved amount when the operator refuses the refund', async () => {
+        const payment = await api.createOk(direct({ amount: 3000 }));
+        const refused = await api.post(payment.reference, 'refunds', { amount: 1000, reason: 'FAIL please' });
+        assert.equal(refused.statusCode, 201);
+        assert.equal(refused.json().status, 'failed');
+        assert.equal((await api.get(payment.reference)).json().refunded_amount, 0);
+        assert.ok((await events(payment.id)).includes('collect.refund.failed:failed'));
+      });
+
+      it('never refunds more than the amount when refunds race', async () => {
+        const payment = await api.createOk(direct({ amount: 3000 }));
+        const answers = await Promise.all(Array.from({ length: 6 }, () => api.post(payment.reference, 'refunds', { amount: 1000 })));
+        const accepted = answers.filter((r) => r.statusCode === 201);
+        assert.equal(accepted.length, 3, answers.map((r) => r.statusCode).join(','));
+        for (const refused of answers.filter((r) => r.statusCode !== 201)) {
+          assert.ok(['refund_exceeds_amount', 'payment_not_refundable', 'invalid_state_transition'].includes(refused.json().error.code), refused.body);
+        }
+        const row = await t.services.database.db.selectFrom('payments').select(['refunded_minor', 'status']).where('id', '=', payment.id).executeTakeFirstOrThrow();
+        assert.equal(Number(row.refunded_minor), 300_000);
+        assert.equal(row.status, 'refunded');
+        const refunds = await t.services.database.db.selectFrom('refunds').select('amount_minor').where('payment_id', '=', payment.id).where('status', '=', 'completed').execute();
+        assert.equal(refunds.reduce((sum, r) => sum + Number(r.amount_minor), 0), 300_000);
+      });
+
+      it('needs the collect:refund scope', async () => {
+        const writer = await t.newMerchant({ scopes: ['collect:write', 'collect:read'] });
+        const writerApi = collectClient(t.app, writer.testKey);
+        const payment = await writerApi.createOk(direct());
+        const res = await writerApi.post(payment.reference, 'refunds', {});
+        assert.equal(res.statusCode, 403);
+        assert.equal(res.json().error.code, 'insufficient_scope');
+      });
+    });
+
+    describe('expiry', () => {
+      it('expires a non-final payment once its lifetime has passed, with one expired event', async () => {
+        const waiting = await api.createOk(direct({ reference: `EXP-PENDING-${newId()}`, expires_in_seconds: 60 }));
+        const checkout = await api.createOk(hosted({ expires_in_seconds: 120 }));
+        const done = await api.createOk(direct({ expires_in_seconds: 60 }));
+        clock.advance(59_000);
+        await t.services.payments.expireDue();
+        assert.equal((await api.get(waiting.reference)).json().status, 'pending');
+        clock.advance(2_000);
+        await t.services.payments.expireDue();
+        assert.equal((await api.get(waiting.reference)).json().status, 'expired');
+        assert.equal((await api.get(checkout.reference)).json().status, 'awaiting_payment');
+        assert.equal((await api.get(done.reference)).json().status, 'completed');
+        clock.advance(60_000);
+        await t.services.payments.expireDue();
+        assert.equal((await api.get(checkout.reference)).json().status, 'expired');
+        assert.deepEqual(await events(waiting.id), ['collect.payment.created:pending', 'collect.payment.expired:expired']);
+        assert.equal(await t.services.payments.expireDue(), 0);
+      });
+
+      it('expires each payment exactly once when several workers run at the same time', async () => {
+        const due = await Promise.all(Array.from({ length: 12 }, () => api.createOk(direct({ reference: `RACE-PENDING-${newId()}`, expires_in_seconds: 60 }))));
+        clock.advance(61_000);
+        // PostgreSQL: a second set of services on its own pool, as a separate worker process has.
+        // SQLite is one writer per file; in one process a second connection would block the event
+        // loop its own lock holder needs, so the race runs over the one connection there.
+        const separatePool = t.services.database.capabilities.concurrentWriters;
+        const other = separatePool ? openDatabase(t.db.target, { postgresSchema: new URL(t.db.url).searchParams.get('options')!.split('=')[1] }) : t.services.database;
+        try {
+          const otherServices = createServices({ database: other, catalog: loadDefaultCatalog(), clock });
+          const counts = await Promise.all([t.services.payments.expireDue(5), otherServices.payments.expireDue(5), t.services.payments.expireDue(5), otherServices.payments.expireDue(5)]);
+          const rest = (await t.services.payments.expireDue(100)) + (await otherServices.payments.expireDue(100));
+          assert.equal(counts.reduce((a, b) => a + b, 0) + rest, 12);
+        } finally {
+          if (separatePool) await other.close();
+        }
+        for (const payment of due) {
+          const kinds = await events(payment.id);
+          assert.equal(kinds.filter((k) => k.startsWith('collect.payment.expired')).length, 1, payment.reference);
+        }
+      });
+
+      it('lets the worker pool job expire payments', async () => {
+        const { paymentExpiryJob } = await import('../../src/workers/payment-expiry-job.js');
+        const payment = await api.createOk(direct({ reference: `JOB-PENDING-${newId()}`, expires_in_seconds: 60 }));
+        clock.advance(61_000);
+        const job = paymentExpiryJob(t.services.payments);
+        assert.ok((await job.runOnce()) >= 1);
+        assert.equal((await api.get(payment.reference)).json().status, 'expired');
+      });
+    });
+
+    describe('sync', () => {
+      it('asks the operator only for a non-final payment, and only when sync=true', async () => {
+        const pending = await api.createOk(direct({ reference: `SYNC-PENDING-${newId()}` }));
+        const completed = await api.createOk(direct());
+        sandbox.queries = 0;
+        await api.get(pending.reference);
+        await api.get(pending.reference, '?sync=false');
+        assert.equal(sandbox.queries, 0);
+        const synced = await api.get(pending.reference, '?sync=true');
+        assert.equal(synced.statusCode, 200);
+        assert.equal(synced.json().status, 'pending');
+        assert.equal(sandbox.queries, 1);
+        await api.get(completed.reference, '?sync=true');
+        assert.equal(sandbox.queries, 1);
+      });
+
+      it('refuses a sync value that is not a boolean', async () => {
+        const res = await api.get('ANY', '?sync=maybe');
+        assert.equal(res.statusCode, 400);
+        assert.equal(res.json().error.field, 'sync');
+      });
+    });
+  });
+}

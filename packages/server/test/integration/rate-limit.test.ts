@@ -1,0 +1,351 @@
+/**
+ * SPEC.md "Limits" and "Errors": per-API-key budgets per bucket, 429 rate_limited with Retry-After,
+ * the RateLimit-* headers; counters in memory, or in Redis shared by several processes
+ * (the Redis suite runs when AKWE_TEST_REDIS_URL is set).
+ * Limits are tiny (3 creates, 5 reads) and the window is a whole minute, so no test races the clock;
+ * the one test about the window's end moves an injected clock instead of waiting.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { Writable } from 'node:stream';
+import { after, before, describe, it } from 'node:test';
+import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import { Redis } from 'ioredis';
+import { installLegacyErrorHandling } from '../../src/http/collect-legacy/legacy-errors.js';
+import { installRateLimits, type RateLimitDeps } from '../../src/http/plugins/rate-limit.js';
+import { createLogger } from '../../src/logging.js';
+import { openDatabase } from '../../src/storage/database.js';
+import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { testDatabases, type TestDatabase } from '../support/test-databases.js';
+
+const sqlite = testDatabases().find((d) => d.name === 'sqlite')!;
+const limits = { createPerMinute: 3, readPerMinute: 5, refundPerMinute: 2 };
+const redisUrl = process.env.AKWE_TEST_REDIS_URL;
+
+/** Probe routes inside the authenticated scope: one per bucket, one without, one public, one of the earlier contract. */
+function probes(deps: RateLimitDeps, options: { awaitInstall?: boolean } = {}) {
+  return async (api: FastifyInstance) => {
+    if (options.awaitInstall === false) void installRateLimits(api, deps);
+    else await installRateLimits(api, deps);
+    api.get('/probe/read', { config: { rateLimitBucket: 'read' } }, async () => ({ ok: true }));
+    api.post('/probe/create', { config: { rateLimitBucket: 'create' } }, async () => ({ ok: true }));
+    api.get('/probe/unlimited', async () => ({ ok: true }));
+    api.get('/probe/public', { config: { public: true, rateLimitBucket: 'refund' } }, async () => ({ ok: true }));
+    await api.register(async (legacy) => {
+      installLegacyErrorHandling(legacy);
+      legacy.post('/probe/legacy-create', { config: { rateLimitBucket: 'create' } }, async () => ({ ok: true }));
+    });
+  };
+}
+
+function call(t: TestApp, method: 'GET' | 'POST', path: string, key?: string): Promise<LightMyRequestResponse> {
+  return t.app.inject({
+    method,
+    url: `/api/v1${path}`,
+    headers: key === undefined ? {} : { 'x-api-key': key },
+    ...(method === 'POST' ? { payload: {} } : {}),
+  });
+}
+
+function assertRetryAfter(res: LightMyRequestResponse, max = 60): number {
+  const value = String(res.headers['retry-after']);
+  assert.match(value, /^\d+$/, `Retry-After "${value}" is not whole seconds`);
+  const seconds = Number(value);
+  assert.ok(seconds >= 1 && seconds <= max, `Retry-After ${seconds} is outside 1..${max}`);
+  return seconds;
+}
+
+describe('rate limits in memory', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp(sqlite, { apiExtensions: probes({ limits }) });
+  });
+  after(() => t.close());
+
+  it('answers the (limit+1)th create of a key within the minute with 429 rate_limited and Retry-After', async () => {
+    const { testKey } = await t.newMerchant();
+    for (let i = 1; i <= limits.createPerMinute; i++) {
+      assert.equal((await call(t, 'POST', '/probe/create', testKey)).statusCode, 200, `request ${i}`);
+    }
+    const res = await call(t, 'POST', '/probe/create', testKey);
+    assert.equal(res.statusCode, 429);
+    assertRetryAfter(res);
+    const body = res.json();
+    assert.equal(body.error.code, 'rate_limited');
+    assert.equal(typeof body.error.message, 'string');
+    assert.equal(body.error.request_id, res.headers['x-request-id']);
+    assert.equal(res.headers['ratelimit-remaining'], '0');
+    assert.equal((await call(t, 'POST', '/probe/create', testKey)).statusCode, 429, 'stays limited within the window');
+  });
+
+  it('sends RateLimit-Limit, -Remaining, -Reset and -Policy on every limited response, remaining counting down', async () => {
+    const { testKey } = await t.newMerchant();
+    for (let expected = limits.readPerMinute - 1; expected >= 0; expected--) {
+      const res = await call(t, 'GET', '/probe/read', testKey);
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['ratelimit-limit'], String(limits.readPerMinute));
+      assert.equal(res.headers['ratelimit-remaining'], String(expected));
+      const reset = Number(res.headers['ratelimit-reset']);
+      assert.ok(Number.isInteger(reset) && reset >= 1 && reset <= 60, `RateLimit-Reset ${res.headers['ratelimit-reset']}`);
+      assert.equal(res.headers['ratelimit-policy'], `${limits.readPerMinute};w=60`);
+    }
+    const over = await call(t, 'GET', '/probe/read', testKey);
+    assert.equal(over.statusCode, 429);
+    assert.equal(over.headers['ratelimit-limit'], String(limits.readPerMinute));
+    assert.equal(over.headers['ratelimit-remaining'], '0');
+    assert.ok(over.headers['ratelimit-reset'] !== undefined);
+    assert.equal(over.headers['ratelimit-policy'], `${limits.readPerMinute};w=60`);
+  });
+
+  it('gives every API key its own budget, even two keys of one merchant', async () => {
+    const merchant = await t.newMerchant();
+    const second = await t.services.merchants.createKey({ merchantId: merchant.merchantId, environment: 'test' });
+    for (let i = 0; i < limits.createPerMinute; i++) await call(t, 'POST', '/probe/create', merchant.testKey);
+    assert.equal((await call(t, 'POST', '/probe/create', merchant.testKey)).statusCode, 429);
+    const other = await call(t, 'POST', '/probe/create', second.secret);
+    assert.equal(other.statusCode, 200);
+    assert.equal(other.headers['ratelimit-remaining'], String(limits.createPerMinute - 1));
+    assert.equal((await call(t, 'POST', '/probe/create', merchant.liveKey)).statusCode, 200);
+  });
+
+  it('gives every bucket its own budget: reads neither spend nor are stopped by the create budget', async () => {
+    const { testKey } = await t.newMerchant();
+    for (let i = 0; i < limits.createPerMinute; i++) await call(t, 'POST', '/probe/create', testKey);
+    assert.equal((await call(t, 'POST', '/probe/create', testKey)).statusCode, 429);
+    const read = await call(t, 'GET', '/probe/read', testKey);
+    assert.equal(read.statusCode, 200);
+    assert.equal(read.headers['ratelimit-remaining'], String(limits.readPerMinute - 1));
+
+    const fresh = await t.newMerchant();
+    for (let i = 0; i < limits.readPerMinute; i++) await call(t, 'GET', '/probe/read', fresh.testKey);
+    const create = await call(t, 'POST', '/probe/create', fresh.testKey);
+    assert.equal(create.statusCode, 200);
+    assert.equal(create.headers['ratelimit-remaining'], String(limits.createPerMinute - 1));
+  });
+
+  it('shares one bucket between its routes and answers an earlier-contract route in {error, code, detail}', async () => {
+    const { testKey } = await t.newMerchant();
+    for (let i = 0; i < limits.createPerMinute; i++) await call(t, 'POST', '/probe/create', testKey);
+    const res = await call(t, 'POST', '/probe/legacy-create', testKey);
+    assert.equal(res.statusCode, 429);
+    assertRetryAfter(res);
+    assert.deepEqual(Object.keys(res.json()).sort(), ['code', 'detail', 'error']);
+    assert.equal(res.json().error, 'Too Many Requests');
+    assert.equal(res.json().code, 'rate_limited');
+  });
+
+  it('never limits a route without a bucket and sends it no RateLimit headers', async () => {
+    const { testKey } = await t.newMerchant();
+    for (let i = 0; i < limits.readPerMinute * 3; i++) {
+      const res = await call(t, 'GET', '/probe/unlimited', testKey);
+      assert.equal(res.statusCode, 200, `request ${i + 1}`);
+      assert.equal(res.headers['ratelimit-limit'], undefined);
+      assert.equal(res.headers['ratelimit-policy'], undefined);
+    }
+  });
+
+  it('answers 401, never 429, to requests without a valid key, and does not count them', async () => {
+    for (let i = 0; i < limits.createPerMinute * 2; i++) {
+      const anonymous = await call(t, 'POST', '/probe/create');
+      assert.equal(anonymous.statusCode, 401);
+      assert.equal(anonymous.json().error.code, 'unauthenticated');
+      assert.equal(anonymous.headers['ratelimit-limit'], undefined);
+      assert.equal((await call(t, 'POST', '/probe/create', `ak_test_${'A'.repeat(43)}`)).statusCode, 401);
+    }
+    const { testKey } = await t.newMerchant();
+    for (let i = 0; i < limits.createPerMinute; i++) await call(t, 'POST', '/probe/create', testKey);
+    assert.equal((await call(t, 'POST', '/probe/create', testKey)).statusCode, 429);
+    assert.equal((await call(t, 'POST', '/probe/create', 'not-a-key')).statusCode, 401, 'a bad key is refused as such, not as over the limit');
+  });
+
+  it('counts a public route given a bucket per client address', async () => {
+    for (let i = 0; i < limits.refundPerMinute; i++) assert.equal((await call(t, 'GET', '/probe/public')).statusCode, 200);
+    const res = await call(t, 'GET', '/probe/public');
+    assert.equal(res.statusCode, 429);
+    assert.equal(res.json().error.code, 'rate_limited');
+  });
+});
+
+describe('rate limit windows and installation', () => {
+  it('starts a fresh budget when the minute is over, and Retry-After says when', async () => {
+    let now = Date.parse('2026-06-01T10:00:00.000Z');
+    const clock = { now: () => new Date(now) };
+    const t = await buildTestApp(sqlite, { apiExtensions: probes({ limits, clock }) });
+    try {
+      const { testKey } = await t.newMerchant();
+      for (let i = 0; i < limits.createPerMinute; i++) await call(t, 'POST', '/probe/create', testKey);
+      const first = await call(t, 'POST', '/probe/create', testKey);
+      assert.equal(first.statusCode, 429);
+      assert.equal(first.headers['retry-after'], '60');
+      now += 45_500;
+      const later = await call(t, 'POST', '/probe/create', testKey);
+      assert.equal(later.statusCode, 429);
+      assert.equal(later.headers['retry-after'], '15');
+      now += 14_500;
+      const next = await call(t, 'POST', '/probe/create', testKey);
+      assert.equal(next.statusCode, 200);
+      assert.equal(next.headers['ratelimit-remaining'], String(limits.createPerMinute - 1));
+      assert.equal(next.headers['ratelimit-reset'], '60');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('limits routes registered in the same tick even when installRateLimits is not awaited', async () => {
+    const t = await buildTestApp(sqlite, { apiExtensions: probes({ limits }, { awaitInstall: false }) });
+    try {
+      const { testKey } = await t.newMerchant();
+      for (let i = 0; i < limits.createPerMinute; i++) assert.equal((await call(t, 'POST', '/probe/create', testKey)).statusCode, 200);
+      assert.equal((await call(t, 'POST', '/probe/create', testKey)).statusCode, 429);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses a route naming an unknown bucket when it is registered', async () => {
+    const app = Fastify();
+    try {
+      await installRateLimits(app, { limits });
+      assert.throws(
+        () => app.get('/x', { config: { rateLimitBucket: 'payout' as never } }, async () => ({})),
+        /Unknown rateLimitBucket "payout"/,
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('lets requests through and logs a warning when Redis cannot be reached (fails open)', async () => {
+    const logLines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        logLines.push(String(chunk));
+        done();
+      },
+    });
+    const t = await buildTestApp(sqlite, {
+      logger: createLogger({ level: 'warn', destination: sink }),
+      apiExtensions: probes({ limits, redisUrl: `redis://127.0.0.1:${await closedPort()}`, redisKeyPrefix: uniquePrefix() }),
+    });
+    try {
+      const { testKey } = await t.newMerchant();
+      for (let i = 0; i <= limits.createPerMinute * 2; i++) {
+        assert.equal((await call(t, 'POST', '/probe/create', testKey)).statusCode, 200, `request ${i + 1}`);
+      }
+      const warnings = logLines.map((l) => JSON.parse(l)).filter((l) => l.level === 40 && /rate limit/i.test(l.msg));
+      assert.ok(warnings.length >= 1, 'no warning about the rate limit store was logged');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('rate limits in Redis', { skip: redisUrl ? false : 'AKWE_TEST_REDIS_URL is not set' }, () => {
+  const prefix = uniquePrefix();
+  let admin: Redis;
+  let a: TestApp;
+  let b: TestApp;
+
+  before(async () => {
+    admin = new Redis(redisUrl!);
+    const deps = { limits, redisUrl: redisUrl!, redisKeyPrefix: prefix };
+    a = await buildTestApp(sqlite, { apiExtensions: probes(deps) });
+    // A second process: its own app and Redis connection, the same database file and Redis.
+    b = await buildTestApp(sameDatabaseAs(a), { apiExtensions: probes(deps) });
+  });
+  after(async () => {
+    await a?.close();
+    await b?.close();
+    const keys = await admin.keys(`${prefix}*`);
+    if (keys.length > 0) await admin.del(...keys);
+    await admin.quit();
+  });
+
+  it('shares one budget between two apps on the same Redis: the (limit+1)th request in total gets 429', async () => {
+    const { testKey } = await a.newMerchant();
+    const apps = [a, b, a];
+    for (const [i, app] of apps.entries()) {
+      const res = await call(app, 'POST', '/probe/create', testKey);
+      assert.equal(res.statusCode, 200, `request ${i + 1}`);
+      assert.equal(res.headers['ratelimit-remaining'], String(limits.createPerMinute - 1 - i));
+    }
+    const overOnB = await call(b, 'POST', '/probe/create', testKey);
+    assert.equal(overOnB.statusCode, 429);
+    assert.equal(overOnB.json().error.code, 'rate_limited');
+    assertRetryAfter(overOnB);
+    assert.equal((await call(a, 'POST', '/probe/create', testKey)).statusCode, 429);
+  });
+
+  it('keeps per-key and per-bucket budgets apart in Redis', async () => {
+    const merchant = await a.newMerchant();
+    for (let i = 0; i < limits.createPerMinute; i++) await call(i % 2 === 0 ? a : b, 'POST', '/probe/create', merchant.testKey);
+    assert.equal((await call(b, 'POST', '/probe/create', merchant.testKey)).statusCode, 429);
+    assert.equal((await call(b, 'POST', '/probe/create', merchant.liveKey)).statusCode, 200);
+    const read = await call(a, 'GET', '/probe/read', merchant.testKey);
+    assert.equal(read.statusCode, 200);
+    assert.equal(read.headers['ratelimit-remaining'], String(limits.readPerMinute - 1));
+  });
+
+  it('stores its counters under the configured prefix, each expiring within the minute', async () => {
+    const keys = await admin.keys(`${prefix}*`);
+    assert.ok(keys.length > 0, 'no counter under the prefix');
+    for (const key of keys) {
+      const ttl = await admin.pttl(key);
+      assert.ok(ttl > 0 && ttl <= 60_000, `${key} has PTTL ${ttl}`);
+    }
+  });
+
+  it('closes its Redis connection when the app closes', async () => {
+    const name = `akwe-rate-limit:${prefix}`;
+    const extraPrefix = `${prefix}close:`;
+    const t = await buildTestApp(sameDatabaseAs(a), { apiExtensions: probes({ limits, redisUrl: redisUrl!, redisKeyPrefix: extraPrefix }) });
+    const own = `akwe-rate-limit:${extraPrefix}`;
+    assert.equal(await clientsNamed(admin, own), 1);
+    await t.close();
+    assert.equal(await waitForClients(admin, own, 0), 0);
+    assert.equal(await clientsNamed(admin, name), 2, 'the other apps keep their connections');
+  });
+});
+
+/** A prefix of its own for every run, so parallel runs and leftovers never meet. */
+function uniquePrefix(): string {
+  return `akwe-test:ratelimit:${randomBytes(6).toString('hex')}:`;
+}
+
+/** Another connection to the database of an open test app, as a second process would have. */
+function sameDatabaseAs(t: TestApp): TestDatabase {
+  return {
+    name: 'sqlite',
+    skip: false,
+    async open() {
+      const database = openDatabase(t.db.target);
+      return { database, target: t.db.target, url: t.db.url, close: () => database.close() };
+    },
+  };
+}
+
+/** A local port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  assert.ok(address !== null && typeof address === 'object');
+  return address.port;
+}
+
+async function clientsNamed(admin: Redis, name: string): Promise<number> {
+  const list = String(await admin.client('LIST'));
+  return list.split('\n').filter((line) => line.split(' ').includes(`name=${name}`)).length;
+}
+
+/** Redis frees a closed client on its own schedule; look again a few times before concluding. */
+async function waitForClients(admin: Redis, name: string, expected: number): Promise<number> {
+  let count = await clientsNamed(admin, name);
+  for (let attempt = 0; attempt < 50 && count !== expected; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    count = await clientsNamed(admin, name);
+  }
+  return count;
+}

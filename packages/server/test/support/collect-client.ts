@@ -1,0 +1,58 @@
+/** Small helpers to drive the collect API in tests, always through HTTP. */
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { newId } from '../../src/core/shared/ids.js';
+import type { AkweDatabase } from '../../src/storage/database.js';
+
+export function collectClient(app: FastifyInstance, key: string) {
+  const headers = (extra: Record<string, string> = {}) => ({ authorization: `Bearer ${key}`, ...extra });
+  return {
+    create(body: Record<string, unknown>, idempotencyKey: string = newId()) {
+      return app.inject({ method: 'POST', url: '/api/v1/collect/payments', headers: headers({ 'idempotency-key': idempotencyKey }), payload: body });
+    },
+    async createOk(body: Record<string, unknown>) {
+      const res = await this.create(body);
+      assert.equal(res.statusCode, 201, res.body);
+      return res.json();
+    },
+    get(ref: string, query = '') {
+      return app.inject({ method: 'GET', url: `/api/v1/collect/payments/${encodeURIComponent(ref)}${query}`, headers: headers() });
+    },
+    listRefunds(ref: string) {
+      return app.inject({ method: 'GET', url: `/api/v1/collect/payments/${encodeURIComponent(ref)}/refunds`, headers: headers() });
+    },
+    post(ref: string, action: 'confirm' | 'cancel' | 'pay' | 'refunds', body?: Record<string, unknown>) {
+      return app.inject({ method: 'POST', url: `/api/v1/collect/payments/${encodeURIComponent(ref)}/${action}`, headers: headers(), ...(body ? { payload: body } : {}) });
+    },
+  };
+}
+
+export const direct = (overrides: Record<string, unknown> = {}) => ({
+  reference: `ORDER-${newId()}`,
+  amount: 3000,
+  currency: 'XOF',
+  country: 'BJ',
+  mode: 'direct',
+  operator: 'mtn_bj',
+  customer: { phone: '0197000000' },
+  ...overrides,
+});
+
+export const hosted = (overrides: Record<string, unknown> = {}) => ({
+  reference: `CHK-${newId()}`,
+  amount: 5000,
+  currency: 'XOF',
+  country: 'CI',
+  mode: 'hosted',
+  description: 'Abonnement mensuel',
+  ...overrides,
+});
+
+/** The event types stored for one payment, in order, with the status each carried. */
+export async function eventsOf(database: AkweDatabase, paymentId: string): Promise<string[]> {
+  const rows = await database.db.selectFrom('events').select(['type', 'payload']).where('payload', 'like', `%${paymentId}%`).orderBy('id').execute();
+  return rows.map((row) => {
+    const subject = JSON.parse(row.payload) as { kind: string; payment: { status: string }; refund?: { status: string } };
+    return subject.kind === 'refund' ? `${row.type}:${subject.refund!.status}` : `${row.type}:${subject.payment.status}`;
+  });
+}

@@ -1,0 +1,161 @@
+/**
+ * Configuration from the environment: documented defaults, database URLs, and a bad deploy that
+ * fails at start with every problem listed at once, each naming its variable. Then the
+ * session-signing secret: required in production, generated once and kept in development.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { resolveSecret } from '../../src/secret.js';
+
+/** The ConfigError that loading `env` throws (failing the test if it throws nothing or something else). */
+function configErrorFor(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, `expected a ConfigError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+const longSecret = 'x'.repeat(32);
+
+describe('loadConfig', () => {
+  it('uses the documented defaults when nothing is set', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, '0.0.0.0');
+    assert.equal(config.publicUrl, 'http://localhost:8080');
+    assert.deepEqual(config.database, { kind: 'sqlite', file: resolve('data', 'akwe.db') });
+    assert.equal(config.dataDir, resolve('data'));
+    assert.deepEqual({ ...config.rateLimits }, { createPerMinute: 30, readPerMinute: 120, refundPerMinute: 10 });
+    assert.equal(config.dev, false);
+    assert.equal(config.secret, undefined);
+    assert.equal(config.redisUrl, undefined);
+    assert.equal(config.logLevel, 'info');
+    assert.equal(config.runWorkers, true);
+    assert.equal(config.bodyLimitBytes, 1_048_576);
+    assert.equal(config.shutdownTimeoutMs, 30_000);
+  });
+
+  it('derives PUBLIC_URL from PORT when it is not set, and drops a trailing slash when it is', () => {
+    assert.equal(loadConfig({ PORT: '3000' }).publicUrl, 'http://localhost:3000');
+    assert.equal(loadConfig({ PUBLIC_URL: 'https://pay.example.bj/' }).publicUrl, 'https://pay.example.bj');
+  });
+
+  it('keeps the default SQLite file inside AKWE_DATA_DIR', () => {
+    const config = loadConfig({ AKWE_DATA_DIR: '/srv/akwe' });
+    assert.deepEqual(config.database, { kind: 'sqlite', file: '/srv/akwe/akwe.db' });
+  });
+
+  it('recognises a postgres:// or postgresql:// DATABASE_URL and keeps it whole', () => {
+    for (const url of ['postgres://akwe:pw@db.internal:5432/akwe', 'postgresql://akwe@db/akwe?sslmode=require']) {
+      assert.deepEqual(loadConfig({ DATABASE_URL: url }).database, { kind: 'postgres', url });
+    }
+  });
+
+  it('reads a sqlite: or file: DATABASE_URL as a path, relative to the working directory or absolute', () => {
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite:./var/akwe.db' }).database, { kind: 'sqlite', file: resolve('var', 'akwe.db') });
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite:///var/lib/akwe/akwe.db' }).database, { kind: 'sqlite', file: '/var/lib/akwe/akwe.db' });
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'file:/var/lib/akwe/akwe.db' }).database, { kind: 'sqlite', file: '/var/lib/akwe/akwe.db' });
+  });
+
+  it('recognises the database URL scheme in any letter case, as URLs allow', () => {
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'POSTGRES://db/akwe' }).database, { kind: 'postgres', url: 'POSTGRES://db/akwe' });
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'SQLite:./var/akwe.db' }).database, { kind: 'sqlite', file: resolve('var', 'akwe.db') });
+  });
+
+  it('reads the true/false spellings of AKWE_DEV', () => {
+    for (const yes of ['true', '1', 'yes', 'on', 'TRUE']) assert.equal(loadConfig({ AKWE_DEV: yes }).dev, true, yes);
+    for (const no of ['false', '0', 'no', 'off']) assert.equal(loadConfig({ AKWE_DEV: no }).dev, false, no);
+  });
+
+  it('returns a frozen config', () => {
+    const config = loadConfig({});
+    assert.ok(Object.isFrozen(config) && Object.isFrozen(config.database) && Object.isFrozen(config.rateLimits));
+  });
+
+  it('reports every bad value at once in one ConfigError, each problem naming its variable', () => {
+    const error = configErrorFor({
+      PORT: 'eighty',
+      AKWE_DEV: 'maybe',
+      DATABASE_URL: 'mysql://db/akwe',
+      AKWE_SECRET: 'too-short',
+      LOG_LEVEL: 'loud',
+      REDIS_URL: 'http://cache:6379',
+    });
+    const names = ['PORT', 'AKWE_DEV', 'DATABASE_URL', 'AKWE_SECRET', 'LOG_LEVEL', 'REDIS_URL'];
+    assert.equal(error.problems.length, names.length, error.message);
+    for (const name of names) {
+      assert.ok(error.problems.some((p) => p.startsWith(`${name} `)), `no problem names ${name}: ${error.message}`);
+      assert.ok(error.message.includes(name), `the message does not name ${name}`);
+    }
+  });
+
+  const badValues: [string, Record<string, string>, RegExp][] = [
+    ['PORT above 65535', { PORT: '70000' }, /^PORT must be a whole number from 0 to 65535 \(got "70000"\)$/],
+    ['PORT that is not a whole number', { PORT: '80.5' }, /^PORT must be a whole number/],
+    ['AKWE_DEV that is not true or false', { AKWE_DEV: 'maybe' }, /^AKWE_DEV must be true or false \(got "maybe"\)$/],
+    ['DATABASE_URL with another protocol', { DATABASE_URL: 'mysql://db/akwe' }, /^DATABASE_URL must start with postgres:.* or postgresql:.* or sqlite:.* or file:/],
+    ['DATABASE_URL that is not a URL', { DATABASE_URL: 'akwe.db' }, /^DATABASE_URL must be a URL/],
+    ['sqlite: DATABASE_URL without a file', { DATABASE_URL: 'sqlite:' }, /^DATABASE_URL with sqlite: must name a file/],
+    ['sqlite: DATABASE_URL with a broken %-escape', { DATABASE_URL: 'sqlite:./akwe%zz.db' }, /^DATABASE_URL /],
+    ['AKWE_SECRET shorter than 32 characters', { AKWE_SECRET: 'x'.repeat(31) }, /^AKWE_SECRET must be at least 32 characters long$/],
+    ['LOG_LEVEL that pino does not know', { LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "loud"\)$/],
+    ['REDIS_URL with another protocol', { REDIS_URL: 'http://cache:6379' }, /^REDIS_URL must start with redis:.* or rediss:/],
+    ['PUBLIC_URL with another protocol', { PUBLIC_URL: 'ftp://pay.example.bj' }, /^PUBLIC_URL must start with http:.* or https:/],
+    ['a rate limit of zero', { RATE_LIMIT_CREATE_PER_MINUTE: '0' }, /^RATE_LIMIT_CREATE_PER_MINUTE must be a whole number from 1 to/],
+  ];
+  for (const [what, env, problem] of badValues) {
+    it(`refuses ${what} with a ConfigError naming the variable`, () => {
+      const error = configErrorFor(env);
+      assert.equal(error.problems.length, 1, error.message);
+      assert.match(error.problems[0]!, problem);
+    });
+  }
+
+  it('never repeats a secret or a password in its messages', () => {
+    const error = configErrorFor({ AKWE_SECRET: 'hunter2-hunter2', DATABASE_URL: 'mysql://akwe:hunter2@db/akwe' });
+    assert.ok(!error.message.includes('hunter2'), error.message);
+  });
+});
+
+describe('resolveSecret', () => {
+  let root: string;
+  before(() => {
+    root = mkdtempSync(join(tmpdir(), 'akwe-secret-'));
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it('uses AKWE_SECRET when it is set, and writes no file', () => {
+    const dataDir = join(root, 'given');
+    assert.equal(resolveSecret(loadConfig({ AKWE_SECRET: longSecret, AKWE_DATA_DIR: dataDir })), longSecret);
+    assert.equal(existsSync(join(dataDir, 'secret')), false);
+  });
+
+  it('requires AKWE_SECRET when AKWE_DEV is off, with a ConfigError naming it', () => {
+    const dataDir = join(root, 'production');
+    const config = loadConfig({ AKWE_DATA_DIR: dataDir });
+    assert.throws(() => resolveSecret(config), (error: unknown) => error instanceof ConfigError && /AKWE_SECRET/.test(error.message));
+    assert.equal(existsSync(join(dataDir, 'secret')), false, 'a secret was generated outside development');
+  });
+
+  it('in development, generates a secret once, keeps it in the data folder for the owner only, and reuses it after a restart', () => {
+    const dataDir = join(root, 'dev', 'data');
+    const first = resolveSecret(loadConfig({ AKWE_DEV: 'true', AKWE_DATA_DIR: dataDir }));
+    assert.ok(first.length >= 32, 'the generated secret is shorter than AKWE_SECRET must be');
+
+    const file = join(dataDir, 'secret');
+    assert.equal(readFileSync(file, 'utf8').trim(), first);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+
+    const again = resolveSecret(loadConfig({ AKWE_DEV: 'true', AKWE_DATA_DIR: dataDir }));
+    assert.equal(again, first);
+    const elsewhere = resolveSecret(loadConfig({ AKWE_DEV: 'true', AKWE_DATA_DIR: join(root, 'dev', 'other') }));
+    assert.notEqual(elsewhere, first, 'two data folders share one secret');
+  });
+});

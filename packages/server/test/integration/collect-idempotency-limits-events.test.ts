@@ -44,7 +44,7 @@ for (const target of testDatabases()) {
         assert.equal(replay.statusCode, 201);
         assert.equal(replay.headers['idempotent-replayed'], 'true');
         assert.equal(replay.json().idempotent_replay, true);
-        assert.deepEqual({ ...replay.json(), idempotent_replay: false }, first.json());
+        assert.deepEqual({ ...(replay.json() as Record<string, unknown>), idempotent_replay: false }, first.json());
         assert.equal(await paymentsWithReference(body.reference), 1);
         const eventCount = await t.services.database.db.selectFrom('events').select('id').where('payload', 'like', `%${first.json().id}%`).execute();
         assert.equal(eventCount.length, 2);

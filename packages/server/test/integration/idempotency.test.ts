@@ -5,26 +5,15 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { AkweError } from '../../src/core/errors/index.js';
-import type { Clock } from '../../src/core/ports.js';
 import { newId } from '../../src/core/shared/ids.js';
 import { installLegacyErrorHandling } from '../../src/http/collect-legacy/legacy-errors.js';
 import { IdempotencyRepository } from '../../src/storage/repositories/idempotency-repository.js';
 import { idempotencyCleanupJob } from '../../src/workers/idempotency-cleanup-job.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases, type OpenTestDatabase } from '../support/test-databases.js';
+import { FakeClock } from '../support/fake-clock.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** A clock the test moves by hand. */
-class ManualClock implements Clock {
-  constructor(private ms: number) {}
-  now(): Date {
-    return new Date(this.ms);
-  }
-  advance(ms: number): void {
-    this.ms += ms;
-  }
-}
 
 const PayBody = {
   type: 'object',
@@ -116,7 +105,7 @@ for (const target of testDatabases()) {
   describe(`idempotency keys on ${target.name}`, { skip: target.skip }, () => {
     let t: TestApp;
     let merchant: Awaited<ReturnType<TestApp['newMerchant']>>;
-    const clock = new ManualClock(Date.parse('2026-06-01T08:00:00.000Z'));
+    const clock = new FakeClock(new Date('2026-06-01T08:00:00.000Z'));
     const probe: Probe = { calls: [] };
     before(async () => {
       t = await buildTestApp(target, {
@@ -583,7 +572,7 @@ for (const target of testDatabases()) {
       for (let i = 0; i < 6; i++) await claimAt(`old-${i}`, now - DAY_MS - 1000 * (i + 1));
       await claimAt('old-boundary', now - DAY_MS);
       for (let i = 0; i < 3; i++) await claimAt(`live-${i}`, now - 1000 * i);
-      const job = idempotencyCleanupJob({ store: repository, clock: new ManualClock(now), batchSize: 3 });
+      const job = idempotencyCleanupJob({ store: repository, clock: new FakeClock(new Date(now)), batchSize: 3 });
       assert.equal(job.name, 'idempotency-cleanup');
       assert.deepEqual([await job.runOnce(), await job.runOnce(), await job.runOnce(), await job.runOnce()], [3, 3, 1, 0]);
       const left = await db.database.db.selectFrom('idempotency_records').select('idempotency_key').orderBy('idempotency_key').execute();

@@ -14,6 +14,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { freePort, startAkwe, waitForUrl, type AkweProcess } from '../support/child-process.js';
+import { watch } from '../support/promises.js';
 
 const testKeyPattern = /ak_test_[A-Za-z0-9_-]{43}/;
 
@@ -45,16 +46,6 @@ class LogSink extends Writable {
       check();
     });
   }
-}
-
-/** Tracks whether a promise has settled, without waiting for it. */
-function watch<T>(promise: Promise<T>): { promise: Promise<T>; settled: () => boolean } {
-  let settled = false;
-  promise.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  return { promise, settled: () => settled };
 }
 
 /** What a brand-new connection gets: a status code, or the connection error's code. */

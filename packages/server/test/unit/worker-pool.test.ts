@@ -8,6 +8,7 @@ import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { createLogger } from '../../src/logging.js';
 import { WorkerPool, type WorkerJob } from '../../src/workers/worker-pool.js';
+import { watch } from '../support/promises.js';
 
 interface Deferred<T> {
   promise: Promise<T>;
@@ -23,15 +24,6 @@ function deferred<T = void>(): Deferred<T> {
     reject = rej;
   });
   return { promise, resolve, reject };
-}
-
-function watch<T>(promise: Promise<T>): { promise: Promise<T>; settled: () => boolean } {
-  let settled = false;
-  promise.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  return { promise, settled: () => settled };
 }
 
 /** Lets every pending promise callback, timer of 0 ms and I/O callback run a few times over. */

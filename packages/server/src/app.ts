@@ -15,6 +15,7 @@ import { eventRoutes } from './http/events/event-routes.js';
 import { healthRoutes } from './http/health/health-routes.js';
 import { installOpenApi, openApiRoute } from './http/openapi/openapi.js';
 import { payoutRoutes } from './http/payouts/payout-routes.js';
+import { webhookEndpointRoutes } from './http/webhooks/webhook-endpoint-routes.js';
 import { installAuthentication } from './http/plugins/authentication.js';
 import { installCurrentErrorHandling } from './http/plugins/error-handler.js';
 import { installIdempotency } from './http/plugins/idempotency.js';
@@ -67,7 +68,8 @@ export async function buildApp({ config, services, logger, apiExtensions }: AppD
       await api.register(paymentRoutes, { payments: services.payments, publicUrl: config.publicUrl, dev: config.dev });
       await api.register(collectLegacyRoutes, { catalog: services.catalog });
       await api.register(payoutRoutes, { catalog: services.catalog });
-      await api.register(eventRoutes, { events: services.events, publicUrl: config.publicUrl });
+      await api.register(eventRoutes, { events: services.events, webhooks: services.webhooks, publicUrl: config.publicUrl });
+      await api.register(webhookEndpointRoutes, { webhooks: services.webhooks });
       if (apiExtensions) await api.register(async (scope) => apiExtensions(scope as unknown as FastifyInstance));
     },
     { prefix: API_PREFIX },

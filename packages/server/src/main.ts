@@ -1,8 +1,9 @@
-/** The `akwe` command line: serve | worker | migrate | merchants | keys. */
+/** The `akwe` command line: serve | worker | migrate | merchants | keys | webhooks. */
 import { Command, CommanderError } from 'commander';
 import { keyCommands } from './cli/key-commands.js';
 import { merchantCommands } from './cli/merchant-commands.js';
 import { serveCommands } from './cli/serve-commands.js';
+import { webhookCommands } from './cli/webhook-commands.js';
 import { ConfigError } from './config.js';
 import { AkweError } from './core/errors/index.js';
 
@@ -14,6 +15,7 @@ export function buildCli(): Command {
   for (const command of serveCommands()) program.addCommand(command);
   program.addCommand(merchantCommands());
   program.addCommand(keyCommands());
+  program.addCommand(webhookCommands());
   for (const command of program.commands) command.exitOverride();
   return program;
 }

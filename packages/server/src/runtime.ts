@@ -7,6 +7,7 @@ import { OperatorCatalog, loadDefaultCatalog } from './core/catalog/operator-cat
 import { createServices, type Services } from './services.js';
 import { openDatabase } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
+import { resolveSecret } from './secret.js';
 
 export async function openRuntime(config: Config): Promise<Services> {
   const catalog = config.catalogFile ? OperatorCatalog.fromFile(config.catalogFile) : loadDefaultCatalog();
@@ -17,5 +18,5 @@ export async function openRuntime(config: Config): Promise<Services> {
     await database.close();
     throw error;
   }
-  return createServices({ database, catalog });
+  return createServices({ database, catalog, serverSecret: () => resolveSecret(config) });
 }

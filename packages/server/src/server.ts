@@ -61,7 +61,7 @@ export async function startServer(config: Config, { logger, announce = (t) => pr
     throw error;
   }
   if (config.runWorkers) {
-    workers = new WorkerPool(createJobs(services), logger.child({ component: 'workers' }));
+    workers = new WorkerPool(createJobs(services, config, logger.child({ component: 'webhooks' })), logger.child({ component: 'workers' }));
     workers.start();
   }
   const address = app.server.address();
@@ -112,7 +112,7 @@ function keepAliveDrain(app: FastifyInstance): { startDraining(): void } {
 /** Runs only the workers (scaled-out deployments). */
 export async function startWorker(config: Config, { logger }: { logger: Logger }): Promise<{ workers: WorkerPool; shutdown(): Promise<void> }> {
   const services = await openRuntime(config);
-  const workers = new WorkerPool(createJobs(services), logger.child({ component: 'workers' }));
+  const workers = new WorkerPool(createJobs(services, config, logger.child({ component: 'webhooks' })), logger.child({ component: 'workers' }));
   workers.start();
   logger.info({ jobs: workers.jobNames, database: services.database.description }, 'akwe worker is running');
   let closing: Promise<void> | undefined;

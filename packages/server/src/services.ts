@@ -10,6 +10,10 @@ import type { PaymentStore } from './core/payments/payment-store.js';
 import { PaymentService } from './core/payments/payment-service.js';
 import type { OperatorGatewayRegistry } from './core/payments/operator-gateway.js';
 import { OperatorRegistry } from './operators/operator-registry.js';
+import { WebhookService } from './core/webhooks/webhook-service.js';
+import type { WebhookStore } from './core/webhooks/webhook-store.js';
+import { SecretBox } from './storage/secret-box.js';
+import { WebhookRepository } from './storage/repositories/webhook-repository.js';
 import type { Clock, EventStore, IdSource } from './core/ports.js';
 import { systemClock } from './core/shared/clock.js';
 import { newId } from './core/shared/ids.js';
@@ -29,6 +33,8 @@ export interface Services {
   paymentStore: PaymentStore;
   payments: PaymentService;
   idempotency: IdempotencyStore;
+  webhookStore: WebhookStore;
+  webhooks: WebhookService;
 }
 
 export function createServices(options: {
@@ -38,17 +44,27 @@ export function createServices(options: {
   newId?: IdSource;
   /** Operator adapters per environment; the sandbox for test and the unconfigured live gateway by default. */
   operators?: OperatorGatewayRegistry;
+  /** The server's secret (AKWE_SECRET), asked for only when a stored webhook secret is sealed or opened. */
+  serverSecret?: () => string;
 }): Services {
   const clock = options.clock ?? systemClock;
   const ids = options.newId ?? newId;
   const { db, capabilities } = options.database;
   const paymentStore = new PaymentRepository(db, capabilities);
+  const events = new EventRepository(db);
+  const secretBox = new SecretBox(
+    options.serverSecret ??
+      (() => {
+        throw new Error('no server secret: set AKWE_SECRET (or AKWE_DEV) to manage webhook secrets');
+      }),
+  );
+  const webhookStore = new WebhookRepository(db, capabilities, secretBox);
   return {
     database: options.database,
     catalog: options.catalog,
     clock,
     merchants: new MerchantService({ merchants: new MerchantRepository(db), apiKeys: new ApiKeyRepository(db), clock, newId: ids }),
-    events: new EventRepository(db),
+    events,
     idempotency: new IdempotencyRepository(db),
     paymentStore,
     payments: new PaymentService({
@@ -59,5 +75,7 @@ export function createServices(options: {
       clock,
       newId: ids,
     }),
+    webhookStore,
+    webhooks: new WebhookService({ store: webhookStore, events, clock, newId: ids }),
   };
 }

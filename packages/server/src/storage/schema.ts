@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table shapes as Kysely sees them. Portable column types on both dialects:
  * ids are UUIDv7 text, timestamps ISO-8601 UTC text (fixed width, so text order is time order),
@@ -40,6 +42,7 @@ export interface EventTable {
   type: string;
   payload: string;
   created_at: string;
+  fanned_out: Generated<number>;
 }
 
 export interface IdempotencyRecordTable {
@@ -96,6 +99,62 @@ export interface RefundTable {
   updated_at: string;
 }
 
+export interface WebhookEndpointTable {
+  id: string;
+  merchant_id: string;
+  environment: string;
+  url: string;
+  description: string | null;
+  enabled: number;
+  event_types: string;
+  api_version: string;
+  secret_encrypted: string;
+  previous_secret_encrypted: string | null;
+  previous_secret_expires_at: string | null;
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CallbackSecretTable {
+  merchant_id: string;
+  environment: string;
+  secret_encrypted: string;
+  created_at: string;
+}
+
+export interface WebhookDeliveryTable {
+  id: string;
+  event_id: string;
+  destination: string;
+  endpoint_id: string | null;
+  target_url: string;
+  merchant_id: string;
+  environment: string;
+  api_version: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  locked_until: string | null;
+  claim_token: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  succeeded_at: string | null;
+}
+
+export interface WebhookAttemptTable {
+  id: string;
+  delivery_id: string;
+  attempt_number: number;
+  attempted_at: string;
+  status_code: number | null;
+  duration_ms: number;
+  response_excerpt: string | null;
+  error: string | null;
+}
+
 export interface Database {
   merchants: MerchantTable;
   users: UserTable;
@@ -104,4 +163,8 @@ export interface Database {
   idempotency_records: IdempotencyRecordTable;
   payments: PaymentTable;
   refunds: RefundTable;
+  webhook_endpoints: WebhookEndpointTable;
+  callback_secrets: CallbackSecretTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
 }

@@ -1,9 +1,20 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
 import type { Services } from '../services.js';
+import { WebhookDeliveryJob } from '../webhooks/webhook-delivery-job.js';
+import { webhookSenders } from '../webhooks/webhook-senders.js';
+import { eventFanoutJob } from './event-fanout-job.js';
 import { idempotencyCleanupJob } from './idempotency-cleanup-job.js';
 import { paymentExpiryJob } from './payment-expiry-job.js';
 import type { WorkerJob } from './worker-pool.js';
+import { newId } from '../core/shared/ids.js';
 
-/** The background jobs every worker runs (webhook delivery and payouts join with their issues). */
-export function createJobs(services: Services): WorkerJob[] {
-  return [paymentExpiryJob(services.payments), idempotencyCleanupJob({ store: services.idempotency, clock: services.clock })];
+/** The background jobs every worker runs (payouts join with their issue). */
+export function createJobs(services: Services, config: Pick<Config, 'dev' | 'publicUrl'>, logger?: Logger): WorkerJob[] {
+  return [
+    paymentExpiryJob(services.payments),
+    idempotencyCleanupJob({ store: services.idempotency, clock: services.clock }),
+    eventFanoutJob(services.webhooks),
+    new WebhookDeliveryJob({ store: services.webhookStore, webhooks: services.webhooks, senderFor: webhookSenders({ dev: config.dev }), clock: services.clock, newId, publicUrl: config.publicUrl, logger }),
+  ];
 }

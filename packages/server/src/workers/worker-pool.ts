@@ -6,6 +6,8 @@ export interface WorkerJob {
   /** Pause after a pass that found nothing to do. */
   idleDelayMs: number;
   runOnce(): Promise<number>;
+  /** Finishes work a pass started but did not wait for (e.g. webhook sends in flight). */
+  stop?(): Promise<void>;
 }
 
 /**
@@ -34,6 +36,7 @@ export class WorkerPool {
     this.stopping = true;
     for (const wake of this.wakeUps) wake();
     await Promise.all(this.loops);
+    await Promise.all(this.jobs.map((job) => job.stop?.()));
   }
 
   private async loop(job: WorkerJob): Promise<void> {

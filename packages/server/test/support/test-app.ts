@@ -11,6 +11,9 @@ import type { OperatorGatewayRegistry } from '../../src/core/payments/operator-g
 import { createServices, type Services } from '../../src/services.js';
 import type { OpenTestDatabase, TestDatabase } from './test-databases.js';
 
+/** Seals webhook secrets in tests (never used outside them). */
+export const TEST_SERVER_SECRET = 'test-server-secret-0123456789abcdefghijklmnop';
+
 export interface TestApp {
   app: FastifyInstance;
   services: Services;
@@ -49,7 +52,7 @@ export async function buildTestApp(
 ): Promise<TestApp> {
   const db = await target.open();
   const config = testConfig(options.env);
-  const services = createServices({ database: db.database, catalog: loadDefaultCatalog(), clock: options.clock, operators: options.operators });
+  const services = createServices({ database: db.database, catalog: loadDefaultCatalog(), clock: options.clock, operators: options.operators, serverSecret: () => TEST_SERVER_SECRET });
   const app = await buildApp({ config, services, logger: options.logger, apiExtensions: options.apiExtensions });
   await options.beforeReady?.(app);
   await app.ready();

@@ -65,6 +65,12 @@ export class MerchantService {
     return this.deps.apiKeys.list(filter);
   }
 
+  async getMerchant(id: string): Promise<Merchant> {
+    const merchant = await this.deps.merchants.findById(id);
+    if (!merchant) throw new AkweError('not_found', `no merchant with id ${id}`);
+    return merchant;
+  }
+
   listMerchants(): Promise<Merchant[]> {
     return this.deps.merchants.list();
   }

@@ -5,11 +5,25 @@ import type { EventStore } from '../../core/ports.js';
 import { principalOf } from '../plugins/authentication.js';
 import { errorResponses } from '../shared/error-schemas.js';
 import { eventEnvelope } from './event-envelope.js';
+import type { WebhookService } from '../../core/webhooks/webhook-service.js';
+import { DeliveryObject } from '../webhooks/webhook-schemas.js';
+import { deliveryToWire } from '../webhooks/webhook-mapper.js';
 
 export interface EventRoutesOptions {
   events: EventStore;
+  webhooks: WebhookService;
   publicUrl: string;
 }
+
+const ListQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'Cursor: the id of the last event of the previous page.' })),
+  type: Type.Optional(Type.String({ maxLength: 500, description: 'Comma-separated types; `collect.payment.*` matches a family.' })),
+  created_gte: Type.Optional(Type.String({ format: 'date-time' })),
+  created_lte: Type.Optional(Type.String({ format: 'date-time' })),
+});
+
+const ResendBody = Type.Union([Type.Object({ endpoint_id: Type.Optional(Type.String({ maxLength: 64 })) }, { additionalProperties: false }), Type.Null()]);
 
 const EventEnvelope = Type.Object(
   {
@@ -25,7 +39,7 @@ const EventEnvelope = Type.Object(
 );
 
 /** Catch-up reads of events. Only the key's own merchant and environment are visible; anything else is 404. */
-export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async (app, { events, publicUrl }) => {
+export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async (app, { events, webhooks, publicUrl }) => {
   app.get(
     '/events/:id',
     {
@@ -42,6 +56,48 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
       const event = await events.findById(principal, request.params.id);
       if (!event) throw new AkweError('not_found', `No event ${request.params.id}`);
       return eventEnvelope(event, publicUrl);
+    },
+  );
+
+  app.get(
+    '/events',
+    {
+      config: { scope: 'webhooks:read' },
+      schema: {
+        tags: ['events'],
+        summary: 'Events, newest first, for catch-up',
+        querystring: ListQuery,
+        response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(EventEnvelope), has_more: Type.Boolean() }), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      const page = await webhooks.listEvents(principalOf(request), {
+        limit: query.limit,
+        startingAfter: query.starting_after,
+        types: query.type?.split(',').map((t) => t.trim()).filter(Boolean),
+        createdGte: query.created_gte && new Date(query.created_gte).toISOString(),
+        createdLte: query.created_lte && new Date(query.created_lte).toISOString(),
+      });
+      return { object: 'list' as const, data: page.data.map((event) => eventEnvelope(event, publicUrl)), has_more: page.hasMore };
+    },
+  );
+
+  app.post(
+    '/events/:id/resend',
+    {
+      config: { scope: 'webhooks:write', idempotency: { required: false } },
+      schema: {
+        tags: ['events'],
+        summary: 'Send an event again, to one endpoint or to all its destinations',
+        params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+        body: ResendBody,
+        response: { 202: Type.Object({ object: Type.Literal('list'), data: Type.Array(DeliveryObject) }), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const deliveries = await webhooks.resend(principalOf(request), request.params.id, request.body?.endpoint_id);
+      return reply.status(202).send({ object: 'list' as const, data: deliveries.map((d) => deliveryToWire(d)) });
     },
   );
 };

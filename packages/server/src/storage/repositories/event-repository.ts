@@ -1,8 +1,19 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { EventSubject, StoredEvent } from '../../core/events/stored-event.js';
 import type { EventStore } from '../../core/ports.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
-import type { Database } from '../schema.js';
+import type { Database, EventTable } from '../schema.js';
+
+export function eventFromRow(row: Selectable<EventTable>): StoredEvent {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    environment: row.environment as Environment,
+    type: row.type,
+    createdAt: row.created_at,
+    subject: JSON.parse(row.payload) as EventSubject,
+  };
+}
 
 export class EventRepository implements EventStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -33,14 +44,6 @@ export class EventRepository implements EventStore {
       .where('merchant_id', '=', scope.merchantId)
       .where('environment', '=', scope.environment)
       .executeTakeFirst();
-    if (!row) return undefined;
-    return {
-      id: row.id,
-      merchantId: row.merchant_id,
-      environment: row.environment as Environment,
-      type: row.type,
-      createdAt: row.created_at,
-      subject: JSON.parse(row.payload) as EventSubject,
-    };
+    return row && eventFromRow(row);
   }
 }

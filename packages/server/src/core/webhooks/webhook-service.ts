@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import { AkweError } from '../errors/index.js';
+import type { StoredEvent } from '../events/stored-event.js';
+import type { Clock, EventStore, IdSource } from '../ports.js';
+import type { TenantScope } from '../shared/environment.js';
+import { CALLBACK_DESTINATION, subscribes, type WebhookApiVersion, type WebhookEndpoint } from './webhook-endpoint.js';
+import type { NewDelivery, WebhookStore } from './webhook-store.js';
+
+export interface WebhookServiceDeps {
+  store: WebhookStore;
+  events: EventStore;
+  clock: Clock;
+  newId: IdSource;
+}
+
+export interface EndpointInput {
+  url: string;
+  eventTypes?: string[];
+  description?: string | null;
+  enabled?: boolean;
+  apiVersion?: WebhookApiVersion;
+}
+
+/** Longest overlap during which the previous secret keeps signing after a rotation. */
+export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 86_400;
+export const DEFAULT_ROTATION_OVERLAP_SECONDS = 86_400;
+
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64url')}`;
+}
+
+const eventTypePattern = /^(\*|[a-z_]+(\.[a-z_]+)*(\.\*)?)$/;
+
+/** Webhook endpoints, the callback secret, fan-out planning and resend: everything but the sending. */
+export class WebhookService {
+  constructor(private readonly deps: WebhookServiceDeps) {}
+
+  async createEndpoint(scope: TenantScope, input: EndpointInput): Promise<WebhookEndpoint> {
+    const now = this.now();
+    const endpoint: WebhookEndpoint = {
+      id: this.deps.newId(),
+      merchantId: scope.merchantId,
+      environment: scope.environment,
+      url: this.checkUrl(scope, input.url),
+      description: input.description ?? null,
+      enabled: input.enabled ?? true,
+      eventTypes: this.checkTypes(input.eventTypes ?? []),
+      apiVersion: input.apiVersion ?? '2026-06',
+      secret: newSigningSecret(),
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+      disabledReason: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.deps.store.insertEndpoint(endpoint);
+    return endpoint;
+  }
+
+  async getEndpoint(scope: TenantScope, id: string): Promise<WebhookEndpoint> {
+    const endpoint = await this.deps.store.findEndpoint(scope, id);
+    if (!endpoint) throw new AkweError('not_found', `No webhook endpoint ${id}.`);
+    return endpoint;
+  }
+
+  listEndpoints(scope: TenantScope): Promise<WebhookEndpoint[]> {
+    return this.deps.store.listEndpoints(scope);
+  }
+
+  async updateEndpoint(scope: TenantScope, id: string, changes: Partial<EndpointInput>): Promise<WebhookEndpoint> {
+    const current = await this.getEndpoint(scope, id);
+    const enabling = changes.enabled === true && !current.enabled;
+    const next: WebhookEndpoint = {
+      ...current,
+      url: changes.url === undefined ? current.url : this.checkUrl(scope, changes.url),
+      eventTypes: changes.eventTypes === undefined ? current.eventTypes : this.checkTypes(changes.eventTypes),
+      description: changes.description === undefined ? current.description : changes.description,
+      enabled: changes.enabled ?? current.enabled,
+      apiVersion: changes.apiVersion ?? current.apiVersion,
+      disabledReason: enabling ? null : current.disabledReason,
+      updatedAt: this.now(),
+    };
+    await this.deps.store.updateEndpoint(next);
+    return next;
+  }
+
+  async deleteEndpoint(scope: TenantScope, id: string): Promise<void> {
+    if (!(await this.deps.store.deleteEndpoint(scope, id, this.now()))) throw new AkweError('not_found', `No webhook endpoint ${id}.`);
+  }
+
+  /** A new secret at once; the previous one keeps signing (a second v1) for the overlap. */
+  async rotateSecret(scope: TenantScope, id: string, overlapSeconds = DEFAULT_ROTATION_OVERLAP_SECONDS): Promise<WebhookEndpoint> {
+    if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MAX_ROTATION_OVERLAP_SECONDS) {
+      throw new AkweError('validation_error', `overlap_seconds must be from 0 to ${MAX_ROTATION_OVERLAP_SECONDS}`, { field: 'overlap_seconds' });
+    }
+    const current = await this.getEndpoint(scope, id);
+    const now = this.deps.clock.now();
+    const next: WebhookEndpoint = {
+      ...current,
+      secret: newSigningSecret(),
+      previousSecret: overlapSeconds > 0 ? current.secret : null,
+      previousSecretExpiresAt: overlapSeconds > 0 ? new Date(now.getTime() + overlapSeconds * 1000).toISOString() : null,
+      updatedAt: now.toISOString(),
+    };
+    await this.deps.store.updateEndpoint(next);
+    return next;
+  }
+
+  /** The scope an endpoint lives in, for operator tools that name an endpoint by id alone. */
+  async scopeOfEndpoint(id: string): Promise<TenantScope> {
+    const endpoint = await this.deps.store.findEndpointById(id);
+    if (!endpoint) throw new AkweError('not_found', `No webhook endpoint ${id}.`);
+    return { merchantId: endpoint.merchantId, environment: endpoint.environment };
+  }
+
+  listAllEndpoints(filter: { merchantId?: string; environment?: string }): Promise<WebhookEndpoint[]> {
+    return this.deps.store.listAllEndpoints(filter);
+  }
+
+  callbackSecret(scope: TenantScope): Promise<string> {
+    return this.deps.store.callbackSecret(scope, newSigningSecret, this.now());
+  }
+
+  /** Where one event goes: every enabled endpoint subscribed to its type, and the payment's callback_url. */
+  planDeliveries(event: StoredEvent, endpoints: WebhookEndpoint[]): NewDelivery[] {
+    const targets: NewDelivery[] = endpoints
+      .filter((endpoint) => endpoint.enabled && subscribes(endpoint, event.type))
+      .filter((endpoint) => endpoint.apiVersion === '2026-06' || event.subject.kind === 'payment')
+      .map((endpoint) => ({ destination: endpoint.id, endpointId: endpoint.id, targetUrl: endpoint.url, apiVersion: endpoint.apiVersion }));
+    const callbackUrl = event.subject.payment.callbackUrl;
+    if (callbackUrl) targets.push({ destination: CALLBACK_DESTINATION, endpointId: null, targetUrl: callbackUrl, apiVersion: '2026-06' });
+    return targets;
+  }
+
+  fanOut(limit = 100): Promise<number> {
+    return this.deps.store.fanOut(limit, this.now(), (event, endpoints) => this.planDeliveries(event, endpoints), this.deps.newId);
+  }
+
+  /** Sends an event again: to one endpoint (subscribed or not), or to all its destinations. */
+  async resend(scope: TenantScope, eventId: string, endpointId?: string) {
+    const event = await this.deps.events.findById(scope, eventId);
+    if (!event) throw new AkweError('not_found', `No event ${eventId}.`);
+    let targets: NewDelivery[];
+    if (endpointId !== undefined) {
+      const endpoint = await this.getEndpoint(scope, endpointId);
+      if (!endpoint.enabled) throw new AkweError('validation_error', 'The endpoint is disabled; enable it first.', { field: 'endpoint_id' });
+      targets = [{ destination: endpoint.id, endpointId: endpoint.id, targetUrl: endpoint.url, apiVersion: endpoint.apiVersion }];
+    } else {
+      targets = this.planDeliveries(event, await this.deps.store.listEndpoints(scope));
+    }
+    return this.deps.store.resend(event, targets, this.now(), this.deps.newId);
+  }
+
+  listDeliveries(scope: TenantScope, endpointId: string, options: { limit: number; startingAfter?: string }) {
+    return this.getEndpoint(scope, endpointId).then(() => this.deps.store.listDeliveries(scope, endpointId, options));
+  }
+
+  listEvents(scope: TenantScope, options: Parameters<WebhookStore['listEvents']>[1]) {
+    return this.deps.store.listEvents(scope, options);
+  }
+
+  private checkUrl(scope: TenantScope, raw: string): string {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new AkweError('validation_error', 'url must be an absolute http(s) URL', { field: 'url' });
+    }
+    if (url.username || url.password) throw new AkweError('validation_error', 'url must not carry credentials', { field: 'url' });
+    if (url.protocol === 'https:') return url.toString();
+    if (url.protocol === 'http:' && scope.environment === 'test') return url.toString();
+    throw new AkweError('validation_error', scope.environment === 'live' ? 'A live endpoint must use https://' : 'url must be http:// or https://', { field: 'url' });
+  }
+
+  private checkTypes(types: string[]): string[] {
+    const bad = types.find((type) => !eventTypePattern.test(type));
+    if (bad !== undefined) throw new AkweError('validation_error', `Unknown event type pattern ${bad}`, { field: 'events' });
+    return [...new Set(types)];
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * Webhook signatures (SPEC.md "Signature and delivery", PRODUCT.md "Events and webhooks").
+ *
+ * Current contract: `X-Service-Signature: t=<unix seconds>,v1=<hex>[,v1=<hex>…]`, where each v1 is
+ * the hex HMAC-SHA256, keyed with one endpoint secret (the whole `whsec_…` text, UTF-8), of the
+ * text `<t>.<raw body>`. During a secret rotation both secrets sign, so the header carries two v1.
+ *
+ * Earlier contract: a base64 HMAC-SHA256 over the key-sorted JSON body.
+ *
+ * Pure functions: no I/O, no clock except the `now` default of verification.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export const SIGNATURE_HEADER = 'X-Service-Signature';
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
+/** Unix seconds as digits; 15 digits keep the value a safe integer. */
+const TIMESTAMP = /^[0-9]{1,15}$/;
+
+function hmacHex(secret: string, timestampText: string, rawBody: string): string {
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestampText}.${rawBody}`, 'utf8').digest('hex');
+}
+
+/**
+ * `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: one v1 per secret (two during a rotation overlap).
+ * v1 = hex HMAC-SHA256(secret, `${t}.${rawBody}`). Throws on an empty secret list or a timestamp
+ * that is not a non-negative integer (programming errors, never data errors).
+ */
+export function signatureHeader(rawBody: string, secrets: readonly string[], timestampSeconds: number): string {
+  if (secrets.length === 0) throw new Error('signatureHeader: at least one secret is needed');
+  if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
+    throw new Error(`signatureHeader: timestamp must be a non-negative integer of seconds, got ${timestampSeconds}`);
+  }
+  const t = String(timestampSeconds);
+  return [`t=${t}`, ...secrets.map((secret) => `v1=${hmacHex(secret, t, rawBody)}`)].join(',');
+}
+
+export type VerifyResult =
+  | { ok: true; timestamp: number }
+  | { ok: false; reason: 'malformed_header' | 'no_signature' | 'timestamp_outside_tolerance' | 'signature_mismatch' };
+
+type ParsedHeader = { timestampText: string; signatures: string[] } | 'malformed_header';
+
+/**
+ * Comma-separated `key=value` parts, blanks around parts ignored. Exactly one `t` (digits); every
+ * `v1` must be 64 hex digits; other keys (a future `v2`) are ignored.
+ */
+function parseHeader(header: string): ParsedHeader {
+  if (typeof header !== 'string' || header.trim() === '') return 'malformed_header';
+  let timestampText: string | undefined;
+  const signatures: string[] = [];
+  for (const rawPart of header.split(',')) {
+    const part = rawPart.trim();
+    const eq = part.indexOf('=');
+    if (eq <= 0) return 'malformed_header';
+    const key = part.slice(0, eq).trim();
+    const value = part.slice(eq + 1).trim();
+    if (key === 't') {
+      if (timestampText !== undefined || !TIMESTAMP.test(value)) return 'malformed_header';
+      timestampText = value;
+    } else if (key === 'v1') {
+      if (!HEX_SHA256.test(value)) return 'malformed_header';
+      signatures.push(value);
+    }
+  }
+  if (timestampText === undefined) return 'malformed_header';
+  return { timestampText, signatures };
+}
+
+/**
+ * Verifies a current-contract header against the raw body and one secret. Accepts when ANY v1
+ * matches (compared in constant time: crypto.timingSafeEqual on equal-length buffers), then
+ * rejects when |now - t| > tolerance. Never throws on bad input: it answers a reason.
+ */
+export function verifySignature(
+  rawBody: string,
+  header: string,
+  secret: string,
+  options: { toleranceSeconds?: number; nowSeconds?: number } = {},
+): VerifyResult {
+  const parsed = parseHeader(header);
+  if (parsed === 'malformed_header') return { ok: false, reason: 'malformed_header' };
+  if (parsed.signatures.length === 0) return { ok: false, reason: 'no_signature' };
+
+  // The signed text uses t exactly as it appears in the header.
+  const expected = Buffer.from(hmacHex(secret, parsed.timestampText, rawBody), 'hex');
+  let matched = false;
+  for (const signature of parsed.signatures) {
+    const candidate = Buffer.from(signature, 'hex');
+    // Both are 32 bytes (the parser only lets 64 hex digits through); the check keeps timingSafeEqual from throwing.
+    if (candidate.length === expected.length && timingSafeEqual(candidate, expected)) matched = true;
+  }
+  if (!matched) return { ok: false, reason: 'signature_mismatch' };
+
+  const timestamp = Number(parsed.timestampText);
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
+  if (Math.abs(now - timestamp) > tolerance) return { ok: false, reason: 'timestamp_outside_tolerance' };
+  return { ok: true, timestamp };
+}
+
+/** For merchants' and our own tests: a valid header for a body and secret (timestamp defaults to now). */
+export function generateTestHeader(rawBody: string, secret: string, timestampSeconds: number = Math.floor(Date.now() / 1000)): string {
+  return signatureHeader(rawBody, [secret], timestampSeconds);
+}
+
+/** Earlier contract: base64 HMAC-SHA256 over the key-sorted JSON body (the text as sent, see sortedJson). */
+export function legacySignature(sortedJsonBody: string, secret: string): string {
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(sortedJsonBody, 'utf8').digest('base64');
+}
+
+/**
+ * JSON text with the keys of every object sorted (UTF-16 code unit order, as `Array.prototype.sort`)
+ * at every depth, arrays in their order, no whitespace, and JSON.stringify's rules otherwise:
+ * `toJSON` honoured, undefined / function / symbol members left out (null inside arrays),
+ * non-finite numbers as null; a top-level undefined gives `null`. Throws on BigInt and circular
+ * structures, as JSON.stringify does.
+ */
+export function sortedJson(value: unknown): string {
+  return serialize(value, new Set()) ?? 'null';
+}
+
+function serialize(value: unknown, ancestors: Set<object>): string | undefined {
+  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    value = (value as { toJSON: () => unknown }).toJSON();
+  }
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
+    case 'bigint':
+      throw new TypeError('sortedJson: a BigInt has no JSON form');
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+  }
+  const object = value as object;
+  if (ancestors.has(object)) throw new TypeError('sortedJson: circular structure');
+  ancestors.add(object);
+  try {
+    if (Array.isArray(object)) {
+      return `[${object.map((item: unknown) => serialize(item, ancestors) ?? 'null').join(',')}]`;
+    }
+    const record = object as Record<string, unknown>;
+    const members: string[] = [];
+    for (const key of Object.keys(record).sort()) {
+      const member = serialize(record[key], ancestors);
+      if (member !== undefined) members.push(`${JSON.stringify(key)}:${member}`);
+    }
+    return `{${members.join(',')}}`;
+  } finally {
+    ancestors.delete(object);
+  }
+}

@@ -1,0 +1,60 @@
+import type { StoredEvent } from '../events/stored-event.js';
+import type { TenantScope } from '../shared/environment.js';
+import type { DeliveryAttempt, DeliveryStatus, WebhookDelivery, WebhookEndpoint } from './webhook-endpoint.js';
+
+/** A delivery to create: where an event goes and in which contract's shape. */
+export type NewDelivery = Pick<WebhookDelivery, 'destination' | 'endpointId' | 'targetUrl' | 'apiVersion'>;
+
+export interface DeliveryUpdate {
+  status: DeliveryStatus;
+  nextAttemptAt: string;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  succeededAt: string | null;
+}
+
+export interface Page<T> {
+  data: T[];
+  hasMore: boolean;
+}
+
+export interface WebhookStore {
+  insertEndpoint(endpoint: WebhookEndpoint): Promise<void>;
+  findEndpoint(scope: TenantScope, id: string): Promise<WebhookEndpoint | undefined>;
+  listEndpoints(scope: TenantScope): Promise<WebhookEndpoint[]>;
+  updateEndpoint(endpoint: WebhookEndpoint): Promise<void>;
+  /** Deletes the endpoint; its deliveries still waiting are cancelled, their history kept. */
+  deleteEndpoint(scope: TenantScope, id: string, now: string): Promise<boolean>;
+
+  /** Operator tools (the CLI) only: endpoints by id or across merchants, never reachable with an API key. */
+  findEndpointById(id: string): Promise<WebhookEndpoint | undefined>;
+  listAllEndpoints(filter: { merchantId?: string; environment?: string }): Promise<WebhookEndpoint[]>;
+
+  /** The merchant's callback_url signing secret for the environment, created on first use. */
+  callbackSecret(scope: TenantScope, create: () => string, now: string): Promise<string>;
+
+  /**
+   * Turns events not yet fanned out into deliveries, in event order, and marks them done, in one
+   * transaction per batch (rows claimed with SKIP LOCKED where the database can). `plan` gets each
+   * event with its merchant's enabled endpoints in that environment.
+   */
+  fanOut(limit: number, now: string, plan: (event: StoredEvent, endpoints: WebhookEndpoint[]) => NewDelivery[], newId: () => string): Promise<number>;
+
+  /**
+   * Claims deliveries that are due (or whose previous claim's lease ran out: a crashed worker), at
+   * most `perEndpoint` in flight per endpoint, marking them `delivering` under `claimToken` until `leaseUntil`.
+   */
+  claimDue(options: { now: string; limit: number; leaseUntil: string; claimToken: string; perEndpoint: number }): Promise<WebhookDelivery[]>;
+  /** The event and (for endpoint deliveries) the endpoint a claimed delivery needs. */
+  loadForSending(delivery: WebhookDelivery): Promise<{ event: StoredEvent; endpoint: WebhookEndpoint | undefined } | undefined>;
+  /**
+   * Records one try and the delivery's new state, only if the claim is still ours; when `disableEndpoint`
+   * is given, the endpoint is disabled and its other waiting deliveries cancelled, in the same transaction.
+   */
+  recordTry(delivery: WebhookDelivery, claimToken: string, attempt: DeliveryAttempt, update: DeliveryUpdate, disableEndpoint?: { reason: string }): Promise<boolean>;
+
+  /** Queues the event again for these destinations: new deliveries, or existing ones reset to pending. */
+  resend(event: StoredEvent, targets: NewDelivery[], now: string, newId: () => string): Promise<WebhookDelivery[]>;
+  listDeliveries(scope: TenantScope, endpointId: string, options: { limit: number; startingAfter?: string }): Promise<Page<WebhookDelivery & { attemptsLog: DeliveryAttempt[] }>>;
+  listEvents(scope: TenantScope, options: { limit: number; startingAfter?: string; types?: string[]; createdGte?: string; createdLte?: string }): Promise<Page<StoredEvent>>;
+}

@@ -1,0 +1,106 @@
+import { Type } from 'typebox';
+
+const EventTypes = Type.Array(Type.String({ maxLength: 100 }), {
+  maxItems: 50,
+  description: 'Event types to receive: exact (`collect.payment.completed`), a family (`collect.payment.*`), or `*`; empty means all.',
+});
+const ApiVersion = Type.Union([Type.Literal('2026-06'), Type.Literal('legacy')], { description: '`legacy` receives the earlier contract’s events (collect.completed, …).' });
+
+export const CreateEndpointBody = Type.Object(
+  {
+    url: Type.String({ format: 'uri', maxLength: 2048, description: 'HTTPS for live endpoints; test endpoints may use HTTP.' }),
+    events: Type.Optional(EventTypes),
+    description: Type.Optional(Type.String({ maxLength: 255 })),
+    enabled: Type.Optional(Type.Boolean()),
+    api_version: Type.Optional(ApiVersion),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateEndpointBody = Type.Object(
+  {
+    url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
+    events: Type.Optional(EventTypes),
+    description: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
+    enabled: Type.Optional(Type.Boolean()),
+    api_version: Type.Optional(ApiVersion),
+  },
+  { additionalProperties: false },
+);
+
+export const RotateSecretBody = Type.Union([
+  Type.Object({ overlap_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 604_800, description: 'How long the old secret keeps signing (default 86400).' })) }, { additionalProperties: false }),
+  Type.Null(),
+]);
+
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const EndpointObject = Type.Object(
+  {
+    object: Type.Literal('webhook_endpoint'),
+    id: Type.String(),
+    url: Type.String(),
+    events: Type.Array(Type.String()),
+    description: Type.Union([Type.String(), Type.Null()]),
+    enabled: Type.Boolean(),
+    disabled_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why Akwe disabled it (e.g. the receiver answered 410).' }),
+    api_version: Type.String(),
+    environment: Type.String(),
+    secret: Type.Optional(Type.String({ description: 'whsec_…; returned at creation, rotation and by GET …/secret.' })),
+    previous_secret_expires_at: Type.Union([Type.String(), Type.Null()]),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+  },
+  { description: 'A webhook endpoint.' },
+);
+
+export const EndpointList = Type.Object({ object: Type.Literal('list'), data: Type.Array(EndpointObject) });
+export const DeletedEndpoint = Type.Object({ object: Type.Literal('webhook_endpoint'), id: Type.String(), deleted: Type.Literal(true) });
+export const EndpointSecret = Type.Object({
+  object: Type.Literal('webhook_endpoint_secret'),
+  secret: Type.String(),
+  previous_secret: Type.Union([Type.String(), Type.Null()]),
+  previous_secret_expires_at: Type.Union([Type.String(), Type.Null()]),
+});
+
+const Attempt = Type.Object({
+  number: Type.Integer(),
+  attempted_at: Type.String(),
+  status_code: Type.Union([Type.Integer(), Type.Null()]),
+  duration_ms: Type.Integer(),
+  response_excerpt: Type.Union([Type.String(), Type.Null()], { description: 'First bytes of the answer.' }),
+  error: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const DeliveryObject = Type.Object(
+  {
+    object: Type.Literal('webhook_delivery'),
+    id: Type.String(),
+    event_id: Type.String(),
+    endpoint_id: Type.Union([Type.String(), Type.Null()]),
+    destination: Type.String({ description: 'The endpoint id, or `callback` for the payment’s callback_url.' }),
+    url: Type.String(),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('delivering'), Type.Literal('retrying'), Type.Literal('succeeded'), Type.Literal('exhausted'), Type.Literal('cancelled')]),
+    attempts: Type.Integer(),
+    next_attempt_at: Type.String(),
+    last_status_code: Type.Union([Type.Integer(), Type.Null()]),
+    last_error: Type.Union([Type.String(), Type.Null()]),
+    succeeded_at: Type.Union([Type.String(), Type.Null()]),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+    attempts_log: Type.Optional(Type.Array(Attempt)),
+  },
+  { description: 'One event on its way to one destination.' },
+);
+
+export const DeliveryList = Type.Object({ object: Type.Literal('list'), data: Type.Array(DeliveryObject), has_more: Type.Boolean() });
+
+export const PageQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'Cursor: the id of the last item of the previous page.' })),
+});
+
+export const CallbackSecret = Type.Object(
+  { object: Type.Literal('callback_secret'), environment: Type.String(), secret: Type.String() },
+  { description: 'Signs what is POSTed to a payment’s callback_url (same scheme as webhooks).' },
+);

@@ -1,0 +1,379 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { StoredEvent } from '../../core/events/stored-event.js';
+import type { Environment, TenantScope } from '../../core/shared/environment.js';
+import type { DeliveryAttempt, DeliveryStatus, WebhookApiVersion, WebhookDelivery, WebhookEndpoint } from '../../core/webhooks/webhook-endpoint.js';
+import type { DeliveryUpdate, NewDelivery, Page, WebhookStore } from '../../core/webhooks/webhook-store.js';
+import type { DatabaseCapabilities } from '../database.js';
+import type { Database, WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from '../schema.js';
+import type { SecretBox } from '../secret-box.js';
+import { eventFromRow } from './event-repository.js';
+
+const waiting: DeliveryStatus[] = ['pending', 'retrying'];
+
+function deliveryFromRow(row: Selectable<WebhookDeliveryTable>): WebhookDelivery {
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    destination: row.destination,
+    endpointId: row.endpoint_id,
+    targetUrl: row.target_url,
+    merchantId: row.merchant_id,
+    environment: row.environment as Environment,
+    apiVersion: row.api_version as WebhookApiVersion,
+    status: row.status as DeliveryStatus,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    lockedUntil: row.locked_until,
+    claimToken: row.claim_token,
+    lastStatusCode: row.last_status_code,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    succeededAt: row.succeeded_at,
+  };
+}
+
+function attemptFromRow(row: Selectable<WebhookAttemptTable>): DeliveryAttempt {
+  return {
+    id: row.id,
+    deliveryId: row.delivery_id,
+    attemptNumber: row.attempt_number,
+    attemptedAt: row.attempted_at,
+    statusCode: row.status_code,
+    durationMs: row.duration_ms,
+    responseExcerpt: row.response_excerpt,
+    error: row.error,
+  };
+}
+
+export class WebhookRepository implements WebhookStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly capabilities: DatabaseCapabilities,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  async insertEndpoint(endpoint: WebhookEndpoint): Promise<void> {
+    await this.db.insertInto('webhook_endpoints').values(this.endpointToRow(endpoint)).execute();
+  }
+
+  async findEndpoint(scope: TenantScope, id: string): Promise<WebhookEndpoint | undefined> {
+    const row = await this.scoped(this.db, scope).where('id', '=', id).executeTakeFirst();
+    return row && this.endpointFromRow(row);
+  }
+
+  async listEndpoints(scope: TenantScope): Promise<WebhookEndpoint[]> {
+    return (await this.scoped(this.db, scope).orderBy('id').execute()).map((row) => this.endpointFromRow(row));
+  }
+
+  async updateEndpoint(endpoint: WebhookEndpoint): Promise<void> {
+    const { id, merchant_id, environment, created_at: _c, ...columns } = this.endpointToRow(endpoint);
+    await this.db.updateTable('webhook_endpoints').set(columns).where('id', '=', id).where('merchant_id', '=', merchant_id).where('environment', '=', environment).execute();
+  }
+
+  async deleteEndpoint(scope: TenantScope, id: string, now: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const found = await this.scoped(trx, scope).where('id', '=', id).executeTakeFirst();
+      if (!found) return false;
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({ status: 'cancelled', last_error: 'endpoint deleted', updated_at: now, endpoint_id: null })
+        .where('endpoint_id', '=', id)
+        .where('status', 'in', waiting)
+        .execute();
+      await trx.updateTable('webhook_deliveries').set({ endpoint_id: null }).where('endpoint_id', '=', id).execute();
+      await trx.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+      return true;
+    });
+  }
+
+  async findEndpointById(id: string): Promise<WebhookEndpoint | undefined> {
+    const row = await this.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && this.endpointFromRow(row);
+  }
+
+  async listAllEndpoints(filter: { merchantId?: string; environment?: string }): Promise<WebhookEndpoint[]> {
+    let query = this.db.selectFrom('webhook_endpoints').selectAll().orderBy('id');
+    if (filter.merchantId) query = query.where('merchant_id', '=', filter.merchantId);
+    if (filter.environment) query = query.where('environment', '=', filter.environment);
+    return (await query.execute()).map((row) => this.endpointFromRow(row));
+  }
+
+  async callbackSecret(scope: TenantScope, create: () => string, now: string): Promise<string> {
+    const find = () =>
+      this.db.selectFrom('callback_secrets').select('secret_encrypted').where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment).executeTakeFirst();
+    const existing = await find();
+    if (existing) return this.secrets.open(existing.secret_encrypted);
+    // Two first calls at once: the primary key keeps one secret, and both read that one back.
+    await this.db
+      .insertInto('callback_secrets')
+      .values({ merchant_id: scope.merchantId, environment: scope.environment, secret_encrypted: this.secrets.seal(create()), created_at: now })
+      .onConflict((oc) => oc.columns(['merchant_id', 'environment']).doNothing())
+      .execute();
+    return this.secrets.open((await find())!.secret_encrypted);
+  }
+
+  async fanOut(limit: number, now: string, plan: (event: StoredEvent, endpoints: WebhookEndpoint[]) => NewDelivery[], newId: () => string): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx.selectFrom('events').selectAll().where('fanned_out', '=', 0).orderBy('id').limit(limit);
+      if (this.capabilities.skipLocked) query = query.forUpdate().skipLocked();
+      const rows = await query.execute();
+      for (const row of rows) {
+        const event = eventFromRow(row);
+        const endpoints = (await this.scoped(trx, event).where('enabled', '=', 1).orderBy('id').execute()).map((r) => this.endpointFromRow(r));
+        const deliveries = plan(event, endpoints);
+        if (deliveries.length > 0) {
+          await trx
+            .insertInto('webhook_deliveries')
+            .values(deliveries.map((d) => this.newDeliveryRow(event, d, now, newId())))
+            .onConflict((oc) => oc.columns(['event_id', 'destination']).doNothing())
+            .execute();
+        }
+        await trx.updateTable('events').set({ fanned_out: 1 }).where('id', '=', row.id).execute();
+      }
+      return rows.length;
+    });
+  }
+
+  async claimDue(options: { now: string; limit: number; leaseUntil: string; claimToken: string; perEndpoint: number }): Promise<WebhookDelivery[]> {
+    const { now, limit, leaseUntil, claimToken, perEndpoint } = options;
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('status', 'in', waiting), eb('next_attempt_at', '<=', now)]),
+            // A claim whose lease ran out belongs to a worker that died mid-delivery: deliver again.
+            eb.and([eb('status', '=', 'delivering'), eb('locked_until', '<=', now)]),
+          ]),
+        )
+        .orderBy('next_attempt_at')
+        .limit(limit * 4);
+      if (this.capabilities.skipLocked) query = query.forUpdate().skipLocked();
+      const candidates = (await query.execute()).map(deliveryFromRow);
+      if (candidates.length === 0) return [];
+
+      // Per-receiver bound (by target URL, so callbacks of different merchants do not share one):
+      // deliveries in flight now (live leases) count against it.
+      const urls = [...new Set(candidates.map((c) => c.targetUrl))];
+      const busy = await trx
+        .selectFrom('webhook_deliveries')
+        .select(['target_url', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('target_url', 'in', urls)
+        .where('status', '=', 'delivering')
+        .where('locked_until', '>', now)
+        .groupBy('target_url')
+        .execute();
+      const inFlight = new Map(busy.map((b) => [b.target_url, Number(b.n)]));
+      const chosen: WebhookDelivery[] = [];
+      for (const candidate of candidates) {
+        if (chosen.length >= limit) break;
+        const count = inFlight.get(candidate.targetUrl) ?? 0;
+        if (count >= perEndpoint) continue;
+        inFlight.set(candidate.targetUrl, count + 1);
+        chosen.push(candidate);
+      }
+      for (const delivery of chosen) {
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ status: 'delivering', locked_until: leaseUntil, claim_token: claimToken, updated_at: now })
+          .where('id', '=', delivery.id)
+          .execute();
+      }
+      return chosen.map((d) => ({ ...d, status: 'delivering' as const, lockedUntil: leaseUntil, claimToken }));
+    });
+  }
+
+  async loadForSending(delivery: WebhookDelivery): Promise<{ event: StoredEvent; endpoint: WebhookEndpoint | undefined } | undefined> {
+    const row = await this.db.selectFrom('events').selectAll().where('id', '=', delivery.eventId).executeTakeFirst();
+    if (!row) return undefined;
+    const endpointRow = delivery.endpointId ? await this.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', delivery.endpointId).executeTakeFirst() : undefined;
+    return { event: eventFromRow(row), endpoint: endpointRow && this.endpointFromRow(endpointRow) };
+  }
+
+  async recordTry(delivery: WebhookDelivery, claimToken: string, attempt: DeliveryAttempt, update: DeliveryUpdate, disableEndpoint?: { reason: string }): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('webhook_deliveries')
+        .set({
+          status: update.status,
+          attempts: attempt.attemptNumber,
+          next_attempt_at: update.nextAttemptAt,
+          last_status_code: update.lastStatusCode,
+          last_error: update.lastError,
+          succeeded_at: update.succeededAt,
+          locked_until: null,
+          claim_token: null,
+          updated_at: attempt.attemptedAt,
+        })
+        .where('id', '=', delivery.id)
+        .where('claim_token', '=', claimToken)
+        .where('status', '=', 'delivering')
+        .executeTakeFirst();
+      // Our lease ran out and another worker took the delivery over: its result is the one that counts.
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await trx
+        .insertInto('webhook_attempts')
+        .values({
+          id: attempt.id,
+          delivery_id: attempt.deliveryId,
+          attempt_number: attempt.attemptNumber,
+          attempted_at: attempt.attemptedAt,
+          status_code: attempt.statusCode,
+          duration_ms: attempt.durationMs,
+          response_excerpt: attempt.responseExcerpt,
+          error: attempt.error,
+        })
+        .execute();
+      if (disableEndpoint && delivery.endpointId) {
+        await trx
+          .updateTable('webhook_endpoints')
+          .set({ enabled: 0, disabled_reason: disableEndpoint.reason, updated_at: attempt.attemptedAt })
+          .where('id', '=', delivery.endpointId)
+          .execute();
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ status: 'cancelled', last_error: disableEndpoint.reason, updated_at: attempt.attemptedAt })
+          .where('endpoint_id', '=', delivery.endpointId)
+          .where('status', 'in', waiting)
+          .execute();
+      }
+      return true;
+    });
+  }
+
+  async resend(event: StoredEvent, targets: NewDelivery[], now: string, newId: () => string): Promise<WebhookDelivery[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const ids: string[] = [];
+      for (const target of targets) {
+        const existing = await trx.selectFrom('webhook_deliveries').select(['id', 'status']).where('event_id', '=', event.id).where('destination', '=', target.destination).executeTakeFirst();
+        if (!existing) {
+          const row = this.newDeliveryRow(event, target, now, newId());
+          await trx.insertInto('webhook_deliveries').values(row).execute();
+          ids.push(row.id);
+        } else {
+          // A delivery in flight is left to finish; any other starts again from the first try.
+          if (existing.status !== 'delivering') {
+            await trx
+              .updateTable('webhook_deliveries')
+              .set({ status: 'pending', attempts: 0, next_attempt_at: now, target_url: target.targetUrl, api_version: target.apiVersion, succeeded_at: null, updated_at: now })
+              .where('id', '=', existing.id)
+              .execute();
+          }
+          ids.push(existing.id);
+        }
+      }
+      if (ids.length === 0) return [];
+      return (await trx.selectFrom('webhook_deliveries').selectAll().where('id', 'in', ids).orderBy('id').execute()).map(deliveryFromRow);
+    });
+  }
+
+  async listDeliveries(scope: TenantScope, endpointId: string, options: { limit: number; startingAfter?: string }): Promise<Page<WebhookDelivery & { attemptsLog: DeliveryAttempt[] }>> {
+    let query = this.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('destination', '=', endpointId)
+      .where('merchant_id', '=', scope.merchantId)
+      .where('environment', '=', scope.environment)
+      .orderBy('id', 'desc')
+      .limit(options.limit + 1);
+    if (options.startingAfter) query = query.where('id', '<', options.startingAfter);
+    const rows = (await query.execute()).map(deliveryFromRow);
+    const page = rows.slice(0, options.limit);
+    const attempts =
+      page.length === 0
+        ? []
+        : (await this.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', page.map((d) => d.id)).orderBy('id').execute()).map(attemptFromRow);
+    return {
+      data: page.map((delivery) => ({ ...delivery, attemptsLog: attempts.filter((a) => a.deliveryId === delivery.id) })),
+      hasMore: rows.length > options.limit,
+    };
+  }
+
+  async listEvents(scope: TenantScope, options: { limit: number; startingAfter?: string; types?: string[]; createdGte?: string; createdLte?: string }): Promise<Page<StoredEvent>> {
+    let query = this.db
+      .selectFrom('events')
+      .selectAll()
+      .where('merchant_id', '=', scope.merchantId)
+      .where('environment', '=', scope.environment)
+      .orderBy('id', 'desc')
+      .limit(options.limit + 1);
+    if (options.startingAfter) query = query.where('id', '<', options.startingAfter);
+    if (options.createdGte) query = query.where('created_at', '>=', options.createdGte);
+    if (options.createdLte) query = query.where('created_at', '<=', options.createdLte);
+    if (options.types && options.types.length > 0) {
+      const types = options.types;
+      query = query.where((eb) =>
+        eb.or(types.map((type) => (type.endsWith('.*') ? eb('type', 'like', `${type.slice(0, -1).replace(/[%_]/g, '\\$&')}%`) : eb('type', '=', type)))),
+      );
+    }
+    const rows = await query.execute();
+    return { data: rows.slice(0, options.limit).map(eventFromRow), hasMore: rows.length > options.limit };
+  }
+
+  private scoped(db: Kysely<Database> | Transaction<Database>, scope: TenantScope) {
+    return db.selectFrom('webhook_endpoints').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
+  }
+
+  private newDeliveryRow(event: StoredEvent, target: NewDelivery, now: string, id: string): Selectable<WebhookDeliveryTable> {
+    return {
+      id,
+      event_id: event.id,
+      destination: target.destination,
+      endpoint_id: target.endpointId,
+      target_url: target.targetUrl,
+      merchant_id: event.merchantId,
+      environment: event.environment,
+      api_version: target.apiVersion,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      locked_until: null,
+      claim_token: null,
+      last_status_code: null,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+      succeeded_at: null,
+    };
+  }
+
+  private endpointFromRow(row: Selectable<WebhookEndpointTable>): WebhookEndpoint {
+    return {
+      id: row.id,
+      merchantId: row.merchant_id,
+      environment: row.environment as Environment,
+      url: row.url,
+      description: row.description,
+      enabled: row.enabled === 1,
+      eventTypes: JSON.parse(row.event_types) as string[],
+      apiVersion: row.api_version as WebhookApiVersion,
+      secret: this.secrets.open(row.secret_encrypted),
+      previousSecret: row.previous_secret_encrypted ? this.secrets.open(row.previous_secret_encrypted) : null,
+      previousSecretExpiresAt: row.previous_secret_expires_at,
+      disabledReason: row.disabled_reason,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
+  }
+
+  private endpointToRow(endpoint: WebhookEndpoint): Selectable<WebhookEndpointTable> {
+    return {
+      id: endpoint.id,
+      merchant_id: endpoint.merchantId,
+      environment: endpoint.environment,
+      url: endpoint.url,
+      description: endpoint.description,
+      enabled: endpoint.enabled ? 1 : 0,
+      event_types: JSON.stringify(endpoint.eventTypes),
+      api_version: endpoint.apiVersion,
+      secret_encrypted: this.secrets.seal(endpoint.secret),
+      previous_secret_encrypted: endpoint.previousSecret ? this.secrets.seal(endpoint.previousSecret) : null,
+      previous_secret_expires_at: endpoint.previousSecretExpiresAt,
+      disabled_reason: endpoint.disabledReason,
+      created_at: endpoint.createdAt,
+      updated_at: endpoint.updatedAt,
+    };
+  }
+}

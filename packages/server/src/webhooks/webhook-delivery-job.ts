@@ -1,0 +1,136 @@
+import type { Logger } from 'pino';
+import type { Clock, IdSource } from '../core/ports.js';
+import type { Environment } from '../core/shared/environment.js';
+import { decideAfterTry } from '../core/webhooks/delivery-outcome.js';
+import { signingSecrets, type WebhookDelivery } from '../core/webhooks/webhook-endpoint.js';
+import type { WebhookService } from '../core/webhooks/webhook-service.js';
+import type { DeliveryUpdate, WebhookStore } from '../core/webhooks/webhook-store.js';
+import type { WorkerJob } from '../workers/worker-pool.js';
+import { renderDelivery } from './event-rendering.js';
+import type { WebhookAnswer, WebhookDelivery as OutgoingRequest } from './webhook-sender.js';
+
+export interface DeliveryJobOptions {
+  /** SPEC.md: the receiver answers within 30 s. */
+  timeoutMs?: number;
+  /** How long a claim stays ours; longer than the timeout, so only a dead worker's claim is taken over. */
+  leaseSeconds?: number;
+  /** Sends in flight in this process at once. */
+  maxInFlight?: number;
+  /** Sends in flight to one receiver URL at once, so one slow receiver cannot take every slot. */
+  perReceiver?: number;
+  idleDelayMs?: number;
+  random?: () => number;
+}
+
+export interface DeliveryJobDeps {
+  store: WebhookStore;
+  webhooks: WebhookService;
+  /** The sender for a delivery's environment (live is always strict about private addresses). */
+  senderFor(environment: Environment): { send(request: OutgoingRequest): Promise<WebhookAnswer> };
+  clock: Clock;
+  newId: IdSource;
+  publicUrl: string;
+  logger?: Logger;
+}
+
+/**
+ * Claims due deliveries and sends them without waiting for one another: each pass starts as many
+ * sends as there are free slots and returns; `stop()` waits for the sends in flight.
+ */
+export class WebhookDeliveryJob implements WorkerJob {
+  readonly name = 'webhook-delivery';
+  readonly idleDelayMs: number;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly options: Required<Omit<DeliveryJobOptions, 'random' | 'idleDelayMs'>> & { random?: () => number };
+
+  constructor(
+    private readonly deps: DeliveryJobDeps,
+    options: DeliveryJobOptions = {},
+  ) {
+    this.idleDelayMs = options.idleDelayMs ?? 500;
+    this.options = {
+      timeoutMs: options.timeoutMs ?? 30_000,
+      leaseSeconds: options.leaseSeconds ?? 90,
+      maxInFlight: options.maxInFlight ?? 16,
+      perReceiver: options.perReceiver ?? 2,
+      random: options.random,
+    };
+  }
+
+  async runOnce(): Promise<number> {
+    const free = this.options.maxInFlight - this.inFlight.size;
+    if (free <= 0) return 0;
+    const now = this.deps.clock.now();
+    const claimToken = this.deps.newId();
+    const claimed = await this.deps.store.claimDue({
+      now: now.toISOString(),
+      limit: free,
+      leaseUntil: new Date(now.getTime() + this.options.leaseSeconds * 1000).toISOString(),
+      claimToken,
+      perEndpoint: this.options.perReceiver,
+    });
+    for (const delivery of claimed) {
+      const send: Promise<void> = this.deliver(delivery, claimToken)
+        .catch((error: unknown) => this.deps.logger?.error({ err: error, delivery: delivery.id }, 'webhook delivery failed unexpectedly'))
+        .finally(() => this.inFlight.delete(send));
+      this.inFlight.add(send);
+    }
+    return claimed.length;
+  }
+
+  /** Waits for every send started so far (tests use it after `runOnce`). */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  stop(): Promise<void> {
+    return this.drain();
+  }
+
+  private async deliver(delivery: WebhookDelivery, claimToken: string): Promise<void> {
+    const loaded = await this.deps.store.loadForSending(delivery);
+    const startedAt = this.deps.clock.now();
+    const attemptNumber = delivery.attempts + 1;
+    const record = (answer: WebhookAnswer, update: DeliveryUpdate, disable?: { reason: string }) =>
+      this.deps.store.recordTry(
+        delivery,
+        claimToken,
+        {
+          id: this.deps.newId(),
+          deliveryId: delivery.id,
+          attemptNumber,
+          attemptedAt: startedAt.toISOString(),
+          statusCode: answer.statusCode ?? null,
+          durationMs: Math.round(answer.durationMs),
+          responseExcerpt: answer.bodyExcerpt ?? null,
+          error: answer.error ?? null,
+        },
+        update,
+        disable,
+      );
+    const endpointGone = delivery.endpointId !== null && (!loaded?.endpoint || !loaded.endpoint.enabled);
+    if (!loaded || endpointGone) {
+      const error = !loaded ? 'event no longer exists' : 'endpoint deleted or disabled';
+      await record({ outcome: 'failed', durationMs: 0, error }, { status: 'cancelled', nextAttemptAt: startedAt.toISOString(), lastStatusCode: null, lastError: error, succeededAt: null });
+      return;
+    }
+
+    const secrets = loaded.endpoint ? signingSecrets(loaded.endpoint, startedAt) : [await this.deps.webhooks.callbackSecret(delivery)];
+    const { body, headers } = renderDelivery(loaded.event, delivery.apiVersion, { publicUrl: this.deps.publicUrl, secrets, now: startedAt });
+    const answer = await this.deps.senderFor(delivery.environment).send({ url: delivery.targetUrl, body, headers, timeoutMs: this.options.timeoutMs });
+
+    const finishedAt = this.deps.clock.now();
+    const decision = decideAfterTry(answer, attemptNumber, finishedAt, this.options.random);
+    const lastError = answer.error ?? (decision.status === 'succeeded' ? null : `HTTP ${answer.statusCode}`);
+    const update: DeliveryUpdate = {
+      status: decision.status,
+      nextAttemptAt: decision.status === 'retrying' ? decision.nextAttemptAt.toISOString() : finishedAt.toISOString(),
+      lastStatusCode: answer.statusCode ?? null,
+      lastError,
+      succeededAt: decision.status === 'succeeded' ? finishedAt.toISOString() : null,
+    };
+    const disable = decision.status === 'cancelled' ? { reason: `${delivery.targetUrl} answered 410 Gone` } : undefined;
+    const recorded = await record(answer, update, disable);
+    if (!recorded) this.deps.logger?.warn({ delivery: delivery.id }, 'delivery claim was taken over before the result was recorded');
+  }
+}

@@ -1,0 +1,13 @@
+import type { Environment } from '../core/shared/environment.js';
+import type { Resolver } from './ssrf-guard.js';
+import { WebhookSender } from './webhook-sender.js';
+
+/**
+ * PRODUCT.md: live receivers must resolve to public addresses, always; test receivers may be
+ * private or loopback only on a development server (so a merchant can test against localhost).
+ */
+export function webhookSenders(options: { dev: boolean; resolver?: Resolver }): (environment: Environment) => WebhookSender {
+  const live = new WebhookSender({ allowPrivate: false, resolver: options.resolver });
+  const test = new WebhookSender({ allowPrivate: options.dev, resolver: options.resolver });
+  return (environment) => (environment === 'live' ? live : test);
+}

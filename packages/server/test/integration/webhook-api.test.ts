@@ -1,0 +1,173 @@
+/** Webhook endpoints API, event catch-up and resend, on every database (delivery itself: webhook-delivery.test.ts). */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { collectClient, direct } from '../support/collect-client.js';
+import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { testDatabases } from '../support/test-databases.js';
+
+for (const target of testDatabases()) {
+  describe(`webhook API on ${target.name}`, { skip: target.skip }, () => {
+    let t: TestApp;
+    let merchant: Awaited<ReturnType<TestApp['newMerchant']>>;
+
+    before(async () => {
+      t = await buildTestApp(target);
+      merchant = await t.newMerchant();
+    });
+    after(() => t.close());
+
+    const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, key = merchant.testKey) =>
+      t.app.inject({ method, url: `/api/v1${url}`, headers: { authorization: `Bearer ${key}` }, ...(payload !== undefined ? { payload: payload as object } : {}) });
+
+    describe('endpoints', () => {
+      it('creates an endpoint and shows its whsec_ secret at creation and on request only', async () => {
+        const created = await call('POST', '/webhook-endpoints', { url: 'https://shop.example/hooks', events: ['collect.payment.*'], description: 'main' });
+        assert.equal(created.statusCode, 201, created.body);
+        const endpoint = created.json();
+        assert.match(endpoint.secret, /^whsec_[A-Za-z0-9_-]{43}$/);
+        assert.deepEqual(endpoint.events, ['collect.payment.*']);
+        assert.equal(endpoint.enabled, true);
+        assert.equal(endpoint.api_version, '2026-06');
+        assert.equal(endpoint.environment, 'test');
+        const read = (await call('GET', `/webhook-endpoints/${endpoint.id}`)).json();
+        assert.equal(read.secret, undefined);
+        const listed = (await call('GET', '/webhook-endpoints')).json();
+        assert.ok(listed.data.some((e: { id: string; secret?: string }) => e.id === endpoint.id && e.secret === undefined));
+        const secret = (await call('GET', `/webhook-endpoints/${endpoint.id}/secret`)).json();
+        assert.equal(secret.secret, endpoint.secret);
+      });
+
+      it('stores the secret encrypted, never in clear', async () => {
+        const endpoint = (await call('POST', '/webhook-endpoints', { url: 'https://shop.example/enc' })).json();
+        const row = await t.services.database.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).executeTakeFirstOrThrow();
+        assert.ok(!JSON.stringify(row).includes(endpoint.secret));
+      });
+
+      it('requires HTTPS for live endpoints and allows HTTP for test ones', async () => {
+        const live = await call('POST', '/webhook-endpoints', { url: 'http://shop.example/hooks' }, merchant.liveKey);
+        assert.equal(live.statusCode, 400);
+        assert.equal(live.json().error.field, 'url');
+        assert.equal((await call('POST', '/webhook-endpoints', { url: 'https://shop.example/hooks' }, merchant.liveKey)).statusCode, 201);
+        assert.equal((await call('POST', '/webhook-endpoints', { url: 'http://localhost:9/hooks' })).statusCode, 201);
+        assert.equal((await call('POST', '/webhook-endpoints', { url: 'ftp://shop.example/x' })).statusCode, 400);
+        assert.equal((await call('POST', '/webhook-endpoints', { url: 'https://user:pw@shop.example/x' })).statusCode, 400);
+      });
+
+      it('refuses an event type pattern it cannot match', async () => {
+        const res = await call('POST', '/webhook-endpoints', { url: 'https://shop.example/x', events: ['collect payment'] });
+        assert.equal(res.statusCode, 400);
+        assert.equal(res.json().error.field, 'events');
+      });
+
+      it('keeps endpoints apart by environment and merchant', async () => {
+        const testEndpoint = (await call('POST', '/webhook-endpoints', { url: 'https://shop.example/iso' })).json();
+        assert.equal((await call('GET', `/webhook-endpoints/${testEndpoint.id}`, undefined, merchant.liveKey)).statusCode, 404);
+        const other = await t.newMerchant({ name: 'Other' });
+        assert.equal((await call('GET', `/webhook-endpoints/${testEndpoint.id}`, undefined, other.testKey)).statusCode, 404);
+        assert.equal((await call('DELETE', `/webhook-endpoints/${testEndpoint.id}`, undefined, other.testKey)).statusCode, 404);
+      });
+
+      it('updates, disables, re-enables and deletes an endpoint', async () => {
+        const endpoint = (await call('POST', '/webhook-endpoints', { url: 'https://shop.example/a' })).json();
+        const patched = await call('PATCH', `/webhook-endpoints/${endpoint.id}`, { url: 'https://shop.example/b', enabled: false, events: ['collect.refund.*'] });
+        assert.equal(patched.statusCode, 200, patched.body);
+        assert.equal(patched.json().url, 'https://shop.example/b');
+        assert.equal(patched.json().enabled, false);
+        assert.equal((await call('PATCH', `/webhook-endpoints/${endpoint.id}`, { enabled: true })).json().enabled, true);
+        const deleted = await call('DELETE', `/webhook-endpoints/${endpoint.id}`);
+        assert.deepEqual(deleted.json(), { object: 'webhook_endpoint', id: endpoint.id, deleted: true });
+        assert.equal((await call('GET', `/webhook-endpoints/${endpoint.id}`)).statusCode, 404);
+      });
+
+      it('rotates the secret with an overlap during which the old one still signs', async () => {
+        const endpoint = (await call('POST', '/webhook-endpoints', { url: 'https://shop.example/rot' })).json();
+        const rotated = await call('POST', `/webhook-endpoints/${endpoint.id}/rotate-secret`, { overlap_seconds: 3600 });
+        assert.equal(rotated.statusCode, 200, rotated.body);
+        assert.notEqual(rotated.json().secret, endpoint.secret);
+        assert.ok(rotated.json().previous_secret_expires_at);
+        const secrets = (await call('GET', `/webhook-endpoints/${endpoint.id}/secret`)).json();
+        assert.equal(secrets.previous_secret, endpoint.secret);
+        assert.equal((await call('POST', `/webhook-endpoints/${endpoint.id}/rotate-secret`, { overlap_seconds: 604_801 })).statusCode, 400);
+      });
+
+      it('needs webhooks:read to read and webhooks:write to change', async () => {
+        const reader = await t.newMerchant({ name: 'Reader', scopes: ['webhooks:read'] });
+        assert.equal((await call('GET', '/webhook-endpoints', undefined, reader.testKey)).statusCode, 200);
+        const refused = await call('POST', '/webhook-endpoints', { url: 'https://shop.example/x' }, reader.testKey);
+        assert.equal(refused.statusCode, 403);
+        assert.equal(refused.json().error.code, 'insufficient_scope');
+        const payer = await t.newMerchant({ name: 'Payer', scopes: ['collect:write'] });
+        assert.equal((await call('GET', '/events', undefined, payer.testKey)).statusCode, 403);
+      });
+
+      it('gives each merchant and environment one callback secret', async () => {
+        const first = (await call('GET', '/account/callback-secret')).json();
+        const again = (await call('GET', '/account/callback-secret')).json();
+        const live = (await call('GET', '/account/callback-secret', undefined, merchant.liveKey)).json();
+        assert.match(first.secret, /^whsec_/);
+        assert.equal(again.secret, first.secret);
+        assert.notEqual(live.secret, first.secret);
+      });
+    });
+
+    describe('events', () => {
+      let fresh: Awaited<ReturnType<TestApp['newMerchant']>>;
+      before(async () => {
+        fresh = await t.newMerchant({ name: 'Events' });
+        const api = collectClient(t.app, fresh.testKey);
+        for (let i = 0; i < 3; i++) await api.createOk(direct());
+        await api.createOk(direct({ customer: { phone: '0197000001' } }));
+      });
+
+      it('lists the key’s events newest first with cursor pagination', async () => {
+        const all = (await call('GET', '/events?limit=100', undefined, fresh.testKey)).json();
+        assert.equal(all.data.length, 8);
+        assert.equal(all.has_more, false);
+        const ids = all.data.map((e: { id: string }) => e.id);
+        assert.deepEqual([...ids].sort().reverse(), ids);
+        const first = (await call('GET', '/events?limit=3', undefined, fresh.testKey)).json();
+        assert.equal(first.has_more, true);
+        const second = (await call('GET', `/events?limit=3&starting_after=${first.data[2].id}`, undefined, fresh.testKey)).json();
+        assert.deepEqual([...first.data, ...second.data].map((e: { id: string }) => e.id), ids.slice(0, 6));
+        for (const event of all.data) {
+          assert.equal(event.event_version, '2026-06');
+          assert.equal(event.merchant_id, fresh.merchantId);
+        }
+      });
+
+      it('filters by exact type, by family and by date', async () => {
+        const failed = (await call('GET', '/events?type=collect.payment.failed', undefined, fresh.testKey)).json();
+        assert.deepEqual(failed.data.map((e: { type: string }) => e.type), ['collect.payment.failed']);
+        const family = (await call('GET', '/events?type=collect.payment.*&limit=100', undefined, fresh.testKey)).json();
+        assert.equal(family.data.length, 8);
+        const two = (await call('GET', '/events?type=collect.payment.failed,collect.payment.created&limit=100', undefined, fresh.testKey)).json();
+        assert.equal(two.data.length, 5);
+        const future = (await call('GET', `/events?created_gte=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, undefined, fresh.testKey)).json();
+        assert.equal(future.data.length, 0);
+        const past = (await call('GET', `/events?created_lte=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}&limit=100`, undefined, fresh.testKey)).json();
+        assert.equal(past.data.length, 8);
+        assert.equal((await call('GET', '/events?created_gte=yesterday', undefined, fresh.testKey)).statusCode, 400);
+      });
+
+      it('shows no events of the other environment', async () => {
+        const live = (await call('GET', '/events', undefined, fresh.liveKey)).json();
+        assert.equal(live.data.length, 0);
+      });
+
+      it('resends an event to one endpoint or to every subscribed one, once per destination', async () => {
+        const a = (await call('POST', '/webhook-endpoints', { url: 'https://a.example/h' }, fresh.testKey)).json();
+        const b = (await call('POST', '/webhook-endpoints', { url: 'https://b.example/h', events: ['collect.refund.*'] }, fresh.testKey)).json();
+        const event = (await call('GET', '/events?type=collect.payment.created&limit=1', undefined, fresh.testKey)).json().data[0];
+        const toAll = await call('POST', `/events/${event.id}/resend`, {}, fresh.testKey);
+        assert.equal(toAll.statusCode, 202, toAll.body);
+        assert.deepEqual(toAll.json().data.map((d: { endpoint_id: string }) => d.endpoint_id), [a.id]);
+        const toB = await call('POST', `/events/${event.id}/resend`, { endpoint_id: b.id }, fresh.testKey);
+        assert.deepEqual(toB.json().data.map((d: { endpoint_id: string }) => d.endpoint_id), [b.id]);
+        await call('POST', `/events/${event.id}/resend`, {}, fresh.testKey);
+        const rows = await t.services.database.db.selectFrom('webhook_deliveries').select('destination').where('event_id', '=', event.id).execute();
+        assert.deepEqual(rows.map((r) => r.destination).sort(), [a.id, b.id].sort());
+        assert.equal((await call('POST', `/events/${event.id}/resend`, {}, merchant.testKey)).statusCode, 404);
+      });
+    });
+  });
+}

@@ -10,6 +10,7 @@
  * Pure functions: no I/O, no clock except the `now` default of verification.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { canonicalJson } from '../shared/canonical-json.js';
 
 export const SIGNATURE_HEADER = 'X-Service-Signature';
 export const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -110,50 +111,7 @@ export function legacySignature(sortedJsonBody: string, secret: string): string 
   return createHmac('sha256', Buffer.from(secret, 'utf8')).update(sortedJsonBody, 'utf8').digest('base64');
 }
 
-/**
- * JSON text with the keys of every object sorted (UTF-16 code unit order, as `Array.prototype.sort`)
- * at every depth, arrays in their order, no whitespace, and JSON.stringify's rules otherwise:
- * `toJSON` honoured, undefined / function / symbol members left out (null inside arrays),
- * non-finite numbers as null; a top-level undefined gives `null`. Throws on BigInt and circular
- * structures, as JSON.stringify does.
- */
+/** Key-sorted JSON (see canonical-json.ts); a top-level value with no JSON form gives `null`. */
 export function sortedJson(value: unknown): string {
-  return serialize(value, new Set()) ?? 'null';
-}
-
-function serialize(value: unknown, ancestors: Set<object>): string | undefined {
-  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-    value = (value as { toJSON: () => unknown }).toJSON();
-  }
-  if (value === null) return 'null';
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return JSON.stringify(value);
-    case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
-    case 'bigint':
-      throw new TypeError('sortedJson: a BigInt has no JSON form');
-    case 'undefined':
-    case 'function':
-    case 'symbol':
-      return undefined;
-  }
-  const object = value as object;
-  if (ancestors.has(object)) throw new TypeError('sortedJson: circular structure');
-  ancestors.add(object);
-  try {
-    if (Array.isArray(object)) {
-      return `[${object.map((item: unknown) => serialize(item, ancestors) ?? 'null').join(',')}]`;
-    }
-    const record = object as Record<string, unknown>;
-    const members: string[] = [];
-    for (const key of Object.keys(record).sort()) {
-      const member = serialize(record[key], ancestors);
-      if (member !== undefined) members.push(`${JSON.stringify(key)}:${member}`);
-    }
-    return `{${members.join(',')}}`;
-  } finally {
-    ancestors.delete(object);
-  }
+  return canonicalJson(value) || 'null';
 }

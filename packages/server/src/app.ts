@@ -66,7 +66,7 @@ export async function buildApp({ config, services, logger, apiExtensions }: AppD
       await api.register(accountRoutes);
       await api.register(collectV2026Routes, { catalog: services.catalog });
       await api.register(paymentRoutes, { payments: services.payments, publicUrl: config.publicUrl, dev: config.dev });
-      await api.register(collectLegacyRoutes, { catalog: services.catalog });
+      await api.register(collectLegacyRoutes, { catalog: services.catalog, payments: services.payments, clock: services.clock });
       await api.register(payoutRoutes, { catalog: services.catalog });
       await api.register(eventRoutes, { events: services.events, webhooks: services.webhooks, publicUrl: config.publicUrl });
       await api.register(webhookEndpointRoutes, { webhooks: services.webhooks });

@@ -7,17 +7,21 @@ import { logIfServerError } from '../plugins/error-handler.js';
  * The earlier contract keeps its own shapes exactly (SPEC.md "Collect payment, earlier contract"):
  * errors are `{error, code, detail}`; schema validation failures map each field to its messages.
  */
+/** The earlier contract answers 400 where the current one says 409 ("payment not eligible for confirmation"). */
+const legacyStatuses: Partial<Record<string, number>> = { payment_not_confirmable: 400 };
+
 export function legacyErrorBody(error: unknown, request: FastifyRequest) {
   const akweError = toAkweError(error);
+  const status = legacyStatuses[akweError.code] ?? akweError.status;
   if (akweError.code === 'validation_error' && akweError.details) {
     const byField: Record<string, string[]> = {};
     for (const detail of akweError.details) (byField[detail.field] ??= []).push(detail.message);
     return { status: 400, body: byField };
   }
-  const detail = akweError.status >= 500 ? `${akweError.message} (request ${request.id})` : akweError.message;
+  const detail = status >= 500 ? `${akweError.message} (request ${request.id})` : akweError.message;
   return {
-    status: akweError.status,
-    body: { error: STATUS_CODES[akweError.status] ?? 'Error', code: akweError.code, detail },
+    status,
+    body: { error: STATUS_CODES[status] ?? 'Error', code: akweError.code, detail },
   };
 }
 

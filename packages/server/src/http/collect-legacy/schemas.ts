@@ -28,3 +28,52 @@ export const LegacyError = Type.Object(
   { error: Type.String(), code: Type.String(), detail: Type.String() },
   { description: 'Earlier-contract error body.' },
 );
+
+/** SPEC.md "Collect payment, earlier contract": request fields and their lengths. */
+export const LegacyCreatePaymentBody = Type.Object({
+  amount: Type.Integer({ minimum: 1, maximum: 100_000_000_000, description: 'Centimes (10000 = 100 XOF).' }),
+  phone: Type.String({ minLength: 1, maxLength: 20 }),
+  country: Type.String({ minLength: 1, maxLength: 2, description: 'BJ, CI or TG.' }),
+  operator: Type.String({ minLength: 1, maxLength: 32 }),
+  reference: Type.String({ minLength: 1, maxLength: 100 }),
+  currency: Type.Optional(Type.String({ maxLength: 3, description: 'Default XOF.' })),
+  description: Type.Optional(Type.String({ maxLength: 255 })),
+  customer_first_name: Type.Optional(Type.String({ maxLength: 64 })),
+  customer_last_name: Type.Optional(Type.String({ maxLength: 64 })),
+});
+
+export const LegacyConfirmBody = Type.Object({
+  reference: Type.String({ minLength: 1, maxLength: 100 }),
+  otp: Type.String({ minLength: 4, maxLength: 8, pattern: '^[0-9]+$' }),
+});
+
+export const LegacyReferenceParams = Type.Object({ reference: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const LegacySyncQuery = Type.Object({
+  sync: Type.Boolean({ default: false, description: 'Ask the operator first while the payment is not final.' }),
+});
+
+const nullableString = Type.Union([Type.String(), Type.Null()]);
+
+export const LegacyPayment = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    reference: Type.String(),
+    status: Type.String({ examples: ['PENDING', 'PROCESSING', 'AWAITING_OTP', 'COMPLETED', 'FAILED', 'CANCELLED'] }),
+    amount: Type.Integer({ description: 'Centimes.' }),
+    currency: Type.String(),
+    country: Type.String(),
+    operator: nullableString,
+    phone: nullableString,
+    psp_reference: nullableString,
+    message: nullableString,
+    environment: Type.String(),
+    idempotent_replay: Type.Boolean(),
+    pending_since_seconds: Type.Union([Type.Integer(), Type.Null()]),
+    sandbox: Type.Boolean(),
+  },
+  { description: 'A payment, earlier contract.' },
+);
+
+/** Validation failures: each field mapped to its messages. */
+export const LegacyValidationError = Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Field -> messages.' });

@@ -19,6 +19,7 @@ import { webhookEndpointRoutes } from './http/webhooks/webhook-endpoint-routes.j
 import { installAuthentication } from './http/plugins/authentication.js';
 import { installCurrentErrorHandling } from './http/plugins/error-handler.js';
 import { installIdempotency } from './http/plugins/idempotency.js';
+import { installInFlightTracking } from './http/plugins/in-flight-work.js';
 import { installRateLimits } from './http/plugins/rate-limit.js';
 import { generateRequestId, installRequestIdHeader } from './http/plugins/request-id.js';
 import { installValidationCompilers } from './http/plugins/validation-compilers.js';
@@ -49,6 +50,7 @@ export async function buildApp({ config, services, logger, apiExtensions }: AppD
   // JSON only: a text/plain body is refused with 415 rather than parsed as a string.
   app.removeContentTypeParser('text/plain');
   installValidationCompilers(app);
+  const inFlightWork = installInFlightTracking(app);
   installCurrentErrorHandling(app);
   installRequestIdHeader(app);
   await installOpenApi(app, config.publicUrl);
@@ -61,7 +63,7 @@ export async function buildApp({ config, services, logger, apiExtensions }: AppD
       // Order matters: who is calling, then their budget, then their idempotency key.
       installAuthentication(api, services.merchants);
       await installRateLimits(api, { limits: config.rateLimits, redisUrl: config.redisUrl, clock: services.clock });
-      installIdempotency(api, { store: services.idempotency, clock: services.clock });
+      installIdempotency(api, { store: services.idempotency, clock: services.clock, work: inFlightWork });
       openApiRoute(api);
       await api.register(accountRoutes);
       await api.register(collectV2026Routes, { catalog: services.catalog });

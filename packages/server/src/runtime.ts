@@ -3,13 +3,14 @@
  * load the catalog and wire the services. One place, so they can never disagree.
  */
 import type { Config } from './config.js';
+import type { OperatorGatewayRegistry } from './core/payments/operator-gateway.js';
 import { OperatorCatalog, loadDefaultCatalog } from './core/catalog/operator-catalog.js';
 import { createServices, type Services } from './services.js';
 import { openDatabase } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
 import { resolveSecret } from './secret.js';
 
-export async function openRuntime(config: Config): Promise<Services> {
+export async function openRuntime(config: Config, options: { operators?: OperatorGatewayRegistry } = {}): Promise<Services> {
   const catalog = config.catalogFile ? OperatorCatalog.fromFile(config.catalogFile) : loadDefaultCatalog();
   const database = openDatabase(config.database);
   try {
@@ -18,5 +19,5 @@ export async function openRuntime(config: Config): Promise<Services> {
     await database.close();
     throw error;
   }
-  return createServices({ database, catalog, serverSecret: () => resolveSecret(config) });
+  return createServices({ database, catalog, serverSecret: () => resolveSecret(config), operators: options.operators });
 }

@@ -7,6 +7,7 @@ import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import type { OperatorGatewayRegistry } from './core/payments/operator-gateway.js';
 import { ensureDemoMerchant } from './demo-merchant.js';
 import { openRuntime } from './runtime.js';
 import { resolveSecret } from './secret.js';
@@ -27,11 +28,13 @@ export interface StartOptions {
   logger: Logger;
   /** Where first-start notices go (the demo key): the terminal, not the log stream. */
   announce?: (text: string) => void;
+  /** Operator adapters (tests hold a request inside an operator call). */
+  operators?: OperatorGatewayRegistry;
 }
 
-export async function startServer(config: Config, { logger, announce = (t) => process.stdout.write(`${t}\n`) }: StartOptions): Promise<RunningServer> {
+export async function startServer(config: Config, { logger, announce = (t) => process.stdout.write(`${t}\n`), operators }: StartOptions): Promise<RunningServer> {
   resolveSecret(config);
-  const services = await openRuntime(config);
+  const services = await openRuntime(config, { operators });
   // Only a development server invents a merchant; production starts empty and uses the CLI.
   const demo = config.dev ? await ensureDemoMerchant(services) : undefined;
   if (demo) {
@@ -75,6 +78,8 @@ export async function startServer(config: Config, { logger, announce = (t) => pr
       logger.info('shutting down: draining requests and worker jobs');
       keepAlive.startDraining();
       await app.close();
+      // Handlers whose client has gone are still writing (payments, idempotency keys): let them finish.
+      await app.inFlightWork.idle();
       await workers?.stop();
       await services.database.close();
       logger.info('shut down cleanly');

@@ -15,6 +15,7 @@ import { AkweError } from '../../core/errors/index.js';
 import type { IdempotencyRecord, IdempotencyStore } from '../../core/idempotency/idempotency-store.js';
 import { requestFingerprint } from '../../core/idempotency/request-fingerprint.js';
 import type { Clock } from '../../core/ports.js';
+import type { InFlightWork } from './in-flight-work.js';
 
 export interface IdempotencyRouteConfig {
   /** Missing header: 400 missing_idempotency_key when true; no idempotency at all when false. */
@@ -43,6 +44,8 @@ export interface IdempotencyDeps {
   clock: Clock;
   /** How long a record counts after its claim; 24 hours unless told otherwise. */
   windowSeconds?: number;
+  /** Where completion writes are tracked so shutdown waits for them. */
+  work?: InFlightWork;
 }
 
 /** Printable ASCII (space to tilde); a key made only of spaces is not a key. */
@@ -122,19 +125,25 @@ export function installIdempotency(api: FastifyInstance, deps: IdempotencyDeps):
     if (!claim || claim.settled) return payload;
     claim.settled = true;
     const body = storableBody(payload);
+    const settle = settleClaim(request, reply.statusCode, body, claim);
+    // Shutdown waits for this write even when the client has already gone.
+    await (deps.work ? deps.work.track(settle) : settle);
+    return payload;
+  });
+
+  async function settleClaim(request: FastifyRequest, statusCode: number, body: string | undefined, claim: PendingClaim): Promise<void> {
     try {
-      if (reply.statusCode >= 500 || body === undefined) {
+      if (statusCode >= 500 || body === undefined) {
         // Nothing worth replaying (a server error, or a stream): the client may try again.
         await deps.store.release(claim.record);
-      } else if (!(await deps.store.complete(claim.record, { status: reply.statusCode, body }))) {
+      } else if (!(await deps.store.complete(claim.record, { status: statusCode, body }))) {
         request.log.warn({ idempotency_route: claim.record.route }, 'idempotency claim vanished before its response was stored');
       }
     } catch (error) {
       // The response stands; the claim stays in progress until it expires (never run twice).
       request.log.error({ err: error }, 'idempotency record could not be updated');
     }
-    return payload;
-  });
+  }
 }
 
 /** The response body as text, or undefined when it cannot be kept (a stream). */

@@ -1,0 +1,164 @@
+/**
+ * The processes under test, each a child of the benchmark so that the load generator (autocannon,
+ * in the parent) never shares their event loop: the Akwe server (`node bin/akwe.js serve`) and
+ * the bare Fastify app.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const serverPackageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const repoRoot = resolve(serverPackageDir, '..', '..');
+
+/** Highest value config.ts accepts for RATE_LIMIT_*_PER_MINUTE: far above what one machine serves. */
+export const LIFTED_RATE_LIMIT_PER_MINUTE = '1000000';
+
+export interface Child {
+  process: ChildProcess;
+  /** Everything the child wrote so far (stdout and stderr), for error messages. */
+  output(): string;
+  /** SIGTERM, wait for the exit (SIGKILL after the timeout); resolves with the exit code. */
+  stop(timeoutMs?: number): Promise<number | null>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+function startChild(args: string[], env: NodeJS.ProcessEnv, label: string): Child {
+  const child = spawn(process.execPath, args, { cwd: serverPackageDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+    if (output.length > 200_000) output = output.slice(-100_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  return {
+    process: child,
+    output: () => output,
+    async stop(timeoutMs = 15_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => {
+        process.stderr.write(`${label} did not stop within ${timeoutMs} ms; killing it\n`);
+        child.kill('SIGKILL');
+      }, timeoutMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+/** Resolves once `pattern` appears in the child's output; rejects if the child exits or time runs out. */
+async function waitForOutput(child: Child, pattern: RegExp, label: string, timeoutMs = 60_000): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = child.output().match(pattern);
+    if (match) return match;
+    if (child.process.exitCode !== null || child.process.signalCode !== null) {
+      throw new Error(`${label} exited (${child.process.exitCode ?? child.process.signalCode}) before it was ready:\n${child.output()}`);
+    }
+    if (Date.now() > deadline) throw new Error(`${label} was not ready within ${timeoutMs} ms:\n${child.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function waitForHealth(url: string, child: Child, label: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.process.exitCode !== null) throw new Error(`${label} exited (${child.process.exitCode}) before it was ready:\n${child.output()}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${label} did not answer ${url} within ${timeoutMs} ms:\n${child.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export interface AkweServer {
+  child: Child;
+  url: string;
+  /** The demo merchant's test key, read from the first start's announcement. */
+  testKey: string;
+}
+
+export interface AkweServerOptions {
+  port: number;
+  /** Fresh, empty folder: the SQLite file and the development secret go here. */
+  dataDir: string;
+  /** PostgreSQL URL of an empty database; absent means SQLite in dataDir. */
+  databaseUrl?: string;
+  /** Extra node flags (e.g. --cpu-prof). */
+  nodeFlags?: string[];
+}
+
+/**
+ * `node bin/akwe.js serve` as in development (AKWE_DEV=true, which creates the demo merchant on an
+ * empty database), workers on, warnings-only logs and the rate limits lifted as far as the
+ * configuration allows. Variables that would change what is measured (REDIS_URL, HOST, …) are
+ * dropped from the inherited environment.
+ */
+export async function startAkwe(options: AkweServerOptions): Promise<AkweServer> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (name.startsWith('RATE_LIMIT_') || ['DATABASE_URL', 'REDIS_URL', 'HOST', 'PUBLIC_URL', 'AKWE_CATALOG_FILE', 'BODY_LIMIT_BYTES', 'NODE_OPTIONS'].includes(name)) {
+      delete env[name];
+    }
+  }
+  Object.assign(env, {
+    PORT: String(options.port),
+    HOST: '127.0.0.1',
+    AKWE_DEV: 'true',
+    AKWE_DATA_DIR: options.dataDir,
+    LOG_LEVEL: 'warn',
+    AKWE_RUN_WORKERS: 'true',
+    RATE_LIMIT_CREATE_PER_MINUTE: LIFTED_RATE_LIMIT_PER_MINUTE,
+    RATE_LIMIT_READ_PER_MINUTE: LIFTED_RATE_LIMIT_PER_MINUTE,
+    RATE_LIMIT_REFUND_PER_MINUTE: LIFTED_RATE_LIMIT_PER_MINUTE,
+  });
+  if (options.databaseUrl !== undefined) env.DATABASE_URL = options.databaseUrl;
+
+  const child = startChild([...(options.nodeFlags ?? []), 'bin/akwe.js', 'serve'], env, 'akwe serve');
+  const url = `http://127.0.0.1:${options.port}`;
+  try {
+    const [testKey] = await waitForOutput(child, /ak_test_[A-Za-z0-9_-]{20,}/, 'akwe serve');
+    await waitForHealth(`${url}/health`, child, 'akwe serve');
+    return { child, url, testKey: testKey! };
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
+}
+
+export interface BareApp {
+  child: Child;
+  url: string;
+}
+
+export async function startBareApp(port: number): Promise<BareApp> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
+  delete env.NODE_OPTIONS;
+  const child = startChild(['--import', 'tsx', 'bench/bare-app.ts'], env, 'bare app');
+  try {
+    await waitForOutput(child, /^listening \d+$/m, 'bare app');
+    return { child, url: `http://127.0.0.1:${port}` };
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
+}

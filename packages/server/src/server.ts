@@ -64,7 +64,7 @@ export async function startServer(config: Config, { logger, announce = (t) => pr
     throw error;
   }
   if (config.runWorkers) {
-    workers = new WorkerPool(createJobs(services, config, logger.child({ component: 'webhooks' })), logger.child({ component: 'workers' }));
+    workers = workerPool(services, config, logger);
     workers.start();
   }
   const address = app.server.address();
@@ -117,7 +117,7 @@ function keepAliveDrain(app: FastifyInstance): { startDraining(): void } {
 /** Runs only the workers (scaled-out deployments). */
 export async function startWorker(config: Config, { logger }: { logger: Logger }): Promise<{ workers: WorkerPool; shutdown(): Promise<void> }> {
   const services = await openRuntime(config);
-  const workers = new WorkerPool(createJobs(services, config, logger.child({ component: 'webhooks' })), logger.child({ component: 'workers' }));
+  const workers = workerPool(services, config, logger);
   workers.start();
   logger.info({ jobs: workers.jobNames, database: services.database.description }, 'akwe worker is running');
   let closing: Promise<void> | undefined;
@@ -129,4 +129,9 @@ export async function startWorker(config: Config, { logger }: { logger: Logger }
         await services.database.close();
       })()),
   };
+}
+
+/** The background jobs of one process, with their loggers. */
+function workerPool(services: Services, config: Config, logger: Logger): WorkerPool {
+  return new WorkerPool(createJobs(services, config, logger.child({ component: 'webhooks' })), logger.child({ component: 'workers' }));
 }

@@ -91,8 +91,8 @@ export class PaymentService {
 
   /** By reference or id; with `sync`, a non-final payment is refreshed from its operator first. */
   async get(ctx: PaymentContext, referenceOrId: string, options: { sync?: boolean } = {}): Promise<Payment> {
-    const payment = await this.find(ctx, referenceOrId);
-    if (!options.sync || isFinal(payment.status)) return payment;
+    if (!options.sync) return this.find(ctx, referenceOrId);
+    // change() reads the payment itself; a final one comes back as read, without asking the operator.
     return this.change(ctx, referenceOrId, async (current) => {
       if (isFinal(current.status)) return undefined;
       const change = this.afterAnswer(current, await this.gateway(ctx).queryStatus(current));

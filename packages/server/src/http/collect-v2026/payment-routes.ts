@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AkweError } from '../../core/errors/index.js';
+import { maxOtpAttempts } from '../../core/payments/payment-input.js';
 import type { PaymentService } from '../../core/payments/payment-service.js';
 import { principalOf } from '../plugins/authentication.js';
 import { errorResponses } from '../shared/error-schemas.js';
@@ -82,7 +83,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
     async (request) => {
       const { payment, rejected } = await payments.confirm(principalOf(request), request.params.reference_or_id, request.body.otp);
       if (rejected) {
-        const message = payment.status === 'failed' ? payment.message ?? 'The payment failed.' : `Wrong code; ${3 - payment.otpAttempts} attempt(s) left.`;
+        const message = payment.status === 'failed' ? payment.message ?? 'The payment failed.' : `Wrong code; ${maxOtpAttempts - payment.otpAttempts} attempt(s) left.`;
         throw new AkweError('invalid_otp', message, { field: 'otp' });
       }
       return wire(payment);

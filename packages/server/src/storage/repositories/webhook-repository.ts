@@ -77,10 +77,11 @@ export class WebhookRepository implements WebhookStore {
       if (!found) return false;
       await trx
         .updateTable('webhook_deliveries')
-        .set({ status: 'cancelled', last_error: 'endpoint deleted', updated_at: now, endpoint_id: null })
+        .set({ status: 'cancelled', last_error: 'endpoint deleted', updated_at: now })
         .where('endpoint_id', '=', id)
         .where('status', 'in', waiting)
         .execute();
+      // Deliveries keep their history (destination still names the endpoint) once it is gone.
       await trx.updateTable('webhook_deliveries').set({ endpoint_id: null }).where('endpoint_id', '=', id).execute();
       await trx.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
       return true;

@@ -10,9 +10,15 @@ import { openDatabase } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
 import { resolveSecret } from './secret.js';
 
-export async function openRuntime(config: Config, options: { operators?: OperatorGatewayRegistry } = {}): Promise<Services> {
+export interface RuntimeOptions {
+  operators?: OperatorGatewayRegistry;
+  /** A process that runs for long (server, worker): SQLite checkpoints on a thread of their own. */
+  longRunning?: boolean;
+}
+
+export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Services> {
   const catalog = config.catalogFile ? OperatorCatalog.fromFile(config.catalogFile) : loadDefaultCatalog();
-  const database = openDatabase(config.database);
+  const database = openDatabase(config.database, { backgroundCheckpoints: options.longRunning ?? false });
   try {
     await migrateToLatest(database);
   } catch (error) {

@@ -34,7 +34,7 @@ export interface StartOptions {
 
 export async function startServer(config: Config, { logger, announce = (t) => process.stdout.write(`${t}\n`), operators }: StartOptions): Promise<RunningServer> {
   resolveSecret(config);
-  const services = await openRuntime(config, { operators });
+  const services = await openRuntime(config, { operators, longRunning: true });
   // Only a development server invents a merchant; production starts empty and uses the CLI.
   const demo = config.dev ? await ensureDemoMerchant(services) : undefined;
   if (demo) {
@@ -116,7 +116,7 @@ function keepAliveDrain(app: FastifyInstance): { startDraining(): void } {
 
 /** Runs only the workers (scaled-out deployments). */
 export async function startWorker(config: Config, { logger }: { logger: Logger }): Promise<{ workers: WorkerPool; shutdown(): Promise<void> }> {
-  const services = await openRuntime(config);
+  const services = await openRuntime(config, { longRunning: true });
   const workers = workerPool(services, config, logger);
   workers.start();
   logger.info({ jobs: workers.jobNames, database: services.database.description }, 'akwe worker is running');

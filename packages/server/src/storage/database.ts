@@ -6,10 +6,15 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type SqliteDatabase, type SqliteDialectConfig, type SqliteStatement } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import type { Database } from './schema.js';
+import { BackgroundCheckpoints } from './sqlite/background-checkpoints.js';
+import { CommitDurability } from './sqlite/commit-durability.js';
+import { SqliteGroupCommit } from './sqlite/group-commit.js';
+import { GroupCommitSqliteDialect } from './sqlite/group-commit-dialect.js';
+import { WalFileSync } from './sqlite/wal-file-sync.js';
 
 export interface DatabaseCapabilities {
   /** Row claims with FOR UPDATE SKIP LOCKED, so several processes can share work. */
@@ -36,69 +41,41 @@ export interface OpenDatabaseOptions {
   postgresSchema?: string;
   /** PostgreSQL only: pool size. */
   poolSize?: number;
+  /**
+   * SQLite only: checkpoint the write-ahead log on a thread of its own, for long-running processes
+   * (server, worker); short-lived commands leave it to the writer.
+   */
+  backgroundCheckpoints?: boolean;
 }
 
 // int8 (bigint) columns hold centimes; they stay far below 2^53, so JS numbers are exact.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-/**
- * SQLite transactions start with BEGIN IMMEDIATE: they take the write lock up front, so two
- * processes on one file (server and worker, or the CLI) wait for each other through busy_timeout
- * instead of failing with SQLITE_BUSY when a reading transaction tries to become a writing one.
- */
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-}
-
-class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly settings: SqliteDialectConfig) {
-    super(settings);
-  }
-
-  override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.settings);
-  }
-}
-
-/**
- * Kysely prepares every SQLite statement again on each call; preparing is a tenth of the busy time
- * of a payment creation. Statements are reusable in better-sqlite3 (we never stream), so the last
- * few hundred are kept by their SQL text.
- */
-export function withStatementCache(connection: BetterSqlite3.Database, capacity = 500): SqliteDatabase {
-  const statements = new Map<string, SqliteStatement>();
-  return {
-    prepare(text: string): SqliteStatement {
-      const cached = statements.get(text);
-      if (cached) {
-        // Most recently used last, so the first key is always the one to drop.
-        statements.delete(text);
-        statements.set(text, cached);
-        return cached;
-      }
-      const statement = connection.prepare(text);
-      statements.set(text, statement);
-      if (statements.size > capacity) statements.delete(statements.keys().next().value!);
-      return statement;
-    },
-    close: () => {
-      statements.clear();
-      connection.close();
-    },
-  };
-}
-
-function openSqlite(file: string): AkweDatabase {
-  mkdirSync(dirname(file), { recursive: true });
+function openSqliteConnection(file: string): BetterSqlite3.Database {
   const connection = new BetterSqlite3(file);
   connection.pragma('journal_mode = WAL');
-  // FULL makes every commit durable across power loss in WAL mode (NORMAL may lose the last ones).
-  connection.pragma('synchronous = FULL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(connection) }) });
+  return connection;
+}
+
+/**
+ * SQLite through group commit (see sqlite/group-commit.ts): a writer connection whose commits do not
+ * wait for the disk (synchronous = NORMAL), made durable by a WAL sync off the event loop before
+ * anyone learns of them, and a reader connection for reads outside transactions.
+ */
+function openSqlite(file: string, options: OpenDatabaseOptions): AkweDatabase {
+  mkdirSync(dirname(file), { recursive: true });
+  // The writer first: it turns WAL on for the file before the reader opens it.
+  const writer = openSqliteConnection(file);
+  writer.pragma('synchronous = NORMAL');
+  const reader = openSqliteConnection(file);
+  reader.pragma('query_only = ON');
+  const walSync = new WalFileSync(file);
+  const durability = new CommitDurability(() => walSync.sync());
+  const groupCommit = new SqliteGroupCommit(writer, reader, durability);
+  const checkpoints = options.backgroundCheckpoints ? new BackgroundCheckpoints(file, writer) : undefined;
+  const db = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(groupCommit) });
   return {
     db,
     capabilities: { skipLocked: false, rowLocks: false, concurrentWriters: false, schemas: false },
@@ -107,7 +84,10 @@ function openSqlite(file: string): AkweDatabase {
       await sql`select 1`.execute(db);
     },
     async close() {
+      // The checkpoint thread's connection goes first, so the writer closes last and removes the log.
+      await checkpoints?.stop();
       await db.destroy();
+      walSync.close();
     },
   };
 }
@@ -139,5 +119,5 @@ function openPostgres(url: string, options: OpenDatabaseOptions): AkweDatabase {
 }
 
 export function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): AkweDatabase {
-  return target.kind === 'sqlite' ? openSqlite(target.file) : openPostgres(target.url, options);
+  return target.kind === 'sqlite' ? openSqlite(target.file, options) : openPostgres(target.url, options);
 }

@@ -4,6 +4,7 @@
  * (the real shutdown), and as a child process through `akwe serve`.
  */
 import assert from 'node:assert/strict';
+import BetterSqlite3 from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -96,8 +97,8 @@ describe('shutdown of the in-process server on SQLite', () => {
     const merchantId = announced.match(/demo merchant ([0-9a-f-]+)\./)?.[1];
     assert.ok(key && merchantId, 'the first start announces the demo merchant and its test key');
 
-    // The server's one SQLite connection is busy in a transaction (as during a worker's write), so
-    // the request below waits inside the app, on the database, when shutdown begins.
+    // A transaction holds the server's SQLite write lock (as during a worker's write), so the
+    // payment creation below waits inside the app, on its first write, when shutdown begins.
     let entered!: () => void;
     let release!: () => void;
     const inTransaction = new Promise<void>((resolve) => (entered = resolve));
@@ -108,8 +109,14 @@ describe('shutdown of the in-process server on SQLite', () => {
     });
     await inTransaction;
 
-    const inFlight = watch(fetch(`${running.url}/api/v1/account`, { headers: { authorization: `Bearer ${key}` } }));
-    const arrived = await logs.waitFor((l) => l.msg === 'incoming request' && (l.req as { url?: string } | undefined)?.url === '/api/v1/account');
+    const inFlight = watch(
+      fetch(`${running.url}/api/v1/collect/payments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': 'shutdown-in-flight' },
+        body: JSON.stringify({ reference: 'SHUTDOWN-1', amount: 3000, currency: 'XOF', country: 'BJ', mode: 'direct', operator: 'mtn_bj', customer: { phone: '0197000000' } }),
+      }),
+    );
+    const arrived = await logs.waitFor((l) => l.msg === 'incoming request' && (l.req as { url?: string } | undefined)?.url === '/api/v1/collect/payments');
 
     const shutdown = watch(running.shutdown());
     while (running.app.server.listening) await nextTurn();
@@ -121,8 +128,9 @@ describe('shutdown of the in-process server on SQLite', () => {
     release();
     await busy;
     const res = await inFlight.promise;
-    assert.equal(res.status, 200);
-    assert.equal(((await res.json()) as { merchant_id?: string }).merchant_id, merchantId);
+    assert.equal(res.status, 201);
+    const created = (await res.json()) as { reference?: string; status?: string };
+    assert.deepEqual([created.reference, created.status], ['SHUTDOWN-1', 'completed']);
     // The client is told to drop its keep-alive connection, so it cannot hold the shutdown open.
     assert.equal(res.headers.get('connection'), 'close');
 
@@ -132,6 +140,14 @@ describe('shutdown of the in-process server on SQLite', () => {
     assert.ok(completed >= 0, 'the request in flight was logged as completed');
     assert.ok(completed < messages.indexOf('shut down cleanly'), 'shutdown reported clean before the request in flight completed');
     await assert.rejects(running.services.database.ping(), 'the database is still open after shutdown');
+    // What the client was told is on disk: the payment and its completed idempotency record.
+    const file = new BetterSqlite3(join(dir, 'akwe.db'), { readonly: true });
+    try {
+      assert.deepEqual(file.prepare(`select status from payments where reference = 'SHUTDOWN-1'`).all(), [{ status: 'completed' }]);
+      assert.deepEqual(file.prepare(`select state from idempotency_records where idempotency_key = 'shutdown-in-flight'`).all(), [{ state: 'completed' }]);
+    } finally {
+      file.close();
+    }
     // Safe to call again (a second signal, or the test's after hook).
     await running.shutdown();
   });

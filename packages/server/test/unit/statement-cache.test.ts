@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
-import { withStatementCache } from '../../src/storage/database.js';
+import { StatementCache } from '../../src/storage/sqlite/statement-cache.js';
 
 describe('SQLite statement cache', () => {
   it('prepares a statement once and reuses it for the same SQL', () => {
@@ -12,10 +12,10 @@ describe('SQLite statement cache', () => {
       prepared += 1;
       return original(text);
     }) as typeof connection.prepare;
-    const cached = withStatementCache(connection);
+    const cached = new StatementCache(connection);
     for (let i = 0; i < 3; i++) assert.deepEqual(cached.prepare('select ? as n').all([i]), [{ n: i }]);
     assert.equal(prepared, 1);
-    cached.close();
+    connection.close();
   });
 
   it('keeps at most its capacity, dropping the least recently used', () => {
@@ -26,7 +26,7 @@ describe('SQLite statement cache', () => {
       prepared.push(text);
       return original(text);
     }) as typeof connection.prepare;
-    const cached = withStatementCache(connection, 2);
+    const cached = new StatementCache(connection, 2);
     cached.prepare('select 1');
     cached.prepare('select 2');
     cached.prepare('select 1'); // now the most recently used
@@ -34,6 +34,6 @@ describe('SQLite statement cache', () => {
     cached.prepare('select 1');
     cached.prepare('select 2'); // prepared again
     assert.deepEqual(prepared, ['select 1', 'select 2', 'select 3', 'select 2']);
-    cached.close();
+    connection.close();
   });
 });

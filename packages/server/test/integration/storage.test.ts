@@ -7,7 +7,7 @@ import { newId } from '../../src/core/shared/ids.js';
 import { migrations } from '../../src/storage/migrations/index.js';
 import { migrateToLatest, pendingMigrations } from '../../src/storage/migrator.js';
 import { ApiKeyRepository } from '../../src/storage/repositories/api-key-repository.js';
-import { EventRepository } from '../../src/storage/repositories/event-repository.js';
+import { EventOutbox, EventRepository } from '../../src/storage/repositories/event-repository.js';
 import { MerchantRepository } from '../../src/storage/repositories/merchant-repository.js';
 import { aPayment } from '../support/fixtures.js';
 import { testDatabases, type OpenTestDatabase } from '../support/test-databases.js';
@@ -161,7 +161,7 @@ for (const target of testDatabases()) {
         const id = newId();
         // A large amount proves bigint centimes survive the JSON round trip exactly.
         const subject = { kind: 'payment' as const, payment: aPayment(owner.id, { environment: 'live', amountMinor: 9_007_199_254_740 }) };
-        await EventRepository.insert(open.database.db, { id, merchantId: owner.id, environment: 'live', type: 'collect.payment.created', createdAt: new Date().toISOString(), subject });
+        await new EventOutbox(open.database.db).insert(open.database.db, [{ id, merchantId: owner.id, environment: 'live', type: 'collect.payment.created', createdAt: new Date().toISOString(), subject }]);
         assert.deepEqual((await events.findById({ merchantId: owner.id, environment: 'live' }, id))?.subject, subject);
         assert.equal(await events.findById({ merchantId: owner.id, environment: 'test' }, id), undefined);
         assert.equal(await events.findById({ merchantId: other.id, environment: 'live' }, id), undefined);
@@ -173,7 +173,7 @@ for (const target of testDatabases()) {
         const id = newId();
         await assert.rejects(
           open.database.db.transaction().execute(async (trx) => {
-            await EventRepository.insert(trx, { id, merchantId: owner.id, environment: 'test', type: 'x', createdAt: new Date().toISOString(), subject: { kind: 'payment', payment: aPayment(owner.id) } });
+            await new EventOutbox(open.database.db).insert(trx, [{ id, merchantId: owner.id, environment: 'test', type: 'x', createdAt: new Date().toISOString(), subject: { kind: 'payment', payment: aPayment(owner.id) } }]);
             throw new Error('the change it reports failed');
           }),
         );

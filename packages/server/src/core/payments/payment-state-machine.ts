@@ -1,5 +1,5 @@
 import { AkweError } from '../errors/index.js';
-import type { PaymentStatus } from './payment.js';
+import { paymentStatuses, type PaymentStatus } from './payment.js';
 
 /**
  * Every allowed status change, as one table (SPEC.md "States and transitions" plus PRODUCT.md):
@@ -23,6 +23,9 @@ export const transitions: Readonly<Record<PaymentStatus, readonly PaymentStatus[
 
 /** Statuses no operator answer can change (a completed payment may still be refunded). */
 export const finalStatuses: readonly PaymentStatus[] = ['completed', 'failed', 'cancelled', 'expired', 'refunded'];
+
+/** Every other status: the ones expiry and cancel still apply to (derived, so a new status cannot be missed). */
+export const nonFinalStatuses: readonly PaymentStatus[] = paymentStatuses.filter((status) => !finalStatuses.includes(status));
 
 export function isFinal(status: PaymentStatus): boolean {
   return finalStatuses.includes(status);

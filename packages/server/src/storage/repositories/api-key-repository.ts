@@ -1,31 +1,38 @@
 import type { Kysely } from 'kysely';
 import type { ApiKey } from '../../core/merchants/api-key.js';
 import type { ApiKeyStore } from '../../core/ports.js';
+import { PreparedQuery } from '../prepared-query.js';
 import type { Database } from '../schema.js';
 import { apiKeyFromRow, apiKeyToRow, merchantFromRow } from './row-mappers.js';
 
 export class ApiKeyRepository implements ApiKeyStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** Every authenticated request runs it: built once. */
+  private readonly keyByHash;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.keyByHash = new PreparedQuery(db, (db, hash: string) =>
+      db
+        .selectFrom('api_keys as k')
+        .leftJoin('merchants as m', 'm.id', 'k.merchant_id')
+        .selectAll('k')
+        .select([
+          'm.id as m_id',
+          'm.name as m_name',
+          'm.status as m_status',
+          'm.kyc_status as m_kyc_status',
+          'm.created_at as m_created_at',
+          'm.updated_at as m_updated_at',
+        ])
+        .where('k.key_hash', '=', hash),
+    );
+  }
 
   async insert(key: ApiKey): Promise<void> {
     await this.db.insertInto('api_keys').values(apiKeyToRow(key)).execute();
   }
 
   async findByHash(hash: string): Promise<Awaited<ReturnType<ApiKeyStore['findByHash']>>> {
-    const row = await this.db
-      .selectFrom('api_keys as k')
-      .leftJoin('merchants as m', 'm.id', 'k.merchant_id')
-      .selectAll('k')
-      .select([
-        'm.id as m_id',
-        'm.name as m_name',
-        'm.status as m_status',
-        'm.kyc_status as m_kyc_status',
-        'm.created_at as m_created_at',
-        'm.updated_at as m_updated_at',
-      ])
-      .where('k.key_hash', '=', hash)
-      .executeTakeFirst();
+    const row = await this.keyByHash.first(this.db, hash);
     if (!row) return undefined;
     const merchant =
       row.m_id === null

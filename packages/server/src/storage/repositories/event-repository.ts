@@ -1,7 +1,8 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { EventSubject, StoredEvent } from '../../core/events/stored-event.js';
 import type { EventStore } from '../../core/ports.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
+import { PreparedInsert } from '../prepared-query.js';
 import type { Database, EventTable } from '../schema.js';
 
 export function eventFromRow(row: Selectable<EventTable>): StoredEvent {
@@ -15,26 +16,32 @@ export function eventFromRow(row: Selectable<EventTable>): StoredEvent {
   };
 }
 
+function eventToRow(event: StoredEvent): Insertable<EventTable> {
+  return {
+    id: event.id,
+    merchant_id: event.merchantId,
+    environment: event.environment,
+    type: event.type,
+    payload: JSON.stringify(event.subject),
+    created_at: event.createdAt,
+  };
+}
+
+/** Writes outbox rows; callers pass their transaction so the events commit with their change. */
+export class EventOutbox {
+  private readonly rows: PreparedInsert<'events'>;
+
+  constructor(db: Kysely<Database>) {
+    this.rows = new PreparedInsert(db, 'events');
+  }
+
+  async insert(executor: Kysely<Database>, events: readonly StoredEvent[]): Promise<void> {
+    if (events.length > 0) await this.rows.execute(executor, events.map(eventToRow));
+  }
+}
+
 export class EventRepository implements EventStore {
   constructor(private readonly db: Kysely<Database>) {}
-
-  /** Inserts outbox rows; callers pass their transaction so the events commit with their change. */
-  static async insert(db: Kysely<Database>, ...events: StoredEvent[]): Promise<void> {
-    if (events.length === 0) return;
-    await db
-      .insertInto('events')
-      .values(
-        events.map((event) => ({
-          id: event.id,
-          merchant_id: event.merchantId,
-          environment: event.environment,
-          type: event.type,
-          payload: JSON.stringify(event.subject),
-          created_at: event.createdAt,
-        })),
-      )
-      .execute();
-  }
 
   async findById(scope: TenantScope, id: string): Promise<StoredEvent | undefined> {
     const row = await this.db

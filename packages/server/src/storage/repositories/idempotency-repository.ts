@@ -8,6 +8,7 @@ import type {
   IdempotencyStore,
 } from '../../core/idempotency/idempotency-store.js';
 import type { Environment } from '../../core/shared/environment.js';
+import { PreparedQuery } from '../prepared-query.js';
 import type { Database, IdempotencyRecordTable } from '../schema.js';
 
 /** A claim that keeps meeting a record that vanishes or expires gives up after this many tries. */
@@ -21,28 +22,46 @@ const PRIMARY_KEY = ['merchant_id', 'environment', 'method', 'route', 'idempoten
  * read-then-write in memory, decides which of two simultaneous requests owns the key.
  */
 export class IdempotencyRepository implements IdempotencyStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  // Every creation claims and completes a key: these two are built once.
+  private readonly insertClaim;
+  private readonly completeClaim;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.insertClaim = new PreparedQuery(
+      db,
+      (db, merchantId: string, environment: string, method: string, route: string, key: string, requestHash: string, now: string, expiresAt: string) =>
+        db
+          .insertInto('idempotency_records')
+          .values({
+            merchant_id: merchantId,
+            environment,
+            method,
+            route,
+            idempotency_key: key,
+            request_hash: requestHash,
+            state: 'in_progress' satisfies IdempotencyState,
+            response_status: null,
+            response_body: null,
+            created_at: now,
+            expires_at: expiresAt,
+          })
+          .onConflict((conflict) => conflict.columns([...PRIMARY_KEY]).doNothing())
+          .returningAll(),
+    );
+    this.completeClaim = new PreparedQuery(
+      db,
+      (db, merchantId: string, environment: Environment, method: string, route: string, key: string, createdAt: string, status: number, body: string) =>
+        db
+          .updateTable('idempotency_records')
+          .set({ state: 'completed' satisfies IdempotencyState, response_status: status, response_body: body })
+          .where((eb) => isClaim(eb, { merchantId, environment, method, route, key, createdAt })),
+    );
+  }
 
   async claim(claim: IdempotencyClaim): Promise<ClaimResult> {
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
-      const inserted = await this.db
-        .insertInto('idempotency_records')
-        .values({
-          merchant_id: claim.merchantId,
-          environment: claim.environment,
-          method: claim.method,
-          route: claim.route,
-          idempotency_key: claim.key,
-          request_hash: claim.requestHash,
-          state: 'in_progress' satisfies IdempotencyState,
-          response_status: null,
-          response_body: null,
-          created_at: claim.now,
-          expires_at: claim.expiresAt,
-        })
-        .onConflict((conflict) => conflict.columns([...PRIMARY_KEY]).doNothing())
-        .returningAll()
-        .executeTakeFirst();
+      const { merchantId, environment, method, route, key, requestHash, now, expiresAt } = claim;
+      const inserted = await this.insertClaim.first(this.db, merchantId, environment, method, route, key, requestHash, now, expiresAt);
       if (inserted) return { outcome: 'claimed', record: recordFromRow(inserted) };
 
       const existing = await this.db
@@ -66,12 +85,9 @@ export class IdempotencyRepository implements IdempotencyStore {
   }
 
   async complete(record: IdempotencyRecord, response: { status: number; body: string }): Promise<boolean> {
-    const result = await this.db
-      .updateTable('idempotency_records')
-      .set({ state: 'completed' satisfies IdempotencyState, response_status: response.status, response_body: response.body })
-      .where((eb) => isClaim(eb, record))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    const { merchantId, environment, method, route, key, createdAt } = record;
+    const result = await this.completeClaim.execute(this.db, merchantId, environment, method, route, key, createdAt, response.status, response.body);
+    return Number(result.numAffectedRows ?? 0) > 0;
   }
 
   async release(record: IdempotencyRecord): Promise<boolean> {
@@ -116,7 +132,7 @@ function isRecord(eb: RecordsBuilder, scope: IdempotencyScope): Expression<SqlBo
 }
 
 /** This very claim, still in progress: not a later claim of the same key after expiry. */
-function isClaim(eb: RecordsBuilder, record: IdempotencyRecord): Expression<SqlBool> {
+function isClaim(eb: RecordsBuilder, record: IdempotencyScope & Pick<IdempotencyRecord, 'createdAt'>): Expression<SqlBool> {
   return eb.and([isRecord(eb, record), eb('state', '=', 'in_progress' satisfies IdempotencyState), eb('created_at', '=', record.createdAt)]);
 }
 

@@ -3,12 +3,13 @@ import type { CountryCode, Currency } from '../../core/catalog/operator-catalog.
 import { AkweError } from '../../core/errors/index.js';
 import type { Payment, PaymentMode, PaymentStatus, Refund, RefundStatus } from '../../core/payments/payment.js';
 import type { LockedChange, PaymentChange, PaymentStore } from '../../core/payments/payment-store.js';
-import { finalStatuses } from '../../core/payments/payment-state-machine.js';
+import { nonFinalStatuses } from '../../core/payments/payment-state-machine.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import type { DatabaseCapabilities } from '../database.js';
 import type { Database, PaymentTable, RefundTable } from '../schema.js';
+import { PreparedInsert, PreparedQuery } from '../prepared-query.js';
 import { isUniqueViolation } from '../unique-violation.js';
-import { EventRepository } from './event-repository.js';
+import { EventOutbox } from './event-repository.js';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -104,17 +105,47 @@ function refundToRow(r: Refund): Selectable<RefundTable> {
   };
 }
 
+/**
+ * Non-final payments whose expiry has passed, soonest first. `status in (...)` rather than
+ * `not in (final)` so the lookup can use the index payments_expiry (status, expires_at) instead
+ * of scanning every payment on each pass of the expiry worker.
+ */
+export function dueForExpiryQuery(db: Kysely<Database> | Transaction<Database>, now: string, limit: number) {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('status', 'in', nonFinalStatuses)
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .limit(limit);
+}
+
 export class PaymentRepository implements PaymentStore {
+  // Every creation runs these: built once (see prepared-query.ts).
+  private readonly paymentRows: PreparedInsert<'payments'>;
+  private readonly outbox: EventOutbox;
+  private readonly byId;
+  private readonly byReference;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly capabilities: DatabaseCapabilities,
-  ) {}
+  ) {
+    this.paymentRows = new PreparedInsert(db, 'payments');
+    this.outbox = new EventOutbox(db);
+    const scoped = (db: Kysely<Database>, merchantId: string, environment: Environment) =>
+      db.selectFrom('payments').selectAll().where('merchant_id', '=', merchantId).where('environment', '=', environment);
+    this.byId = new PreparedQuery(db, (db, merchantId: string, environment: Environment, id: string) => scoped(db, merchantId, environment).where('id', '=', id));
+    this.byReference = new PreparedQuery(db, (db, merchantId: string, environment: Environment, reference: string) =>
+      scoped(db, merchantId, environment).where('reference', '=', reference),
+    );
+  }
 
   async insert(payment: Payment, events: PaymentChange['events']): Promise<void> {
     try {
       await this.db.transaction().execute(async (trx) => {
-        await trx.insertInto('payments').values(paymentToRow(payment)).execute();
-        await EventRepository.insert(trx, ...events);
+        await this.paymentRows.execute(trx, [paymentToRow(payment)]);
+        await this.outbox.insert(trx, events);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AkweError('duplicate_reference', `A payment with reference ${payment.reference} exists already.`, { field: 'reference' });
@@ -123,13 +154,12 @@ export class PaymentRepository implements PaymentStore {
   }
 
   async find(scope: TenantScope, referenceOrId: string): Promise<Payment | undefined> {
-    const base = this.db.selectFrom('payments').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
     // An id is tried first: a reference that happens to look like a UUID still resolves by reference.
     if (uuidPattern.test(referenceOrId)) {
-      const byId = await base.where('id', '=', referenceOrId.toLowerCase()).executeTakeFirst();
+      const byId = await this.byId.first(this.db, scope.merchantId, scope.environment, referenceOrId.toLowerCase());
       if (byId) return paymentFromRow(byId);
     }
-    const byReference = await base.where('reference', '=', referenceOrId).executeTakeFirst();
+    const byReference = await this.byReference.first(this.db, scope.merchantId, scope.environment, referenceOrId);
     return byReference && paymentFromRow(byReference);
   }
 
@@ -145,13 +175,7 @@ export class PaymentRepository implements PaymentStore {
 
   async expireDue(now: string, limit: number, expire: (payment: Payment) => PaymentChange): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
-      let query = trx
-        .selectFrom('payments')
-        .selectAll()
-        .where('status', 'not in', finalStatuses as PaymentStatus[])
-        .where('expires_at', '<=', now)
-        .orderBy('expires_at')
-        .limit(limit);
+      let query = dueForExpiryQuery(trx, now, limit);
       if (this.capabilities.skipLocked) query = query.forUpdate().skipLocked();
       const due = (await query.execute()).map(paymentFromRow);
       let expired = 0;
@@ -229,6 +253,6 @@ export class PaymentRepository implements PaymentStore {
       const { id, ...columns } = refundToRow(change.updateRefund);
       await trx.updateTable('refunds').set(columns).where('id', '=', id).execute();
     }
-    await EventRepository.insert(trx, ...change.events);
+    await this.outbox.insert(trx, change.events);
   }
 }

@@ -119,10 +119,20 @@ export class WebhookRepository implements WebhookStore {
       let query = trx.selectFrom('events').selectAll().where('fanned_out', '=', 0).orderBy('id').limit(limit);
       if (this.capabilities.skipLocked) query = query.forUpdate().skipLocked();
       const rows = await query.execute();
+      // A batch holds many events of few tenants: read each tenant's endpoints once per pass, not once per event.
+      const endpointsByTenant = new Map<string, WebhookEndpoint[]>();
+      const enabledEndpoints = async (scope: TenantScope): Promise<WebhookEndpoint[]> => {
+        const tenantKey = JSON.stringify([scope.merchantId, scope.environment]);
+        let endpoints = endpointsByTenant.get(tenantKey);
+        if (!endpoints) {
+          endpoints = (await this.scoped(trx, scope).where('enabled', '=', 1).orderBy('id').execute()).map((r) => this.endpointFromRow(r));
+          endpointsByTenant.set(tenantKey, endpoints);
+        }
+        return endpoints;
+      };
       for (const row of rows) {
         const event = eventFromRow(row);
-        const endpoints = (await this.scoped(trx, event).where('enabled', '=', 1).orderBy('id').execute()).map((r) => this.endpointFromRow(r));
-        const deliveries = plan(event, endpoints);
+        const deliveries = plan(event, await enabledEndpoints(event));
         if (deliveries.length > 0) {
           await trx
             .insertInto('webhook_deliveries')
@@ -130,7 +140,14 @@ export class WebhookRepository implements WebhookStore {
             .onConflict((oc) => oc.columns(['event_id', 'destination']).doNothing())
             .execute();
         }
-        await trx.updateTable('events').set({ fanned_out: 1 }).where('id', '=', row.id).execute();
+      }
+      // One statement for the whole batch (a few hundred ids at most, well within both databases' limits).
+      if (rows.length > 0) {
+        await trx
+          .updateTable('events')
+          .set({ fanned_out: 1 })
+          .where('id', 'in', rows.map((row) => row.id))
+          .execute();
       }
       return rows.length;
     });

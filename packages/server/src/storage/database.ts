@@ -3,18 +3,11 @@
  * PostgreSQL (pg pool) for a postgres:// URL. Everything above this file speaks Kysely and
  * asks `capabilities`, never the dialect name.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import type { Database } from './schema.js';
-import { BackgroundCheckpoints } from './sqlite/background-checkpoints.js';
-import { CommitDurability } from './sqlite/commit-durability.js';
-import { SqliteGroupCommit } from './sqlite/group-commit.js';
-import { GroupCommitSqliteDialect } from './sqlite/group-commit-dialect.js';
-import { WalFileSync } from './sqlite/wal-file-sync.js';
+import { openSqlite } from './sqlite/open-sqlite.js';
 
 export interface DatabaseCapabilities {
   /** Row claims with FOR UPDATE SKIP LOCKED, so several processes can share work. */
@@ -51,31 +44,8 @@ export interface OpenDatabaseOptions {
 // int8 (bigint) columns hold centimes; they stay far below 2^53, so JS numbers are exact.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-function openSqliteConnection(file: string): BetterSqlite3.Database {
-  const connection = new BetterSqlite3(file);
-  connection.pragma('journal_mode = WAL');
-  connection.pragma('foreign_keys = ON');
-  connection.pragma('busy_timeout = 5000');
-  return connection;
-}
-
-/**
- * SQLite through group commit (see sqlite/group-commit.ts): a writer connection whose commits do not
- * wait for the disk (synchronous = NORMAL), made durable by a WAL sync off the event loop before
- * anyone learns of them, and a reader connection for reads outside transactions.
- */
-function openSqlite(file: string, options: OpenDatabaseOptions): AkweDatabase {
-  mkdirSync(dirname(file), { recursive: true });
-  // The writer first: it turns WAL on for the file before the reader opens it.
-  const writer = openSqliteConnection(file);
-  writer.pragma('synchronous = NORMAL');
-  const reader = openSqliteConnection(file);
-  reader.pragma('query_only = ON');
-  const walSync = new WalFileSync(file);
-  const durability = new CommitDurability(() => walSync.sync());
-  const groupCommit = new SqliteGroupCommit(writer, reader, durability);
-  const checkpoints = options.backgroundCheckpoints ? new BackgroundCheckpoints(file, writer) : undefined;
-  const db = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(groupCommit) });
+function openSqliteDatabase(file: string, options: OpenDatabaseOptions): AkweDatabase {
+  const { db, close } = openSqlite(file, { backgroundCheckpoints: options.backgroundCheckpoints ?? false });
   return {
     db,
     capabilities: { skipLocked: false, rowLocks: false, concurrentWriters: false, schemas: false },
@@ -83,12 +53,7 @@ function openSqlite(file: string, options: OpenDatabaseOptions): AkweDatabase {
     async ping() {
       await sql`select 1`.execute(db);
     },
-    async close() {
-      // The checkpoint thread's connection goes first, so the writer closes last and removes the log.
-      await checkpoints?.stop();
-      await db.destroy();
-      walSync.close();
-    },
+    close,
   };
 }
 
@@ -119,5 +84,5 @@ function openPostgres(url: string, options: OpenDatabaseOptions): AkweDatabase {
 }
 
 export function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): AkweDatabase {
-  return target.kind === 'sqlite' ? openSqlite(target.file, options) : openPostgres(target.url, options);
+  return target.kind === 'sqlite' ? openSqliteDatabase(target.file, options) : openPostgres(target.url, options);
 }

@@ -58,7 +58,7 @@ export class PreparedInsert<T extends keyof Database & string> {
   ) {}
 
   /** Inserts `rows` (at least one; all with the same columns, in the same order) through `executor`. */
-  execute(executor: Kysely<Database>, rows: readonly Insertable<Database[T]>[]): Promise<QueryResult<unknown>> {
+  async execute(executor: Kysely<Database>, rows: readonly Insertable<Database[T]>[]): Promise<QueryResult<unknown>> {
     if (rows.length === 0) throw new RangeError('PreparedInsert needs at least one row');
     const columns = Object.keys(rows[0]!);
     const shape = `${rows.length}:${columns.join(',')}`;

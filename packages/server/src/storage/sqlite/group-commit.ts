@@ -99,6 +99,11 @@ export class SqliteGroupCommit {
     this.reads = new StatementCache(reader, options.statementCacheSize);
   }
 
+  /** Writes in the batch not committed yet. */
+  get pendingWrites(): number {
+    return this.batch?.writes ?? 0;
+  }
+
   /** A statement outside any transaction: a read at once on the reader, a write in the current batch. */
   async run(statement: SqlStatement): Promise<StatementOutcome> {
     this.assertOpen();
@@ -114,6 +119,7 @@ export class SqliteGroupCommit {
     }
 
     await this.lock.acquire();
+    if (this.closed) return this.refuseAfterClose();
     let batch: Batch;
     let outcome: StatementOutcome | undefined;
     let failure: unknown;
@@ -141,6 +147,7 @@ export class SqliteGroupCommit {
   async beginTransaction(): Promise<GroupTransaction> {
     this.assertOpen();
     await this.lock.acquire();
+    if (this.closed) return this.refuseAfterClose();
     try {
       const batch = this.openBatch();
       this.writes.prepare(`savepoint ${TRANSACTION_SAVEPOINT}`).run();
@@ -216,6 +223,7 @@ export class SqliteGroupCommit {
 
   private async runBetweenBatches(statement: SqlStatement): Promise<StatementOutcome> {
     await this.lock.acquire();
+    if (this.closed) return this.refuseAfterClose();
     try {
       this.commitNow();
       return execute(this.writes.prepare(statement.sql), statement.parameters);
@@ -302,6 +310,13 @@ export class SqliteGroupCommit {
 
   private assertOpen(): void {
     if (this.closed) throw new Error('the SQLite database is closed');
+  }
+
+  /** For a caller that waited for the lock while close() held it. */
+  private refuseAfterClose(): never {
+    this.lock.release();
+    this.assertOpen();
+    throw new Error('unreachable');
   }
 }
 

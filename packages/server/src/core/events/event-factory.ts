@@ -21,14 +21,15 @@ export class EventFactory {
   }
 
   refund(type: 'created' | 'completed' | 'failed', refund: Refund, payment: Payment): StoredEvent {
-    return this.base(`collect.refund.${type}`, payment.merchantId, payment, { kind: 'refund', refund, payment });
+    // Snapshots: payments and refunds hold only primitives, so a shallow copy cannot share state.
+    return this.base(`collect.refund.${type}`, payment, { kind: 'refund', refund: { ...refund }, payment: { ...payment } });
   }
 
   private payment(type: string, payment: Payment): StoredEvent {
-    return this.base(type, payment.merchantId, payment, { kind: 'payment', payment });
+    return this.base(type, payment, { kind: 'payment', payment: { ...payment } });
   }
 
-  private base(type: string, merchantId: string, payment: Payment, subject: StoredEvent['subject']): StoredEvent {
-    return { id: this.newId(), merchantId, environment: payment.environment, type, createdAt: this.clock.now().toISOString(), subject: structuredClone(subject) };
+  private base(type: string, payment: Payment, subject: StoredEvent['subject']): StoredEvent {
+    return { id: this.newId(), merchantId: payment.merchantId, environment: payment.environment, type, createdAt: this.clock.now().toISOString(), subject };
   }
 }

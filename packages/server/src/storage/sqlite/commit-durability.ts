@@ -13,9 +13,10 @@
 export class CommitDurability {
   private committed = 0;
   private durable = 0;
-  private syncing = false;
+  private syncInFlight = false;
   private failure: unknown;
   private readonly waiters: Array<{ commit: number; resolve: () => void; reject: (error: unknown) => void }> = [];
+  private readonly afterSync: Array<() => void> = [];
   /** fdatasync calls made, for tests and the benchmark. */
   syncs = 0;
 
@@ -33,6 +34,17 @@ export class CommitDurability {
     return this.committed;
   }
 
+  /** A sync is running: a commit made now would wait for it and then for one more. */
+  get syncing(): boolean {
+    return this.syncInFlight;
+  }
+
+  /** Calls `callback` once the running sync has ended (at once when none runs). */
+  whenSyncEnds(callback: () => void): void {
+    if (this.syncInFlight) this.afterSync.push(callback);
+    else callback();
+  }
+
   isDurable(commit: number): boolean {
     return this.failure === undefined && commit <= this.durable;
   }
@@ -48,25 +60,31 @@ export class CommitDurability {
   }
 
   private startSync(): void {
-    if (this.syncing || this.waiters.length === 0 || this.failure !== undefined) return;
-    this.syncing = true;
+    if (this.syncInFlight || this.waiters.length === 0 || this.failure !== undefined) return;
+    this.syncInFlight = true;
     // Everything committed before the sync starts is covered by it.
     const covered = this.committed;
     this.syncs += 1;
     this.syncToDisk().then(
       () => {
-        this.syncing = false;
+        this.syncInFlight = false;
         this.durable = Math.max(this.durable, covered);
         this.settle((waiter) => waiter.commit <= covered, (waiter) => waiter.resolve());
+        this.runAfterSync();
         // Commits made while this sync ran need the next one.
         this.startSync();
       },
       (error: unknown) => {
-        this.syncing = false;
+        this.syncInFlight = false;
         this.failure = new Error('the SQLite write-ahead log could not be synced to disk', { cause: error });
         this.settle(() => true, (waiter) => waiter.reject(this.failure));
+        this.runAfterSync();
       },
     );
+  }
+
+  private runAfterSync(): void {
+    for (const callback of this.afterSync.splice(0)) callback();
   }
 
   private settle(matches: (waiter: (typeof this.waiters)[number]) => boolean, finish: (waiter: (typeof this.waiters)[number]) => void): void {

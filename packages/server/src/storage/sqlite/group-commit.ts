@@ -247,10 +247,19 @@ export class SqliteGroupCommit {
     if (this.commitScheduled || !this.batch) return;
     this.commitScheduled = true;
     setImmediate(() => {
-      this.commitScheduled = false;
       // A transaction still open (awaiting something between its statements) holds the batch;
       // releaseLock schedules the commit again when it ends.
-      if (!this.lock.isHeld) this.commitNow();
+      if (this.lock.isHeld) {
+        this.commitScheduled = false;
+        return;
+      }
+      // While the disk syncs earlier commits, a commit now would wait for that sync and the next
+      // one anyway: the batch stays open and gathers more writes until the sync ends.
+      this.durability.whenSyncEnds(() => {
+        this.commitScheduled = false;
+        if (!this.lock.isHeld) this.commitNow();
+        else this.scheduleCommit();
+      });
     });
   }
 

@@ -164,6 +164,28 @@ describe('SQLite group commit', () => {
     assert.deepEqual(labelsOnDisk(file), ['other', 'slow', 'slow-2']);
   });
 
+  it('fails every write of a batch that SQLite rolls back whole, and starts afresh after it', async () => {
+    const { db, file } = await open();
+    // RAISE(ROLLBACK) ends the whole SQLite transaction, as a full disk or an I/O error would.
+    const setup = new BetterSqlite3(file);
+    setup.exec(`create trigger items_boom before insert on items when new.label = 'boom' begin select raise(rollback, 'boom'); end`);
+    setup.close();
+    const results = await Promise.allSettled([
+      insert(db, 'before-1'),
+      db.transaction().execute((trx) => insert(trx, 'before-2')),
+      insert(db, 'boom'),
+      insert(db, 'after'),
+    ]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['rejected', 'rejected', 'rejected', 'fulfilled'],
+    );
+    assert.match(String((results[0] as PromiseRejectedResult).reason), /rolled back the group commit/);
+    assert.match(String((results[2] as PromiseRejectedResult).reason), /boom/);
+    assert.deepEqual(await labels(db), ['after']);
+    assert.deepEqual(labelsOnDisk(file), ['after']);
+  });
+
   it('fails the writes of a batch whose sync fails, and every read and write after it', async () => {
     const disk = heldSync();
     const { db } = await open({ syncToDisk: disk.syncToDisk });

@@ -5,7 +5,7 @@
  *   1. The bare app (bench/bare-app.ts) in a child process: POST /echo with the creation body, at
  *      BENCH_CONNECTIONS (50) connections for req/s and BENCH_LATENCY_CONNECTIONS (10) for latency.
  *   2. `akwe serve` in a child process on a fresh database: SQLite in a new temporary folder
- *      (WAL, synchronous=FULL: durable commits), or, when DATABASE_URL is a postgres:// URL, a new
+ *      (WAL, group commit: every answer waits for the log's fdatasync), or, for a postgres:// DATABASE_URL, a new
  *      database akwe_bench_<random> on that server, dropped afterwards. Rate limits are lifted.
  *      POST /api/v1/collect/payments (sandbox, direct, mtn_bj, a unique Idempotency-Key and
  *      reference per request) at 50 then 10 connections, then GET /api/v1/collect/payments/{reference}
@@ -246,7 +246,7 @@ async function main(): Promise<number> {
       progress(`created database ${benchDatabase.name}`);
       databaseFacts = { kind, description: safeUrl(benchDatabase.url), settings: benchDatabase.settings, poolSize: 10 };
     } else {
-      databaseFacts = { kind, description: `sqlite:${join(sqliteRoot, 'akwe.db')}`, journalMode: 'wal', synchronous: 'full', filesystem: filesystemOf(sqliteRoot) };
+      databaseFacts = { kind, description: `sqlite:${join(sqliteRoot, 'akwe.db')}`, journalMode: 'wal', durability: 'group commit: each answer waits for an fdatasync of the WAL', filesystem: filesystemOf(sqliteRoot) };
       if (filesystemOf(sqliteRoot) === 'tmpfs') progress('WARNING: the SQLite folder is on tmpfs, where fsync costs nothing: set BENCH_DATA_DIR to a disk folder');
     }
     if (settings.cpuProfile) mkdirSync(profileDir, { recursive: true });

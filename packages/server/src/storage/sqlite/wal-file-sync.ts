@@ -8,7 +8,8 @@ import { dirname } from 'node:path';
  * The descriptor stays valid for as long as the database is open: SQLite deletes the WAL only when
  * the last connection to the file closes, and our writer connection is open until close(). On
  * Linux an fdatasync through any descriptor flushes the file's data, whoever wrote it. The first
- * sync also syncs the folder, so the WAL file's own directory entry survives a power loss.
+ * sync also syncs the folder, so the WAL file's own directory entry survives a power loss. This is
+ * the sync SQLite itself would make with synchronous = FULL.
  */
 export class WalFileSync {
   private descriptor: number | undefined;
@@ -23,7 +24,8 @@ export class WalFileSync {
   async sync(): Promise<void> {
     const descriptor = this.open();
     await new Promise<void>((resolve, reject) => fdatasync(descriptor, (error) => (error ? reject(error) : resolve())));
-    if (!this.folderSynced) {
+    // Windows cannot open a folder to sync it (and NTFS journals the entry itself).
+    if (!this.folderSynced && process.platform !== 'win32') {
       const folder = openSync(dirname(this.databaseFile), 'r');
       try {
         await new Promise<void>((resolve, reject) => fsync(folder, (error) => (error ? reject(error) : resolve())));

@@ -6,6 +6,11 @@ class Placeholder {
   constructor(readonly position: number) {}
 }
 
+/** The compiled statement with each placeholder replaced by the value for its position. */
+function bind<Row>(template: CompiledQuery<Row>, valueAt: (position: number) => unknown): CompiledQuery<Row> {
+  return { ...template, parameters: template.parameters.map((p) => (p instanceof Placeholder ? valueAt(p.position) : p)) };
+}
+
 /**
  * A query built and compiled by Kysely once, then run many times with new values.
  *
@@ -33,8 +38,7 @@ export class PreparedQuery<Args extends unknown[], Row> {
 
   /** Runs on `executor`: the database it was built for, or a transaction of it. */
   execute(executor: Kysely<Database>, ...args: Args): Promise<QueryResult<Row>> {
-    const parameters = this.template.parameters.map((p) => (p instanceof Placeholder ? args[p.position] : p));
-    return executor.executeQuery({ ...this.template, parameters });
+    return executor.executeQuery(bind(this.template, (position) => args[position]));
   }
 
   async first(executor: Kysely<Database>, ...args: Args): Promise<Row | undefined> {
@@ -72,10 +76,8 @@ export class PreparedInsert<T extends keyof Database & string> {
       prepared = { template, columns };
       if (this.shapes.size < MAX_INSERT_SHAPES) this.shapes.set(shape, prepared);
     }
-    const width = prepared.columns.length;
-    const parameters = prepared.template.parameters.map((p) =>
-      p instanceof Placeholder ? (rows[Math.floor(p.position / width)] as Record<string, unknown>)[prepared.columns[p.position % width]!] : p,
-    );
-    return executor.executeQuery({ ...prepared.template, parameters });
+    const { template, columns: names } = prepared;
+    const width = names.length;
+    return executor.executeQuery(bind(template, (position) => (rows[Math.floor(position / width)] as Record<string, unknown>)[names[position % width]!]));
   }
 }

@@ -63,6 +63,7 @@ class Batch {
 }
 
 const TRANSACTION_SAVEPOINT = 'akwe_group_tx';
+const CLOSED = 'the SQLite database is closed';
 /** Session statements cannot run inside the batch's transaction: the batch is committed first. */
 const SESSION_STATEMENT = /^\s*(pragma|vacuum|attach|detach)\b/i;
 /** Transaction control belongs to this class; a raw BEGIN or COMMIT would break the batch. */
@@ -93,10 +94,9 @@ export class SqliteGroupCommit {
     writer: BetterSqlite3.Database,
     reader: BetterSqlite3.Database,
     private readonly durability: CommitDurability,
-    options: { statementCacheSize?: number } = {},
   ) {
-    this.writes = new StatementCache(writer, options.statementCacheSize);
-    this.reads = new StatementCache(reader, options.statementCacheSize);
+    this.writes = new StatementCache(writer);
+    this.reads = new StatementCache(reader);
   }
 
   /** Writes in the batch not committed yet. */
@@ -318,14 +318,13 @@ export class SqliteGroupCommit {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new Error('the SQLite database is closed');
+    if (this.closed) throw new Error(CLOSED);
   }
 
   /** For a caller that waited for the lock while close() held it. */
   private refuseAfterClose(): never {
     this.lock.release();
-    this.assertOpen();
-    throw new Error('unreachable');
+    throw new Error(CLOSED);
   }
 }
 

@@ -3,11 +3,12 @@
  * PostgreSQL (pg pool) for a postgres:// URL. Everything above this file speaks Kysely and
  * asks `capabilities`, never the dialect name.
  */
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import type { Database } from './schema.js';
 import { openSqlite } from './sqlite/open-sqlite.js';
+import { CurrentSchemaPostgresDialect } from './postgres/current-schema-dialect.js';
 
 export interface DatabaseCapabilities {
   /** Row claims with FOR UPDATE SKIP LOCKED, so several processes can share work. */
@@ -67,7 +68,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): AkweDatabase {
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   const safe = new URL(url);
   safe.password = '';
   return {

@@ -35,25 +35,15 @@ export interface StartOptions {
 export async function startServer(config: Config, { logger, announce = (t) => process.stdout.write(`${t}\n`), operators }: StartOptions): Promise<RunningServer> {
   resolveSecret(config);
   const services = await openRuntime(config, { operators, longRunning: true });
-  // Only a development server invents a merchant; production starts empty and uses the CLI.
-  const demo = config.dev ? await ensureDemoMerchant(services) : undefined;
-  if (demo) {
-    announce(
-      [
-        '',
-        `Created the demo merchant ${demo.merchantId}. Its test API key (shown once, stored only as a hash):`,
-        '',
-        `    ${demo.testKey}`,
-        '',
-        `Try: curl -H "Authorization: Bearer ${demo.testKey}" ${config.publicUrl}/api/v1/collect/payments/operators/`,
-        '',
-      ].join('\n'),
-    );
-  } else if (config.dev) {
-    announce('Merchants exist already. List them with `npx akwe merchants list`; make a key with `npx akwe keys create --merchant ID --env test`.');
+  let app: FastifyInstance;
+  try {
+    // Only a development server invents a merchant; production starts empty and uses the CLI.
+    if (config.dev) await announceDemoMerchant(config, services, announce);
+    app = await buildApp({ config, services, logger });
+  } catch (error) {
+    await services.database.close();
+    throw error;
   }
-
-  const app = await buildApp({ config, services, logger });
   const keepAlive = keepAliveDrain(app);
   let workers: WorkerPool | undefined;
   try {
@@ -112,6 +102,25 @@ function keepAliveDrain(app: FastifyInstance): { startDraining(): void } {
       for (const response of inFlight) closeAfterAnswer(response);
     },
   };
+}
+
+async function announceDemoMerchant(config: Config, services: Services, announce: (text: string) => void): Promise<void> {
+  const demo = await ensureDemoMerchant(services);
+  if (!demo) {
+    announce('Merchants exist already. List them with `npx akwe merchants list`; make a key with `npx akwe keys create --merchant ID --env test`.');
+    return;
+  }
+  announce(
+    [
+      '',
+      `Created the demo merchant ${demo.merchantId}. Its test API key (shown once, stored only as a hash):`,
+      '',
+      `    ${demo.testKey}`,
+      '',
+      `Try: curl -H "Authorization: Bearer ${demo.testKey}" ${config.publicUrl}/api/v1/collect/payments/operators/`,
+      '',
+    ].join('\n'),
+  );
 }
 
 /** Runs only the workers (scaled-out deployments). */

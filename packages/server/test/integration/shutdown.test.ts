@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import BetterSqlite3 from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,6 +62,23 @@ function tryNewConnection(url: string): Promise<number | string> {
 }
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('a start that fails after the database is open', () => {
+  it('closes the database before passing the error on, so the process can exit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'akwe-failed-start-'));
+    try {
+      const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', AKWE_DEV: 'true', AKWE_DATA_DIR: dir, DATABASE_URL: `sqlite:${join(dir, 'akwe.db')}` });
+      const failingTerminal = () => {
+        throw new Error('terminal gone');
+      };
+      await assert.rejects(startServer(config, { logger: createLogger({ level: 'silent' }), announce: failingTerminal }), /terminal gone/);
+      // SQLite removes the write-ahead log and its index when the last connection closes.
+      assert.deepEqual(readdirSync(dir).filter((name) => name.startsWith('akwe.db')), ['akwe.db']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('shutdown of the in-process server on SQLite', () => {
   let dir: string;

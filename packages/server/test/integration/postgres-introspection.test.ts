@@ -56,7 +56,7 @@ describe('postgres introspection', { skip: postgres.skip }, () => {
       }
     })();
     try {
-      for (let round = 0; round < 150; round += 1) {
+      for (let round = 0; round < 60; round += 1) {
         assert.deepEqual(await pendingMigrations(own.database), []);
         await migrateToLatest(own.database);
       }

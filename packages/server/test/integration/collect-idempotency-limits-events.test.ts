@@ -149,6 +149,22 @@ describe('collect rate limits (SPEC.md "Limits", lowered by configuration)', () 
     assert.deepEqual(reads, [404, 404, 404, 404, 429]);
   });
 
+  it('counts operator catalog reads, of either contract, on the read budget', async () => {
+    const { testKey } = await t.newMerchant({ name: 'Catalog reader' });
+    const headers = { 'x-api-key': testKey };
+    const answers = [];
+    for (const url of ['/api/v1/collect/payments/operators/', '/api/v1/collect/operators/', '/api/v1/collect/payments/operators/', '/api/v1/collect/operators/', '/api/v1/collect/payments/operators/']) {
+      answers.push(await t.app.inject({ url, headers }));
+    }
+    assert.deepEqual(answers.map((a) => a.statusCode), [200, 200, 200, 200, 429]);
+    assert.equal(answers[1]!.headers['ratelimit-remaining'], '2');
+    assert.equal(answers[4]!.json().error.code, 'rate_limited');
+    const legacy = await t.app.inject({ url: '/api/v1/collect/operators/', headers });
+    assert.equal(legacy.statusCode, 429);
+    assert.equal(legacy.json().code, 'rate_limited', 'the earlier contract answers in its own shape');
+    assert.ok(Number(legacy.headers['retry-after']) >= 1);
+  });
+
   it('gives every key its own budget', async () => {
     const other = collectClient(t.app, (await t.newMerchant({ name: 'Other' })).testKey);
     assert.equal((await other.create(direct())).statusCode, 201);

@@ -19,12 +19,12 @@ export const collectLegacyRoutes: FastifyPluginAsyncTypebox<CollectLegacyOptions
   app.get(
     '/collect/operators/',
     {
-      config: { scope: 'collect:read' },
+      config: { scope: 'collect:read', rateLimitBucket: 'read' },
       schema: {
         tags: ['collect (earlier contract)'],
         summary: 'Operator catalog (earlier contract)',
         deprecated: true,
-        response: { 200: LegacyOperatorCatalog, 401: LegacyError, 403: LegacyError },
+        response: { 200: LegacyOperatorCatalog, 401: LegacyError, 403: LegacyError, 429: LegacyError },
       },
     },
     async () => body,

@@ -14,12 +14,12 @@ export const collectV2026Routes: FastifyPluginAsyncTypebox<CollectV2026Options> 
   app.get(
     '/collect/payments/operators/',
     {
-      config: { scope: 'collect:read' },
+      config: { scope: 'collect:read', rateLimitBucket: 'read' },
       schema: {
         tags: ['collect'],
         summary: 'Operator catalog',
         description: 'Countries, currencies and collect operators, with limits in major units.',
-        response: { 200: CurrentOperatorCatalog, ...errorResponses(401, 403) },
+        response: { 200: CurrentOperatorCatalog, ...errorResponses(401, 403, 429) },
       },
     },
     async () => body,

@@ -8,7 +8,7 @@ export interface CollectV2026Options {
   catalog: OperatorCatalog;
 }
 
-/** Collect, current contract (2026-06). Later issues add the payment routes here. */
+/** Collect, current contract (2026-06): the operator catalog. The payment routes are in payment-routes.ts. */
 export const collectV2026Routes: FastifyPluginAsyncTypebox<CollectV2026Options> = async (app, { catalog }) => {
   const body = currentCatalogBody(catalog);
   app.get(

@@ -14,11 +14,16 @@ export interface RuntimeOptions {
   operators?: OperatorGatewayRegistry;
   /** A process that runs for long (server, worker): SQLite checkpoints on a thread of their own. */
   longRunning?: boolean;
+  /** SQLite's sync of the write-ahead log (tests make the disk fail). */
+  sqliteSyncToDisk?: () => Promise<void>;
 }
 
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Services> {
   const catalog = config.catalogFile ? OperatorCatalog.fromFile(config.catalogFile) : loadDefaultCatalog();
-  const database = openDatabase(config.database, { backgroundCheckpoints: options.longRunning ?? false });
+  const database = openDatabase(config.database, {
+    backgroundCheckpoints: options.longRunning ?? false,
+    ...(options.sqliteSyncToDisk ? { sqliteSyncToDisk: options.sqliteSyncToDisk } : {}),
+  });
   try {
     await migrateToLatest(database);
   } catch (error) {

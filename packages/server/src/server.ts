@@ -30,11 +30,16 @@ export interface StartOptions {
   announce?: (text: string) => void;
   /** Operator adapters (tests hold a request inside an operator call). */
   operators?: OperatorGatewayRegistry;
+  /** SQLite's sync of the write-ahead log (tests make the disk fail). */
+  sqliteSyncToDisk?: () => Promise<void>;
 }
 
-export async function startServer(config: Config, { logger, announce = (t) => process.stdout.write(`${t}\n`), operators }: StartOptions): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  { logger, announce = (t) => process.stdout.write(`${t}\n`), operators, sqliteSyncToDisk }: StartOptions,
+): Promise<RunningServer> {
   resolveSecret(config);
-  const services = await openRuntime(config, { operators, longRunning: true });
+  const services = await openRuntime(config, { operators, longRunning: true, sqliteSyncToDisk });
   let app: FastifyInstance;
   try {
     // Only a development server invents a merchant; production starts empty and uses the CLI.
@@ -124,7 +129,7 @@ async function announceDemoMerchant(config: Config, services: Services, announce
 }
 
 /** Runs only the workers (scaled-out deployments). */
-export async function startWorker(config: Config, { logger }: { logger: Logger }): Promise<{ workers: WorkerPool; shutdown(): Promise<void> }> {
+export async function startWorker(config: Config, { logger }: { logger: Logger }): Promise<{ workers: WorkerPool; services: Services; shutdown(): Promise<void> }> {
   const services = await openRuntime(config, { longRunning: true });
   const workers = workerPool(services, config, logger);
   workers.start();
@@ -132,6 +137,7 @@ export async function startWorker(config: Config, { logger }: { logger: Logger }
   let closing: Promise<void> | undefined;
   return {
     workers,
+    services,
     shutdown: () =>
       (closing ??= (async () => {
         await workers.stop();

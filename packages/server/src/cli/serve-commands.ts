@@ -5,23 +5,7 @@ import { startServer, startWorker } from '../server.js';
 import { openDatabase } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrator.js';
 import { output } from './output.js';
-
-/** SIGTERM/SIGINT: drain, then exit 0; if draining takes longer than allowed, exit 1. */
-function exitOnSignal(shutdown: () => Promise<void>, timeoutMs: number, log: (msg: string) => void): void {
-  const onSignal = (signal: NodeJS.Signals) => {
-    log(`${signal} received`);
-    setTimeout(() => {
-      log(`shutdown took longer than ${timeoutMs} ms; exiting`);
-      process.exit(1);
-    }, timeoutMs).unref();
-    shutdown().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
-}
+import { processLifetime } from './process-lifetime.js';
 
 export function serveCommands(): Command[] {
   const serve = new Command('serve')
@@ -30,14 +14,18 @@ export function serveCommands(): Command[] {
       const config = loadConfig();
       const logger = createLogger({ level: config.logLevel, pretty: config.dev && process.stdout.isTTY });
       const server = await startServer(config, { logger });
-      exitOnSignal(server.shutdown, config.shutdownTimeoutMs, (m) => logger.info(m));
+      const lifetime = processLifetime({ shutdown: server.shutdown, timeoutMs: config.shutdownTimeoutMs, logger });
+      lifetime.stopOnSignals();
+      lifetime.stopWhenDatabaseFails(server.services.database);
     });
 
   const worker = new Command('worker').description('run only the background workers').action(async () => {
     const config = loadConfig();
     const logger = createLogger({ level: config.logLevel, pretty: config.dev && process.stdout.isTTY });
     const running = await startWorker(config, { logger });
-    exitOnSignal(running.shutdown, config.shutdownTimeoutMs, (m) => logger.info(m));
+    const lifetime = processLifetime({ shutdown: running.shutdown, timeoutMs: config.shutdownTimeoutMs, logger });
+    lifetime.stopOnSignals();
+    lifetime.stopWhenDatabaseFails(running.services.database);
   });
 
   const migrate = new Command('migrate')

@@ -27,6 +27,12 @@ export interface AkweDatabase {
   /** Human label for logs and test names: `sqlite:/path` or `postgres://host/db`, never a password. */
   readonly description: string;
   ping(): Promise<void>;
+  /**
+   * Calls `listener` once the database can no longer be trusted with a write (SQLite: a failed
+   * sync of the log); the process should then stop and be restarted. Never on PostgreSQL, where
+   * the server keeps durability and a lost connection is replaced.
+   */
+  onFatal(listener: (error: Error) => void): void;
   close(): Promise<void>;
 }
 
@@ -40,13 +46,18 @@ export interface OpenDatabaseOptions {
    * (server, worker); short-lived commands leave it to the writer.
    */
   backgroundCheckpoints?: boolean;
+  /** SQLite only, for tests: replaces the sync of the write-ahead log (to make the disk fail). */
+  sqliteSyncToDisk?: () => Promise<void>;
 }
 
 // int8 (bigint) columns hold centimes; they stay far below 2^53, so JS numbers are exact.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 function openSqliteDatabase(file: string, options: OpenDatabaseOptions): AkweDatabase {
-  const { db, close } = openSqlite(file, { backgroundCheckpoints: options.backgroundCheckpoints ?? false });
+  const { db, durability, close } = openSqlite(file, {
+    backgroundCheckpoints: options.backgroundCheckpoints ?? false,
+    ...(options.sqliteSyncToDisk ? { syncToDisk: options.sqliteSyncToDisk } : {}),
+  });
   return {
     db,
     capabilities: { skipLocked: false, rowLocks: false, concurrentWriters: false, schemas: false },
@@ -54,6 +65,7 @@ function openSqliteDatabase(file: string, options: OpenDatabaseOptions): AkweDat
     async ping() {
       await sql`select 1`.execute(db);
     },
+    onFatal: (listener) => durability.onFailure(listener),
     close,
   };
 }
@@ -78,6 +90,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): AkweDatabase {
     async ping() {
       await sql`select 1`.execute(db);
     },
+    onFatal() {},
     async close() {
       await db.destroy();
     },

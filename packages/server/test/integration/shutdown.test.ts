@@ -13,6 +13,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
+import { processLifetime } from '../../src/cli/process-lifetime.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { freePort, startAkwe, waitForUrl, type AkweProcess } from '../support/child-process.js';
 import { watch } from '../support/promises.js';
@@ -75,6 +76,58 @@ describe('a start that fails after the database is open', () => {
       // SQLite removes the write-ahead log and its index when the last connection closes.
       assert.deepEqual(readdirSync(dir).filter((name) => name.startsWith('akwe.db')), ['akwe.db']);
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a server whose SQLite disk fails', () => {
+  it('answers 500, logs one fatal line, drains, closes the database and exits 1', { timeout: 30_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'akwe-failing-disk-'));
+    const logs = new LogSink();
+    const logger = createLogger({ level: 'info', destination: logs });
+    let diskFails = false;
+    let announced = '';
+    const running = await startServer(
+      // No workers: the request below must be the first write to meet the failing disk.
+      loadConfig({ PORT: '0', HOST: '127.0.0.1', AKWE_DEV: 'true', AKWE_RUN_WORKERS: 'false', AKWE_DATA_DIR: dir, DATABASE_URL: `sqlite:${join(dir, 'akwe.db')}` }),
+      {
+        logger,
+        announce: (text) => (announced += text),
+        sqliteSyncToDisk: async () => {
+          if (diskFails) throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+        },
+      },
+    );
+    try {
+      const exits: number[] = [];
+      const exited = new Promise<number>((resolve) => {
+        const lifetime = processLifetime({ shutdown: running.shutdown, timeoutMs: 20_000, logger, exit: (code) => resolve(exits.push(code) && code) });
+        lifetime.stopWhenDatabaseFails(running.services.database);
+      });
+      const key = announced.match(testKeyPattern)?.[0];
+      assert.ok(key);
+
+      diskFails = true;
+      const res = await fetch(`${running.url}/api/v1/collect/payments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': 'failing-disk' },
+        body: JSON.stringify({ reference: 'DISK-1', amount: 3000, currency: 'XOF', country: 'BJ', mode: 'direct', operator: 'mtn_bj', customer: { phone: '0197000000' } }),
+      });
+      assert.equal(res.status, 500);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      assert.equal(body.error.code, 'internal_error');
+      assert.doesNotMatch(body.error.message, /EIO|sync/, 'no internals in the answer');
+
+      assert.equal(await exited, 1);
+      assert.deepEqual(exits, [1], 'one exit');
+      const fatal = logs.lines.filter((line) => line.level === 60);
+      assert.equal(fatal.length, 1);
+      assert.match(String(fatal[0]!.msg), /can no longer be written safely/);
+      assert.equal(await tryNewConnection(running.url), 'ECONNREFUSED', 'still accepting connections after the failure');
+      assert.ok(logs.messages().includes('shut down cleanly'));
+    } finally {
+      await running.shutdown();
       rmSync(dir, { recursive: true, force: true });
     }
   });

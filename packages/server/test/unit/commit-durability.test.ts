@@ -80,6 +80,30 @@ describe('CommitDurability', () => {
     assert.equal(durability.syncs, 1, 'a sync was tried again after a failure');
   });
 
+  it('tells each failure listener once, with the failure, and a listener that comes later at once', async () => {
+    const disk = controlledSync();
+    const durability = new CommitDurability(disk.sync);
+    const heard: Error[] = [];
+    durability.onFailure((error) => heard.push(error));
+    const first = durability.waitFor(durability.recordCommit());
+    disk.finish();
+    await first;
+    assert.equal(heard.length, 0, 'a sync that succeeds is no failure');
+
+    const second = durability.waitFor(durability.recordCommit());
+    disk.fail(new Error('EIO'));
+    await assert.rejects(second, /could not be synced/);
+    assert.equal(heard.length, 1);
+    assert.match(heard[0]!.message, /could not be synced/);
+    assert.equal((heard[0]!.cause as Error).message, 'EIO');
+    await assert.rejects(durability.waitFor(durability.recordCommit()));
+    assert.equal(heard.length, 1, 'told again on a later refusal');
+
+    const late: Error[] = [];
+    durability.onFailure((error) => late.push(error));
+    assert.deepEqual(late, [heard[0]]);
+  });
+
   it('refuses to wait for a commit that has not happened', async () => {
     const durability = new CommitDurability(async () => {});
     await assert.rejects(durability.waitFor(1), RangeError);

@@ -14,9 +14,10 @@ export class CommitDurability {
   private committed = 0;
   private durable = 0;
   private syncInFlight = false;
-  private failure: unknown;
+  private failure: Error | undefined;
   private readonly waiters: Array<{ commit: number; resolve: () => void; reject: (error: unknown) => void }> = [];
   private readonly afterSync: Array<() => void> = [];
+  private readonly failureListeners: Array<(error: Error) => void> = [];
   /** fdatasync calls made, for tests and the benchmark. */
   syncs = 0;
 
@@ -43,6 +44,15 @@ export class CommitDurability {
   whenSyncEnds(callback: () => void): void {
     if (this.syncInFlight) this.afterSync.push(callback);
     else callback();
+  }
+
+  /**
+   * Calls `listener` once when a sync fails (at once if one has failed already), so the process
+   * can stop instead of running on with a database that refuses everything.
+   */
+  onFailure(listener: (error: Error) => void): void {
+    if (this.failure !== undefined) listener(this.failure);
+    else this.failureListeners.push(listener);
   }
 
   isDurable(commit: number): boolean {
@@ -79,6 +89,7 @@ export class CommitDurability {
         this.failure = new Error('the SQLite write-ahead log could not be synced to disk', { cause: error });
         this.settle(() => true, (waiter) => waiter.reject(this.failure));
         this.runAfterSync();
+        for (const listener of this.failureListeners.splice(0)) listener(this.failure);
       },
     );
   }

@@ -3,12 +3,18 @@
  * No real DNS anywhere: hostnames go through injected resolvers.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { signatureHeader, verifySignature } from '../../src/core/webhooks/webhook-signature.js';
 import type { ResolvedAddress, Resolver } from '../../src/webhooks/ssrf-guard.js';
-import { WebhookSender, type WebhookDelivery } from '../../src/webhooks/webhook-sender.js';
+import { WebhookSender, type WebhookAnswer, type WebhookDelivery } from '../../src/webhooks/webhook-sender.js';
 import { FakeClock } from '../support/fake-clock.js';
-import { closedPort, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { closedPort, startWebhookReceiver, TEST_TLS, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 const secret = 'whsec_test_sender_0001';
 const body = '{"id":"evt_01","type":"collect.payment.completed", "data":{"object":{"amount":1500,"note":"Crédit ✓ 𝄞"}}}\n';
@@ -240,5 +246,44 @@ describe('WebhookSender over HTTPS', () => {
     assert.match(answer.error ?? '', /self[- ]signed certificate/);
     assert.deepEqual(receiver.serverNames, ['hooks.example.test']);
     assert.equal(receiver.requests.length, 0);
+  });
+
+  describe('with the receiver’s certificate trusted by the process', () => {
+    const sendChild = fileURLToPath(new URL('../support/webhook-send-child.ts', import.meta.url));
+    let dir: string;
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'akwe-webhook-ca-'));
+      writeFileSync(join(dir, 'ca.pem'), TEST_TLS.cert);
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    // NODE_EXTRA_CA_CERTS is how a deployment trusts a private CA; Node reads it only at start.
+    const sendFromTrustingProcess = async (url: string): Promise<WebhookAnswer> => {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', sendChild, JSON.stringify({ url, body, resolveTo: '127.0.0.1' })], {
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem') },
+        timeout: 30_000,
+      });
+      return JSON.parse(stdout) as WebhookAnswer;
+    };
+
+    it('delivers the body over HTTPS to the checked address, the certificate verified for the URL’s hostname', async () => {
+      const answer = await sendFromTrustingProcess(`https://hooks.example.test:${receiver.port}/hooks?via=tls`);
+      assert.equal(answer.outcome, 'answered', answer.error);
+      assert.equal(answer.statusCode, 200);
+      assert.deepEqual(receiver.serverNames, ['hooks.example.test']);
+      assert.equal(receiver.requests.length, 1);
+      const [received] = receiver.requests;
+      assert.equal(received!.url, '/hooks?via=tls');
+      assert.ok(received!.rawBody.equals(Buffer.from(body, 'utf8')));
+      assert.equal(received!.headers.host, `hooks.example.test:${receiver.port}`);
+      assert.equal(received!.headers['x-service-event-id'], 'evt_https');
+    });
+
+    it('refuses a trusted certificate issued for another hostname, sending nothing', async () => {
+      const answer = await sendFromTrustingProcess(`https://other.example.test:${receiver.port}/hooks`);
+      assert.equal(answer.outcome, 'failed');
+      assert.match(answer.error ?? '', /ERR_TLS_CERT_ALTNAME_INVALID|does not match/);
+      assert.equal(receiver.requests.length, 0);
+    });
   });
 });

@@ -3,8 +3,15 @@ import type { WebhookEndpoint } from '../core/webhooks/webhook-endpoint.js';
 import { webhookApiVersions, type WebhookApiVersion } from '../core/webhooks/webhook-endpoint.js';
 import { environments, type Environment } from '../core/shared/environment.js';
 import { endpointToWire } from '../http/webhooks/webhook-mapper.js';
+import { loadConfig } from '../config.js';
+import { resolveSecret } from '../secret.js';
+import { resealStoredSecrets } from '../storage/reseal-secrets.js';
+import { SecretBox } from '../storage/secret-box.js';
 import { output, table } from './output.js';
 import { withServices } from './with-services.js';
+
+/** Where the reseal command reads the old server secret: the environment, never the command line (ps shows that). */
+export const PREVIOUS_SECRET_VARIABLE = 'AKWE_PREVIOUS_SECRET';
 
 const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter(Boolean));
 
@@ -23,7 +30,7 @@ function rows(endpoints: WebhookEndpoint[]) {
 }
 
 export function webhookCommands(): Command {
-  const webhooks = new Command('webhooks').description('create, list, delete webhook endpoints and rotate their secrets');
+  const webhooks = new Command('webhooks').description('create, list, delete webhook endpoints, rotate their secrets, reseal them after AKWE_SECRET changes');
 
   webhooks
     .command('create')
@@ -76,6 +83,22 @@ export function webhookCommands(): Command {
       const endpoint = await withServices(async (s) => s.webhooks.rotateSecret(await s.webhooks.scopeOfEndpoint(id), id, Number(options.overlap)));
       output(options.json, endpointToWire(endpoint, { withSecret: true }), () =>
         [`endpoint ${endpoint.id}: new signing secret ${endpoint.secret}`, endpoint.previousSecretExpiresAt ? `the old secret signs too until ${endpoint.previousSecretExpiresAt}` : 'the old secret no longer signs'].join('\n'),
+      );
+    });
+
+  webhooks
+    .command('reseal-secrets')
+    .description(`after AKWE_SECRET has changed: re-encrypt every stored webhook and callback secret, sealed with the old server secret (given in ${PREVIOUS_SECRET_VARIABLE}), with the current one`)
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const previous = process.env[PREVIOUS_SECRET_VARIABLE];
+      if (!previous) throw new Error(`set ${PREVIOUS_SECRET_VARIABLE} to the server secret the stored secrets were sealed with`);
+      const config = loadConfig();
+      const result = await withServices((s) =>
+        resealStoredSecrets(s.database.db, { previous: new SecretBox(() => previous), current: new SecretBox(() => resolveSecret(config)) }),
+      );
+      output(options.json, { resealed: result.resealed, already_current: result.alreadyCurrent }, () =>
+        `resealed ${result.resealed} stored secret(s) with the current server secret; ${result.alreadyCurrent} already were`,
       );
     });
 

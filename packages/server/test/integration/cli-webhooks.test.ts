@@ -82,5 +82,24 @@ for (const target of testDatabases()) {
         assert.match(res.stderr, /No webhook endpoint/);
       }
     });
+
+    it('reseal-secrets re-encrypts stored secrets for a new AKWE_SECRET, the old one read from AKWE_PREVIOUS_SECRET', async () => {
+      const endpoint = await services.webhooks.createEndpoint({ merchantId, environment: 'test' }, { url: 'https://shop.example/reseal' });
+      const newSecret = 'cli-webhooks-test-new-secret-0123456789abcdef';
+      const withNewSecret = { ...env().env, AKWE_SECRET: newSecret };
+
+      const missing = await runAkwe(['webhooks', 'reseal-secrets'], { ...env(), env: withNewSecret });
+      assert.equal(missing.code, 1);
+      assert.match(missing.stderr, /AKWE_PREVIOUS_SECRET/);
+
+      const result = await runAkweJson<{ resealed: number; already_current: number }>(['webhooks', 'reseal-secrets', '--json'], {
+        ...env(),
+        env: { ...withNewSecret, AKWE_PREVIOUS_SECRET: SECRET },
+      });
+      assert.equal(result.resealed, 1);
+      assert.equal(result.already_current, 0);
+      const underNewSecret = createServices({ database: db.database, catalog: loadDefaultCatalog(), serverSecret: () => newSecret });
+      assert.equal((await underNewSecret.webhooks.getEndpoint({ merchantId, environment: 'test' }, endpoint.id)).secret, endpoint.secret);
+    });
   });
 }

@@ -60,6 +60,8 @@ describe('akwe --help', () => {
     [['keys', 'create'], true],
     [['keys', 'list'], true],
     [['keys', 'revoke'], true],
+    [['webhooks'], false],
+    [['webhooks', 'reseal-secrets'], true],
   ];
 
   it('exits 0 for every command and mentions --json exactly where the command takes it', async () => {

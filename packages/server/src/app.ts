@@ -20,6 +20,7 @@ import { installAuthentication } from './http/plugins/authentication.js';
 import { installCurrentErrorHandling } from './http/plugins/error-handler.js';
 import { installIdempotency } from './http/plugins/idempotency.js';
 import { installInFlightTracking } from './http/plugins/in-flight-work.js';
+import { installNulCharacterCheck } from './http/plugins/nul-characters.js';
 import { installRateLimits } from './http/plugins/rate-limit.js';
 import { generateRequestId, installRequestIdHeader } from './http/plugins/request-id.js';
 import { installValidationCompilers } from './http/plugins/validation-compilers.js';
@@ -53,6 +54,7 @@ export async function buildApp({ config, services, logger, apiExtensions }: AppD
   const inFlightWork = installInFlightTracking(app);
   installCurrentErrorHandling(app);
   installRequestIdHeader(app);
+  installNulCharacterCheck(app);
   await installOpenApi(app, config.publicUrl);
 
   await app.register(healthRoutes, { database: services.database });

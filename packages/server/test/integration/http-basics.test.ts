@@ -127,5 +127,41 @@ for (const target of testDatabases()) {
       assert.equal(error.field, 'n');
       assert.deepEqual(error.details.map((d: { field: string }) => d.field), ['n']);
     });
+
+    describe('the NUL character (PostgreSQL text cannot hold it)', () => {
+      const nulError = (res: { statusCode: number; json(): { error: { code: string; field: string; message: string } } }, field: string) => {
+        assert.equal(res.statusCode, 400);
+        const { error } = res.json();
+        assert.equal(error.code, 'validation_error');
+        assert.equal(error.field, field);
+        assert.match(error.message, /NUL character/);
+      };
+
+      it('refuses it in a path parameter and in the query with 400 validation_error naming them', async () => {
+        const headers = { 'x-api-key': key };
+        nulError(await t.app.inject({ url: '/api/v1/collect/payments/ORDER%00-1', headers }), 'reference_or_id');
+        nulError(await t.app.inject({ url: '/api/v1/events?type=collect%00', headers }), 'type');
+        nulError(await t.app.inject({ url: '/api/v1/webhook-endpoints/%00', headers }), 'id');
+        nulError(await t.app.inject({ url: '/checkout/%00' }), 'id');
+      });
+
+      it('refuses it in a nested body string, stores nothing, and still answers 401 first to a request without a key', async () => {
+        const body = { reference: 'NUL-1', amount: 3000, currency: 'XOF', country: 'BJ', mode: 'direct', operator: 'mtn_bj', customer: { phone: '0197000000\u0000' } };
+        const res = await t.app.inject({ method: 'POST', url: '/api/v1/collect/payments', headers: { 'x-api-key': key, 'idempotency-key': 'nul-1' }, payload: body });
+        nulError(res, 'customer.phone');
+        const stored = await t.db.database.db.selectFrom('payments').select('id').where('reference', '=', 'NUL-1').execute();
+        assert.deepEqual(stored, []);
+        const claims = await t.db.database.db.selectFrom('idempotency_records').select('idempotency_key').where('idempotency_key', '=', 'nul-1').execute();
+        assert.deepEqual(claims, []);
+        const anonymous = await t.app.inject({ method: 'POST', url: '/api/v1/collect/payments', payload: body });
+        assert.equal(anonymous.statusCode, 401);
+      });
+
+      it('answers the earlier contract in its own validation shape', async () => {
+        const res = await t.app.inject({ url: '/api/v1/collect/mobile-money/ORDER%00-1/', headers: { 'x-api-key': key } });
+        assert.equal(res.statusCode, 400);
+        assert.deepEqual(res.json(), { reference: ['reference must not contain the NUL character (U+0000)'] });
+      });
+    });
   });
 }

@@ -18,10 +18,12 @@ import { payoutRoutes } from './http/payouts/payout-routes.js';
 import { webhookEndpointRoutes } from './http/webhooks/webhook-endpoint-routes.js';
 import { installAuthentication } from './http/plugins/authentication.js';
 import { installCurrentErrorHandling } from './http/plugins/error-handler.js';
+import { answerFrameworkError, MAX_PATH_PARAMETER_LENGTH } from './http/plugins/framework-errors.js';
 import { installIdempotency } from './http/plugins/idempotency.js';
 import { installInFlightTracking } from './http/plugins/in-flight-work.js';
 import { installNulCharacterCheck } from './http/plugins/nul-characters.js';
 import { installRateLimits } from './http/plugins/rate-limit.js';
+import { installRefusalWhenClosing } from './http/plugins/refuse-when-closing.js';
 import { generateRequestId, installRequestIdHeader } from './http/plugins/request-id.js';
 import { installValidationCompilers } from './http/plugins/validation-compilers.js';
 import type { Services } from './services.js';
@@ -44,8 +46,10 @@ export async function buildApp({ config, services, logger, apiExtensions }: AppD
     // Health probes every few seconds would drown the request log.
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: (request) => request.url === '/health' || request.url === '/ready' }),
     bodyLimit: config.bodyLimitBytes,
-    return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Refused in our own error shape instead (http/plugins/refuse-when-closing.ts).
+    return503OnClosing: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON only: a text/plain body is refused with 415 rather than parsed as a string.
@@ -54,6 +58,7 @@ export async function buildApp({ config, services, logger, apiExtensions }: AppD
   const inFlightWork = installInFlightTracking(app);
   installCurrentErrorHandling(app);
   installRequestIdHeader(app);
+  installRefusalWhenClosing(app);
   installNulCharacterCheck(app);
   await installOpenApi(app, config.publicUrl);
 

@@ -101,6 +101,48 @@ for (const target of testDatabases()) {
       assert.equal(body.error.request_id, res.headers['x-request-id']);
     });
 
+    it('answers a malformed percent escape and a path segment over 100 characters with 400 validation_error in the shape of the path’s contract', async () => {
+      for (const url of ['/api/v1/collect/payments/x%ZZ', `/api/v1/collect/payments/${'a'.repeat(101)}`]) {
+        const res = await t.app.inject({ url, headers: { 'x-api-key': key } });
+        assert.equal(res.statusCode, 400, url);
+        const { error } = res.json();
+        assert.equal(error.code, 'validation_error');
+        assert.equal(error.field, 'path');
+        assert.equal(error.request_id, res.headers['x-request-id']);
+      }
+      // The earlier contract's paths answer in its validation shape.
+      for (const url of ['/api/v1/collect/mobile-money/x%ZZ/', `/api/v1/collect/mobile-money/${'a'.repeat(101)}/`]) {
+        const res = await t.app.inject({ url, headers: { 'x-api-key': key } });
+        assert.equal(res.statusCode, 400, url);
+        assert.deepEqual(Object.keys(res.json()), ['path']);
+        assert.match(res.json().path[0], /path/);
+      }
+      // The longest reference there can be still reaches its route.
+      const longest = await t.app.inject({ url: `/api/v1/collect/payments/${'a'.repeat(100)}`, headers: { 'x-api-key': key } });
+      assert.equal(longest.statusCode, 404);
+      assert.equal(longest.json().error.code, 'not_found');
+    });
+
+    it('answers a request arriving while the app closes with 503 service_unavailable in the error shape and Connection: close', async () => {
+      const services = createServices({ database: t.db.database, catalog: loadDefaultCatalog() });
+      const app = await buildApp({ config: testConfig(), services });
+      let release: (() => void) | undefined;
+      // A preClose hook registered after ours holds the close open while a request arrives.
+      app.addHook('preClose', () => new Promise<void>((resolve) => (release = resolve)));
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      const closed = app.close();
+      while (!release) await new Promise((resolve) => setImmediate(resolve));
+      // Through a socket: inject refuses to run once close has begun.
+      const res = await fetch(`${url}/api/v1/collect/payments/operators/`, { headers: { 'x-api-key': key } });
+      release();
+      await closed;
+      assert.equal(res.status, 503);
+      assert.equal(res.headers.get('connection'), 'close');
+      const { error } = (await res.json()) as { error: { code: string; request_id: string } };
+      assert.equal(error.request_id, res.headers.get('x-request-id'));
+      assert.equal(error.code, 'service_unavailable');
+    });
+
     it('refuses a body over the size limit with 413 payload_too_large', async () => {
       const res = await t.app.inject({ method: 'POST', url: '/api/v1/probe/echo', payload: JSON.stringify({ n: 1, pad: 'x'.repeat(4096) }), headers: { 'content-type': 'application/json' } });
       assert.equal(res.statusCode, 413);

@@ -10,6 +10,11 @@ import { logIfServerError } from '../plugins/error-handler.js';
 /** The earlier contract answers 400 where the current one says 409 ("payment not eligible for confirmation"). */
 const legacyStatuses: Partial<Record<string, number>> = { payment_not_confirmable: 400 };
 
+/** The earlier contract's paths, known from the URL alone (for errors met before routing). */
+export function isLegacyPath(url: string): boolean {
+  return /^\/api\/v1\/collect\/(mobile-money|operators)(\/|$)/.test(url);
+}
+
 export function legacyErrorBody(error: unknown, request: FastifyRequest) {
   const akweError = toAkweError(error);
   const status = legacyStatuses[akweError.code] ?? akweError.status;

@@ -112,6 +112,24 @@ for (const target of testDatabases()) {
         assert.equal(refunds.reduce((sum, r) => sum + Number(r.amount_minor), 0), 300_000);
       });
 
+      it('answers racing refunds of everything left with one refund and 409 for the others, never a 500', async () => {
+        const payment = await api.createOk(direct({ amount: 3000 }));
+        const answers = await Promise.all([
+          ...Array.from({ length: 5 }, () => api.post(payment.reference, 'refunds', {})),
+          ...Array.from({ length: 3 }, () => api.post(payment.reference, 'refunds', { amount: 100 })),
+        ]);
+        for (const answer of answers) assert.ok(answer.statusCode === 201 || answer.statusCode === 409, `${answer.statusCode} ${answer.body}`);
+        for (const refused of answers.filter((r) => r.statusCode === 409)) {
+          assert.ok(['refund_exceeds_amount', 'payment_not_refundable'].includes(refused.json().error.code), refused.body);
+        }
+        const row = await t.services.database.db.selectFrom('payments').select(['refunded_minor', 'status']).where('id', '=', payment.id).executeTakeFirstOrThrow();
+        assert.equal(Number(row.refunded_minor), 300_000);
+        assert.equal(row.status, 'refunded');
+        const refunds = await t.services.database.db.selectFrom('refunds').select('amount_minor').where('payment_id', '=', payment.id).execute();
+        assert.equal(refunds.reduce((sum, r) => sum + Number(r.amount_minor), 0), 300_000);
+        assert.equal(refunds.length, answers.filter((r) => r.statusCode === 201).length);
+      });
+
       it('needs the collect:refund scope', async () => {
         const writer = await t.newMerchant({ scopes: ['collect:write', 'collect:read'] });
         const writerApi = collectClient(t.app, writer.testKey);

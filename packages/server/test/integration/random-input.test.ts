@@ -1,11 +1,12 @@
 /**
  * Random input, on every database: a seeded stream of requests to the collect routes (both
  * contracts) and the event and webhook routes, valid and broken bodies, odd path and query values,
- * test and live keys. Whatever arrives, the answer is never a 5xx other than the documented 502
- * `operator_unavailable` (live payments without a live operator), every error has the shape of its
- * contract, and afterwards the money adds up: no payment refunded beyond its amount, refunds that
- * match the payment's refunded total, and no idempotency key left in progress.
- * The seed is fixed, so a failure names the request that caused it and repeats on the next run.
+ * test and live keys; first one at a time, then over concurrent lanes. Whatever arrives, the answer
+ * is never a 5xx other than the documented 502 `operator_unavailable` (live payments without a live
+ * operator), every error has the shape of its contract, and afterwards the money adds up: no
+ * payment refunded beyond its amount, refunds that match the payment's refunded total, and no
+ * idempotency key left in progress. The seeds are fixed: the sequential stream repeats exactly,
+ * so a failure names the request that caused it.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -97,7 +98,8 @@ function paymentBody(random: Random): Record<string, unknown> {
 }
 
 function pathSegment(random: Random, known: string[]): string {
-  const value = random.chance(0.8) ? random.pick(known) : random.pick(oddStrings);
+  // Half the time one of the newest payments, so concurrent lanes often act on the same one.
+  const value = random.chance(0.8) ? random.pick(random.chance(0.5) ? known.slice(-4) : known) : random.pick(oddStrings);
   try {
     return random.chance(0.9) ? encodeURIComponent(value) : value;
   } catch {
@@ -156,6 +158,61 @@ function nextRequest(random: Random, keys: { test: string; live: string }, known
   };
 }
 
+interface StreamResult {
+  failures: string[];
+  created: number;
+}
+
+/** Sends `requests` seeded random requests over `lanes` concurrent lanes and checks every answer. */
+async function sendRandomStream(t: TestApp, options: { seed: number; requests: number; lanes: number }): Promise<StreamResult> {
+  const { testKey, liveKey } = await t.newMerchant();
+  const random = randomSource(options.seed);
+  const known = ['nope'];
+  const result: StreamResult = { failures: [], created: 0 };
+  let sentSoFar = 0;
+  const lane = async () => {
+    while (sentSoFar < options.requests) {
+      const i = sentSoFar++;
+      const sent = nextRequest(random, { test: testKey, live: liveKey }, known);
+      const res = await t.app.inject(sent);
+      const describeIt = () => `#${i} ${sent.method} ${sent.url.slice(0, 120)} ${sent.payload?.slice(0, 200) ?? ''} -> ${res.statusCode} ${res.body.slice(0, 200)}`;
+      const errorCode = (body: { error?: { code?: string }; code?: string }) => (sent.legacy ? body.code : body.error?.code);
+      if (res.statusCode >= 500 && !(res.statusCode === 502 && errorCode(res.json()) === 'operator_unavailable')) result.failures.push(describeIt());
+      if (res.statusCode === 201 && res.headers['idempotent-replayed'] !== 'true') {
+        const payment = res.json();
+        known.push(payment.reference, payment.id);
+        result.created += 1;
+      }
+      if (res.statusCode >= 400 && res.headers['content-type']?.toString().startsWith('application/json')) {
+        const body = res.json();
+        const shaped = sent.legacy
+          ? (typeof body.code === 'string' && typeof body.error === 'string') || Object.values(body).every((messages) => Array.isArray(messages))
+          : typeof body.error?.code === 'string' &&
+            // A replay repeats the first answer byte for byte, request id included.
+            (body.error.request_id === res.headers['x-request-id'] || res.headers['idempotent-replayed'] === 'true');
+        if (!shaped) result.failures.push(`error shape: ${describeIt()}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.lanes }, lane));
+  return result;
+}
+
+/** No payment refunded beyond its amount, refunds that match each refunded total, no key left in progress. */
+async function assertMoneyAddsUp(t: TestApp): Promise<{ refunds: number }> {
+  const db = t.db.database.db;
+  const payments = await db.selectFrom('payments').select(['id', 'amount_minor', 'refunded_minor']).execute();
+  const refunds = await db.selectFrom('refunds').select(['payment_id', 'amount_minor', 'status']).execute();
+  for (const payment of payments) {
+    assert.ok(payment.refunded_minor <= payment.amount_minor, `payment ${payment.id} refunded beyond its amount`);
+    const refunded = refunds.filter((r) => r.payment_id === payment.id && r.status !== 'failed').reduce((sum, r) => sum + r.amount_minor, 0);
+    assert.equal(refunded, payment.refunded_minor, `payment ${payment.id}: its refunds and its refunded total disagree`);
+  }
+  const inProgress = await db.selectFrom('idempotency_records').select('idempotency_key').where('state', '=', 'in_progress').execute();
+  assert.deepEqual(inProgress, []);
+  return { refunds: refunds.length };
+}
+
 for (const target of testDatabases()) {
   describe(`random input on ${target.name}`, { skip: target.skip }, () => {
     let t: TestApp;
@@ -164,48 +221,19 @@ for (const target of testDatabases()) {
     });
     after(() => t.close());
 
-    it(`answers ${REQUESTS} seeded random requests without a server error, each error in its contract's shape, and the money adds up`, async () => {
-      const { testKey, liveKey } = await t.newMerchant();
-      const random = randomSource(20_261_122);
-      const known = ['nope'];
-      let created = 0;
-      const failures: string[] = [];
-      for (let i = 0; i < REQUESTS; i++) {
-        const sent = nextRequest(random, { test: testKey, live: liveKey }, known);
-        const res = await t.app.inject(sent);
-        const describeIt = () => `#${i} ${sent.method} ${sent.url.slice(0, 120)} ${sent.payload?.slice(0, 200) ?? ''} -> ${res.statusCode} ${res.body.slice(0, 200)}`;
-        const errorCode = (body: { error?: { code?: string }; code?: string }) => (sent.legacy ? body.code : body.error?.code);
-        if (res.statusCode >= 500 && !(res.statusCode === 502 && errorCode(res.json()) === 'operator_unavailable')) failures.push(describeIt());
-        if (res.statusCode === 201 && res.headers['idempotent-replayed'] !== 'true') {
-          const payment = res.json();
-          known.push(payment.reference, payment.id);
-          created += 1;
-        }
-        if (res.statusCode >= 400 && res.headers['content-type']?.toString().startsWith('application/json')) {
-          const body = res.json();
-          const shaped = sent.legacy
-            ? (typeof body.code === 'string' && typeof body.error === 'string') || Object.values(body).every((messages) => Array.isArray(messages))
-            : typeof body.error?.code === 'string' &&
-              // A replay repeats the first answer byte for byte, request id included.
-              (body.error.request_id === res.headers['x-request-id'] || res.headers['idempotent-replayed'] === 'true');
-          if (!shaped) failures.push(`error shape: ${describeIt()}`);
-        }
-      }
+    it(`answers ${REQUESTS} seeded random requests, one at a time, without a server error, each error in its contract's shape, and the money adds up`, async () => {
+      const { failures, created } = await sendRandomStream(t, { seed: 20_261_122, requests: REQUESTS, lanes: 1 });
       assert.deepEqual(failures, []);
+      const { refunds } = await assertMoneyAddsUp(t);
       // The generator must keep reaching the deeper states, or this test proves little.
       assert.ok(created >= 60, `only ${created} payments were created`);
+      assert.ok(refunds >= 5, `only ${refunds} refunds were made`);
+    });
 
-      const db = t.db.database.db;
-      const payments = await db.selectFrom('payments').select(['id', 'amount_minor', 'refunded_minor']).execute();
-      const refunds = await db.selectFrom('refunds').select(['payment_id', 'amount_minor', 'status']).execute();
-      for (const payment of payments) {
-        assert.ok(payment.refunded_minor <= payment.amount_minor, `payment ${payment.id} refunded beyond its amount`);
-        const refunded = refunds.filter((r) => r.payment_id === payment.id && r.status !== 'failed').reduce((sum, r) => sum + r.amount_minor, 0);
-        assert.equal(refunded, payment.refunded_minor, `payment ${payment.id}: its refunds and its refunded total disagree`);
-      }
-      assert.ok(refunds.length >= 5, `only ${refunds.length} refunds were made`);
-      const inProgress = await db.selectFrom('idempotency_records').select('idempotency_key').where('state', '=', 'in_progress').execute();
-      assert.deepEqual(inProgress, []);
+    it(`answers ${REQUESTS} more over 12 concurrent lanes (racing refunds, cancels and confirms) the same way`, async () => {
+      const { failures } = await sendRandomStream(t, { seed: 20_261_123, requests: REQUESTS, lanes: 12 });
+      assert.deepEqual(failures, []);
+      await assertMoneyAddsUp(t);
     });
   });
 }

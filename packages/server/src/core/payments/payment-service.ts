@@ -154,6 +154,8 @@ export class PaymentService {
     const reserved = await this.deps.store.withLockedPayment(id, (current) => {
       if (current.status !== 'completed') throw new AkweError('payment_not_refundable', `The payment is ${current.status}; only a completed payment can be refunded.`);
       const left = current.amountMinor - current.refundedMinor;
+      // Still `completed` while refunds that cover the whole amount are pending: nothing is left.
+      if (left <= 0) throw new AkweError('refund_exceeds_amount', 'Nothing is left to refund: earlier refunds cover the whole amount.', { field: 'amount' });
       const amount = input.amountMinor ?? left;
       if (amount > left) throw new AkweError('refund_exceeds_amount', `Only ${left / 100} ${current.currency} is left to refund.`, { field: 'amount' });
       const refund: Refund = {

@@ -41,17 +41,28 @@ export async function resealStoredSecrets(db: Kysely<Database>, boxes: { previou
       const secret = convert(endpoint.secret_encrypted, `webhook endpoint ${endpoint.id}`);
       const previous = endpoint.previous_secret_encrypted === null ? undefined : convert(endpoint.previous_secret_encrypted, `webhook endpoint ${endpoint.id} (previous secret)`);
       if (secret === undefined && previous === undefined) continue;
+      // Only the version read: a rotation by a running server in between is never overwritten.
       await trx
         .updateTable('webhook_endpoints')
         .set({ ...(secret === undefined ? {} : { secret_encrypted: secret }), ...(previous === undefined ? {} : { previous_secret_encrypted: previous }) })
         .where('id', '=', endpoint.id)
+        .where('secret_encrypted', '=', endpoint.secret_encrypted)
+        .where((eb) =>
+          endpoint.previous_secret_encrypted === null ? eb('previous_secret_encrypted', 'is', null) : eb('previous_secret_encrypted', '=', endpoint.previous_secret_encrypted),
+        )
         .execute();
     }
     const callbackSecrets = await trx.selectFrom('callback_secrets').select(['merchant_id', 'environment', 'secret_encrypted']).orderBy('merchant_id').orderBy('environment').execute();
     for (const row of callbackSecrets) {
       const secret = convert(row.secret_encrypted, `callback secret of merchant ${row.merchant_id} (${row.environment})`);
       if (secret === undefined) continue;
-      await trx.updateTable('callback_secrets').set({ secret_encrypted: secret }).where('merchant_id', '=', row.merchant_id).where('environment', '=', row.environment).execute();
+      await trx
+        .updateTable('callback_secrets')
+        .set({ secret_encrypted: secret })
+        .where('merchant_id', '=', row.merchant_id)
+        .where('environment', '=', row.environment)
+        .where('secret_encrypted', '=', row.secret_encrypted)
+        .execute();
     }
   });
   return result;

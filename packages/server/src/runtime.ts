@@ -20,10 +20,7 @@ export interface RuntimeOptions {
 
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Services> {
   const catalog = config.catalogFile ? OperatorCatalog.fromFile(config.catalogFile) : loadDefaultCatalog();
-  const database = openDatabase(config.database, {
-    backgroundCheckpoints: options.longRunning ?? false,
-    ...(options.sqliteSyncToDisk ? { sqliteSyncToDisk: options.sqliteSyncToDisk } : {}),
-  });
+  const database = openDatabase(config.database, { backgroundCheckpoints: options.longRunning ?? false, sqliteSyncToDisk: options.sqliteSyncToDisk });
   try {
     await migrateToLatest(database);
   } catch (error) {

@@ -3,7 +3,6 @@ import type { WebhookEndpoint } from '../core/webhooks/webhook-endpoint.js';
 import { webhookApiVersions, type WebhookApiVersion } from '../core/webhooks/webhook-endpoint.js';
 import { environments, type Environment } from '../core/shared/environment.js';
 import { endpointToWire } from '../http/webhooks/webhook-mapper.js';
-import { loadConfig } from '../config.js';
 import { resolveSecret } from '../secret.js';
 import { resealStoredSecrets } from '../storage/reseal-secrets.js';
 import { SecretBox } from '../storage/secret-box.js';
@@ -11,7 +10,7 @@ import { output, table } from './output.js';
 import { withServices } from './with-services.js';
 
 /** Where the reseal command reads the old server secret: the environment, never the command line (ps shows that). */
-export const PREVIOUS_SECRET_VARIABLE = 'AKWE_PREVIOUS_SECRET';
+const PREVIOUS_SECRET_VARIABLE = 'AKWE_PREVIOUS_SECRET';
 
 const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter(Boolean));
 
@@ -93,8 +92,7 @@ export function webhookCommands(): Command {
     .action(async (options: { json?: boolean }) => {
       const previous = process.env[PREVIOUS_SECRET_VARIABLE];
       if (!previous) throw new Error(`set ${PREVIOUS_SECRET_VARIABLE} to the server secret the stored secrets were sealed with`);
-      const config = loadConfig();
-      const result = await withServices((s) =>
+      const result = await withServices((s, config) =>
         resealStoredSecrets(s.database.db, { previous: new SecretBox(() => previous), current: new SecretBox(() => resolveSecret(config)) }),
       );
       output(options.json, { resealed: result.resealed, already_current: result.alreadyCurrent }, () =>

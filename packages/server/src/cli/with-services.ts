@@ -1,12 +1,13 @@
-import { loadConfig } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 import { openRuntime } from '../runtime.js';
 import type { Services } from '../services.js';
 
 /** Opens the configured database (migrating it if needed), runs one command, and closes it. */
-export async function withServices<T>(run: (services: Services) => Promise<T>): Promise<T> {
-  const services = await openRuntime(loadConfig());
+export async function withServices<T>(run: (services: Services, config: Config) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const services = await openRuntime(config);
   try {
-    return await run(services);
+    return await run(services, config);
   } finally {
     await services.database.close();
   }

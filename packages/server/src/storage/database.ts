@@ -54,10 +54,7 @@ export interface OpenDatabaseOptions {
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 function openSqliteDatabase(file: string, options: OpenDatabaseOptions): AkweDatabase {
-  const { db, durability, close } = openSqlite(file, {
-    backgroundCheckpoints: options.backgroundCheckpoints ?? false,
-    ...(options.sqliteSyncToDisk ? { syncToDisk: options.sqliteSyncToDisk } : {}),
-  });
+  const { db, durability, close } = openSqlite(file, { backgroundCheckpoints: options.backgroundCheckpoints ?? false, syncToDisk: options.sqliteSyncToDisk });
   return {
     db,
     capabilities: { skipLocked: false, rowLocks: false, concurrentWriters: false, schemas: false },

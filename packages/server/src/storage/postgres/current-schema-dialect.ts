@@ -20,6 +20,7 @@ import {
 const kyselyBookkeepingTables = ['kysely_migration', 'kysely_migration_lock'];
 
 interface ColumnRow {
+  schema: string;
   table: string;
   is_view: boolean;
   column: string;
@@ -40,29 +41,28 @@ export class CurrentSchemaIntrospector implements DatabaseIntrospector {
   }
 
   async getTables(options: DatabaseMetadataOptions = { withInternalKyselyTables: false }): Promise<TableMetadata[]> {
-    // Catalog lookups by oid only: nothing here resolves another schema's name.
+    // Joins by oid and a plain name comparison: nothing resolves another schema's name (which fails once it is dropped).
     const { rows } = await sql<ColumnRow>`
-      select c.relname as "table", c.relkind = 'v' as is_view, a.attname as "column",
+      select ns.nspname as schema, c.relname as "table", c.relkind = 'v' as is_view, a.attname as "column",
              t.typname as data_type, tn.nspname as data_type_schema, a.attnotnull as not_null,
              a.atthasdef as has_default,
              (a.attidentity <> '' or coalesce(pg_get_expr(d.adbin, d.adrelid) like 'nextval(%', false)) as auto_incrementing,
              col_description(c.oid, a.attnum) as comment
       from pg_catalog.pg_class c
+      join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
       join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
       join pg_catalog.pg_type t on t.oid = a.atttypid
       join pg_catalog.pg_namespace tn on tn.oid = t.typnamespace
       left join pg_catalog.pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
-      where c.relnamespace = (select oid from pg_catalog.pg_namespace where nspname = current_schema())
+      where ns.nspname = current_schema()
         and c.relkind in ('r', 'v', 'p')
       order by c.relname, a.attnum`.execute(this.db);
-    const { rows: schemaRows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(this.db);
-    const schema = schemaRows[0]?.schema;
     const tables = new Map<string, TableMetadata>();
     for (const row of rows) {
       if (!options.withInternalKyselyTables && kyselyBookkeepingTables.includes(row.table)) continue;
       let table = tables.get(row.table);
       if (!table) {
-        table = { name: row.table, isView: row.is_view, schema, columns: [] };
+        table = { name: row.table, isView: row.is_view, schema: row.schema, columns: [] };
         tables.set(row.table, table);
       }
       table.columns.push({

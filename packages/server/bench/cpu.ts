@@ -97,12 +97,26 @@ function databaseDelta(start: Map<string, number> | null, end: Map<string, numbe
  * Starts measuring; call the returned function at the end of the phase. `database` names the
  * database server's processes serving the run (PostgreSQL backends of the bench database), which
  * are counted apart from "other"; its shared background processes (WAL writer, checkpointer) stay
- * in "other", as do backends serving anyone else.
+ * in "other", as do backends serving anyone else. With `sampleDatabaseEveryMs`, the database's
+ * processes are also sampled during the phase, so those that exit before its end still count.
  */
-export function measureCpu(serverPid: number | undefined, processes?: DatabaseProcesses): () => CpuUse {
+export function measureCpu(serverPid: number | undefined, processes?: DatabaseProcesses, options: { sampleDatabaseEveryMs?: number } = {}): () => CpuUse {
   const start = snapshot(serverPid, processes);
+  // Backends that exit before the end (pgbench's, when pgbench ends) count up to their last sample.
+  const seen = new Map<string, number>();
+  const remember = (ticks: Map<string, number> | null) => {
+    for (const [pid, value] of ticks ?? []) seen.set(pid, Math.max(value, seen.get(pid) ?? 0));
+  };
+  const sampler =
+    processes !== undefined && options.sampleDatabaseEveryMs !== undefined ? setInterval(() => remember(ticksOf(processes)), options.sampleDatabaseEveryMs) : undefined;
+  sampler?.unref();
   return () => {
+    if (sampler !== undefined) clearInterval(sampler);
     const end = snapshot(serverPid, processes);
+    if (sampler !== undefined && end.databaseTicks !== null) {
+      remember(end.databaseTicks);
+      end.databaseTicks = seen;
+    }
     const seconds = (end.at - start.at) / 1000;
     const cores = (a: number | null, b: number | null) => (a === null || b === null || seconds <= 0 ? null : Math.round(((b - a) / TICKS_PER_SECOND / seconds) * 100) / 100);
     const machine = cores(start.machineBusyTicks, end.machineBusyTicks);

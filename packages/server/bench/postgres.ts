@@ -15,6 +15,9 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
+/** The server `npm run bench` tries when DATABASE_URL is unset: a local PostgreSQL, as the test instructions use. */
+export const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:/i.test(url);
 }
@@ -24,6 +27,28 @@ export function safeUrl(url: string): string {
   const parsed = new URL(url);
   parsed.password = '';
   return parsed.toString();
+}
+
+/**
+ * Whether the benchmark can use the server of `adminUrl`: null when it answers and the role may
+ * create databases, else the reason (for the line that says PostgreSQL was skipped).
+ */
+export async function postgresUnavailableReason(adminUrl: string): Promise<string | null> {
+  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return `cannot connect to ${safeUrl(adminUrl)}: ${error instanceof Error ? error.message || (typeof code === 'string' ? code : error.name) : String(error)}`;
+  }
+  try {
+    const { rows } = await client.query<{ allowed: boolean }>('select rolsuper or rolcreatedb as allowed from pg_roles where rolname = current_user');
+    return rows[0]?.allowed ? null : `the role of ${safeUrl(adminUrl)} may not create databases`;
+  } catch (error) {
+    return `${safeUrl(adminUrl)} answered but: ${error instanceof Error ? error.message : String(error)}`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 export async function createBenchDatabase(adminUrl: string): Promise<BenchDatabase> {

@@ -70,7 +70,7 @@ export async function buildApp({ config, services, logger, apiExtensions }: AppD
       // Order matters: who is calling, then their budget, then their idempotency key.
       installAuthentication(api, services.merchants);
       await installRateLimits(api, { limits: config.rateLimits, redisUrl: config.redisUrl, clock: services.clock });
-      installIdempotency(api, { store: services.idempotency, clock: services.clock, work: inFlightWork });
+      installIdempotency(api, { store: services.idempotency, clock: services.clock, work: inFlightWork, leaseSeconds: config.idempotencyLeaseSeconds });
       openApiRoute(api);
       await api.register(accountRoutes);
       await api.register(collectV2026Routes, { catalog: services.catalog });

@@ -10,6 +10,8 @@ export interface RateLimitConfig {
   createPerMinute: number;
   readPerMinute: number;
   refundPerMinute: number;
+  /** Non-payment writes: webhook endpoint changes, secret rotation, event resends. */
+  managePerMinute: number;
 }
 
 export interface Config {
@@ -29,6 +31,8 @@ export interface Config {
   runWorkers: boolean;
   catalogFile: string | undefined;
   shutdownTimeoutMs: number;
+  /** How long an idempotency claim's holder (and an operator call's) is presumed alive. */
+  idempotencyLeaseSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -150,10 +154,12 @@ export function loadConfig(env: Env = process.env): Config {
       createPerMinute: reader.integer('RATE_LIMIT_CREATE_PER_MINUTE', 30, 1, 1_000_000),
       readPerMinute: reader.integer('RATE_LIMIT_READ_PER_MINUTE', 120, 1, 1_000_000),
       refundPerMinute: reader.integer('RATE_LIMIT_REFUND_PER_MINUTE', 10, 1, 1_000_000),
+      managePerMinute: reader.integer('RATE_LIMIT_MANAGE_PER_MINUTE', 30, 1, 1_000_000),
     },
     runWorkers: reader.boolean('AKWE_RUN_WORKERS', true),
     catalogFile: reader.raw('AKWE_CATALOG_FILE'),
     shutdownTimeoutMs: reader.integer('SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
+    idempotencyLeaseSeconds: reader.integer('IDEMPOTENCY_LEASE_SECONDS', 60, 1, 60),
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return Object.freeze({ ...config, database: Object.freeze(config.database), rateLimits: Object.freeze(config.rateLimits) });

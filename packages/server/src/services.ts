@@ -7,7 +7,7 @@ import { EventFactory } from './core/events/event-factory.js';
 import { MerchantService } from './core/merchants/merchant-service.js';
 import type { IdempotencyStore } from './core/idempotency/idempotency-store.js';
 import type { PaymentStore } from './core/payments/payment-store.js';
-import { PaymentService } from './core/payments/payment-service.js';
+import { PaymentService, type PhaseFaults } from './core/payments/payment-service.js';
 import type { OperatorGatewayRegistry } from './core/payments/operator-gateway.js';
 import { OperatorRegistry } from './operators/operator-registry.js';
 import { WebhookService } from './core/webhooks/webhook-service.js';
@@ -46,11 +46,16 @@ export function createServices(options: {
   operators?: OperatorGatewayRegistry;
   /** The server's secret (AKWE_SECRET), asked for only when a stored webhook secret is sealed or opened. */
   serverSecret?: () => string;
+  /** IDEMPOTENCY_LEASE_SECONDS: how long an operator call's run is presumed alive. */
+  leaseSeconds?: number;
+  /** Test-only crash points between recorded phases. */
+  faults?: PhaseFaults;
 }): Services {
   const clock = options.clock ?? systemClock;
   const ids = options.newId ?? newId;
   const { db, capabilities } = options.database;
-  const paymentStore = new PaymentRepository(db, capabilities);
+  const idempotency = new IdempotencyRepository(db);
+  const paymentStore = new PaymentRepository(db, capabilities, idempotency);
   const events = new EventRepository(db);
   const secretBox = new SecretBox(
     options.serverSecret ??
@@ -65,7 +70,7 @@ export function createServices(options: {
     clock,
     merchants: new MerchantService({ merchants: new MerchantRepository(db), apiKeys: new ApiKeyRepository(db), clock, newId: ids }),
     events,
-    idempotency: new IdempotencyRepository(db),
+    idempotency,
     paymentStore,
     payments: new PaymentService({
       store: paymentStore,
@@ -74,6 +79,8 @@ export function createServices(options: {
       events: new EventFactory(clock, ids),
       clock,
       newId: ids,
+      leaseSeconds: options.leaseSeconds,
+      faults: options.faults,
     }),
     webhookStore,
     webhooks: new WebhookService({ store: webhookStore, events, clock, newId: ids }),

@@ -7,9 +7,11 @@ function unavailable(): never {
 
 /** Live traffic with no operator contract configured: every call fails cleanly, nothing pretends to work. */
 export class UnconfiguredLiveOperator implements OperatorGateway {
+  readonly configured = false;
   startCollection = async () => unavailable();
   payCheckout = async () => unavailable();
   confirmOtp = async () => unavailable();
   queryStatus = async () => unavailable();
   refund = async () => unavailable();
+  queryRefund = async () => unavailable();
 }

@@ -57,6 +57,10 @@ export interface IdempotencyRecordTable {
   response_body: string | null;
   created_at: string;
   expires_at: string;
+  lease_token: string | null;
+  locked_until: string | null;
+  recovery_point: Generated<string>;
+  resource_id: string | null;
 }
 
 export interface PaymentTable {
@@ -83,6 +87,8 @@ export interface PaymentTable {
   created_at: string;
   updated_at: string;
   version: number;
+  operator_call: string | null;
+  operator_call_started_at: string | null;
 }
 
 export interface RefundTable {

@@ -6,6 +6,7 @@ import { webhookSenders } from '../webhooks/webhook-senders.js';
 import { eventFanoutJob } from './event-fanout-job.js';
 import { idempotencyCleanupJob } from './idempotency-cleanup-job.js';
 import { paymentExpiryJob } from './payment-expiry-job.js';
+import { requestRecoveryJob } from './request-recovery-job.js';
 import type { WorkerJob } from './worker-pool.js';
 import { newId } from '../core/shared/ids.js';
 
@@ -13,6 +14,7 @@ import { newId } from '../core/shared/ids.js';
 export function createJobs(services: Services, config: Pick<Config, 'dev' | 'publicUrl'>, logger?: Logger): WorkerJob[] {
   return [
     paymentExpiryJob(services.payments),
+    requestRecoveryJob(services.payments),
     idempotencyCleanupJob({ store: services.idempotency, clock: services.clock }),
     eventFanoutJob(services.webhooks),
     new WebhookDeliveryJob({ store: services.webhookStore, webhooks: services.webhooks, senderFor: webhookSenders({ dev: config.dev }), clock: services.clock, newId, publicUrl: config.publicUrl, logger }),

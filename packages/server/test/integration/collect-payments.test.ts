@@ -30,7 +30,7 @@ for (const target of testDatabases()) {
       it('direct, operator without OTP: push sent (processing), then the sandbox approval completes it', async () => {
         const payment = await api.createOk(direct());
         assert.equal(payment.status, 'completed');
-        assert.deepEqual(await events(payment.id), ['collect.payment.created:processing', 'collect.payment.completed:completed']);
+        assert.deepEqual(await events(payment.id), ['collect.payment.created:pending', 'collect.payment.processing:processing', 'collect.payment.completed:completed']);
       });
 
       it('direct, operator requiring OTP: awaiting_otp with a confirm_otp next action', async () => {
@@ -38,7 +38,7 @@ for (const target of testDatabases()) {
         assert.equal(payment.status, 'awaiting_otp');
         assert.equal(payment.next_action.type, 'confirm_otp');
         assert.match(payment.next_action.confirm_url, new RegExp(`/api/v1/collect/payments/${payment.reference}/confirm$`));
-        assert.deepEqual(await events(payment.id), ['collect.payment.created:awaiting_otp']);
+        assert.deepEqual(await events(payment.id), ['collect.payment.created:pending', 'collect.payment.awaiting_otp:awaiting_otp']);
       });
 
       it('hosted: awaiting_payment with an absolute checkout_url built from PUBLIC_URL', async () => {
@@ -58,7 +58,7 @@ for (const target of testDatabases()) {
           const res = await api.post(payment.reference, 'confirm', { otp });
           assert.equal(res.statusCode, 200, res.body);
           assert.equal(res.json().status, status);
-          assert.deepEqual(await events(payment.id), ['collect.payment.created:awaiting_otp', `collect.payment.${status}:${status}`]);
+          assert.deepEqual(await events(payment.id), ['collect.payment.created:pending', 'collect.payment.awaiting_otp:awaiting_otp', `collect.payment.${status}:${status}`]);
         });
       }
 
@@ -122,7 +122,7 @@ for (const target of testDatabases()) {
         const again = await api.post(payment.reference, 'confirm', { otp: '123456' });
         assert.equal(again.statusCode, 409);
         assert.equal(again.json().error.code, 'payment_not_confirmable');
-        assert.deepEqual(await events(payment.id), ['collect.payment.created:awaiting_otp', 'collect.payment.failed:failed']);
+        assert.deepEqual(await events(payment.id), ['collect.payment.created:pending', 'collect.payment.awaiting_otp:awaiting_otp', 'collect.payment.failed:failed']);
       });
 
       it('refuses a code that is not 4 to 8 digits as a validation error', async () => {

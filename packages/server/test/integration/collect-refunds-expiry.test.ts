@@ -18,7 +18,7 @@ import { testDatabases } from '../support/test-databases.js';
 /** The real sandbox, counting how often the core asks it for a status. */
 class CountingSandbox extends SandboxOperator {
   queries = 0;
-  override async queryStatus(payment: Payment): Promise<OperatorAnswer> {
+  override async queryStatus(payment: Payment): Promise<OperatorAnswer | undefined> {
     this.queries += 1;
     return super.queryStatus(payment);
   }
@@ -59,7 +59,8 @@ for (const target of testDatabases()) {
         const list = (await api.listRefunds(payment.reference)).json();
         assert.deepEqual(list.data.map((r: { amount: number }) => r.amount), [1000, 2000]);
         assert.deepEqual(await events(payment.id), [
-          'collect.payment.created:processing',
+          'collect.payment.created:pending',
+          'collect.payment.processing:processing',
           'collect.payment.completed:completed',
           'collect.refund.created:pending',
           'collect.refund.completed:completed',

@@ -109,10 +109,11 @@ for (const target of testDatabases()) {
       while ((await t.services.webhooks.fanOut(100)) > 0);
 
       const events = await fannedOutEvents(scope);
-      assert.equal(events.length, 4);
+      // Each direct sandbox payment writes three events: created (pending), processing, completed.
+      assert.equal(events.length, 6);
       assert.deepEqual(
         events.map((e) => e.destinations),
-        [[first], [first], [first, second].sort(), [first, second].sort()],
+        [[first], [first], [first], [first, second].sort(), [first, second].sort(), [first, second].sort()],
       );
     });
   });

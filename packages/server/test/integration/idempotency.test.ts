@@ -540,7 +540,7 @@ for (const target of testDatabases()) {
     after(() => db.close());
 
     const claimAt = (key: string, at: number, expiresAt = at + DAY_MS) =>
-      repository.claim({ merchantId, environment: 'test', method: 'POST', route: '/api/v1/probe', key, requestHash: 'h', now: iso(at), expiresAt: iso(expiresAt) });
+      repository.claim({ merchantId, environment: 'test', method: 'POST', route: '/api/v1/probe', key, requestHash: 'h', now: iso(at), expiresAt: iso(expiresAt), leaseToken: `lease-${key}-${at}`, lockedUntil: iso(at + 60_000) });
 
     it('refuses a second claim of a live key, returning the record that holds it', async () => {
       const first = await claimAt('claim-once', start);

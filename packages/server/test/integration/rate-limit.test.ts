@@ -1,16 +1,20 @@
 /**
  * SPEC.md "Limits" and "Errors": per-API-key budgets per bucket, 429 rate_limited with Retry-After,
  * the RateLimit-* headers; counters in memory, or in Redis shared by several processes
- * (the Redis suite runs when AKWE_TEST_REDIS_URL is set).
- * Limits are tiny (3 creates, 5 reads) and the window is a whole minute, so no test races the clock;
- * the one test about the window's end moves an injected clock instead of waiting.
+ * (the Redis suite runs when AKWE_TEST_REDIS_URL is set). Then every authenticated route of the real
+ * app, found as the app registers it (so a new route is included by itself), driven to its 429, on
+ * every test database.
+ * Limits are tiny (3 creates, 5 reads, 2 refunds, 4 management writes; the whole-app suite 1 to 4)
+ * and the window is a whole minute, so no test races the clock; the one test about the window's end
+ * moves an injected clock instead of waiting.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import Fastify, { type FastifyInstance, type HTTPMethods, type LightMyRequestResponse, type RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import { installLegacyErrorHandling } from '../../src/http/collect-legacy/legacy-errors.js';
 import { installRateLimits, type RateLimitDeps } from '../../src/http/plugins/rate-limit.js';
@@ -20,18 +24,24 @@ import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases, type TestDatabase } from '../support/test-databases.js';
 
 const sqlite = testDatabases().find((d) => d.name === 'sqlite')!;
-const limits = { createPerMinute: 3, readPerMinute: 5, refundPerMinute: 2 };
+const limits = { createPerMinute: 3, readPerMinute: 5, refundPerMinute: 2, managePerMinute: 4 };
 const redisUrl = process.env.AKWE_TEST_REDIS_URL;
 
-/** Probe routes inside the authenticated scope: one per bucket, one without, one public, one of the earlier contract. */
+/**
+ * Probe routes inside the authenticated scope: one per bucket, two naming none (a GET and a POST),
+ * two public (one with a bucket, one without), one of the earlier contract.
+ */
 function probes(deps: RateLimitDeps, options: { awaitInstall?: boolean } = {}) {
   return async (api: FastifyInstance) => {
     if (options.awaitInstall === false) void installRateLimits(api, deps);
     else await installRateLimits(api, deps);
     api.get('/probe/read', { config: { rateLimitBucket: 'read' } }, async () => ({ ok: true }));
     api.post('/probe/create', { config: { rateLimitBucket: 'create' } }, async () => ({ ok: true }));
-    api.get('/probe/unlimited', async () => ({ ok: true }));
+    api.post('/probe/manage', { config: { rateLimitBucket: 'manage' } }, async () => ({ ok: true }));
+    api.get('/probe/no-bucket', async () => ({ ok: true }));
+    api.post('/probe/no-bucket', async () => ({ ok: true }));
     api.get('/probe/public', { config: { public: true, rateLimitBucket: 'refund' } }, async () => ({ ok: true }));
+    api.get('/probe/public-unlimited', { config: { public: true } }, async () => ({ ok: true }));
     await api.register(async (legacy) => {
       installLegacyErrorHandling(legacy);
       legacy.post('/probe/legacy-create', { config: { rateLimitBucket: 'create' } }, async () => ({ ok: true }));
@@ -135,14 +145,44 @@ describe('rate limits in memory', () => {
     assert.equal(res.json().code, 'rate_limited');
   });
 
-  it('never limits a route without a bucket and sends it no RateLimit headers', async () => {
+  it('never limits a public route without a bucket and sends it no RateLimit headers', async () => {
     const { testKey } = await t.newMerchant();
     for (let i = 0; i < limits.readPerMinute * 3; i++) {
-      const res = await call(t, 'GET', '/probe/unlimited', testKey);
-      assert.equal(res.statusCode, 200, `request ${i + 1}`);
-      assert.equal(res.headers['ratelimit-limit'], undefined);
-      assert.equal(res.headers['ratelimit-policy'], undefined);
+      for (const key of [testKey, undefined]) {
+        const res = await call(t, 'GET', '/probe/public-unlimited', key);
+        assert.equal(res.statusCode, 200, `request ${i + 1}`);
+        assert.equal(res.headers['ratelimit-limit'], undefined);
+        assert.equal(res.headers['ratelimit-policy'], undefined);
+      }
     }
+  });
+
+  it('counts an authenticated route that names no bucket as a read (GET) or a management request (POST), never unlimited', async () => {
+    const { testKey } = await t.newMerchant();
+    for (let i = 0; i < limits.readPerMinute; i++) assert.equal((await call(t, 'GET', '/probe/no-bucket', testKey)).statusCode, 200);
+    const read = await call(t, 'GET', '/probe/no-bucket', testKey);
+    assert.equal(read.statusCode, 429);
+    assert.equal(read.headers['ratelimit-policy'], `${limits.readPerMinute};w=60`);
+    assert.match(read.json().error.message, /^Too many read requests: 5 per minute per API key; retry in \d+ s$/);
+    assert.equal((await call(t, 'GET', '/probe/read', testKey)).statusCode, 429, 'it spends the read budget that named routes spend');
+
+    for (let i = 0; i < limits.managePerMinute; i++) assert.equal((await call(t, 'POST', '/probe/no-bucket', testKey)).statusCode, 200);
+    const write = await call(t, 'POST', '/probe/no-bucket', testKey);
+    assert.equal(write.statusCode, 429);
+    assert.equal(write.headers['ratelimit-policy'], `${limits.managePerMinute};w=60`);
+    assert.match(write.json().error.message, /^Too many management requests: 4 per minute per API key; retry in \d+ s$/);
+    assert.equal((await call(t, 'POST', '/probe/manage', testKey)).statusCode, 429, 'it spends the manage budget');
+    assert.equal((await call(t, 'POST', '/probe/create', testKey)).statusCode, 200, 'and not the create budget');
+  });
+
+  it('names the budget that ran out, its size and the wait in the 429 message', async () => {
+    const { testKey } = await t.newMerchant();
+    for (let i = 0; i < limits.createPerMinute; i++) await call(t, 'POST', '/probe/create', testKey);
+    const res = await call(t, 'POST', '/probe/create', testKey);
+    assert.equal(res.statusCode, 429);
+    assert.equal(res.json().error.message, `Too many payment write requests: ${limits.createPerMinute} per minute per API key; retry in ${res.headers['retry-after']} s`);
+    const legacy = await call(t, 'POST', '/probe/legacy-create', testKey);
+    assert.equal(legacy.json().detail, `Too many payment write requests: ${limits.createPerMinute} per minute per API key; retry in ${legacy.headers['retry-after']} s`);
   });
 
   it('answers 401, never 429, to requests without a valid key, and does not count them', async () => {
@@ -164,6 +204,7 @@ describe('rate limits in memory', () => {
     const res = await call(t, 'GET', '/probe/public');
     assert.equal(res.statusCode, 429);
     assert.equal(res.json().error.code, 'rate_limited');
+    assert.match(res.json().error.message, /^Too many refund requests: 2 per minute per client address; retry in \d+ s$/);
   });
 });
 
@@ -200,6 +241,28 @@ describe('rate limit windows and installation', () => {
       assert.equal((await call(t, 'POST', '/probe/create', testKey)).statusCode, 429);
     } finally {
       await t.close();
+    }
+  });
+
+  it('gives a route that names no bucket "read" when it only answers GET or HEAD, "manage" otherwise, and none when public', async () => {
+    const app = Fastify();
+    try {
+      await installRateLimits(app, { limits });
+      app.get('/get', async () => ({}));
+      app.route({ method: ['GET', 'POST'], url: '/get-or-post', handler: async () => ({}) });
+      app.delete('/delete', async () => ({}));
+      app.get('/public', { config: { public: true } }, async () => ({}));
+      app.post('/named', { config: { rateLimitBucket: 'create' } }, async () => ({}));
+      const policy = async (method: 'GET' | 'HEAD' | 'POST' | 'DELETE', url: string) => (await app.inject({ method, url })).headers['ratelimit-policy'];
+      assert.equal(await policy('GET', '/get'), `${limits.readPerMinute};w=60`);
+      assert.equal(await policy('HEAD', '/get'), `${limits.readPerMinute};w=60`);
+      assert.equal(await policy('GET', '/get-or-post'), `${limits.managePerMinute};w=60`);
+      assert.equal(await policy('POST', '/get-or-post'), `${limits.managePerMinute};w=60`);
+      assert.equal(await policy('DELETE', '/delete'), `${limits.managePerMinute};w=60`);
+      assert.equal(await policy('GET', '/public'), undefined);
+      assert.equal(await policy('POST', '/named'), `${limits.createPerMinute};w=60`);
+    } finally {
+      await app.close();
     }
   });
 
@@ -240,6 +303,149 @@ describe('rate limit windows and installation', () => {
     }
   });
 });
+
+/** Every route the app registers, seen through an onRoute hook on the root instance as Fastify creates it. */
+interface SeenRoute {
+  method: string;
+  url: string;
+  public: boolean;
+}
+
+/** Builds the test app while recording every route it registers (HEAD twins of GET routes included). */
+async function buildRecordingRoutes(target: TestDatabase, env: Record<string, string>): Promise<{ t: TestApp; routes: SeenRoute[] }> {
+  const routes: SeenRoute[] = [];
+  // Fastify publishes each new instance on this channel before anything is registered on it.
+  const onInit = (message: unknown) => {
+    const { fastify } = message as { fastify: FastifyInstance };
+    fastify.addHook('onRoute', (route: RouteOptions) => {
+      for (const method of [route.method].flat()) routes.push({ method, url: route.url, public: route.config?.public === true });
+    });
+  };
+  subscribe('fastify.initialization', onInit);
+  try {
+    const t = await buildTestApp(target, { env });
+    return { t, routes };
+  } finally {
+    unsubscribe('fastify.initialization', onInit);
+  }
+}
+
+/** Tiny budgets, each different, so RateLimit-Limit tells which bucket a route spends. */
+const appBudgets = { refund: 1, create: 2, read: 3, manage: 4 } as const;
+type Bucket = keyof typeof appBudgets;
+const bucketLabels: Record<Bucket, string> = { refund: 'refund', create: 'payment write', read: 'read', manage: 'management' };
+
+/**
+ * The budget a route must spend: reads are 'read'; refund creation 'refund'; the other collect
+ * writes (creation, confirm, cancel, pay, either contract) 'create'; every other write 'manage'.
+ */
+function expectedBucket(route: SeenRoute): Bucket {
+  if (route.method === 'GET' || route.method === 'HEAD') return 'read';
+  if (/^\/api\/v1\/collect\/payments\/:[^/]+\/refunds\/?$/.test(route.url)) return 'refund';
+  if (route.url.startsWith('/api/v1/collect/')) return 'create';
+  return 'manage';
+}
+
+/** The earlier contract answers `{error, code, detail}` (SPEC.md); everything else the current shape. */
+const isEarlierContract = (url: string) => /^\/api\/v1\/collect\/(mobile-money|operators)(\/|$)/.test(url);
+
+/** A request to the route with every path parameter filled in; writes carry an empty JSON object. */
+function requestTo(t: TestApp, route: SeenRoute, key?: string): Promise<LightMyRequestResponse> {
+  const url = route.url.replace(/:[A-Za-z_]+/g, 'rl-probe');
+  const hasBody = !['GET', 'HEAD', 'DELETE'].includes(route.method);
+  return t.app.inject({
+    method: route.method as HTTPMethods,
+    url,
+    headers: key === undefined ? {} : { 'x-api-key': key },
+    ...(hasBody ? { payload: {} } : {}),
+  });
+}
+
+for (const target of testDatabases()) {
+  describe(`rate limits on every authenticated route of the app on ${target.name}`, { skip: target.skip }, () => {
+    let t: TestApp;
+    let authenticated: SeenRoute[];
+
+    before(async () => {
+      const built = await buildRecordingRoutes(target, {
+        RATE_LIMIT_REFUND_PER_MINUTE: String(appBudgets.refund),
+        RATE_LIMIT_CREATE_PER_MINUTE: String(appBudgets.create),
+        RATE_LIMIT_READ_PER_MINUTE: String(appBudgets.read),
+        RATE_LIMIT_MANAGE_PER_MINUTE: String(appBudgets.manage),
+      });
+      t = built.t;
+      authenticated = built.routes.filter((route) => !route.public);
+    });
+    after(() => t?.close());
+
+    it('finds the routes (the recording works): account, events, webhook endpoints, collect, payouts', () => {
+      const seen = new Set(authenticated.map((r) => `${r.method} ${r.url}`));
+      for (const route of ['GET /api/v1/account', 'GET /api/v1/account/callback-secret', 'POST /api/v1/events/:id/resend', 'DELETE /api/v1/webhook-endpoints/:id', 'POST /api/v1/collect/payments', 'GET /api/v1/payout/operators/']) {
+        assert.ok(seen.has(route), `${route} was not recorded`);
+      }
+      assert.ok(!seen.has('GET /health') && !seen.has('GET /api/v1/collect/openapi.json'), 'public routes are left out');
+    });
+
+    it('limits every one of them per API key, 429 rate_limited with Retry-After and RateLimit headers in its contract\'s shape', async () => {
+      assert.ok(authenticated.length >= 30, `only ${authenticated.length} authenticated routes recorded`);
+      for (const route of authenticated) {
+        const name = `${route.method} ${route.url}`;
+        const bucket = expectedBucket(route);
+        const budget = appBudgets[bucket];
+        const anonymous = await requestTo(t, route);
+        assert.equal(anonymous.statusCode, 401, `${name} answers ${anonymous.statusCode} without a key: not authenticated, so not counted per key`);
+
+        // A key of its own per route: buckets are shared between routes.
+        const { testKey } = await t.newMerchant({ name: `Limits ${name}` });
+        for (let i = 1; i <= budget; i++) {
+          const res = await requestTo(t, route, testKey);
+          assert.notEqual(res.statusCode, 429, `${name}: request ${i} of ${budget} refused`);
+          assert.equal(res.headers['ratelimit-limit'], String(budget), `${name} spends the ${bucket} budget`);
+          assert.equal(res.headers['ratelimit-remaining'], String(budget - i), name);
+        }
+        const over = await requestTo(t, route, testKey);
+        assert.equal(over.statusCode, 429, `${name}: request ${budget + 1} is not refused`);
+        const retryAfter = assertRetryAfter(over);
+        assert.equal(over.headers['ratelimit-limit'], String(budget), name);
+        assert.equal(over.headers['ratelimit-remaining'], '0', name);
+        const reset = Number(over.headers['ratelimit-reset']);
+        assert.ok(Number.isInteger(reset) && reset >= 1 && reset <= 60, `${name}: RateLimit-Reset ${over.headers['ratelimit-reset']}`);
+        assert.equal(over.headers['ratelimit-policy'], `${budget};w=60`, name);
+        if (route.method === 'HEAD') continue; // no body to look at
+        const message = `Too many ${bucketLabels[bucket]} requests: ${budget} per minute per API key; retry in ${retryAfter} s`;
+        const body = over.json();
+        if (isEarlierContract(route.url)) {
+          assert.deepEqual(body, { error: 'Too Many Requests', code: 'rate_limited', detail: message }, name);
+        } else {
+          assert.deepEqual(body, { error: { code: 'rate_limited', message, request_id: over.headers['x-request-id'] } }, name);
+        }
+      }
+    });
+
+    it('keeps the manage budget apart from the read and create budgets', async () => {
+      const { testKey } = await t.newMerchant({ name: 'Manager' });
+      const route = (method: string, url: string): SeenRoute => ({ method, url, public: false });
+      const manageRoutes = [route('POST', '/api/v1/webhook-endpoints'), route('PATCH', '/api/v1/webhook-endpoints/:id'), route('POST', '/api/v1/events/:id/resend'), route('DELETE', '/api/v1/webhook-endpoints/:id')];
+      for (const r of manageRoutes) assert.notEqual((await requestTo(t, r, testKey)).statusCode, 429, `${r.method} ${r.url}`);
+      const rotate = await requestTo(t, route('POST', '/api/v1/webhook-endpoints/:id/rotate-secret'), testKey);
+      assert.equal(rotate.statusCode, 429, 'the manage budget is shared by the management routes');
+
+      const list = await requestTo(t, route('GET', '/api/v1/webhook-endpoints'), testKey);
+      assert.equal(list.statusCode, 200, 'reads are not stopped by a spent manage budget');
+      assert.equal(list.headers['ratelimit-remaining'], String(appBudgets.read - 1), 'nor did management requests spend the read budget');
+      const create = await requestTo(t, route('POST', '/api/v1/collect/payments'), testKey);
+      assert.notEqual(create.statusCode, 429, 'nor the create budget');
+      assert.equal(create.headers['ratelimit-remaining'], String(appBudgets.create - 1));
+
+      const reader = await t.newMerchant({ name: 'Reader' });
+      for (let i = 0; i < appBudgets.read; i++) await requestTo(t, route('GET', '/api/v1/events'), reader.testKey);
+      assert.equal((await requestTo(t, route('GET', '/api/v1/account'), reader.testKey)).statusCode, 429);
+      const manage = await requestTo(t, route('POST', '/api/v1/webhook-endpoints'), reader.testKey);
+      assert.notEqual(manage.statusCode, 429, 'a spent read budget does not stop management requests');
+      assert.equal(manage.headers['ratelimit-remaining'], String(appBudgets.manage - 1));
+    });
+  });
+}
 
 describe('rate limits in Redis', { skip: redisUrl ? false : 'AKWE_TEST_REDIS_URL is not set' }, () => {
   const prefix = uniquePrefix();

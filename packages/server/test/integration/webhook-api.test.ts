@@ -121,7 +121,7 @@ for (const target of testDatabases()) {
 
       it('lists the key’s events newest first with cursor pagination', async () => {
         const all = (await call('GET', '/events?limit=100', undefined, fresh.testKey)).json();
-        assert.equal(all.data.length, 8);
+        assert.equal(all.data.length, 12);
         assert.equal(all.has_more, false);
         const ids = all.data.map((e: { id: string }) => e.id);
         assert.deepEqual([...ids].sort().reverse(), ids);
@@ -139,13 +139,13 @@ for (const target of testDatabases()) {
         const failed = (await call('GET', '/events?type=collect.payment.failed', undefined, fresh.testKey)).json();
         assert.deepEqual(failed.data.map((e: { type: string }) => e.type), ['collect.payment.failed']);
         const family = (await call('GET', '/events?type=collect.payment.*&limit=100', undefined, fresh.testKey)).json();
-        assert.equal(family.data.length, 8);
+        assert.equal(family.data.length, 12);
         const two = (await call('GET', '/events?type=collect.payment.failed,collect.payment.created&limit=100', undefined, fresh.testKey)).json();
         assert.equal(two.data.length, 5);
         const future = (await call('GET', `/events?created_gte=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, undefined, fresh.testKey)).json();
         assert.equal(future.data.length, 0);
         const past = (await call('GET', `/events?created_lte=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}&limit=100`, undefined, fresh.testKey)).json();
-        assert.equal(past.data.length, 8);
+        assert.equal(past.data.length, 12);
         assert.equal((await call('GET', '/events?created_gte=yesterday', undefined, fresh.testKey)).statusCode, 400);
       });
 

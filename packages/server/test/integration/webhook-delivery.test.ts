@@ -82,9 +82,9 @@ for (const target of testDatabases()) {
       const payment = await api.createOk(direct());
       await pump();
       const received = requestsTo('/hooks');
-      assert.equal(received.length, 2);
+      assert.equal(received.length, 3);
       const types = received.map((r) => JSON.parse(r.body).type).sort();
-      assert.deepEqual(types, ['collect.payment.completed', 'collect.payment.created']);
+      assert.deepEqual(types, ['collect.payment.completed', 'collect.payment.created', 'collect.payment.processing']);
       for (const request of received) {
         assert.equal(request.method, 'POST');
         assert.match(String(request.headers['content-type']), /^application\/json/);
@@ -258,7 +258,7 @@ for (const target of testDatabases()) {
       await collectClient(t.app, merchant.liveKey).createOk(hosted());
       await pump();
       const testTypes = requestsTo('/test-env').map((r) => JSON.parse(r.body));
-      assert.deepEqual(testTypes.map((e) => e.environment), ['test', 'test']);
+      assert.deepEqual(testTypes.map((e) => e.environment), ['test', 'test', 'test']);
       assert.equal(requestsTo('/live-env').length, 0);
       const liveDeliveries = await t.services.database.db.selectFrom('webhook_deliveries').select(['environment', 'target_url']).where('merchant_id', '=', merchant.merchantId).where('environment', '=', 'live').execute();
       assert.equal(liveDeliveries.length, 1);
@@ -280,7 +280,7 @@ for (const target of testDatabases()) {
       await pump();
       const received = requestsTo('/callback');
       // Sends run side by side, so arrival order is not guaranteed (receivers go by status, not order).
-      assert.deepEqual(received.map((r) => JSON.parse(r.body).type).sort(), ['collect.payment.completed', 'collect.payment.created']);
+      assert.deepEqual(received.map((r) => JSON.parse(r.body).type).sort(), ['collect.payment.completed', 'collect.payment.created', 'collect.payment.processing']);
       const secret = (await call('GET', '/account/callback-secret')).json().secret;
       for (const request of received) {
         const { t: timestamp, v1 } = parseSignature(String(request.headers['x-service-signature']));

@@ -28,6 +28,8 @@ export function aPayment(merchantId: string, overrides: Partial<Payment> = {}): 
     createdAt: now,
     updatedAt: now,
     version: 1,
+    operatorCall: null,
+    operatorCallStartedAt: null,
     ...overrides,
   };
 }

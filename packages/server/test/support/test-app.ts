@@ -33,6 +33,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     RATE_LIMIT_CREATE_PER_MINUTE: '1000000',
     RATE_LIMIT_READ_PER_MINUTE: '1000000',
     RATE_LIMIT_REFUND_PER_MINUTE: '1000000',
+    RATE_LIMIT_MANAGE_PER_MINUTE: '1000000',
     ...env,
   });
 }

@@ -32,7 +32,7 @@ describe('loadConfig', () => {
     assert.equal(config.publicUrl, 'http://localhost:8080');
     assert.deepEqual(config.database, { kind: 'sqlite', file: resolve('data', 'akwe.db') });
     assert.equal(config.dataDir, resolve('data'));
-    assert.deepEqual({ ...config.rateLimits }, { createPerMinute: 30, readPerMinute: 120, refundPerMinute: 10 });
+    assert.deepEqual({ ...config.rateLimits }, { createPerMinute: 30, readPerMinute: 120, refundPerMinute: 10, managePerMinute: 30 });
     assert.equal(config.dev, false);
     assert.equal(config.secret, undefined);
     assert.equal(config.redisUrl, undefined);
@@ -74,6 +74,11 @@ describe('loadConfig', () => {
     for (const no of ['false', '0', 'no', 'off']) assert.equal(loadConfig({ AKWE_DEV: no }).dev, false, no);
   });
 
+  it('reads each rate-limit budget from its own variable', () => {
+    const config = loadConfig({ RATE_LIMIT_CREATE_PER_MINUTE: '7', RATE_LIMIT_READ_PER_MINUTE: '8', RATE_LIMIT_REFUND_PER_MINUTE: '9', RATE_LIMIT_MANAGE_PER_MINUTE: '11' });
+    assert.deepEqual({ ...config.rateLimits }, { createPerMinute: 7, readPerMinute: 8, refundPerMinute: 9, managePerMinute: 11 });
+  });
+
   it('returns a frozen config', () => {
     const config = loadConfig({});
     assert.ok(Object.isFrozen(config) && Object.isFrozen(config.database) && Object.isFrozen(config.rateLimits));
@@ -109,6 +114,8 @@ describe('loadConfig', () => {
     ['REDIS_URL with another protocol', { REDIS_URL: 'http://cache:6379' }, /^REDIS_URL must start with redis:.* or rediss:/],
     ['PUBLIC_URL with another protocol', { PUBLIC_URL: 'ftp://pay.example.bj' }, /^PUBLIC_URL must start with http:.* or https:/],
     ['a rate limit of zero', { RATE_LIMIT_CREATE_PER_MINUTE: '0' }, /^RATE_LIMIT_CREATE_PER_MINUTE must be a whole number from 1 to/],
+    ['a management rate limit of zero', { RATE_LIMIT_MANAGE_PER_MINUTE: '0' }, /^RATE_LIMIT_MANAGE_PER_MINUTE must be a whole number from 1 to 1000000 \(got "0"\)$/],
+    ['a management rate limit that is not a whole number', { RATE_LIMIT_MANAGE_PER_MINUTE: '2.5' }, /^RATE_LIMIT_MANAGE_PER_MINUTE must be a whole number from 1 to 1000000 \(got "2.5"\)$/],
   ];
   for (const [what, env, problem] of badValues) {
     it(`refuses ${what} with a ConfigError naming the variable`, () => {

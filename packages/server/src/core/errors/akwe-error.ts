@@ -11,13 +11,16 @@ export class AkweError extends Error {
   readonly status: number;
   readonly field: string | undefined;
   readonly details: ErrorDetail[] | undefined;
+  /** Sent as the Retry-After header: when trying again makes sense. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message?: string, options: { field?: string; details?: ErrorDetail[] } = {}) {
+  constructor(code: ErrorCode, message?: string, options: { field?: string; details?: ErrorDetail[]; retryAfterSeconds?: number } = {}) {
     super(message ?? errorCatalog[code].message);
     this.name = 'AkweError';
     this.code = code;
     this.status = errorCatalog[code].status;
     this.field = options.field;
     this.details = options.details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }

@@ -1,19 +1,29 @@
 import type { CatalogCountry, CatalogOperator, OperatorCatalog } from '../catalog/operator-catalog.js';
 import { AkweError } from '../errors/index.js';
+import type { ClaimWrite } from '../idempotency/idempotency-store.js';
 import type { EventFactory } from '../events/event-factory.js';
 import type { StoredEvent } from '../events/stored-event.js';
 import type { Merchant } from '../merchants/merchant.js';
 import { normalizePhone } from '../phones/phone-number.js';
 import type { Clock, IdSource } from '../ports.js';
 import type { TenantScope } from '../shared/environment.js';
-import type { OperatorAnswer, OperatorGatewayRegistry } from './operator-gateway.js';
-import type { Payment, Refund } from './payment.js';
+import { finishWrite, reportCommitted, stepWrite, type RecordedRequest } from '../idempotency/request-journal.js';
+import type { OperatorAnswer, OperatorGateway, OperatorGatewayRegistry, OtpAnswer, RefundAnswer } from './operator-gateway.js';
+import type { OperatorCall, Payment, Refund } from './payment.js';
 import { expiryBounds, maxOtpAttempts, type CreatePaymentInput } from './payment-input.js';
 import { assertTransition, isFinal } from './payment-state-machine.js';
-import type { PaymentChange, PaymentStore } from './payment-store.js';
+import type { LockedChange, PaymentChange, PaymentStore } from './payment-store.js';
 
 export interface PaymentContext extends TenantScope {
   merchant: Merchant;
+}
+
+/** The boundaries between recorded phases, where a test may simulate a crash. */
+export type PhaseBoundary = 'after_intent' | 'after_operator_call' | 'after_outcome';
+
+/** Test-only hook called at each phase boundary (never reachable from HTTP). */
+export interface PhaseFaults {
+  reached(boundary: PhaseBoundary, resourceId: string): void | Promise<void>;
 }
 
 export interface PaymentServiceDeps {
@@ -23,15 +33,47 @@ export interface PaymentServiceDeps {
   events: EventFactory;
   clock: Clock;
   newId: IdSource;
+  /** How long the run that started an operator call is presumed alive (seconds); 60 by default. */
+  leaseSeconds?: number;
+  faults?: PhaseFaults;
 }
+
+export interface ConfirmResult {
+  payment: Payment;
+  /** The code was wrong (the payment may have failed on the last attempt). */
+  rejected: boolean;
+}
+
+export interface RefundResult {
+  refund: Refund;
+  payment: Payment;
+}
+
+type Decision = { next: Payment; events: StoredEvent[] };
 
 /** Times a write is retried when another request changed the payment first. */
 const writeAttempts = 3;
+export const DEFAULT_LEASE_SECONDS = 60;
 
+/**
+ * Collect payments. Every operation that reaches an operator runs in recorded phases
+ * (docs/architecture.md "Recorded phases"): the intent and its recovery point commit before the
+ * call, the answer, its events and the request's response commit after it, and a run that finds a
+ * call left open past its lease resumes it by asking the operator about our reference first.
+ */
 export class PaymentService {
-  constructor(private readonly deps: PaymentServiceDeps) {}
+  private readonly leaseMs: number;
 
-  async create(ctx: PaymentContext, input: CreatePaymentInput): Promise<Payment> {
+  constructor(private readonly deps: PaymentServiceDeps) {
+    this.leaseMs = (deps.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
+  }
+
+  async create(ctx: PaymentContext, input: CreatePaymentInput, request: RecordedRequest<Payment> = {}): Promise<Payment> {
+    const resumedId = request.journal?.resumed?.resourceId;
+    if (resumedId) {
+      const payment = await this.find(ctx, resumedId);
+      return payment.operatorCall ? this.resume(payment, (p) => p, request) : this.answerOnly(request, payment.id, payment);
+    }
     if (ctx.environment === 'live' && ctx.merchant.status !== 'active') throw new AkweError('account_inactive');
     const country = this.countryOf(input.country);
     const currency = input.currency ?? country.defaultCurrency;
@@ -48,13 +90,10 @@ export class PaymentService {
     if (lifetime < expiryBounds.min || lifetime > expiryBounds.max) {
       throw new AkweError('validation_error', `expires_in_seconds must be from ${expiryBounds.min} to ${expiryBounds.max}`, { field: 'expires_in_seconds' });
     }
-    // Checked before the operator is contacted, so a duplicate never sends a second push to the phone.
-    if (await this.deps.store.find(ctx, input.reference)) {
-      throw new AkweError('duplicate_reference', `A payment with reference ${input.reference} exists already.`, { field: 'reference' });
-    }
+    if (direct) this.requireOperators(ctx);
 
     const now = this.deps.clock.now();
-    const draft: Payment = {
+    const payment: Payment = {
       id: this.deps.newId(),
       merchantId: ctx.merchantId,
       environment: ctx.environment,
@@ -78,79 +117,114 @@ export class PaymentService {
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
       version: 1,
+      operatorCall: direct ? 'start_collection' : null,
+      operatorCallStartedAt: direct ? now.toISOString() : null,
     };
-    const answer: OperatorAnswer = direct ? await this.gateway(ctx).startCollection(draft, operator!) : { path: ['awaiting_payment'] };
     // Creation emits `created` with the status the payment starts in; every later status its own event.
-    const [first, ...rest] = answer.path;
-    const created: Payment = { ...draft, status: first!, pspReference: answer.pspReference ?? null, message: answer.message ?? null };
-    const events: StoredEvent[] = [this.deps.events.paymentCreated(created)];
-    const final = this.walk(created, rest, events);
-    await this.deps.store.insert(final, events);
-    return final;
+    const events = [this.deps.events.paymentCreated(payment)];
+    // A hosted payment calls no operator: the claim, the payment and the response are one commit.
+    // A direct one records its intent first; a duplicate reference fails here, before any push.
+    const claim = direct ? stepWrite(request, payment.id) : finishWrite(request, payment.id, payment);
+    await this.deps.store.insert(payment, events, claim);
+    reportCommitted(request, claim);
+    if (!direct) return payment;
+    await this.reached('after_intent', payment.id);
+    const answer = await this.call(() => this.gateway(ctx).startCollection(payment, operator!));
+    await this.reached('after_operator_call', payment.id);
+    return this.settle(payment, (current) => this.afterAnswer(current, answer), (p) => p, request);
   }
 
   /** By reference or id; with `sync`, a non-final payment is refreshed from its operator first. */
   async get(ctx: PaymentContext, referenceOrId: string, options: { sync?: boolean } = {}): Promise<Payment> {
-    if (!options.sync) return this.find(ctx, referenceOrId);
-    // change() reads the payment itself; a final one comes back as read, without asking the operator.
+    const payment = await this.find(ctx, referenceOrId);
+    if (!options.sync || isFinal(payment.status)) return payment;
+    if (payment.operatorCall) {
+      // A call in flight is recorded by the run that made it; one left behind is resumed now.
+      return this.leaseEnded(payment) ? this.resume(payment, (p) => p, {}) : payment;
+    }
     return this.change(ctx, referenceOrId, async (current) => {
-      if (isFinal(current.status)) return undefined;
-      const change = this.afterAnswer(current, await this.gateway(ctx).queryStatus(current));
-      // The operator saw no change: nothing to write.
-      return change.events.length === 0 ? undefined : change;
+      if (isFinal(current.status) || current.operatorCall) return undefined;
+      const answer = await this.call(() => this.gateway(ctx).queryStatus(current));
+      // The operator saw no change (or never heard of it): nothing to write.
+      const change = answer && this.afterAnswer(current, answer);
+      return change && change.events.length > 0 ? change : undefined;
     });
   }
 
   /** Submits the customer's one-time code. `rejected` is true when the code was wrong (the payment may have failed). */
-  async confirm(ctx: PaymentContext, referenceOrId: string, otp: string): Promise<{ payment: Payment; rejected: boolean }> {
-    let rejected = false;
-    const payment = await this.change(ctx, referenceOrId, async (current) => {
-      if (current.status !== 'awaiting_otp') throw new AkweError('payment_not_confirmable', `The payment is ${current.status}, not awaiting_otp.`);
-      const answer = await this.gateway(ctx).confirmOtp(current, otp);
-      if ('rejected' in answer) {
-        rejected = true;
-        const attempts = current.otpAttempts + 1;
-        const counted = { ...current, otpAttempts: attempts };
-        if (attempts < maxOtpAttempts) return { next: counted, events: [] };
-        return this.afterAnswer(counted, { path: ['failed'], message: `${maxOtpAttempts} wrong one-time codes; the payment failed.` });
-      }
-      return this.afterAnswer(current, answer);
-    });
-    return { payment, rejected };
+  async confirm(ctx: PaymentContext, referenceOrId: string, otp: string, request: RecordedRequest<ConfirmResult> = {}): Promise<ConfirmResult> {
+    const resumedId = request.journal?.resumed?.resourceId;
+    if (resumedId) {
+      const payment = await this.find(ctx, resumedId);
+      if (payment.operatorCall) return this.resume(payment, (p) => ({ payment: p, rejected: false }), request, { otp });
+      // The code reached the operator and was recorded: answer that. Else it never arrived: submit it now.
+      if (payment.status !== 'awaiting_otp') return this.answerOnly(request, payment.id, { payment, rejected: false });
+    }
+    const current = await this.find(ctx, referenceOrId);
+    if (current.status !== 'awaiting_otp') throw new AkweError('payment_not_confirmable', `The payment is ${current.status}, not awaiting_otp.`);
+    this.requireOperators(ctx);
+    const started = await this.startCall(current, 'confirm_otp', {}, request);
+    await this.reached('after_intent', started.id);
+    const answer = await this.call(() => this.gateway(ctx).confirmOtp(started, otp));
+    await this.reached('after_operator_call', started.id);
+    const outcome = this.otpOutcome(answer);
+    return this.settle(started, outcome.decide, (payment) => ({ payment, rejected: outcome.rejected }), request);
   }
 
-  async cancel(ctx: PaymentContext, referenceOrId: string): Promise<Payment> {
-    return this.change(ctx, referenceOrId, async (current) => {
-      if (isFinal(current.status)) throw new AkweError('payment_not_cancellable', `The payment is ${current.status} and cannot be cancelled.`);
-      return this.afterAnswer(current, { path: ['cancelled'], message: 'Cancelled by the merchant.' });
-    });
+  async cancel(ctx: PaymentContext, referenceOrId: string, request: RecordedRequest<Payment> = {}): Promise<Payment> {
+    return this.change(
+      ctx,
+      referenceOrId,
+      async (current) => {
+        if (isFinal(current.status)) throw new AkweError('payment_not_cancellable', `The payment is ${current.status} and cannot be cancelled.`);
+        this.refuseWhileCalling(current);
+        return this.afterAnswer(current, { path: ['cancelled'], message: 'Cancelled by the merchant.' });
+      },
+      request,
+    );
   }
 
   /** Test environment only: the customer pays a hosted checkout with this phone and operator. */
-  async pay(ctx: PaymentContext, referenceOrId: string, input: { phone: string; operator: string }): Promise<Payment> {
+  async pay(ctx: PaymentContext, referenceOrId: string, input: { phone: string; operator: string }, request: RecordedRequest<Payment> = {}): Promise<Payment> {
     if (ctx.environment !== 'test') throw new AkweError('sandbox_only', 'pay simulates a customer and exists only in the test environment.');
-    return this.change(ctx, referenceOrId, async (current) => {
-      if (current.mode !== 'hosted' || current.status !== 'awaiting_payment') {
-        throw new AkweError('payment_not_payable', `The payment is a ${current.mode} payment in status ${current.status}.`);
-      }
-      const country = this.countryOf(current.country);
-      const operator = this.operatorOf(country, input.operator);
-      this.checkAmount(current.amountMinor, country, operator);
-      const withPayer: Payment = { ...current, operator: operator.slug, phone: this.phoneOf(country, input.phone, 'phone') };
-      const answer = await this.gateway(ctx).payCheckout(withPayer, operator);
-      return this.afterAnswer(withPayer, answer);
-    });
+    const resumedId = request.journal?.resumed?.resourceId;
+    if (resumedId) {
+      const payment = await this.find(ctx, resumedId);
+      return payment.operatorCall ? this.resume(payment, (p) => p, request) : this.answerOnly(request, payment.id, payment);
+    }
+    const current = await this.find(ctx, referenceOrId);
+    if (current.mode !== 'hosted' || current.status !== 'awaiting_payment') {
+      throw new AkweError('payment_not_payable', `The payment is a ${current.mode} payment in status ${current.status}.`);
+    }
+    this.refuseWhileCalling(current);
+    const country = this.countryOf(current.country);
+    const operator = this.operatorOf(country, input.operator);
+    this.checkAmount(current.amountMinor, country, operator);
+    const started = await this.startCall(current, 'pay_checkout', { operator: operator.slug, phone: this.phoneOf(country, input.phone, 'phone') }, request);
+    await this.reached('after_intent', started.id);
+    const answer = await this.call(() => this.gateway(ctx).payCheckout(started, operator));
+    await this.reached('after_operator_call', started.id);
+    return this.settle(started, (current) => this.afterAnswer(current, answer), (p) => p, request);
   }
 
   /**
    * Refunds part or all of what is left of a completed payment. The amount is reserved under the
-   * payment's lock before the operator is asked, so parallel refunds cannot overdraw; the outcome is
-   * recorded under the lock again, and the payment becomes `refunded` only when the refunds reach
-   * its amount and none is still pending.
+   * payment's lock before the operator is asked (the refund's recovery point: a pending refund),
+   * so parallel refunds cannot overdraw; the outcome is recorded under the lock again, and the
+   * payment becomes `refunded` only when the refunds reach its amount and none is still pending.
    */
-  async refund(ctx: PaymentContext, referenceOrId: string, input: { amountMinor?: number; reason?: string }): Promise<{ refund: Refund; payment: Payment }> {
+  async refund(ctx: PaymentContext, referenceOrId: string, input: { amountMinor?: number; reason?: string }, request: RecordedRequest<RefundResult> = {}): Promise<RefundResult> {
+    const resumedId = request.journal?.resumed?.resourceId;
+    if (resumedId) {
+      const refund = await this.deps.store.findRefund(ctx, resumedId);
+      if (refund?.status === 'pending') return this.resumeRefund(refund, request);
+      if (refund) return this.answerOnly(request, refund.id, { refund, payment: await this.find(ctx, refund.paymentId) });
+    }
     const { id } = await this.find(ctx, referenceOrId);
-    const now = () => this.deps.clock.now().toISOString();
+    this.requireOperators(ctx);
+    const now = this.deps.clock.now().toISOString();
+    const refundId = this.deps.newId();
+    const claim = stepWrite(request, refundId);
     const reserved = await this.deps.store.withLockedPayment(id, (current) => {
       if (current.status !== 'completed') throw new AkweError('payment_not_refundable', `The payment is ${current.status}; only a completed payment can be refunded.`);
       const left = current.amountMinor - current.refundedMinor;
@@ -159,7 +233,7 @@ export class PaymentService {
       const amount = input.amountMinor ?? left;
       if (amount > left) throw new AkweError('refund_exceeds_amount', `Only ${left / 100} ${current.currency} is left to refund.`, { field: 'amount' });
       const refund: Refund = {
-        id: this.deps.newId(),
+        id: refundId,
         paymentId: current.id,
         paymentReference: current.reference,
         merchantId: current.merchantId,
@@ -169,29 +243,17 @@ export class PaymentService {
         status: 'pending',
         reason: input.reason ?? null,
         pspReference: null,
-        createdAt: now(),
-        updatedAt: now(),
+        createdAt: now,
+        updatedAt: now,
       };
-      const next = { ...current, refundedMinor: current.refundedMinor + amount, version: current.version + 1, updatedAt: now() };
-      return { change: { next, insertRefund: refund, events: [this.deps.events.refund('created', refund, next)] }, result: { refund, payment: next } };
+      const next = { ...current, refundedMinor: current.refundedMinor + amount, version: current.version + 1, updatedAt: now };
+      return { change: { next, insertRefund: refund, events: [this.deps.events.refund('created', refund, next)], claim }, result: { refund, payment: next } };
     });
-
-    const answer = await this.gateway(ctx).refund(reserved.payment, reserved.refund.amountMinor, reserved.refund.reason);
-    const finished: Refund = { ...reserved.refund, status: answer.status, pspReference: answer.pspReference ?? null, updatedAt: now() };
-    const payment = await this.deps.store.withLockedPayment(id, (current, pendingRefunds) => {
-      if (answer.status === 'failed') {
-        const next = { ...current, refundedMinor: current.refundedMinor - finished.amountMinor, version: current.version + 1, updatedAt: now() };
-        return { change: { next, updateRefund: finished, events: [this.deps.events.refund('failed', finished, next)] }, result: next };
-      }
-      const events = [this.deps.events.refund('completed', finished, current)];
-      // `pendingRefunds` still counts this refund: its row is updated by this very change.
-      const fullyRefunded = current.refundedMinor === current.amountMinor && pendingRefunds === 1;
-      if (!fullyRefunded) return { change: { updateRefund: finished, events }, result: current };
-      const refunded = this.afterAnswer(current, { path: ['refunded'], message: 'Fully refunded.' });
-      const next = { ...refunded.next, version: current.version + 1, updatedAt: now() };
-      return { change: { next, updateRefund: finished, events: [...events, ...refunded.events] }, result: next };
-    });
-    return { refund: finished, payment };
+    reportCommitted(request, claim);
+    await this.reached('after_intent', refundId);
+    const answer = await this.call(() => this.gateway(ctx).refund(reserved.payment, reserved.refund));
+    await this.reached('after_operator_call', refundId);
+    return this.recordRefund(reserved.refund, answer, request);
   }
 
   listRefunds(ctx: PaymentContext, payment: Payment): Promise<Refund[]> {
@@ -207,7 +269,201 @@ export class PaymentService {
     });
   }
 
-  private async find(ctx: PaymentContext, referenceOrId: string): Promise<Payment> {
+  /**
+   * Finishes operator calls (payments and refunds) whose run died and whose lease has ended: asks
+   * the operator about our reference, makes the call only if it never arrived, records the outcome.
+   * Returns how many it settled; the first failure is thrown after the others were tried.
+   */
+  async recoverAbandoned(limit = 50): Promise<number> {
+    const before = new Date(this.deps.clock.now().getTime() - this.leaseMs).toISOString();
+    let settled = 0;
+    let firstError: unknown;
+    const attempt = async (work: () => Promise<unknown>) => {
+      try {
+        await work();
+        settled += 1;
+      } catch (error) {
+        firstError ??= error;
+      }
+    };
+    for (const payment of await this.deps.store.openOperatorCalls(before, limit)) await attempt(() => this.resume(payment, (p) => p, {}));
+    for (const refund of await this.deps.store.openRefunds(before, limit)) await attempt(() => this.resumeRefund(refund, {}));
+    if (firstError !== undefined && settled === 0) throw firstError;
+    return settled;
+  }
+
+  /**
+   * Resumes an operator call left open: takes the call's lease (so one run at a time resumes it),
+   * asks the operator where it stands on our reference, makes the call only if it never arrived,
+   * and records the outcome. `retry` carries what a retried request brought (the one-time code).
+   */
+  private async resume<T>(payment: Payment, toResult: (p: Payment) => T, request: RecordedRequest<T>, retry: { otp?: string } = {}): Promise<T> {
+    const now = this.deps.clock.now().toISOString();
+    const leased: Payment = { ...payment, operatorCallStartedAt: now, version: payment.version + 1, updatedAt: now };
+    if (!(await this.deps.store.save({ payment: { next: leased, expectedVersion: payment.version }, events: [] }))) {
+      const current = await this.find(payment, payment.id);
+      this.refuseWhileCalling(current);
+      return this.answerOnly(request, current.id, toResult(current));
+    }
+    const gateway = this.deps.operators.gatewayFor(payment.environment);
+    const known = await this.call(() => gateway.queryStatus(leased));
+    // A code the operator did not take leaves it awaiting one, exactly as a code that never arrived.
+    const arrived = known !== undefined && !(leased.operatorCall === 'confirm_otp' && known.path.at(-1) === 'awaiting_otp');
+    let decide = (current: Payment): Decision => (arrived ? this.afterAnswer(current, known) : { next: current, events: [] });
+    let result = toResult;
+    if (!arrived && leased.expiresAt <= now) {
+      // Never reached the operator, and too late to start now.
+      decide = (current) => this.afterAnswer(current, { path: ['expired'], message: 'The payment expired before the operator could be reached.' });
+    } else if (!arrived && leased.operatorCall === 'confirm_otp') {
+      if (retry.otp !== undefined) {
+        const outcome = this.otpOutcome(await this.call(() => gateway.confirmOtp(leased, retry.otp!)));
+        decide = outcome.decide;
+        if (outcome.rejected) result = (p) => ({ ...toResult(p), rejected: true });
+      }
+      // Without the code (the recovery worker) the payment simply waits for a code again.
+    } else if (!arrived) {
+      const operator = this.operatorOf(this.countryOf(leased.country), leased.operator!);
+      const call = leased.operatorCall === 'pay_checkout' ? () => gateway.payCheckout(leased, operator) : () => gateway.startCollection(leased, operator);
+      const answer = await this.call(call);
+      decide = (current) => this.afterAnswer(current, answer);
+    }
+    await this.reached('after_operator_call', leased.id);
+    return this.settle(leased, decide, result, request);
+  }
+
+  private async resumeRefund(refund: Refund, request: RecordedRequest<RefundResult>): Promise<RefundResult> {
+    const scope = { merchantId: refund.merchantId, environment: refund.environment };
+    const leased = await this.deps.store.leaseRefund(refund, this.deps.clock.now().toISOString());
+    if (!leased) {
+      const current = await this.deps.store.findRefund(scope, refund.id);
+      if (!current || current.status === 'pending') throw new AkweError('operator_call_in_progress', 'The refund is being settled; retry shortly.', { retryAfterSeconds: this.leaseMs / 1000 });
+      return this.answerOnly(request, current.id, { refund: current, payment: await this.find(scope, current.paymentId) });
+    }
+    const gateway = this.deps.operators.gatewayFor(refund.environment);
+    const known = await this.call(() => gateway.queryRefund(leased));
+    const answer = known ?? (await this.call(async () => gateway.refund(await this.find(scope, leased.paymentId), leased)));
+    await this.reached('after_operator_call', leased.id);
+    return this.recordRefund(leased, answer, request);
+  }
+
+  /** Records a refund's outcome under the payment's lock, with its events and the request's response. */
+  private async recordRefund(refund: Refund, answer: RefundAnswer, request: RecordedRequest<RefundResult>): Promise<RefundResult> {
+    const now = () => this.deps.clock.now().toISOString();
+    const finished: Refund = { ...refund, status: answer.status, pspReference: answer.pspReference ?? null, updatedAt: now() };
+    let claim: ClaimWrite | undefined;
+    const result = await this.deps.store.withLockedPayment(refund.paymentId, (current, pendingRefunds) => {
+      const decide = (): { change: LockedChange; result: RefundResult } => {
+        if (answer.status === 'failed') {
+          const next = { ...current, refundedMinor: current.refundedMinor - finished.amountMinor, version: current.version + 1, updatedAt: now() };
+          return { change: { next, updateRefund: finished, events: [this.deps.events.refund('failed', finished, next)] }, result: { refund: finished, payment: next } };
+        }
+        const events = [this.deps.events.refund('completed', finished, current)];
+        // `pendingRefunds` still counts this refund: its row is updated by this very change.
+        const fullyRefunded = current.refundedMinor === current.amountMinor && pendingRefunds === 1;
+        if (!fullyRefunded) return { change: { updateRefund: finished, events }, result: { refund: finished, payment: current } };
+        const refunded = this.afterAnswer(current, { path: ['refunded'], message: 'Fully refunded.' });
+        const next = { ...refunded.next, version: current.version + 1, updatedAt: now() };
+        return { change: { next, updateRefund: finished, events: [...events, ...refunded.events] }, result: { refund: finished, payment: next } };
+      };
+      const decided = decide();
+      claim = finishWrite(request, finished.id, decided.result);
+      return { change: { ...decided.change, claim }, result: decided.result };
+    });
+    reportCommitted(request, claim);
+    await this.reached('after_outcome', finished.id);
+    return result;
+  }
+
+  /** Phase 1 of a call on an existing payment: the recovery point (and the payer, for pay) with the request's claim. */
+  private async startCall<T>(current: Payment, call: OperatorCall, changes: Partial<Payment>, request: RecordedRequest<T>): Promise<Payment> {
+    const now = this.deps.clock.now().toISOString();
+    const next: Payment = { ...current, ...changes, operatorCall: call, operatorCallStartedAt: now, version: current.version + 1, updatedAt: now };
+    const claim = stepWrite(request, next.id);
+    if (!(await this.deps.store.save({ payment: { next, expectedVersion: current.version }, events: [], claim }))) {
+      throw new AkweError('invalid_state_transition', 'The payment changed while this request ran; fetch it and retry.');
+    }
+    reportCommitted(request, claim);
+    return next;
+  }
+
+  /**
+   * The last phase of a call: the outcome, its events, the cleared recovery point and the request's
+   * response, in one transaction. If another run settled the call meanwhile (this one outlived its
+   * lease), its outcome stands and is what this request answers.
+   */
+  private async settle<T>(started: Payment, decide: (current: Payment) => Decision, toResult: (p: Payment) => T, request: RecordedRequest<T>): Promise<T> {
+    let current = started;
+    for (let attempt = 1; ; attempt++) {
+      if (current.operatorCall === null || current.operatorCallStartedAt !== started.operatorCallStartedAt) {
+        return this.answerOnly(request, current.id, toResult(current));
+      }
+      const decision = decide(current);
+      const now = this.deps.clock.now().toISOString();
+      const next: Payment = { ...decision.next, operatorCall: null, operatorCallStartedAt: null, version: current.version + 1, updatedAt: now };
+      const result = toResult(next);
+      const claim = finishWrite(request, next.id, result);
+      if (await this.deps.store.save({ payment: { next, expectedVersion: current.version }, events: decision.events, claim })) {
+        reportCommitted(request, claim);
+        await this.reached('after_outcome', next.id);
+        return result;
+      }
+      if (attempt >= writeAttempts) throw new AkweError('invalid_state_transition', 'The payment changed while this request ran; fetch it and retry.');
+      current = await this.find(started, started.id);
+    }
+  }
+
+  /** Stores the response of a request whose resource needs no further write. */
+  private async answerOnly<T>(request: RecordedRequest<T>, resourceId: string, result: T): Promise<T> {
+    const claim = finishWrite(request, resourceId, result);
+    if (claim) {
+      await this.deps.store.save({ events: [], claim });
+      reportCommitted(request, claim);
+    }
+    return result;
+  }
+
+  private otpOutcome(answer: OtpAnswer): { decide: (current: Payment) => Decision; rejected: boolean } {
+    if (!('rejected' in answer)) return { decide: (current) => this.afterAnswer(current, answer), rejected: false };
+    return {
+      rejected: true,
+      decide: (current) => {
+        const attempts = current.otpAttempts + 1;
+        const counted = { ...current, otpAttempts: attempts };
+        if (attempts < maxOtpAttempts) return { next: counted, events: [] };
+        return this.afterAnswer(counted, { path: ['failed'], message: `${maxOtpAttempts} wrong one-time codes; the payment failed.` });
+      },
+    };
+  }
+
+  /** Runs an operator call; a failure without an answer leaves the outcome unknown (the recovery point stays). */
+  private async call<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof AkweError) throw error;
+      throw new AkweError('operator_outcome_unknown');
+    }
+  }
+
+  private leaseEnded(payment: Payment): boolean {
+    return payment.operatorCallStartedAt !== null && Date.parse(payment.operatorCallStartedAt) + this.leaseMs <= this.deps.clock.now().getTime();
+  }
+
+  private refuseWhileCalling(payment: Payment): void {
+    if (!payment.operatorCall) return;
+    const left = Date.parse(payment.operatorCallStartedAt!) + this.leaseMs - this.deps.clock.now().getTime();
+    throw new AkweError('operator_call_in_progress', undefined, { retryAfterSeconds: Math.max(1, left / 1000) });
+  }
+
+  private requireOperators(ctx: TenantScope): void {
+    if (!this.gateway(ctx).configured) throw new AkweError('operator_unavailable', 'No live operator is configured on this server; nothing was charged.');
+  }
+
+  private async reached(boundary: PhaseBoundary, resourceId: string): Promise<void> {
+    await this.deps.faults?.reached(boundary, resourceId);
+  }
+
+  private async find(ctx: TenantScope, referenceOrId: string): Promise<Payment> {
     const payment = await this.deps.store.find(ctx, referenceOrId);
     if (!payment) throw new AkweError('not_found', `No payment ${referenceOrId}.`);
     return payment;
@@ -215,28 +471,35 @@ export class PaymentService {
 
   /**
    * Reads the payment, lets `decide` compute its next state (or nothing), and commits it with a
-   * version check; if another request changed the payment meanwhile, reads and decides again.
+   * version check, with the request's claim and response when it has a journal; if another
+   * request changed the payment meanwhile, reads and decides again.
    */
   private async change(
-    ctx: PaymentContext,
+    ctx: TenantScope,
     referenceOrId: string,
-    decide: (current: Payment) => Promise<{ next: Payment; events: StoredEvent[] } | undefined>,
+    decide: (current: Payment) => Promise<Decision | undefined>,
+    request: RecordedRequest<Payment> = {},
   ): Promise<Payment> {
     for (let attempt = 1; ; attempt++) {
       const current = await this.find(ctx, referenceOrId);
       const decision = await decide(current);
-      if (!decision) return current;
+      if (!decision) return this.answerOnly(request, current.id, current);
       const next: Payment = { ...decision.next, version: current.version + 1, updatedAt: this.deps.clock.now().toISOString() };
-      const change: PaymentChange = { payment: { next, expectedVersion: current.version }, events: decision.events };
-      if (await this.deps.store.save(change)) return next;
+      const claim = finishWrite(request, next.id, next);
+      const change: PaymentChange = { payment: { next, expectedVersion: current.version }, events: decision.events, claim };
+      if (await this.deps.store.save(change)) {
+        reportCommitted(request, claim);
+        return next;
+      }
       if (attempt >= writeAttempts) throw new AkweError('invalid_state_transition', 'The payment changed while this request ran; fetch it and retry.');
     }
   }
 
   /** Applies an operator answer: each status in its path must be a legal step, and each emits its event. */
-  private afterAnswer(current: Payment, answer: OperatorAnswer): { next: Payment; events: StoredEvent[] } {
+  private afterAnswer(current: Payment, answer: OperatorAnswer): Decision {
     const events: StoredEvent[] = [];
-    const path = answer.path.at(-1) === current.status && answer.path.length === 1 ? [] : answer.path;
+    // Statuses up to the current one are behind the payment already (a status query repeats them).
+    const path = answer.path.slice(answer.path.lastIndexOf(current.status) + 1);
     const withAnswer: Payment = {
       ...current,
       pspReference: answer.pspReference ?? current.pspReference,
@@ -255,7 +518,7 @@ export class PaymentService {
     return payment;
   }
 
-  private gateway(ctx: PaymentContext) {
+  private gateway(ctx: TenantScope): OperatorGateway {
     return this.deps.operators.gatewayFor(ctx.environment);
   }
 

@@ -13,7 +13,7 @@ export const transitions: Readonly<Record<PaymentStatus, readonly PaymentStatus[
   awaiting_payment: ['processing', 'awaiting_otp', 'pending', 'completed', 'failed', 'cancelled', 'expired'],
   awaiting_otp: ['pending', 'completed', 'failed', 'cancelled', 'expired'],
   processing: ['pending', 'completed', 'failed', 'cancelled', 'expired'],
-  pending: ['processing', 'completed', 'failed', 'cancelled', 'expired'],
+  pending: ['processing', 'awaiting_otp', 'completed', 'failed', 'cancelled', 'expired'],
   completed: ['refunded'],
   failed: [],
   cancelled: [],

@@ -1,4 +1,5 @@
 import type { StoredEvent } from '../events/stored-event.js';
+import type { ClaimWrite } from '../idempotency/idempotency-store.js';
 import type { TenantScope } from '../shared/environment.js';
 import type { Payment, Refund } from './payment.js';
 
@@ -8,6 +9,8 @@ export interface PaymentChange {
   insertRefund?: Refund;
   updateRefund?: Refund;
   events: StoredEvent[];
+  /** The request's idempotency claim write, committed with the change (recorded phases). */
+  claim?: ClaimWrite;
 }
 
 /** What a decision under lock writes: the payment's next state (if any), refund rows and events. */
@@ -16,11 +19,15 @@ export interface LockedChange {
   insertRefund?: Refund;
   updateRefund?: Refund;
   events: StoredEvent[];
+  claim?: ClaimWrite;
 }
 
 export interface PaymentStore {
-  /** Stores a new payment with its events; a reference already used gives AkweError duplicate_reference. */
-  insert(payment: Payment, events: StoredEvent[]): Promise<void>;
+  /**
+   * Stores a new payment with its events (and the request's claim write) in one transaction; a
+   * reference already used gives AkweError duplicate_reference and writes nothing.
+   */
+  insert(payment: Payment, events: StoredEvent[], claim?: ClaimWrite): Promise<void>;
   /** By id or merchant reference, only within the scope. */
   find(scope: TenantScope, referenceOrId: string): Promise<Payment | undefined>;
   /** Commits the change in one transaction; false (nothing written) if the payment's version moved on. */
@@ -37,6 +44,16 @@ export interface PaymentStore {
    */
   withLockedPayment<T>(paymentId: string, decide: (payment: Payment, pendingRefunds: number) => { change: LockedChange; result: T }): Promise<T>;
   listRefunds(scope: TenantScope, paymentId: string): Promise<Refund[]>;
+  findRefund(scope: TenantScope, refundId: string): Promise<Refund | undefined>;
+  /** Payments whose operator call was taken before `startedBefore` and is still open (its run is gone). */
+  openOperatorCalls(startedBefore: string, limit: number): Promise<Payment[]>;
+  /** Pending refunds last touched before `updatedBefore` (the run that reserved them is gone). */
+  openRefunds(updatedBefore: string, limit: number): Promise<Refund[]>;
+  /**
+   * Takes a pending refund's lease: sets its `updatedAt` to `now` if it is still pending and still
+   * shows `refund.updatedAt`. Undefined when another run took it or settled it first.
+   */
+  leaseRefund(refund: Refund, now: string): Promise<Refund | undefined>;
   /** A hosted payment by id alone, for its public checkout page. */
   findForCheckout(id: string): Promise<Payment | undefined>;
 }

@@ -17,6 +17,10 @@ export type PaymentStatus = (typeof paymentStatuses)[number];
 export const paymentModes = ['direct', 'hosted'] as const;
 export type PaymentMode = (typeof paymentModes)[number];
 
+/** An operator call that changes a payment; while one is in flight the payment records which. */
+export const operatorCalls = ['start_collection', 'pay_checkout', 'confirm_otp'] as const;
+export type OperatorCall = (typeof operatorCalls)[number];
+
 /** A collection from a customer's wallet. Amounts are centimes; phones E.164. */
 export interface Payment {
   id: string;
@@ -45,6 +49,13 @@ export interface Payment {
   updatedAt: string;
   /** Bumped on every write; writes compare it, so two concurrent changes cannot both win. */
   version: number;
+  /**
+   * The recovery point of an operator call: set in the transaction before the call, cleared in the
+   * one that records its answer. Still set after its lease means the run that made it is gone.
+   */
+  operatorCall: OperatorCall | null;
+  /** When the call's current holder took it (the start of its lease). */
+  operatorCallStartedAt: string | null;
 }
 
 export const refundStatuses = ['pending', 'completed', 'failed'] as const;

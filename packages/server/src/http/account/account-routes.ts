@@ -23,7 +23,10 @@ const Account = Type.Object(
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/account',
-    { schema: { tags: ['account'], summary: 'The calling key’s merchant and environment', response: { 200: Account, ...errorResponses(401) } } },
+    {
+      config: { rateLimitBucket: 'read' },
+      schema: { tags: ['account'], summary: 'The calling key’s merchant and environment', response: { 200: Account, ...errorResponses(401, 429) } },
+    },
     async (request) => {
       const principal = principalOf(request);
       return {

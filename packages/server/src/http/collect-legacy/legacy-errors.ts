@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import { toAkweError } from '../shared/to-akwe-error.js';
-import { logIfServerError } from '../plugins/error-handler.js';
+import { logIfServerError, setRetryAfter } from '../plugins/error-handler.js';
 
 /**
  * The earlier contract keeps its own shapes exactly (SPEC.md "Collect payment, earlier contract"):
@@ -34,6 +34,7 @@ export function installLegacyErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body } = legacyErrorBody(error, request);
     logIfServerError(error, request, status);
+    setRetryAfter(error, reply);
     return reply.status(status).send(body);
   });
 }

@@ -3,6 +3,10 @@ import { Type } from 'typebox';
 import { AkweError } from '../../core/errors/index.js';
 import type { PaymentService } from '../../core/payments/payment-service.js';
 import { principalOf } from '../plugins/authentication.js';
+import { recordedRequest } from '../plugins/idempotency.js';
+import type { ConfirmResult } from '../../core/payments/payment-service.js';
+import type { Payment } from '../../core/payments/payment.js';
+import { legacyErrorBody } from './legacy-errors.js';
 import { legacyPaymentToWire } from './payment-mapper.js';
 import { LegacyConfirmBody, LegacyCreatePaymentBody, LegacyError, LegacyPayment, LegacyReferenceParams, LegacySyncQuery, LegacyValidationError } from './schemas.js';
 
@@ -25,11 +29,12 @@ export const legacyPaymentRoutes: FastifyPluginAsyncTypebox<LegacyPaymentRoutesO
   app.post(
     '/collect/mobile-money/',
     {
-      config: { scope: 'collect:write', idempotency: { required: false, maxKeyLength: 128, replayStatus: 200 }, rateLimitBucket: 'create' },
+      config: { scope: 'collect:write', idempotency: { required: false, maxKeyLength: 128, replayStatus: 200, recorded: true }, rateLimitBucket: 'create' },
       schema: { tags, summary: 'Create a payment (earlier contract)', deprecated: true, body: LegacyCreatePaymentBody, response: { 201: LegacyPayment, 200: LegacyPayment, ...errors } },
     },
     async (request, reply) => {
       const body = request.body;
+      const recorded = recordedRequest(request, reply, (payment: Payment) => ({ status: 201, body: wire(payment) }));
       const payment = await payments.create(principalOf(request), {
         reference: body.reference,
         amountMinor: body.amount,
@@ -41,21 +46,23 @@ export const legacyPaymentRoutes: FastifyPluginAsyncTypebox<LegacyPaymentRoutesO
         description: body.description,
         customerFirstName: body.customer_first_name,
         customerLastName: body.customer_last_name,
-      });
-      return reply.status(201).send(wire(payment));
+      }, recorded);
+      return recorded.send(payment);
     },
   );
 
   app.post(
     '/collect/mobile-money/confirm/',
     {
-      config: { scope: 'collect:write', idempotency: { required: false, maxKeyLength: 128 }, rateLimitBucket: 'create' },
+      config: { scope: 'collect:write', idempotency: { required: false, maxKeyLength: 128, recorded: true }, rateLimitBucket: 'create' },
       schema: { tags, summary: 'Confirm a payment with the customer’s OTP (earlier contract)', deprecated: true, body: LegacyConfirmBody, response: { 200: LegacyPayment, ...errors } },
     },
-    async (request) => {
-      const { payment, rejected } = await payments.confirm(principalOf(request), request.body.reference, request.body.otp);
-      if (rejected) throw new AkweError('invalid_otp', payment.status === 'failed' ? payment.message ?? 'The payment failed.' : 'Invalid OTP.');
-      return wire(payment);
+    async (request, reply) => {
+      const recorded = recordedRequest(request, reply, ({ payment, rejected }: ConfirmResult) => {
+        if (!rejected) return { status: 200, body: wire(payment) };
+        return legacyErrorBody(new AkweError('invalid_otp', payment.status === 'failed' ? payment.message ?? 'The payment failed.' : 'Invalid OTP.'), request);
+      });
+      return recorded.send(await payments.confirm(principalOf(request), request.body.reference, request.body.otp, recorded));
     },
   );
 

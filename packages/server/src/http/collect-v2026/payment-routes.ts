@@ -3,6 +3,10 @@ import { AkweError } from '../../core/errors/index.js';
 import { maxOtpAttempts } from '../../core/payments/payment-input.js';
 import type { PaymentService } from '../../core/payments/payment-service.js';
 import { principalOf } from '../plugins/authentication.js';
+import { currentErrorBody } from '../plugins/error-handler.js';
+import { recordedRequest } from '../plugins/idempotency.js';
+import type { ConfirmResult, RefundResult } from '../../core/payments/payment-service.js';
+import type { Payment } from '../../core/payments/payment.js';
 import { errorResponses } from '../shared/error-schemas.js';
 import { toMinorUnits } from '../shared/money.js';
 import { checkCallbackUrl } from './callback-url.js';
@@ -35,7 +39,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
   app.post(
     '/collect/payments',
     {
-      config: { scope: 'collect:write', idempotency: { required: true }, rateLimitBucket: 'create' },
+      config: { scope: 'collect:write', idempotency: { required: true, recorded: true }, rateLimitBucket: 'create' },
       schema: {
         tags,
         summary: 'Create a payment',
@@ -47,8 +51,8 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
     async (request, reply) => {
       const principal = principalOf(request);
       checkCallbackUrl(request.body.callback_url, principal.environment, dev);
-      const payment = await payments.create(principal, toCreateInput(request.body));
-      return reply.status(201).send(wire(payment));
+      const recorded = recordedRequest(request, reply, (payment: Payment) => ({ status: 201, body: wire(payment) }));
+      return recorded.send(await payments.create(principal, toCreateInput(request.body), recorded));
     },
   );
 
@@ -70,7 +74,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
   app.post(
     '/collect/payments/:reference_or_id/confirm',
     {
-      config: { scope: 'collect:write', idempotency: { required: false }, rateLimitBucket: 'create' },
+      config: { scope: 'collect:write', idempotency: { required: false, recorded: true }, rateLimitBucket: 'create' },
       schema: {
         tags,
         summary: 'Confirm a payment with the customer’s one-time code',
@@ -80,20 +84,20 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
         response: { 200: PaymentObject, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (request) => {
-      const { payment, rejected } = await payments.confirm(principalOf(request), request.params.reference_or_id, request.body.otp);
-      if (rejected) {
+    async (request, reply) => {
+      const recorded = recordedRequest(request, reply, ({ payment, rejected }: ConfirmResult) => {
+        if (!rejected) return { status: 200, body: wire(payment) };
         const message = payment.status === 'failed' ? payment.message ?? 'The payment failed.' : `Wrong code; ${maxOtpAttempts - payment.otpAttempts} attempt(s) left.`;
-        throw new AkweError('invalid_otp', message, { field: 'otp' });
-      }
-      return wire(payment);
+        return currentErrorBody(new AkweError('invalid_otp', message, { field: 'otp' }), request);
+      });
+      return recorded.send(await payments.confirm(principalOf(request), request.params.reference_or_id, request.body.otp, recorded));
     },
   );
 
   app.post(
     '/collect/payments/:reference_or_id/cancel',
     {
-      config: { scope: 'collect:write', idempotency: { required: false }, rateLimitBucket: 'create' },
+      config: { scope: 'collect:write', idempotency: { required: false, recorded: true }, rateLimitBucket: 'create' },
       schema: {
         tags,
         summary: 'Cancel a payment that is not final',
@@ -102,13 +106,16 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
         response: { 200: PaymentObject, ...errorResponses(401, 403, 404, 409, 429) },
       },
     },
-    async (request) => wire(await payments.cancel(principalOf(request), request.params.reference_or_id)),
+    async (request, reply) => {
+      const recorded = recordedRequest(request, reply, (payment: Payment) => ({ status: 200, body: wire(payment) }));
+      return recorded.send(await payments.cancel(principalOf(request), request.params.reference_or_id, recorded));
+    },
   );
 
   app.post(
     '/collect/payments/:reference_or_id/pay',
     {
-      config: { scope: 'collect:write', idempotency: { required: false }, rateLimitBucket: 'create' },
+      config: { scope: 'collect:write', idempotency: { required: false, recorded: true }, rateLimitBucket: 'create' },
       schema: {
         tags,
         summary: 'Test environment: simulate the customer paying a hosted checkout',
@@ -118,13 +125,16 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
         response: { 200: PaymentObject, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (request) => wire(await payments.pay(principalOf(request), request.params.reference_or_id, request.body)),
+    async (request, reply) => {
+      const recorded = recordedRequest(request, reply, (payment: Payment) => ({ status: 200, body: wire(payment) }));
+      return recorded.send(await payments.pay(principalOf(request), request.params.reference_or_id, request.body, recorded));
+    },
   );
 
   app.post(
     '/collect/payments/:reference_or_id/refunds',
     {
-      config: { scope: 'collect:refund', idempotency: { required: false }, rateLimitBucket: 'refund' },
+      config: { scope: 'collect:refund', idempotency: { required: false, recorded: true }, rateLimitBucket: 'refund' },
       schema: {
         tags,
         summary: 'Refund a completed payment, fully or in part',
@@ -136,11 +146,9 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
     },
     async (request, reply) => {
       const body = request.body ?? {};
-      const { refund } = await payments.refund(principalOf(request), request.params.reference_or_id, {
-        amountMinor: body.amount === undefined ? undefined : toMinorUnits(body.amount),
-        reason: body.reason,
-      });
-      return reply.status(201).send(refundToWire(refund));
+      const recorded = recordedRequest(request, reply, ({ refund }: RefundResult) => ({ status: 201, body: refundToWire(refund) }));
+      const input = { amountMinor: body.amount === undefined ? undefined : toMinorUnits(body.amount), reason: body.reason };
+      return recorded.send(await payments.refund(principalOf(request), request.params.reference_or_id, input, recorded));
     },
   );
 

@@ -43,12 +43,12 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
   app.get(
     '/events/:id',
     {
-      config: { scope: 'webhooks:read' },
+      config: { scope: 'webhooks:read', rateLimitBucket: 'read' },
       schema: {
         tags: ['events'],
         summary: 'One event',
         params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
-        response: { 200: EventEnvelope, ...errorResponses(401, 403, 404) },
+        response: { 200: EventEnvelope, ...errorResponses(401, 403, 404, 429) },
       },
     },
     async (request) => {
@@ -62,12 +62,12 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
   app.get(
     '/events',
     {
-      config: { scope: 'webhooks:read' },
+      config: { scope: 'webhooks:read', rateLimitBucket: 'read' },
       schema: {
         tags: ['events'],
         summary: 'Events, newest first, for catch-up',
         querystring: ListQuery,
-        response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(EventEnvelope), has_more: Type.Boolean() }), ...errorResponses(400, 401, 403) },
+        response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(EventEnvelope), has_more: Type.Boolean() }), ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request) => {
@@ -86,13 +86,13 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
   app.post(
     '/events/:id/resend',
     {
-      config: { scope: 'webhooks:write', idempotency: { required: false } },
+      config: { scope: 'webhooks:write', idempotency: { required: false }, rateLimitBucket: 'manage' },
       schema: {
         tags: ['events'],
         summary: 'Send an event again, to one endpoint or to all its destinations',
         params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
         body: ResendBody,
-        response: { 202: Type.Object({ object: Type.Literal('list'), data: Type.Array(DeliveryObject) }), ...errorResponses(400, 401, 403, 404) },
+        response: { 202: Type.Object({ object: Type.Literal('list'), data: Type.Array(DeliveryObject) }), ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
     async (request, reply) => {

@@ -13,11 +13,11 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = asyn
   app.get(
     '/payout/operators/',
     {
-      config: { scope: 'payout:read' },
+      config: { scope: 'payout:read', rateLimitBucket: 'read' },
       schema: {
         tags: ['payouts'],
         summary: 'Payout operator catalog',
-        response: { 200: PayoutOperatorCatalog, ...errorResponses(401, 403) },
+        response: { 200: PayoutOperatorCatalog, ...errorResponses(401, 403, 429) },
       },
     },
     async () => body,

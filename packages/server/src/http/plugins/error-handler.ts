@@ -25,9 +25,16 @@ export function logIfServerError(error: unknown, request: FastifyRequest, status
   if (status >= 500) request.log.error({ err: error }, 'request failed');
 }
 
+/** Sets Retry-After when the error says when trying again makes sense (a claim in progress). */
+export function setRetryAfter(error: unknown, reply: FastifyReply): void {
+  const seconds = toAkweError(error).retryAfterSeconds;
+  if (seconds !== undefined) reply.header('Retry-After', String(Math.max(1, Math.ceil(seconds))));
+}
+
 export function sendCurrentError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const { status, body } = currentErrorBody(error, request);
   logIfServerError(error, request, status);
+  setRetryAfter(error, reply);
   return reply.status(status).send(body);
 }
 

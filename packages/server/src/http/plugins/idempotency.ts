@@ -2,18 +2,30 @@
  * Idempotency keys (PRODUCT.md "Idempotency", SPEC.md "Limits"), for the routes that opt in through
  * their config: `config: { idempotency: { required: true } }`.
  *
- * Installed in the authenticated scope after `installAuthentication`. It works in two hooks:
- * - preHandler (after authentication and schema validation, so an invalid request stores nothing):
- *   checks the header, then claims the key with an INSERT the database refuses a second time, or
- *   answers from the record already there: a replay, 409 in progress, or 422 reused;
- * - onSend: stores the status and body of a response below 500, or releases the claim on a 5xx so
- *   the client may retry.
+ * Installed in the authenticated scope after `installAuthentication`. Every claim is held under a
+ * lease (IDEMPOTENCY_LEASE_SECONDS, 60 by default): while it runs, another request with the key gets
+ * 409 with Retry-After set to the time left; after it, a retry with the same request takes the
+ * claim over (the holder is presumed dead) instead of waiting for the 24-hour window.
+ *
+ * Two kinds of routes:
+ * - `recorded: true` routes run core operations in recorded phases (docs/architecture.md). The
+ *   preHandler only reads the key's record; the claim itself is written by the operation, in the
+ *   transaction of its first phase, and the response in the transaction of its last, through the
+ *   request's journal (`recordedRequest`). A takeover hands the operation what the earlier run
+ *   recorded (its resource), so it resumes instead of starting again.
+ * - other routes claim the key in the preHandler with an INSERT the database refuses a second time,
+ *   and store the response in onSend; a takeover runs the handler again.
+ * In both, onSend stores a response the operation did not store itself (an error met before its
+ * first phase, say); a 5xx or a response that says "retry later" (Retry-After) is never stored: the
+ * claim is released, or, where a phase already committed, its lease is ended so a retry resumes now.
  * Errors are thrown as AkweError, so each contract's error handler gives them its own shape.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AkweError } from '../../core/errors/index.js';
-import type { IdempotencyRecord, IdempotencyStore } from '../../core/idempotency/idempotency-store.js';
+import type { IdempotencyClaim, IdempotencyRecord, IdempotencyStore, StoredResponse } from '../../core/idempotency/idempotency-store.js';
 import { requestFingerprint } from '../../core/idempotency/request-fingerprint.js';
+import { IdempotencyClaimLost, RequestJournal, type RecordedRequest } from '../../core/idempotency/request-journal.js';
 import type { Clock } from '../../core/ports.js';
 import type { InFlightWork } from './in-flight-work.js';
 
@@ -24,6 +36,8 @@ export interface IdempotencyRouteConfig {
   maxKeyLength?: number;
   /** Status of a replayed 2xx response (the earlier contract replays its 201 as 200). */
   replayStatus?: number;
+  /** The handler records its phases through `recordedRequest` (see above). */
+  recorded?: boolean;
 }
 
 declare module 'fastify' {
@@ -38,12 +52,16 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** How long a key counts: 24 hours from its first use. */
 export const DEFAULT_IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
+/** How long a claim's holder is presumed alive (PRODUCT.md: at most 60 s). */
+export const DEFAULT_IDEMPOTENCY_LEASE_SECONDS = 60;
 
 export interface IdempotencyDeps {
   store: IdempotencyStore;
   clock: Clock;
   /** How long a record counts after its claim; 24 hours unless told otherwise. */
   windowSeconds?: number;
+  /** How long a claim's holder is presumed alive; 60 seconds unless told otherwise. */
+  leaseSeconds?: number;
   /** Where completion writes are tracked so shutdown waits for them. */
   work?: InFlightWork;
 }
@@ -73,9 +91,51 @@ interface PendingClaim {
   settled: boolean;
 }
 
+/** The journals of recorded routes' requests (absent: no key sent). */
+const journals = new WeakMap<FastifyRequest, RequestJournal>();
+
+export interface RecordedRoute<T> extends RecordedRequest<T> {
+  /** Sends the response for `result`: the very text the last phase stored, when it stored one. */
+  send(result: T): FastifyReply;
+}
+
+/**
+ * What a recorded route hands to its core operation: the request's journal and how a result becomes
+ * this route's response (status and wire body, serialised with the route's response schema), so the
+ * operation can store the response in the transaction of its last phase.
+ */
+export function recordedRequest<T>(request: FastifyRequest, reply: FastifyReply, toResponse: (result: T) => { status: number; body: unknown }): RecordedRoute<T> {
+  let last: { result: T; response: StoredResponse } | undefined;
+  const render = (result: T): StoredResponse => {
+    if (last?.result === result) return last.response;
+    const { status, body } = toResponse(result);
+    last = { result, response: { status, body: serialise(reply, status, body) } };
+    return last.response;
+  };
+  return {
+    journal: journals.get(request),
+    render,
+    send(result) {
+      const { status, body } = render(result);
+      return reply.code(status).type('application/json; charset=utf-8').send(body);
+    },
+  };
+}
+
+/** JSON text as the route's response schema for that status writes it (plain JSON without one). */
+function serialise(reply: FastifyReply, status: number, body: unknown): string {
+  try {
+    return reply.serializeInput(body as Record<string, unknown>, String(status)) as string;
+  } catch {
+    return JSON.stringify(body);
+  }
+}
+
 export function installIdempotency(api: FastifyInstance, deps: IdempotencyDeps): void {
   const windowSeconds = deps.windowSeconds ?? DEFAULT_IDEMPOTENCY_WINDOW_SECONDS;
+  const leaseSeconds = deps.leaseSeconds ?? DEFAULT_IDEMPOTENCY_LEASE_SECONDS;
   if (!(windowSeconds > 0)) throw new RangeError(`idempotency window must be positive, got ${windowSeconds}`);
+  if (!(leaseSeconds > 0)) throw new RangeError(`idempotency lease must be positive, got ${leaseSeconds}`);
   const claims = new WeakMap<FastifyRequest, PendingClaim>();
 
   api.addHook('preHandler', async (request, reply) => {
@@ -94,7 +154,7 @@ export function installIdempotency(api: FastifyInstance, deps: IdempotencyDeps):
     const method = request.method.toUpperCase();
     const requestHash = requestFingerprint({ method, route, params: request.params, query: request.query, body: request.body });
     const now = deps.clock.now();
-    const result = await deps.store.claim({
+    const claim: IdempotencyClaim = {
       merchantId: principal.merchantId,
       environment: principal.environment,
       method,
@@ -103,44 +163,86 @@ export function installIdempotency(api: FastifyInstance, deps: IdempotencyDeps):
       requestHash,
       now: now.toISOString(),
       expiresAt: new Date(now.getTime() + windowSeconds * 1000).toISOString(),
-    });
+      leaseToken: randomUUID(),
+      lockedUntil: new Date(now.getTime() + leaseSeconds * 1000).toISOString(),
+    };
 
-    if (result.outcome === 'claimed') {
-      claims.set(request, { record: result.record, settled: false });
-      return;
+    let existing: IdempotencyRecord;
+    if (options.recorded) {
+      // The operation claims the key in its first phase; here we only learn whether someone did.
+      const found = await deps.store.find(claim, claim.now);
+      if (!found) {
+        journals.set(request, new RequestJournal(claim, undefined, false));
+        return;
+      }
+      existing = found;
+    } else {
+      const result = await deps.store.claim(claim);
+      if (result.outcome === 'claimed') {
+        claims.set(request, { record: result.record, settled: false });
+        return;
+      }
+      if (result.outcome === 'contended') throw new AkweError('idempotency_request_in_progress', undefined, { retryAfterSeconds: 1 });
+      existing = result.record;
     }
-    if (result.outcome === 'contended') throw new AkweError('idempotency_request_in_progress');
-    const existing = result.record;
-    if (existing.requestHash !== requestHash) {
-      throw new AkweError('idempotency_key_reused');
+
+    if (existing.requestHash !== requestHash) throw new AkweError('idempotency_key_reused');
+    if (existing.state === 'completed' && existing.responseStatus !== null) return replay(reply, existing, options);
+    const leaseLeftMs = existing.lockedUntil === null ? 0 : Date.parse(existing.lockedUntil) - now.getTime();
+    if (leaseLeftMs > 0) throw new AkweError('idempotency_request_in_progress', undefined, { retryAfterSeconds: leaseLeftMs / 1000 });
+    // The holder's lease has ended: it is presumed gone, and this retry takes the request over.
+    const taken = await deps.store.takeOver(existing, claim.leaseToken, claim.lockedUntil, claim.now);
+    if (!taken) throw new AkweError('idempotency_request_in_progress', undefined, { retryAfterSeconds: 1 });
+    request.log.info({ idempotency_route: route, recovery_point: taken.recoveryPoint }, 'idempotency claim taken over after its lease');
+    if (options.recorded) {
+      const resumed = { recoveryPoint: taken.recoveryPoint, resourceId: taken.resourceId };
+      journals.set(request, new RequestJournal({ ...claim, now: taken.createdAt, expiresAt: taken.expiresAt }, resumed, true));
+    } else {
+      claims.set(request, { record: taken, settled: false });
     }
-    if (existing.state !== 'completed' || existing.responseStatus === null) {
-      throw new AkweError('idempotency_request_in_progress');
-    }
-    return replay(reply, existing, options);
   });
 
   api.addHook('onSend', async (request, reply, payload) => {
+    const journal = journals.get(request);
     const claim = claims.get(request);
-    if (!claim || claim.settled) return payload;
-    claim.settled = true;
+    if (journal ? journal.isFinished : !claim || claim.settled) return payload;
+    if (claim) claim.settled = true;
     const body = storableBody(payload);
-    const settle = settleClaim(request, reply.statusCode, body, claim);
+    // A server error, a stream, or an answer that says "retry later": nothing worth replaying.
+    const answered = reply.statusCode < 500 && body !== undefined && !reply.hasHeader('retry-after');
+    const response = answered ? { status: reply.statusCode, body: body! } : undefined;
+    const settle = journal ? settleJournal(request, journal, response) : settleClaim(request, claim!, response);
     // Shutdown waits for this write even when the client has already gone.
     await (deps.work ? deps.work.track(settle) : settle);
     return payload;
   });
 
-  async function settleClaim(request: FastifyRequest, statusCode: number, body: string | undefined, claim: PendingClaim): Promise<void> {
+  async function settleJournal(request: FastifyRequest, journal: RequestJournal, response: StoredResponse | undefined): Promise<void> {
     try {
-      if (statusCode >= 500 || body === undefined) {
-        // Nothing worth replaying (a server error, or a stream): the client may try again.
+      if (response) {
+        const write = journal.finish(journal.resumed?.resourceId ?? null, response);
+        await deps.store.write(write);
+        journal.committed(write);
+      } else if (journal.isClaimed) {
+        // A phase committed: a retry must resume it, now rather than after the lease.
+        await deps.store.endLease(journal.claim, journal.claim.leaseToken, deps.clock.now().toISOString());
+      }
+    } catch (error) {
+      if (error instanceof IdempotencyClaimLost) return; // another request holds the key: its answer counts
+      request.log.error({ err: error }, 'idempotency record could not be updated');
+    }
+  }
+
+  async function settleClaim(request: FastifyRequest, claim: PendingClaim, response: StoredResponse | undefined): Promise<void> {
+    try {
+      if (!response) {
+        // Nothing worth replaying: the client may try again.
         await deps.store.release(claim.record);
-      } else if (!(await deps.store.complete(claim.record, { status: statusCode, body }))) {
+      } else if (!(await deps.store.complete(claim.record, response))) {
         request.log.warn({ idempotency_route: claim.record.route }, 'idempotency claim vanished before its response was stored');
       }
     } catch (error) {
-      // The response stands; the claim stays in progress until it expires (never run twice).
+      // The response stands; the claim stays in progress until its lease ends (then a retry takes over).
       request.log.error({ err: error }, 'idempotency record could not be updated');
     }
   }

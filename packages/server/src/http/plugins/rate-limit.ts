@@ -3,28 +3,45 @@
  * because the limits protect capacity from misbehaving clients while a closed failure would turn a
  * Redis outage into an outage of every payment of every merchant.
  *
- * Per-API-key rate limits (SPEC.md "Limits"): a route opts in with `config: { rateLimitBucket }`,
- * and every route of a bucket shares one budget per key and per minute (create 30, read 120,
- * refund 10 by default, from RATE_LIMIT_*_PER_MINUTE). Over the budget: 429 `rate_limited` in the
- * route's own error shape, with `Retry-After`. Every limited response carries the
- * draft-ietf-httpapi-ratelimit-headers fields RateLimit-Limit, -Remaining, -Reset and -Policy.
+ * Per-API-key rate limits (SPEC.md "Limits"): a route names its budget with
+ * `config: { rateLimitBucket }`, and every route of a bucket shares one budget per key and per
+ * minute (create 30, read 120, refund 10, manage 30 by default, from RATE_LIMIT_*_PER_MINUTE).
+ * Every route of the scope the plugin is installed in counts against a budget: a route that names
+ * none and is not `public` gets 'read' if it only answers GET/HEAD and 'manage' otherwise, so a
+ * route added without thinking about limits is never unlimited (docs/decisions.md, "Rate limits on
+ * every authenticated route").
+ * A public route without a bucket has no key to count against and is not limited.
+ * Over the budget: 429 `rate_limited` in the route's own error shape, with `Retry-After` and a
+ * message naming the budget. Every limited response carries the draft-ietf-httpapi-ratelimit-headers
+ * fields RateLimit-Limit, -Remaining, -Reset and -Policy.
  * Counters live in memory (one process) or, with REDIS_URL, in Redis (shared by all processes).
  */
 import fastifyRateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, preParsingAsyncHookHandler, RouteOptions } from 'fastify';
 import type { RateLimitConfig } from '../../config.js';
 import { AkweError } from '../../core/errors/index.js';
 import type { Clock } from '../../core/shared/clock.js';
 import { MemoryRateLimitCounter, RedisRateLimitCounter, type RateLimitCounter } from './rate-limit-store.js';
 
-export type RateLimitBucket = 'create' | 'read' | 'refund';
+export type RateLimitBucket = 'create' | 'read' | 'refund' | 'manage';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The budget this route counts against; absent means the route is not rate limited. */
+    /**
+     * The budget this route counts against. Absent: 'read' for a GET/HEAD route, 'manage' for any
+     * other, unless the route is `public` (then it is not limited).
+     */
     rateLimitBucket?: RateLimitBucket;
   }
 }
+
+/** What the 429 message calls each budget ("Too many <label> requests: …"). */
+const BUCKET_LABELS: Record<RateLimitBucket, string> = {
+  create: 'payment write',
+  read: 'read',
+  refund: 'refund',
+  manage: 'management',
+};
 
 export interface RateLimitDeps {
   limits: RateLimitConfig;
@@ -52,6 +69,7 @@ export async function installRateLimits(api: FastifyInstance, deps: RateLimitDep
     create: deps.limits.createPerMinute,
     read: deps.limits.readPerMinute,
     refund: deps.limits.refundPerMinute,
+    manage: deps.limits.managePerMinute,
   };
   const failures = failureReporter(api.log);
   const counter: RateLimitCounter = deps.redisUrl
@@ -73,7 +91,7 @@ export async function installRateLimits(api: FastifyInstance, deps: RateLimitDep
   // per-route configuration gives each route a budget of its own, whereas a bucket's budget is shared
   // by all its routes (legacy and current payment creation spend the same 30 per minute).
   api.addHook('onRoute', (route) => {
-    const bucket = route.config?.rateLimitBucket;
+    const bucket = bucketOf(route);
     if (bucket === undefined) return;
     if (!Object.hasOwn(maxPerWindow, bucket)) {
       throw new Error(`Unknown rateLimitBucket "${String(bucket)}" on ${String(route.method)} ${route.url}`);
@@ -109,12 +127,31 @@ export async function installRateLimits(api: FastifyInstance, deps: RateLimitDep
         max: maxPerWindow[bucket],
         timeWindow: RATE_LIMIT_WINDOW_MS,
         keyGenerator: (request) => `${bucket}:${callerOf(request)}`,
+        errorResponseBuilder: (request, context) =>
+          new AkweError(
+            'rate_limited',
+            `Too many ${BUCKET_LABELS[bucket]} requests: ${context.max} per minute ${request.principal ? 'per API key' : 'per client address'}; ` +
+              `retry in ${Math.max(1, Math.ceil(context.ttl / 1000))} s`,
+          ),
       });
       limiters.set(bucket, async (request, reply) => {
         await handler.call(scope, request, reply);
       });
     }
   });
+}
+
+/**
+ * The bucket a route counts against: the one it names; none for a public route that names none;
+ * otherwise 'read' for a route that only answers GET or HEAD and 'manage' for anything that can
+ * change something (the stricter default for writes).
+ */
+function bucketOf(route: RouteOptions): RateLimitBucket | undefined {
+  const named = route.config?.rateLimitBucket;
+  if (named !== undefined) return named;
+  if (route.config?.public === true) return undefined;
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  return methods.every((method) => method === 'GET' || method === 'HEAD') ? 'read' : 'manage';
 }
 
 /**

@@ -28,8 +28,8 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
   app.post(
     '/webhook-endpoints',
     {
-      config: { scope: 'webhooks:write', idempotency: { required: false } },
-      schema: { tags, summary: 'Create a webhook endpoint (the answer shows its secret)', body: CreateEndpointBody, response: { 201: EndpointObject, ...errorResponses(400, 401, 403, 422) } },
+      config: { scope: 'webhooks:write', idempotency: { required: false }, rateLimitBucket: 'manage' },
+      schema: { tags, summary: 'Create a webhook endpoint (the answer shows its secret)', body: CreateEndpointBody, response: { 201: EndpointObject, ...errorResponses(400, 401, 403, 422, 429) } },
     },
     async (request, reply) => {
       const body = request.body;
@@ -46,21 +46,21 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
 
   app.get(
     '/webhook-endpoints',
-    { config: { scope: 'webhooks:read' }, schema: { tags, summary: 'List webhook endpoints', response: { 200: EndpointList, ...errorResponses(401, 403) } } },
+    { config: { scope: 'webhooks:read', rateLimitBucket: 'read' }, schema: { tags, summary: 'List webhook endpoints', response: { 200: EndpointList, ...errorResponses(401, 403, 429) } } },
     async (request) => ({ object: 'list' as const, data: (await webhooks.listEndpoints(principalOf(request))).map((e) => endpointToWire(e)) }),
   );
 
   app.get(
     '/webhook-endpoints/:id',
-    { config: { scope: 'webhooks:read' }, schema: { tags, summary: 'One webhook endpoint', params: IdParams, response: { 200: EndpointObject, ...errorResponses(401, 403, 404) } } },
+    { config: { scope: 'webhooks:read', rateLimitBucket: 'read' }, schema: { tags, summary: 'One webhook endpoint', params: IdParams, response: { 200: EndpointObject, ...errorResponses(401, 403, 404, 429) } } },
     async (request) => endpointToWire(await webhooks.getEndpoint(principalOf(request), request.params.id)),
   );
 
   app.patch(
     '/webhook-endpoints/:id',
     {
-      config: { scope: 'webhooks:write' },
-      schema: { tags, summary: 'Change a webhook endpoint (enabled: true re-enables one disabled by a 410)', params: IdParams, body: UpdateEndpointBody, response: { 200: EndpointObject, ...errorResponses(400, 401, 403, 404) } },
+      config: { scope: 'webhooks:write', rateLimitBucket: 'manage' },
+      schema: { tags, summary: 'Change a webhook endpoint (enabled: true re-enables one disabled by a 410)', params: IdParams, body: UpdateEndpointBody, response: { 200: EndpointObject, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request) => {
       const body = request.body;
@@ -77,7 +77,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
 
   app.delete(
     '/webhook-endpoints/:id',
-    { config: { scope: 'webhooks:write' }, schema: { tags, summary: 'Delete a webhook endpoint', params: IdParams, response: { 200: DeletedEndpoint, ...errorResponses(401, 403, 404) } } },
+    { config: { scope: 'webhooks:write', rateLimitBucket: 'manage' }, schema: { tags, summary: 'Delete a webhook endpoint', params: IdParams, response: { 200: DeletedEndpoint, ...errorResponses(401, 403, 404, 429) } } },
     async (request) => {
       await webhooks.deleteEndpoint(principalOf(request), request.params.id);
       return { object: 'webhook_endpoint' as const, id: request.params.id, deleted: true as const };
@@ -86,7 +86,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
 
   app.get(
     '/webhook-endpoints/:id/secret',
-    { config: { scope: 'webhooks:read' }, schema: { tags, summary: 'The endpoint’s signing secret', params: IdParams, response: { 200: EndpointSecret, ...errorResponses(401, 403, 404) } } },
+    { config: { scope: 'webhooks:read', rateLimitBucket: 'read' }, schema: { tags, summary: 'The endpoint’s signing secret', params: IdParams, response: { 200: EndpointSecret, ...errorResponses(401, 403, 404, 429) } } },
     async (request) => {
       const endpoint = await webhooks.getEndpoint(principalOf(request), request.params.id);
       return { object: 'webhook_endpoint_secret' as const, secret: endpoint.secret, previous_secret: endpoint.previousSecret, previous_secret_expires_at: endpoint.previousSecretExpiresAt };
@@ -96,14 +96,14 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
   app.post(
     '/webhook-endpoints/:id/rotate-secret',
     {
-      config: { scope: 'webhooks:write' },
+      config: { scope: 'webhooks:write', rateLimitBucket: 'manage' },
       schema: {
         tags,
         summary: 'Rotate the signing secret',
         description: 'The new secret signs at once; the old one keeps signing as a second v1 value for overlap_seconds.',
         params: IdParams,
         body: RotateSecretBody,
-        response: { 200: EndpointObject, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: EndpointObject, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
     async (request) => endpointToWire(await webhooks.rotateSecret(principalOf(request), request.params.id, request.body?.overlap_seconds), { withSecret: true }),
@@ -112,8 +112,8 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
   app.get(
     '/webhook-endpoints/:id/deliveries',
     {
-      config: { scope: 'webhooks:read' },
-      schema: { tags, summary: 'The endpoint’s deliveries, newest first, with every try', params: IdParams, querystring: PageQuery, response: { 200: DeliveryList, ...errorResponses(400, 401, 403, 404) } },
+      config: { scope: 'webhooks:read', rateLimitBucket: 'read' },
+      schema: { tags, summary: 'The endpoint’s deliveries, newest first, with every try', params: IdParams, querystring: PageQuery, response: { 200: DeliveryList, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request) => {
       const page = await webhooks.listDeliveries(principalOf(request), request.params.id, { limit: request.query.limit, startingAfter: request.query.starting_after });
@@ -123,7 +123,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
 
   app.get(
     '/account/callback-secret',
-    { config: { scope: 'webhooks:read' }, schema: { tags, summary: 'The secret that signs what is sent to payments’ callback_url', response: { 200: CallbackSecret, ...errorResponses(401, 403) } } },
+    { config: { scope: 'webhooks:read', rateLimitBucket: 'read' }, schema: { tags, summary: 'The secret that signs what is sent to payments’ callback_url', response: { 200: CallbackSecret, ...errorResponses(401, 403, 429) } } },
     async (request) => {
       const principal = principalOf(request);
       return { object: 'callback_secret' as const, environment: principal.environment, secret: await webhooks.callbackSecret(principal) };

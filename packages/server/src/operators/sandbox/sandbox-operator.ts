@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { CatalogOperator } from '../../core/catalog/operator-catalog.js';
 import type { OperatorAnswer, OperatorGateway, OtpAnswer, RefundAnswer } from '../../core/payments/operator-gateway.js';
-import type { Payment } from '../../core/payments/payment.js';
+import type { Payment, Refund } from '../../core/payments/payment.js';
+import { SandboxLedger } from './sandbox-ledger.js';
 import { sandboxOtpOutcomes, scriptedOutcome, type ScriptedOutcome } from './sandbox-rules.js';
 
 const messages: Record<ScriptedOutcome, string> = {
@@ -22,32 +23,54 @@ function answer(outcome: ScriptedOutcome): OperatorAnswer {
 
 /**
  * The test environment's operator: deterministic, instant, no network, no money. It answers
- * exactly as the documented sandbox rules say, for every operator of the catalog.
+ * exactly as the documented sandbox rules say, for every operator of the catalog, and remembers
+ * what it did for each of our references (its ledger) so status queries answer like a live operator.
  */
 export class SandboxOperator implements OperatorGateway {
+  readonly configured = true;
+
+  constructor(readonly ledger = new SandboxLedger()) {}
+
   async startCollection(payment: Payment, operator: CatalogOperator): Promise<OperatorAnswer> {
-    if (operator.requiresOtp) return { path: ['awaiting_otp'], message: 'Sandbox: one-time code sent to the customer.' };
-    return answer(scriptedOutcome(payment.reference, payment.phone));
+    const result: OperatorAnswer = operator.requiresOtp
+      ? { path: ['awaiting_otp'], message: 'Sandbox: one-time code sent to the customer.' }
+      : answer(scriptedOutcome(payment.reference, payment.phone));
+    this.ledger.recordPush(payment.id, result);
+    return result;
   }
 
   async payCheckout(payment: Payment, operator: CatalogOperator): Promise<OperatorAnswer> {
     return this.startCollection(payment, operator);
   }
 
-  async confirmOtp(_payment: Payment, otp: string): Promise<OtpAnswer> {
+  async confirmOtp(payment: Payment, otp: string): Promise<OtpAnswer> {
     const outcome = sandboxOtpOutcomes[otp];
-    if (!outcome) return { rejected: true };
-    if (outcome === 'pending') return { path: ['pending'], message: 'Sandbox: code accepted, waiting for the operator.' };
-    return { path: [outcome], pspReference: `sbx_${randomBytes(8).toString('hex')}`, message: messages[outcome] };
+    if (!outcome) {
+      this.ledger.recordConfirmation(payment.id, undefined);
+      return { rejected: true };
+    }
+    const result: OperatorAnswer =
+      outcome === 'pending'
+        ? { path: ['pending'], message: 'Sandbox: code accepted, waiting for the operator.' }
+        : { path: [outcome], pspReference: `sbx_${randomBytes(8).toString('hex')}`, message: messages[outcome] };
+    this.ledger.recordConfirmation(payment.id, result);
+    return result;
   }
 
-  async queryStatus(payment: Payment): Promise<OperatorAnswer> {
-    // Deterministic: the operator's view never moves on its own in the sandbox.
-    return { path: [payment.status] };
+  async queryStatus(payment: Payment): Promise<OperatorAnswer | undefined> {
+    // Deterministic: the sandbox's view never moves on its own; it repeats what its last call did.
+    return this.ledger.payment(payment.id);
   }
 
-  async refund(_payment: Payment, _amountMinor: number, reason: string | null): Promise<RefundAnswer> {
-    if (reason?.toUpperCase().includes('FAIL')) return { status: 'failed', message: 'Sandbox: the operator refused the refund.' };
-    return { status: 'completed', pspReference: `sbx_${randomBytes(8).toString('hex')}` };
+  async refund(_payment: Payment, refund: Refund): Promise<RefundAnswer> {
+    const result: RefundAnswer = refund.reason?.toUpperCase().includes('FAIL')
+      ? { status: 'failed', message: 'Sandbox: the operator refused the refund.' }
+      : { status: 'completed', pspReference: `sbx_${randomBytes(8).toString('hex')}` };
+    this.ledger.recordRefund(refund.id, result);
+    return result;
+  }
+
+  async queryRefund(refund: Refund): Promise<RefundAnswer | undefined> {
+    return this.ledger.refund(refund.id);
   }
 }

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as foundation from './0001-foundation.js';
 import * as payments from './0002-payments.js';
 import * as webhooks from './0003-webhooks.js';
+import * as recordedPhases from './0004-recorded-phases.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-payments': payments,
   '0003-webhooks': webhooks,
+  '0004-recorded-phases': recordedPhases,
 };

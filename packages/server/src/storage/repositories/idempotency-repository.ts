@@ -1,12 +1,16 @@
 import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool } from 'kysely';
 import type {
   ClaimResult,
+  ClaimWrite,
   IdempotencyClaim,
   IdempotencyRecord,
   IdempotencyScope,
   IdempotencyState,
   IdempotencyStore,
+  RecoveryPoint,
+  StoredResponse,
 } from '../../core/idempotency/idempotency-store.js';
+import { IdempotencyClaimLost } from '../../core/idempotency/request-journal.js';
 import type { Environment } from '../../core/shared/environment.js';
 import { PreparedQuery } from '../prepared-query.js';
 import type { Database, IdempotencyRecordTable } from '../schema.js';
@@ -26,10 +30,17 @@ export class IdempotencyRepository implements IdempotencyStore {
   private readonly insertClaim;
   private readonly completeClaim;
 
+  private readonly writes: ClaimWrites;
+  private readonly byKey;
+
   constructor(private readonly db: Kysely<Database>) {
+    this.writes = new ClaimWrites(db);
+    this.byKey = new PreparedQuery(db, (db, merchantId: string, environment: string, method: string, route: string, key: string, now: string) =>
+      db.selectFrom('idempotency_records').selectAll().where((eb) => isRecord(eb, { merchantId, environment: environment as Environment, method, route, key })).where('expires_at', '>', now),
+    );
     this.insertClaim = new PreparedQuery(
       db,
-      (db, merchantId: string, environment: string, method: string, route: string, key: string, requestHash: string, now: string, expiresAt: string) =>
+      (db, merchantId: string, environment: string, method: string, route: string, key: string, requestHash: string, now: string, expiresAt: string, leaseToken: string, lockedUntil: string) =>
         db
           .insertInto('idempotency_records')
           .values({
@@ -44,6 +55,8 @@ export class IdempotencyRepository implements IdempotencyStore {
             response_body: null,
             created_at: now,
             expires_at: expiresAt,
+            lease_token: leaseToken,
+            locked_until: lockedUntil,
           })
           .onConflict((conflict) => conflict.columns([...PRIMARY_KEY]).doNothing())
           .returningAll(),
@@ -60,8 +73,8 @@ export class IdempotencyRepository implements IdempotencyStore {
 
   async claim(claim: IdempotencyClaim): Promise<ClaimResult> {
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
-      const { merchantId, environment, method, route, key, requestHash, now, expiresAt } = claim;
-      const inserted = await this.insertClaim.first(this.db, merchantId, environment, method, route, key, requestHash, now, expiresAt);
+      const { merchantId, environment, method, route, key, requestHash, now, expiresAt, leaseToken, lockedUntil } = claim;
+      const inserted = await this.insertClaim.first(this.db, merchantId, environment, method, route, key, requestHash, now, expiresAt, leaseToken, lockedUntil);
       if (inserted) return { outcome: 'claimed', record: recordFromRow(inserted) };
 
       const existing = await this.db
@@ -84,7 +97,44 @@ export class IdempotencyRepository implements IdempotencyStore {
     return { outcome: 'contended' };
   }
 
-  async complete(record: IdempotencyRecord, response: { status: number; body: string }): Promise<boolean> {
+  async find(scope: IdempotencyScope, now: string): Promise<IdempotencyRecord | undefined> {
+    const row = await this.byKey.first(this.db, scope.merchantId, scope.environment, scope.method, scope.route, scope.key, now);
+    return row && recordFromRow(row);
+  }
+
+  async takeOver(record: IdempotencyRecord, leaseToken: string, lockedUntil: string, now: string): Promise<IdempotencyRecord | undefined> {
+    let query = this.db
+      .updateTable('idempotency_records')
+      .set({ lease_token: leaseToken, locked_until: lockedUntil })
+      .where((eb) => isRecord(eb, record))
+      .where('created_at', '=', record.createdAt)
+      .where('state', '=', 'in_progress' satisfies IdempotencyState)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]));
+    query = record.leaseToken === null ? query.where('lease_token', 'is', null) : query.where('lease_token', '=', record.leaseToken);
+    const row = await query.returningAll().executeTakeFirst();
+    return row && recordFromRow(row);
+  }
+
+  async write(write: ClaimWrite): Promise<void> {
+    await this.writes.apply(this.db, write);
+  }
+
+  /** The same write inside a caller's transaction (a phase of a payment or refund). */
+  writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> {
+    return this.writes.apply(executor, write);
+  }
+
+  async endLease(scope: IdempotencyScope, leaseToken: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('idempotency_records')
+      .set({ locked_until: now })
+      .where((eb) => isRecord(eb, scope))
+      .where('lease_token', '=', leaseToken)
+      .where('state', '=', 'in_progress' satisfies IdempotencyState)
+      .execute();
+  }
+
+  async complete(record: IdempotencyRecord, response: StoredResponse): Promise<boolean> {
     const { merchantId, environment, method, route, key, createdAt } = record;
     const result = await this.completeClaim.execute(this.db, merchantId, environment, method, route, key, createdAt, response.status, response.body);
     return Number(result.numAffectedRows ?? 0) > 0;
@@ -149,5 +199,135 @@ function recordFromRow(row: Selectable<IdempotencyRecordTable>): IdempotencyReco
     responseBody: row.response_body,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
+    leaseToken: row.lease_token,
+    lockedUntil: row.locked_until,
+    recoveryPoint: row.recovery_point as RecoveryPoint,
+    resourceId: row.resource_id,
   };
+}
+
+/**
+ * The claim writes of recorded phases, compiled once (every payment creation makes two). A first
+ * claim is an INSERT that may replace only a record whose window has passed; a later write is an
+ * UPDATE guarded by the lease token. No row written means another request holds the key.
+ */
+class ClaimWrites {
+  private readonly insert;
+  private readonly update;
+
+  constructor(db: Kysely<Database>) {
+    this.insert = new PreparedQuery(
+      db,
+      (
+        db,
+        merchantId: string,
+        environment: string,
+        method: string,
+        route: string,
+        key: string,
+        requestHash: string,
+        state: string,
+        responseStatus: number | null,
+        responseBody: string | null,
+        now: string,
+        expiresAt: string,
+        leaseToken: string,
+        lockedUntil: string,
+        recoveryPoint: string,
+        resourceId: string | null,
+      ) =>
+        db
+          .insertInto('idempotency_records')
+          .values({
+            merchant_id: merchantId,
+            environment,
+            method,
+            route,
+            idempotency_key: key,
+            request_hash: requestHash,
+            state,
+            response_status: responseStatus,
+            response_body: responseBody,
+            created_at: now,
+            expires_at: expiresAt,
+            lease_token: leaseToken,
+            locked_until: lockedUntil,
+            recovery_point: recoveryPoint,
+            resource_id: resourceId,
+          })
+          .onConflict((conflict) =>
+            conflict
+              .columns([...PRIMARY_KEY])
+              .doUpdateSet((eb) => ({
+                request_hash: eb.ref('excluded.request_hash'),
+                state: eb.ref('excluded.state'),
+                response_status: eb.ref('excluded.response_status'),
+                response_body: eb.ref('excluded.response_body'),
+                created_at: eb.ref('excluded.created_at'),
+                expires_at: eb.ref('excluded.expires_at'),
+                lease_token: eb.ref('excluded.lease_token'),
+                locked_until: eb.ref('excluded.locked_until'),
+                recovery_point: eb.ref('excluded.recovery_point'),
+                resource_id: eb.ref('excluded.resource_id'),
+              }))
+              // Only a record whose 24-hour window has passed may be replaced.
+              .where('idempotency_records.expires_at', '<=', now),
+          )
+          .returning('created_at'),
+    );
+    this.update = new PreparedQuery(
+      db,
+      (
+        db,
+        merchantId: string,
+        environment: string,
+        method: string,
+        route: string,
+        key: string,
+        leaseToken: string,
+        state: string,
+        responseStatus: number | null,
+        responseBody: string | null,
+        recoveryPoint: string,
+        resourceId: string | null,
+      ) =>
+        db
+          .updateTable('idempotency_records')
+          .set({ state, response_status: responseStatus, response_body: responseBody, recovery_point: recoveryPoint, resource_id: resourceId })
+          .where((eb) => isRecord(eb, { merchantId, environment: environment as Environment, method, route, key }))
+          .where('lease_token', '=', leaseToken)
+          .where('state', '=', 'in_progress' satisfies IdempotencyState),
+    );
+  }
+
+  async apply(executor: Kysely<Database>, { claim, insert, recoveryPoint, resourceId, response }: ClaimWrite): Promise<void> {
+    const state: IdempotencyState = response ? 'completed' : 'in_progress';
+    const status = response?.status ?? null;
+    const body = response?.body ?? null;
+    const { merchantId, environment, method, route, key } = claim;
+    if (insert) {
+      const row = await this.insert.first(
+        executor,
+        merchantId,
+        environment,
+        method,
+        route,
+        key,
+        claim.requestHash,
+        state,
+        status,
+        body,
+        claim.now,
+        claim.expiresAt,
+        claim.leaseToken,
+        claim.lockedUntil,
+        recoveryPoint,
+        resourceId,
+      );
+      if (!row) throw new IdempotencyClaimLost();
+      return;
+    }
+    const result = await this.update.execute(executor, merchantId, environment, method, route, key, claim.leaseToken, state, status, body, recoveryPoint, resourceId);
+    if (Number(result.numAffectedRows ?? 0) !== 1) throw new IdempotencyClaimLost();
+  }
 }

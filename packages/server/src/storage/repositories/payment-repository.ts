@@ -1,7 +1,8 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { CountryCode, Currency } from '../../core/catalog/operator-catalog.js';
 import { AkweError } from '../../core/errors/index.js';
-import type { Payment, PaymentMode, PaymentStatus, Refund, RefundStatus } from '../../core/payments/payment.js';
+import type { OperatorCall, Payment, PaymentMode, PaymentStatus, Refund, RefundStatus } from '../../core/payments/payment.js';
+import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
 import type { LockedChange, PaymentChange, PaymentStore } from '../../core/payments/payment-store.js';
 import { nonFinalStatuses } from '../../core/payments/payment-state-machine.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
@@ -41,6 +42,8 @@ function paymentFromRow(row: Selectable<PaymentTable>): Payment {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     version: row.version,
+    operatorCall: row.operator_call as OperatorCall | null,
+    operatorCallStartedAt: row.operator_call_started_at,
   };
 }
 
@@ -69,6 +72,8 @@ function paymentToRow(p: Payment): Selectable<PaymentTable> {
     created_at: p.createdAt,
     updated_at: p.updatedAt,
     version: p.version,
+    operator_call: p.operatorCall,
+    operator_call_started_at: p.operatorCallStartedAt,
   };
 }
 
@@ -116,6 +121,8 @@ export function dueForExpiryQuery(db: Kysely<Database> | Transaction<Database>, 
     .selectAll()
     .where('status', 'in', nonFinalStatuses)
     .where('expires_at', '<=', now)
+    // An operator call in flight decides first (or its recovery does): expiry must not race it.
+    .where('operator_call', 'is', null)
     .orderBy('expires_at')
     .limit(limit);
 }
@@ -130,6 +137,8 @@ export class PaymentRepository implements PaymentStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly capabilities: DatabaseCapabilities,
+    /** Makes a request's idempotency claim write inside our transactions. */
+    private readonly claims: { writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> },
   ) {
     this.paymentRows = new PreparedInsert(db, 'payments');
     this.outbox = new EventOutbox(db);
@@ -141,9 +150,11 @@ export class PaymentRepository implements PaymentStore {
     );
   }
 
-  async insert(payment: Payment, events: PaymentChange['events']): Promise<void> {
+  async insert(payment: Payment, events: PaymentChange['events'], claim?: ClaimWrite): Promise<void> {
     try {
       await this.db.transaction().execute(async (trx) => {
+        // The claim first: when another request holds the key, nothing else is tried.
+        if (claim) await this.claims.writeIn(trx, claim);
         await this.paymentRows.execute(trx, [paymentToRow(payment)]);
         await this.outbox.insert(trx, events);
       });
@@ -211,6 +222,7 @@ export class PaymentRepository implements PaymentStore {
         insertRefund: change.insertRefund,
         updateRefund: change.updateRefund,
         events: change.events,
+        claim: change.claim,
       });
       return result;
     });
@@ -230,6 +242,57 @@ export class PaymentRepository implements PaymentStore {
     return rows.map((row) => refundFromRow(row, row.payment_reference));
   }
 
+  async findRefund(scope: TenantScope, refundId: string): Promise<Refund | undefined> {
+    if (!uuidPattern.test(refundId)) return undefined;
+    const row = await this.db
+      .selectFrom('refunds')
+      .innerJoin('payments', 'payments.id', 'refunds.payment_id')
+      .selectAll('refunds')
+      .select('payments.reference as payment_reference')
+      .where('refunds.id', '=', refundId.toLowerCase())
+      .where('refunds.merchant_id', '=', scope.merchantId)
+      .where('refunds.environment', '=', scope.environment)
+      .executeTakeFirst();
+    return row && refundFromRow(row, row.payment_reference);
+  }
+
+  async openOperatorCalls(startedBefore: string, limit: number): Promise<Payment[]> {
+    const rows = await this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('operator_call_started_at', 'is not', null)
+      .where('operator_call_started_at', '<=', startedBefore)
+      .orderBy('operator_call_started_at')
+      .limit(limit)
+      .execute();
+    return rows.map(paymentFromRow);
+  }
+
+  async openRefunds(updatedBefore: string, limit: number): Promise<Refund[]> {
+    const rows = await this.db
+      .selectFrom('refunds')
+      .innerJoin('payments', 'payments.id', 'refunds.payment_id')
+      .selectAll('refunds')
+      .select('payments.reference as payment_reference')
+      .where('refunds.status', '=', 'pending')
+      .where('refunds.updated_at', '<=', updatedBefore)
+      .orderBy('refunds.updated_at')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => refundFromRow(row, row.payment_reference));
+  }
+
+  async leaseRefund(refund: Refund, now: string): Promise<Refund | undefined> {
+    const result = await this.db
+      .updateTable('refunds')
+      .set({ updated_at: now })
+      .where('id', '=', refund.id)
+      .where('status', '=', 'pending')
+      .where('updated_at', '=', refund.updatedAt)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1 ? { ...refund, updatedAt: now } : undefined;
+  }
+
   async findForCheckout(id: string): Promise<Payment | undefined> {
     if (!uuidPattern.test(id)) return undefined;
     const row = await this.db.selectFrom('payments').selectAll().where('id', '=', id.toLowerCase()).where('mode', '=', 'hosted').executeTakeFirst();
@@ -237,6 +300,7 @@ export class PaymentRepository implements PaymentStore {
   }
 
   private async apply(trx: Transaction<Database>, change: PaymentChange): Promise<void> {
+    if (change.claim) await this.claims.writeIn(trx, change.claim);
     if (change.payment) {
       const { next, expectedVersion } = change.payment;
       const { id: _id, merchant_id: _m, environment: _e, reference: _r, created_at: _c, ...columns } = paymentToRow(next);

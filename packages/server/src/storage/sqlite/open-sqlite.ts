@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely } from 'kysely';
@@ -33,6 +33,49 @@ function openConnection(file: string): BetterSqlite3.Database {
   return connection;
 }
 
+const isErrno = (error: unknown, code: string) => (error as NodeJS.ErrnoException | undefined)?.code === code;
+
+/**
+ * Files at rest: the database holds customers' phone numbers and API key hashes, so it is kept for
+ * its owner only, whatever the umask. A missing folder is created 0700 (an existing one is left as
+ * it is); a missing database file is created 0600 before SQLite opens it, and SQLite gives the -wal
+ * and -shm files it creates the mode of the database file. Open-time only.
+ */
+function prepareDatabaseFile(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    closeSync(openSync(file, 'wx', 0o600));
+  } catch (error) {
+    if (!isErrno(error, 'EEXIST')) throw error;
+    ownerOnly(file);
+  }
+}
+
+/**
+ * Takes group and other permissions away from an existing file (an earlier version made them 0644),
+ * never adding any. A file of another user (EPERM) is that user's choice and is left alone; so is
+ * Windows, which has no such permission bits.
+ */
+function ownerOnly(path: string): void {
+  if (process.platform === 'win32') return;
+  let mode: number;
+  try {
+    mode = statSync(path).mode;
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return;
+    throw error;
+  }
+  if ((mode & 0o077) === 0) return;
+  try {
+    chmodSync(path, mode & 0o700);
+  } catch (error) {
+    if (!isErrno(error, 'EPERM')) throw error;
+  }
+}
+
+/** An in-memory or temporary database: no file of ours. */
+const isFile = (file: string) => file !== '' && file !== ':memory:';
+
 /**
  * SQLite through group commit (see group-commit.ts): a writer connection whose commits do not wait
  * for the disk (synchronous = NORMAL), made durable by a sync of the write-ahead log off the event
@@ -41,10 +84,12 @@ function openConnection(file: string): BetterSqlite3.Database {
  * on the first one's open batch.
  */
 export function openSqlite(file: string, options: SqliteOptions = {}): OpenSqlite {
-  mkdirSync(dirname(file), { recursive: true });
+  if (isFile(file)) prepareDatabaseFile(file);
   // The writer first: it turns WAL on for the file before the reader opens it.
   const writer = openConnection(file);
   writer.pragma('synchronous = NORMAL');
+  // SQLite sets the mode only on -wal and -shm files it creates; ones left over keep theirs.
+  if (isFile(file)) for (const sidecar of [`${file}-wal`, `${file}-shm`]) ownerOnly(sidecar);
   const reader = openConnection(file);
   reader.pragma('query_only = ON');
   const walSync = new WalFileSync(file);

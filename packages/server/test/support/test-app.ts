@@ -8,6 +8,7 @@ import type { KycStatus } from '../../src/core/merchants/merchant.js';
 import type { Scope } from '../../src/core/merchants/scopes.js';
 import type { Clock } from '../../src/core/ports.js';
 import type { OperatorGatewayRegistry } from '../../src/core/payments/operator-gateway.js';
+import type { PhaseFaults } from '../../src/core/payments/payment-service.js';
 import { createServices, type Services } from '../../src/services.js';
 import type { OpenTestDatabase, TestDatabase } from './test-databases.js';
 
@@ -49,11 +50,13 @@ export async function buildTestApp(
     operators?: OperatorGatewayRegistry;
     /** Probe routes inside the authenticated /api/v1 scope. */
     apiExtensions?: (api: FastifyInstance) => void | Promise<void>;
+    /** Crash points between recorded phases. */
+    faults?: PhaseFaults;
   } = {},
 ): Promise<TestApp> {
   const db = await target.open();
   const config = testConfig(options.env);
-  const services = createServices({ database: db.database, catalog: loadDefaultCatalog(), clock: options.clock, operators: options.operators, serverSecret: () => TEST_SERVER_SECRET });
+  const services = createServices({ database: db.database, catalog: loadDefaultCatalog(), clock: options.clock, operators: options.operators, serverSecret: () => TEST_SERVER_SECRET, faults: options.faults, leaseSeconds: config.idempotencyLeaseSeconds });
   const app = await buildApp({ config, services, logger: options.logger, apiExtensions: options.apiExtensions });
   await options.beforeReady?.(app);
   await app.ready();

@@ -1,0 +1,234 @@
+/**
+ * Recorded phases under crashes (issue "Crash-safe money requests"), on every database: a request is
+ * stopped dead at each boundary between its phases (a test-only fault point: the run hangs there for
+ * good, holding nothing open, as a killed process would), then a retry with the same key, or the
+ * recovery worker, finishes it. Each case checks one payment, one push (or code, or refund) sent to
+ * the operator, one event per transition, and the answer a retry gets.
+ */
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import type { PhaseBoundary, PhaseFaults } from '../../src/core/payments/payment-service.js';
+import { newId } from '../../src/core/shared/ids.js';
+import { OperatorRegistry } from '../../src/operators/operator-registry.js';
+import { SandboxOperator } from '../../src/operators/sandbox/sandbox-operator.js';
+import { UnconfiguredLiveOperator } from '../../src/operators/unconfigured-live-operator.js';
+import { direct, eventsOf } from '../support/collect-client.js';
+import { FakeClock } from '../support/fake-clock.js';
+import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { testDatabases } from '../support/test-databases.js';
+
+const LEASE_MS = 60_000;
+
+/** Stops the next run that reaches `boundary` there, for good (until the test ends). */
+class Crasher implements PhaseFaults {
+  private armed: PhaseBoundary | undefined;
+  private onReached: ((resourceId: string) => void) | undefined;
+  private readonly frozen: ((error: Error) => void)[] = [];
+
+  /** Arms the fault point; resolves with the resource id once a run is stopped there. */
+  arm(boundary: PhaseBoundary): Promise<string> {
+    this.armed = boundary;
+    return new Promise((resolve) => (this.onReached = resolve));
+  }
+
+  reached(boundary: PhaseBoundary, resourceId: string): void | Promise<void> {
+    if (boundary !== this.armed) return;
+    this.armed = undefined;
+    this.onReached?.(resourceId);
+    return new Promise((_, reject) => this.frozen.push(reject));
+  }
+
+  /** Ends the frozen runs (their process is long gone in the story the test tells). */
+  release(): void {
+    for (const reject of this.frozen.splice(0)) reject(new Error('the crashed run is discarded'));
+  }
+}
+
+for (const target of testDatabases()) {
+  describe(`crash recovery on ${target.name}`, { skip: target.skip }, () => {
+    let t: TestApp;
+    let key: string;
+    const clock = new FakeClock();
+    const sandbox = new SandboxOperator();
+    const crasher = new Crasher();
+    const stranded: Promise<LightMyRequestResponse>[] = [];
+
+    before(async () => {
+      t = await buildTestApp(target, { clock, faults: crasher, operators: new OperatorRegistry({ test: sandbox, live: new UnconfiguredLiveOperator() }) });
+      key = (await t.newMerchant()).testKey;
+    });
+    afterEach(async () => {
+      crasher.release();
+      await Promise.allSettled(stranded.splice(0));
+    });
+    after(() => t.close());
+
+    const post = (url: string, body: Record<string, unknown> | undefined, idempotencyKey: string) =>
+      t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: { authorization: `Bearer ${key}`, 'idempotency-key': idempotencyKey }, ...(body ? { payload: body } : {}) });
+
+    /** Sends a request that the crasher stops at `boundary`; resolves once it is stopped there. */
+    async function crashAt(boundary: PhaseBoundary, send: () => Promise<LightMyRequestResponse>): Promise<string> {
+      const stopped = crasher.arm(boundary);
+      stranded.push(send());
+      return stopped;
+    }
+
+    const paymentRows = (reference: string) => t.services.database.db.selectFrom('payments').selectAll().where('reference', '=', reference).execute();
+
+    for (const boundary of ['after_intent', 'after_operator_call'] as const) {
+      it(`creation stopped ${boundary.replace(/_/g, ' ')}: 409 with Retry-After during the lease, then a retry resumes it with one push`, async () => {
+        const body = direct();
+        const idempotencyKey = newId();
+        const paymentId = await crashAt(boundary, () => post('/collect/payments', body, idempotencyKey));
+
+        const during = await post('/collect/payments', body, idempotencyKey);
+        assert.equal(during.statusCode, 409);
+        assert.equal(during.json().error.code, 'idempotency_request_in_progress');
+        assert.equal(during.headers['retry-after'], '60');
+        clock.advance(30_000);
+        assert.equal((await post('/collect/payments', body, idempotencyKey)).headers['retry-after'], '30');
+
+        clock.advance(LEASE_MS);
+        const retry = await post('/collect/payments', body, idempotencyKey);
+        assert.equal(retry.statusCode, 201, retry.body);
+        const answer = retry.json();
+        assert.equal(answer.id, paymentId);
+        assert.equal(answer.status, 'completed');
+        assert.equal(answer.idempotent_replay, false);
+        assert.equal(sandbox.ledger.pushesFor(paymentId), 1, 'the phone is pushed once');
+        assert.equal((await paymentRows(body.reference)).length, 1);
+        assert.deepEqual(await eventsOf(t.services.database, paymentId), [
+          'collect.payment.created:pending',
+          'collect.payment.processing:processing',
+          'collect.payment.completed:completed',
+        ]);
+
+        const replay = await post('/collect/payments', body, idempotencyKey);
+        assert.equal(replay.statusCode, 201);
+        assert.equal(replay.headers['idempotent-replayed'], 'true');
+        assert.deepEqual({ ...replay.json(), idempotent_replay: false }, answer);
+      });
+
+      it(`creation stopped ${boundary.replace(/_/g, ' ')} and never retried is finished by the recovery worker after the lease`, async () => {
+        const body = direct({ customer: { phone: '0197000001' } });
+        const idempotencyKey = newId();
+        const paymentId = await crashAt(boundary, () => post('/collect/payments', body, idempotencyKey));
+
+        assert.equal(await t.services.payments.recoverAbandoned(), 0, 'nothing is due while the lease runs');
+        clock.advance(LEASE_MS + 1);
+        assert.equal(await t.services.payments.recoverAbandoned(), 1);
+        assert.equal(await t.services.payments.recoverAbandoned(), 0, 'settled once');
+        const [row] = await paymentRows(body.reference);
+        assert.equal(row!.status, 'failed');
+        assert.equal(row!.operator_call, null);
+        assert.equal(sandbox.ledger.pushesFor(paymentId), 1);
+        assert.deepEqual(await eventsOf(t.services.database, paymentId), ['collect.payment.created:pending', 'collect.payment.processing:processing', 'collect.payment.failed:failed']);
+
+        // The merchant's retry, whenever it comes, gets the outcome and never 409.
+        const retry = await post('/collect/payments', body, idempotencyKey);
+        assert.equal(retry.statusCode, 201, retry.body);
+        assert.equal(retry.json().id, paymentId);
+        assert.equal(retry.json().status, 'failed');
+        assert.equal(sandbox.ledger.pushesFor(paymentId), 1);
+      });
+    }
+
+    it('creation stopped after its outcome committed: a retry replays the stored answer at once', async () => {
+      const body = direct();
+      const idempotencyKey = newId();
+      const paymentId = await crashAt('after_outcome', () => post('/collect/payments', body, idempotencyKey));
+      const retry = await post('/collect/payments', body, idempotencyKey);
+      assert.equal(retry.statusCode, 201);
+      assert.equal(retry.headers['idempotent-replayed'], 'true');
+      assert.equal(retry.json().id, paymentId);
+      assert.equal(retry.json().status, 'completed');
+      assert.equal(sandbox.ledger.pushesFor(paymentId), 1);
+      assert.equal((await eventsOf(t.services.database, paymentId)).length, 3);
+    });
+
+    it('a retry with another body during or after the lease is still 422, never a takeover', async () => {
+      const body = direct();
+      const idempotencyKey = newId();
+      await crashAt('after_intent', () => post('/collect/payments', body, idempotencyKey));
+      clock.advance(LEASE_MS);
+      const other = await post('/collect/payments', { ...body, amount: 4000 }, idempotencyKey);
+      assert.equal(other.statusCode, 422);
+      assert.equal(other.json().error.code, 'idempotency_key_reused');
+      // The abandoned creation itself is left to the recovery worker.
+      assert.equal(await t.services.payments.recoverAbandoned(), 1);
+    });
+
+    it('OTP confirmation stopped after the code reached the operator: the retry records it without submitting it again', async () => {
+      const body = direct({ country: 'CI', operator: 'orange_ci', customer: { phone: '0700000000' } });
+      const created = await post('/collect/payments', body, newId());
+      assert.equal(created.json().status, 'awaiting_otp');
+      const paymentId = created.json().id as string;
+      const idempotencyKey = newId();
+      await crashAt('after_operator_call', () => post(`/collect/payments/${paymentId}/confirm`, { otp: '123456' }, idempotencyKey));
+      clock.advance(LEASE_MS);
+      const retry = await post(`/collect/payments/${paymentId}/confirm`, { otp: '123456' }, idempotencyKey);
+      assert.equal(retry.statusCode, 200, retry.body);
+      assert.equal(retry.json().status, 'completed');
+      assert.equal(sandbox.ledger.confirmationsFor(paymentId), 1);
+      assert.deepEqual((await eventsOf(t.services.database, paymentId)).slice(-1), ['collect.payment.completed:completed']);
+    });
+
+    for (const boundary of ['after_intent', 'after_operator_call'] as const) {
+      it(`refund stopped ${boundary.replace(/_/g, ' ')}: the retry finishes it with one refund at the operator and the amount counted once`, async () => {
+        const payment = (await post('/collect/payments', direct(), newId())).json();
+        const idempotencyKey = newId();
+        const refundId = await crashAt(boundary, () => post(`/collect/payments/${payment.id}/refunds`, { amount: 1000 }, idempotencyKey));
+        clock.advance(LEASE_MS);
+        const retry = await post(`/collect/payments/${payment.id}/refunds`, { amount: 1000 }, idempotencyKey);
+        assert.equal(retry.statusCode, 201, retry.body);
+        assert.equal(retry.json().id, refundId);
+        assert.equal(retry.json().status, 'completed');
+        assert.equal(sandbox.ledger.refundCallsFor(refundId), 1);
+        const [row] = await t.services.database.db.selectFrom('payments').select(['refunded_minor']).where('id', '=', payment.id).execute();
+        assert.equal(Number(row!.refunded_minor), 100_000);
+        const refundEvents = (await eventsOf(t.services.database, payment.id)).filter((e) => e.startsWith('collect.refund'));
+        assert.deepEqual(refundEvents, ['collect.refund.created:pending', 'collect.refund.completed:completed']);
+      });
+    }
+
+    it('a refund abandoned before the operator call is finished by the recovery worker', async () => {
+      const payment = (await post('/collect/payments', direct(), newId())).json();
+      const refundId = await crashAt('after_intent', () => post(`/collect/payments/${payment.id}/refunds`, {}, newId()));
+      clock.advance(LEASE_MS + 1);
+      assert.equal(await t.services.payments.recoverAbandoned(), 1);
+      const refunds = await t.services.database.db.selectFrom('refunds').selectAll().where('id', '=', refundId).execute();
+      assert.equal(refunds[0]!.status, 'completed');
+      assert.equal(sandbox.ledger.refundCallsFor(refundId), 1);
+      const [row] = await t.services.database.db.selectFrom('payments').select(['status']).where('id', '=', payment.id).execute();
+      assert.equal(row!.status, 'refunded');
+    });
+
+    it('two recovery passes racing settle an abandoned call once', async () => {
+      const body = direct();
+      const paymentId = await crashAt('after_intent', () => post('/collect/payments', body, newId()));
+      clock.advance(LEASE_MS + 1);
+      const settled = await Promise.allSettled([t.services.payments.recoverAbandoned(), t.services.payments.recoverAbandoned()]);
+      const counts = settled.map((s) => (s.status === 'fulfilled' ? s.value : 0));
+      assert.equal(counts.reduce((a, b) => a + b, 0), 1);
+      assert.equal(sandbox.ledger.pushesFor(paymentId), 1);
+      assert.equal((await eventsOf(t.services.database, paymentId)).length, 3);
+    });
+
+    it('a payment whose operator call is in flight is neither cancelled nor expired under it', async () => {
+      const body = direct();
+      const paymentId = await crashAt('after_intent', () => post('/collect/payments', body, newId()));
+      const cancel = await post(`/collect/payments/${paymentId}/cancel`, undefined, newId());
+      assert.equal(cancel.statusCode, 409);
+      assert.equal(cancel.json().error.code, 'operator_call_in_progress');
+      assert.ok(Number(cancel.headers['retry-after']) >= 1);
+      clock.advance(16 * 60_000);
+      assert.equal(await t.services.payments.expireDue(), 0);
+      // The recovery worker then finds the push never arrived, and the payment too late to start.
+      assert.equal(await t.services.payments.recoverAbandoned(), 1);
+      const [row] = await paymentRows(body.reference);
+      assert.equal(row!.status, 'expired');
+      assert.equal(sandbox.ledger.pushesFor(paymentId), 0);
+    });
+  });
+}

@@ -107,7 +107,7 @@ for (const target of testDatabases()) {
         const replay = await post('/collect/payments', body, idempotencyKey);
         assert.equal(replay.statusCode, 201);
         assert.equal(replay.headers['idempotent-replayed'], 'true');
-        assert.deepEqual({ ...replay.json(), idempotent_replay: false }, answer);
+        assert.deepEqual({ ...(replay.json() as object), idempotent_replay: false }, answer);
       });
 
       it(`creation stopped ${boundary.replace(/_/g, ' ')} and never retried is finished by the recovery worker after the lease`, async () => {

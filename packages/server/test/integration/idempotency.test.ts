@@ -398,6 +398,37 @@ for (const target of testDatabases()) {
         assert.equal(callsWith(key), 1);
       });
 
+      it('holds a claim under its 60 s lease (409 with Retry-After), then lets a retry take it over; the old holder can no longer write', async () => {
+        const key = newKey();
+        let open!: () => void;
+        const gate = new Promise<void>((resolve) => (open = resolve));
+        let entered!: () => void;
+        const inHandler = new Promise<void>((resolve) => (entered = resolve));
+        probe.onCall = async (callKey) => {
+          if (callKey !== key || callsWith(key) > 1) return;
+          entered();
+          await gate;
+        };
+        const stuck = post('/probe/pay', body(), { key });
+        await inHandler;
+        const during = await post('/probe/pay', body(), { key });
+        assert.equal(during.statusCode, 409);
+        assert.equal(during.headers['retry-after'], '60');
+        clock.advance(45_000);
+        assert.equal((await post('/probe/pay', body(), { key })).headers['retry-after'], '15');
+        clock.advance(15_000);
+        const takeover = await post('/probe/pay', body(), { key });
+        assert.equal(takeover.statusCode, 201, takeover.body);
+        assert.equal(callsWith(key), 2, 'a route without recorded phases runs again on takeover');
+        // The first holder wakes up late: its answer is not stored over the taker's.
+        open();
+        assert.equal((await stuck).statusCode, 201);
+        const [record] = await records(key);
+        assert.equal(record?.state, 'completed');
+        assert.deepEqual(JSON.parse(record!.response_body!).id, takeover.json().id);
+        assertReplayOf(await post('/probe/pay', body(), { key }), takeover);
+      });
+
       it('runs the handler exactly once for 10 simultaneous requests with one key, the others told 409', async () => {
         const key = newKey();
         const n = 10;

@@ -63,11 +63,13 @@ export class IdempotencyRepository implements IdempotencyStore {
     );
     this.completeClaim = new PreparedQuery(
       db,
-      (db, merchantId: string, environment: Environment, method: string, route: string, key: string, createdAt: string, status: number, body: string) =>
+      (db, merchantId: string, environment: Environment, method: string, route: string, key: string, createdAt: string, leaseToken: string, status: number, body: string) =>
         db
           .updateTable('idempotency_records')
           .set({ state: 'completed' satisfies IdempotencyState, response_status: status, response_body: body })
-          .where((eb) => isClaim(eb, { merchantId, environment, method, route, key, createdAt })),
+          .where((eb) => isClaim(eb, { merchantId, environment, method, route, key, createdAt }))
+          // A holder whose claim was taken over after its lease writes nothing.
+          .where('lease_token', '=', leaseToken),
     );
   }
 
@@ -135,8 +137,8 @@ export class IdempotencyRepository implements IdempotencyStore {
   }
 
   async complete(record: IdempotencyRecord, response: StoredResponse): Promise<boolean> {
-    const { merchantId, environment, method, route, key, createdAt } = record;
-    const result = await this.completeClaim.execute(this.db, merchantId, environment, method, route, key, createdAt, response.status, response.body);
+    const { merchantId, environment, method, route, key, createdAt, leaseToken } = record;
+    const result = await this.completeClaim.execute(this.db, merchantId, environment, method, route, key, createdAt, leaseToken ?? '', response.status, response.body);
     return Number(result.numAffectedRows ?? 0) > 0;
   }
 
@@ -144,6 +146,7 @@ export class IdempotencyRepository implements IdempotencyStore {
     const result = await this.db
       .deleteFrom('idempotency_records')
       .where((eb) => isClaim(eb, record))
+      .where('lease_token', '=', record.leaseToken ?? '')
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }

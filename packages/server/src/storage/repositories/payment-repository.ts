@@ -127,6 +127,11 @@ export function dueForExpiryQuery(db: Kysely<Database> | Transaction<Database>, 
     .limit(limit);
 }
 
+/** Refund rows with their payment's reference, which the domain Refund carries. */
+function refundsWithReference(db: Kysely<Database>) {
+  return db.selectFrom('refunds').innerJoin('payments', 'payments.id', 'refunds.payment_id').selectAll('refunds').select('payments.reference as payment_reference');
+}
+
 export class PaymentRepository implements PaymentStore {
   // Every creation runs these: built once (see prepared-query.ts).
   private readonly paymentRows: PreparedInsert<'payments'>;
@@ -229,11 +234,7 @@ export class PaymentRepository implements PaymentStore {
   }
 
   async listRefunds(scope: TenantScope, paymentId: string): Promise<Refund[]> {
-    const rows = await this.db
-      .selectFrom('refunds')
-      .innerJoin('payments', 'payments.id', 'refunds.payment_id')
-      .selectAll('refunds')
-      .select('payments.reference as payment_reference')
+    const rows = await refundsWithReference(this.db)
       .where('refunds.payment_id', '=', paymentId)
       .where('refunds.merchant_id', '=', scope.merchantId)
       .where('refunds.environment', '=', scope.environment)
@@ -244,11 +245,7 @@ export class PaymentRepository implements PaymentStore {
 
   async findRefund(scope: TenantScope, refundId: string): Promise<Refund | undefined> {
     if (!uuidPattern.test(refundId)) return undefined;
-    const row = await this.db
-      .selectFrom('refunds')
-      .innerJoin('payments', 'payments.id', 'refunds.payment_id')
-      .selectAll('refunds')
-      .select('payments.reference as payment_reference')
+    const row = await refundsWithReference(this.db)
       .where('refunds.id', '=', refundId.toLowerCase())
       .where('refunds.merchant_id', '=', scope.merchantId)
       .where('refunds.environment', '=', scope.environment)
@@ -269,11 +266,7 @@ export class PaymentRepository implements PaymentStore {
   }
 
   async openRefunds(updatedBefore: string, limit: number): Promise<Refund[]> {
-    const rows = await this.db
-      .selectFrom('refunds')
-      .innerJoin('payments', 'payments.id', 'refunds.payment_id')
-      .selectAll('refunds')
-      .select('payments.reference as payment_reference')
+    const rows = await refundsWithReference(this.db)
       .where('refunds.status', '=', 'pending')
       .where('refunds.updated_at', '<=', updatedBefore)
       .orderBy('refunds.updated_at')

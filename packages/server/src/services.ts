@@ -12,6 +12,7 @@ import type { OperatorGatewayRegistry } from './core/payments/operator-gateway.j
 import { OperatorRegistry } from './operators/operator-registry.js';
 import { WebhookService } from './core/webhooks/webhook-service.js';
 import type { WebhookStore } from './core/webhooks/webhook-store.js';
+import { ResponseSealing } from './storage/sealed-responses.js';
 import { SecretBox } from './storage/secret-box.js';
 import { WebhookRepository } from './storage/repositories/webhook-repository.js';
 import type { Clock, EventStore, IdSource } from './core/ports.js';
@@ -54,16 +55,16 @@ export function createServices(options: {
   const clock = options.clock ?? systemClock;
   const ids = options.newId ?? newId;
   const { db, capabilities } = options.database;
-  const idempotency = new IdempotencyRepository(db);
-  const paymentStore = new PaymentRepository(db, capabilities, idempotency);
-  const events = new EventRepository(db);
   const secretBox = new SecretBox(
     options.serverSecret ??
       (() => {
         throw new Error('no server secret: set AKWE_SECRET (or AKWE_DEV) to manage webhook secrets');
       }),
   );
-  const webhookStore = new WebhookRepository(db, capabilities, secretBox);
+  const idempotency = new IdempotencyRepository(db, new ResponseSealing(secretBox));
+  const paymentStore = new PaymentRepository(db, capabilities, idempotency);
+  const events = new EventRepository(db);
+  const webhookStore = new WebhookRepository(db, capabilities, secretBox, idempotency);
   return {
     database: options.database,
     catalog: options.catalog,

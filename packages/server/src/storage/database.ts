@@ -9,6 +9,7 @@ import type { DatabaseTarget } from '../config.js';
 import type { Database } from './schema.js';
 import { openSqlite } from './sqlite/open-sqlite.js';
 import { CurrentSchemaPostgresDialect } from './postgres/current-schema-dialect.js';
+import { NamedStatementClient } from './postgres/named-statement-client.js';
 
 export interface DatabaseCapabilities {
   /** Row claims with FOR UPDATE SKIP LOCKED, so several processes can share work. */
@@ -73,6 +74,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): AkweDatabase {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    Client: NamedStatementClient,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.

@@ -4,6 +4,7 @@
  * AKWE_SECRET has changed. All or nothing, in one transaction: a value that neither secret opens
  * stops the whole run, so no endpoint is left half converted.
  */
+import { SEALED_PREFIX } from './sealed-responses.js';
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { SecretBox } from './secret-box.js';
@@ -62,6 +63,27 @@ export async function resealStoredSecrets(db: Kysely<Database>, boxes: { previou
         .where('merchant_id', '=', row.merchant_id)
         .where('environment', '=', row.environment)
         .where('secret_encrypted', '=', row.secret_encrypted)
+        .execute();
+    }
+    // Stored answers that show a secret (endpoint creations replayable for 24 h).
+    const answers = await trx
+      .selectFrom('idempotency_records')
+      .select(['merchant_id', 'environment', 'method', 'route', 'idempotency_key', 'response_body'])
+      .where('response_body', 'like', `${SEALED_PREFIX}%`)
+      .execute();
+    for (const row of answers) {
+      const sealed = row.response_body!.slice(SEALED_PREFIX.length);
+      const body = convert(sealed, `stored answer to ${row.method} ${row.route} (key ${row.idempotency_key})`);
+      if (body === undefined) continue;
+      await trx
+        .updateTable('idempotency_records')
+        .set({ response_body: SEALED_PREFIX + body })
+        .where('merchant_id', '=', row.merchant_id)
+        .where('environment', '=', row.environment)
+        .where('method', '=', row.method)
+        .where('route', '=', row.route)
+        .where('idempotency_key', '=', row.idempotency_key)
+        .where('response_body', '=', row.response_body)
         .execute();
     }
   });

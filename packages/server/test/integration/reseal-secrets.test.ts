@@ -14,6 +14,7 @@ import { testDatabases, type OpenTestDatabase } from '../support/test-databases.
 const OLD = 'reseal-test-old-secret-0123456789abcdefghij';
 const NEW = 'reseal-test-new-secret-0123456789abcdefghij';
 const STRANGER = 'reseal-test-someone-elses-secret-0123456789';
+const STORED_ANSWER = '{"id":"we_1","secret":"whsec_stored-answer"}';
 
 for (const target of testDatabases()) {
   describe(`resealing stored secrets on ${target.name}`, { skip: target.skip }, () => {
@@ -35,11 +36,19 @@ for (const target of testDatabases()) {
       originals.set(plain.id, [plain.secret, null]);
       originals.set(rotated.id, [rotated.secret, rotated.previousSecret]);
       callbackSecret = await old.webhooks.callbackSecret(scope);
+      // A stored answer that shows a secret (an endpoint creation with an Idempotency-Key) is sealed too.
+      const now = new Date().toISOString();
+      await db.database.db
+        .insertInto('idempotency_records')
+        .values({ merchant_id: merchantId, environment: 'test', method: 'POST', route: '/api/v1/webhook-endpoints', idempotency_key: 'sealed-answer', request_hash: 'h', state: 'completed', response_status: 201, response_body: `sealed:${boxes.previous.seal(STORED_ANSWER)}`, created_at: now, expires_at: now })
+        .execute();
     });
     after(() => db.close());
 
-    it('re-encrypts every endpoint secret, previous secrets and callback secrets with the current server secret', async () => {
-      assert.deepEqual(await resealStoredSecrets(db.database.db, boxes), { resealed: 4, alreadyCurrent: 0 });
+    it('re-encrypts every endpoint secret, previous secrets, callback secrets and stored answers showing a secret with the current server secret', async () => {
+      assert.deepEqual(await resealStoredSecrets(db.database.db, boxes), { resealed: 5, alreadyCurrent: 0 });
+      const answer = await db.database.db.selectFrom('idempotency_records').select('response_body').where('idempotency_key', '=', 'sealed-answer').executeTakeFirstOrThrow();
+      assert.equal(boxes.current.open(answer.response_body!.slice('sealed:'.length)), STORED_ANSWER);
       const now = servicesWith(NEW);
       for (const [id, [secret, previous]] of originals) {
         const endpoint = await now.webhooks.getEndpoint(scope, id);
@@ -53,7 +62,7 @@ for (const target of testDatabases()) {
 
     it('leaves what is already sealed with the current secret as it is, so a second run changes nothing', async () => {
       const before = await db.database.db.selectFrom('webhook_endpoints').select(['id', 'secret_encrypted']).orderBy('id').execute();
-      assert.deepEqual(await resealStoredSecrets(db.database.db, boxes), { resealed: 0, alreadyCurrent: 4 });
+      assert.deepEqual(await resealStoredSecrets(db.database.db, boxes), { resealed: 0, alreadyCurrent: 5 });
       assert.deepEqual(await db.database.db.selectFrom('webhook_endpoints').select(['id', 'secret_encrypted']).orderBy('id').execute(), before);
     });
 

@@ -168,6 +168,47 @@ for (const target of testDatabases()) {
         assert.deepEqual(rows.map((r) => r.destination).sort(), [a.id, b.id].sort());
         assert.equal((await call('POST', `/events/${event.id}/resend`, {}, merchant.testKey)).statusCode, 404);
       });
+
+      it('commits an Idempotency-Key with the endpoint it creates and the deliveries a resend resets: concurrent retries make one endpoint, replays answer the same', async () => {
+        const keyed = (url: string, payload: unknown, key: string) =>
+          t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: { authorization: `Bearer ${fresh.testKey}`, 'idempotency-key': key }, payload: payload as object });
+        const body = { url: 'https://keyed.example/h', description: 'keyed' };
+        const racing = await Promise.all(Array.from({ length: 5 }, () => keyed('/webhook-endpoints', body, 'endpoint-key-1')));
+        const created = racing.filter((r) => r.statusCode === 201);
+        assert.ok(created.length >= 1, racing.map((r) => `${r.statusCode} ${r.body}`).join('\n'));
+        for (const other of racing.filter((r) => r.statusCode !== 201)) assert.equal(other.statusCode, 409, other.body);
+        assert.equal(new Set(created.map((r) => r.json().id)).size, 1, 'every success names the same endpoint');
+        const rows = await t.services.database.db.selectFrom('webhook_endpoints').select('id').where('description', '=', 'keyed').where('merchant_id', '=', fresh.merchantId).execute();
+        assert.equal(rows.length, 1, 'one endpoint for one key');
+        const replay = await keyed('/webhook-endpoints', body, 'endpoint-key-1');
+        assert.equal(replay.statusCode, 201);
+        assert.equal(replay.json().id, created[0]!.json().id);
+        assert.equal(replay.json().secret, created[0]!.json().secret);
+        assert.equal(replay.headers['idempotent-replayed'], 'true');
+        const claim = await t.services.database.db.selectFrom('idempotency_records').select(['state', 'resource_id']).where('idempotency_key', '=', 'endpoint-key-1').executeTakeFirstOrThrow();
+        assert.deepEqual(claim, { state: 'completed', resource_id: rows[0]!.id });
+        const stored = await t.services.database.db.selectFrom('idempotency_records').select('response_body').where('idempotency_key', '=', 'endpoint-key-1').executeTakeFirstOrThrow();
+        assert.ok(!stored.response_body!.includes(created[0]!.json().secret), 'the stored answer never holds the signing secret in clear');
+        assert.match(stored.response_body!, /^sealed:v1\./);
+
+        // A refused creation leaves no endpoint and its answer is the one replayed.
+        const refused = await keyed('/webhook-endpoints', { url: 'ftp://keyed.example/x' }, 'endpoint-key-2');
+        assert.equal(refused.statusCode, 400);
+        assert.equal((await keyed('/webhook-endpoints', { url: 'ftp://keyed.example/x' }, 'endpoint-key-2')).body, refused.body);
+
+        const event = (await call('GET', '/events?type=collect.payment.created&limit=1', undefined, fresh.testKey)).json().data[0];
+        const first = await keyed(`/events/${event.id}/resend`, { endpoint_id: rows[0]!.id }, 'resend-key-1');
+        assert.equal(first.statusCode, 202, first.body);
+        // Mark it delivered: a replay must not reset it again, a new key does.
+        await t.services.database.db.updateTable('webhook_deliveries').set({ status: 'succeeded', attempts: 1 }).where('event_id', '=', event.id).where('destination', '=', rows[0]!.id).execute();
+        const again = await keyed(`/events/${event.id}/resend`, { endpoint_id: rows[0]!.id }, 'resend-key-1');
+        assert.equal(again.statusCode, 202);
+        assert.equal(again.body, first.body);
+        const stateOf = async () => (await t.services.database.db.selectFrom('webhook_deliveries').select('status').where('event_id', '=', event.id).where('destination', '=', rows[0]!.id).executeTakeFirstOrThrow()).status;
+        assert.equal(await stateOf(), 'succeeded', 'a replay resets nothing');
+        await keyed(`/events/${event.id}/resend`, { endpoint_id: rows[0]!.id }, 'resend-key-2');
+        assert.equal(await stateOf(), 'pending');
+      });
     });
   });
 }

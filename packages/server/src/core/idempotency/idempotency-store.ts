@@ -31,6 +31,8 @@ export interface StoredResponse {
   status: number;
   /** The body as sent (JSON text). */
   body: string;
+  /** The body shows a secret (a signing secret at creation): stored sealed, never in clear. */
+  holdsSecret?: boolean;
 }
 
 export interface IdempotencyRecord extends IdempotencyScope {

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { AkweError } from '../errors/index.js';
 import type { StoredEvent } from '../events/stored-event.js';
+import type { ClaimWrite } from '../idempotency/idempotency-store.js';
+import { finishWrite, reportCommitted, type RecordedRequest } from '../idempotency/request-journal.js';
 import type { Clock, EventStore, IdSource } from '../ports.js';
 import type { TenantScope } from '../shared/environment.js';
-import { CALLBACK_DESTINATION, subscribes, type WebhookApiVersion, type WebhookEndpoint } from './webhook-endpoint.js';
+import { CALLBACK_DESTINATION, subscribes, type WebhookApiVersion, type WebhookDelivery, type WebhookEndpoint } from './webhook-endpoint.js';
 import type { NewDelivery, WebhookStore } from './webhook-store.js';
 
 export interface WebhookServiceDeps {
@@ -35,7 +37,7 @@ const eventTypePattern = /^(\*|[a-z_]+(\.[a-z_]+)*(\.\*)?)$/;
 export class WebhookService {
   constructor(private readonly deps: WebhookServiceDeps) {}
 
-  async createEndpoint(scope: TenantScope, input: EndpointInput): Promise<WebhookEndpoint> {
+  async createEndpoint(scope: TenantScope, input: EndpointInput, request: RecordedRequest<WebhookEndpoint> = {}): Promise<WebhookEndpoint> {
     const now = this.now();
     const endpoint: WebhookEndpoint = {
       id: this.deps.newId(),
@@ -53,7 +55,10 @@ export class WebhookService {
       createdAt: now,
       updatedAt: now,
     };
-    await this.deps.store.insertEndpoint(endpoint);
+    // The endpoint, the claim and the stored response commit together (docs/architecture.md "Recorded phases").
+    const claim = finishWrite(request, endpoint.id, endpoint);
+    await this.deps.store.insertEndpoint(endpoint, claim);
+    reportCommitted(request, claim);
     return endpoint;
   }
 
@@ -137,7 +142,7 @@ export class WebhookService {
   }
 
   /** Sends an event again: to one endpoint (subscribed or not), or to all its destinations. */
-  async resend(scope: TenantScope, eventId: string, endpointId?: string) {
+  async resend(scope: TenantScope, eventId: string, endpointId?: string, request: RecordedRequest<WebhookDelivery[]> = {}): Promise<WebhookDelivery[]> {
     const event = await this.deps.events.findById(scope, eventId);
     if (!event) throw new AkweError('not_found', `No event ${eventId}.`);
     let targets: NewDelivery[];
@@ -148,7 +153,10 @@ export class WebhookService {
     } else {
       targets = this.planDeliveries(event, await this.deps.store.listEndpoints(scope));
     }
-    return this.deps.store.resend(event, targets, this.now(), this.deps.newId);
+    let claim: ClaimWrite | undefined;
+    const deliveries = await this.deps.store.resend(event, targets, this.now(), this.deps.newId, (result) => (claim = finishWrite(request, null, result)));
+    reportCommitted(request, claim);
+    return deliveries;
   }
 
   listDeliveries(scope: TenantScope, endpointId: string, options: { limit: number; startingAfter?: string }) {

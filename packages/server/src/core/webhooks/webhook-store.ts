@@ -1,4 +1,5 @@
 import type { StoredEvent } from '../events/stored-event.js';
+import type { ClaimWrite } from '../idempotency/idempotency-store.js';
 import type { TenantScope } from '../shared/environment.js';
 import type { DeliveryAttempt, DeliveryStatus, WebhookDelivery, WebhookEndpoint } from './webhook-endpoint.js';
 
@@ -19,7 +20,8 @@ export interface Page<T> {
 }
 
 export interface WebhookStore {
-  insertEndpoint(endpoint: WebhookEndpoint): Promise<void>;
+  /** Inserts the endpoint, with the request's claim and response (`claim`) in the same transaction. */
+  insertEndpoint(endpoint: WebhookEndpoint, claim?: ClaimWrite): Promise<void>;
   findEndpoint(scope: TenantScope, id: string): Promise<WebhookEndpoint | undefined>;
   listEndpoints(scope: TenantScope): Promise<WebhookEndpoint[]>;
   updateEndpoint(endpoint: WebhookEndpoint): Promise<void>;
@@ -54,7 +56,8 @@ export interface WebhookStore {
   recordTry(delivery: WebhookDelivery, claimToken: string, attempt: DeliveryAttempt, update: DeliveryUpdate, disableEndpoint?: { reason: string }): Promise<boolean>;
 
   /** Queues the event again for these destinations: new deliveries, or existing ones reset to pending. */
-  resend(event: StoredEvent, targets: NewDelivery[], now: string, newId: () => string): Promise<WebhookDelivery[]>;
+  /** `claimFor` gives the request's claim and response for the resulting deliveries, written in the same transaction. */
+  resend(event: StoredEvent, targets: NewDelivery[], now: string, newId: () => string, claimFor?: (deliveries: WebhookDelivery[]) => ClaimWrite | undefined): Promise<WebhookDelivery[]>;
   listDeliveries(scope: TenantScope, endpointId: string, options: { limit: number; startingAfter?: string }): Promise<Page<WebhookDelivery & { attemptsLog: DeliveryAttempt[] }>>;
   listEvents(scope: TenantScope, options: { limit: number; startingAfter?: string; types?: string[]; createdGte?: string; createdLte?: string }): Promise<Page<StoredEvent>>;
 }

@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AkweError } from '../../core/errors/index.js';
 import type { EventStore } from '../../core/ports.js';
+import type { WebhookDelivery } from '../../core/webhooks/webhook-endpoint.js';
+import { recordedRequest } from '../plugins/idempotency.js';
 import { principalOf } from '../plugins/authentication.js';
 import { errorResponses } from '../shared/error-schemas.js';
 import { eventEnvelope } from './event-envelope.js';
@@ -86,7 +88,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
   app.post(
     '/events/:id/resend',
     {
-      config: { scope: 'webhooks:write', idempotency: { required: false }, rateLimitBucket: 'manage' },
+      config: { scope: 'webhooks:write', idempotency: { required: false, recorded: true }, rateLimitBucket: 'manage' },
       schema: {
         tags: ['events'],
         summary: 'Send an event again, to one endpoint or to all its destinations',
@@ -96,8 +98,8 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
       },
     },
     async (request, reply) => {
-      const deliveries = await webhooks.resend(principalOf(request), request.params.id, request.body?.endpoint_id);
-      return reply.status(202).send({ object: 'list' as const, data: deliveries.map((d) => deliveryToWire(d)) });
+      const recorded = recordedRequest(request, reply, (deliveries: WebhookDelivery[]) => ({ status: 202, body: { object: 'list' as const, data: deliveries.map((d) => deliveryToWire(d)) } }));
+      return recorded.send(await webhooks.resend(principalOf(request), request.params.id, request.body?.endpoint_id, recorded));
     },
   );
 };

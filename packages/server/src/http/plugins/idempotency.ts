@@ -38,6 +38,8 @@ export interface IdempotencyRouteConfig {
   replayStatus?: number;
   /** The handler records its phases through `recordedRequest` (see above). */
   recorded?: boolean;
+  /** The response shows a secret: its stored copy is sealed (see storage/sealed-responses.ts). */
+  responseHoldsSecret?: boolean;
 }
 
 declare module 'fastify' {
@@ -109,7 +111,8 @@ export function recordedRequest<T>(request: FastifyRequest, reply: FastifyReply,
   const render = (result: T): StoredResponse => {
     if (last?.result === result) return last.response;
     const { status, body } = toResponse(result);
-    last = { result, response: { status, body: serialise(reply, status, body) } };
+    const holdsSecret = request.routeOptions.config.idempotency?.responseHoldsSecret === true;
+    last = { result, response: { status, body: serialise(reply, status, body), ...(holdsSecret ? { holdsSecret } : {}) } };
     return last.response;
   };
   return {

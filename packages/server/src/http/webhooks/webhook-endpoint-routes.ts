@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { WebhookService } from '../../core/webhooks/webhook-service.js';
+import type { WebhookEndpoint } from '../../core/webhooks/webhook-endpoint.js';
 import { principalOf } from '../plugins/authentication.js';
+import { recordedRequest } from '../plugins/idempotency.js';
 import { errorResponses } from '../shared/error-schemas.js';
 import { deliveryToWire, endpointToWire } from './webhook-mapper.js';
 import {
@@ -28,19 +30,18 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
   app.post(
     '/webhook-endpoints',
     {
-      config: { scope: 'webhooks:write', idempotency: { required: false }, rateLimitBucket: 'manage' },
+      config: { scope: 'webhooks:write', idempotency: { required: false, recorded: true, responseHoldsSecret: true }, rateLimitBucket: 'manage' },
       schema: { tags, summary: 'Create a webhook endpoint (the answer shows its secret)', body: CreateEndpointBody, response: { 201: EndpointObject, ...errorResponses(400, 401, 403, 422, 429) } },
     },
     async (request, reply) => {
       const body = request.body;
-      const endpoint = await webhooks.createEndpoint(principalOf(request), {
-        url: body.url,
-        eventTypes: body.events,
-        description: body.description,
-        enabled: body.enabled,
-        apiVersion: body.api_version,
-      });
-      return reply.status(201).send(endpointToWire(endpoint, { withSecret: true }));
+      const recorded = recordedRequest(request, reply, (endpoint: WebhookEndpoint) => ({ status: 201, body: endpointToWire(endpoint, { withSecret: true }) }));
+      const endpoint = await webhooks.createEndpoint(
+        principalOf(request),
+        { url: body.url, eventTypes: body.events, description: body.description, enabled: body.enabled, apiVersion: body.api_version },
+        recorded,
+      );
+      return recorded.send(endpoint);
     },
   );
 

@@ -12,6 +12,7 @@ import type {
 } from '../../core/idempotency/idempotency-store.js';
 import { IdempotencyClaimLost } from '../../core/idempotency/request-journal.js';
 import type { Environment } from '../../core/shared/environment.js';
+import { ResponseSealing } from '../sealed-responses.js';
 import { PreparedQuery } from '../prepared-query.js';
 import type { Database, IdempotencyRecordTable } from '../schema.js';
 
@@ -33,8 +34,11 @@ export class IdempotencyRepository implements IdempotencyStore {
   private readonly writes: ClaimWrites;
   private readonly byKey;
 
-  constructor(private readonly db: Kysely<Database>) {
-    this.writes = new ClaimWrites(db);
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly sealing: ResponseSealing = new ResponseSealing(),
+  ) {
+    this.writes = new ClaimWrites(db, sealing);
     this.byKey = new PreparedQuery(db, (db, merchantId: string, environment: string, method: string, route: string, key: string, now: string) =>
       db.selectFrom('idempotency_records').selectAll().where((eb) => isRecord(eb, { merchantId, environment: environment as Environment, method, route, key })).where('expires_at', '>', now),
     );
@@ -77,7 +81,7 @@ export class IdempotencyRepository implements IdempotencyStore {
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
       const { merchantId, environment, method, route, key, requestHash, now, expiresAt, leaseToken, lockedUntil } = claim;
       const inserted = await this.insertClaim.first(this.db, merchantId, environment, method, route, key, requestHash, now, expiresAt, leaseToken, lockedUntil);
-      if (inserted) return { outcome: 'claimed', record: recordFromRow(inserted) };
+      if (inserted) return { outcome: 'claimed', record: recordFromRow(inserted, this.sealing) };
 
       const existing = await this.db
         .selectFrom('idempotency_records')
@@ -86,7 +90,7 @@ export class IdempotencyRepository implements IdempotencyStore {
         .executeTakeFirst();
       // Released or purged between the insert and this read: the key is free again.
       if (!existing) continue;
-      if (existing.expires_at > claim.now) return { outcome: 'existing', record: recordFromRow(existing) };
+      if (existing.expires_at > claim.now) return { outcome: 'existing', record: recordFromRow(existing, this.sealing) };
       // Expired: it no longer counts. Delete that version only (another request may replace it
       // first; the conditions make this delete a no-op then) and claim again.
       await this.db
@@ -101,7 +105,7 @@ export class IdempotencyRepository implements IdempotencyStore {
 
   async find(scope: IdempotencyScope, now: string): Promise<IdempotencyRecord | undefined> {
     const row = await this.byKey.first(this.db, scope.merchantId, scope.environment, scope.method, scope.route, scope.key, now);
-    return row && recordFromRow(row);
+    return row && recordFromRow(row, this.sealing);
   }
 
   async takeOver(record: IdempotencyRecord, leaseToken: string, lockedUntil: string, now: string): Promise<IdempotencyRecord | undefined> {
@@ -114,7 +118,7 @@ export class IdempotencyRepository implements IdempotencyStore {
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]));
     query = record.leaseToken === null ? query.where('lease_token', 'is', null) : query.where('lease_token', '=', record.leaseToken);
     const row = await query.returningAll().executeTakeFirst();
-    return row && recordFromRow(row);
+    return row && recordFromRow(row, this.sealing);
   }
 
   async write(write: ClaimWrite): Promise<void> {
@@ -138,7 +142,7 @@ export class IdempotencyRepository implements IdempotencyStore {
 
   async complete(record: IdempotencyRecord, response: StoredResponse): Promise<boolean> {
     const { merchantId, environment, method, route, key, createdAt, leaseToken } = record;
-    const result = await this.completeClaim.execute(this.db, merchantId, environment, method, route, key, createdAt, leaseToken ?? '', response.status, response.body);
+    const result = await this.completeClaim.execute(this.db, merchantId, environment, method, route, key, createdAt, leaseToken ?? '', response.status, this.sealing.toColumn(response)!);
     return Number(result.numAffectedRows ?? 0) > 0;
   }
 
@@ -189,7 +193,7 @@ function isClaim(eb: RecordsBuilder, record: IdempotencyScope & Pick<Idempotency
   return eb.and([isRecord(eb, record), eb('state', '=', 'in_progress' satisfies IdempotencyState), eb('created_at', '=', record.createdAt)]);
 }
 
-function recordFromRow(row: Selectable<IdempotencyRecordTable>): IdempotencyRecord {
+function recordFromRow(row: Selectable<IdempotencyRecordTable>, sealing: ResponseSealing): IdempotencyRecord {
   return {
     merchantId: row.merchant_id,
     environment: row.environment as Environment,
@@ -199,7 +203,7 @@ function recordFromRow(row: Selectable<IdempotencyRecordTable>): IdempotencyReco
     requestHash: row.request_hash,
     state: row.state as IdempotencyState,
     responseStatus: row.response_status === null ? null : Number(row.response_status),
-    responseBody: row.response_body,
+    responseBody: sealing.fromColumn(row.response_body),
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     leaseToken: row.lease_token,
@@ -218,7 +222,10 @@ class ClaimWrites {
   private readonly insert;
   private readonly update;
 
-  constructor(db: Kysely<Database>) {
+  constructor(
+    db: Kysely<Database>,
+    private readonly sealing: ResponseSealing,
+  ) {
     this.insert = new PreparedQuery(
       db,
       (
@@ -306,7 +313,7 @@ class ClaimWrites {
   async apply(executor: Kysely<Database>, { claim, insert, recoveryPoint, resourceId, response }: ClaimWrite): Promise<void> {
     const state: IdempotencyState = response ? 'completed' : 'in_progress';
     const status = response?.status ?? null;
-    const body = response?.body ?? null;
+    const body = this.sealing.toColumn(response);
     const { merchantId, environment, method, route, key } = claim;
     if (insert) {
       const row = await this.insert.first(

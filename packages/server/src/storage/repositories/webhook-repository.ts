@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { StoredEvent } from '../../core/events/stored-event.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
+import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
 import type { DeliveryAttempt, DeliveryStatus, WebhookApiVersion, WebhookDelivery, WebhookEndpoint } from '../../core/webhooks/webhook-endpoint.js';
 import type { DeliveryUpdate, NewDelivery, Page, WebhookStore } from '../../core/webhooks/webhook-store.js';
 import type { DatabaseCapabilities } from '../database.js';
@@ -51,10 +52,16 @@ export class WebhookRepository implements WebhookStore {
     private readonly db: Kysely<Database>,
     private readonly capabilities: DatabaseCapabilities,
     private readonly secrets: SecretBox,
+    /** Makes a request's idempotency claim write inside our transactions. */
+    private readonly claims: { writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> },
   ) {}
 
-  async insertEndpoint(endpoint: WebhookEndpoint): Promise<void> {
-    await this.db.insertInto('webhook_endpoints').values(this.endpointToRow(endpoint)).execute();
+  async insertEndpoint(endpoint: WebhookEndpoint, claim?: ClaimWrite): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      // The claim first: when another request holds the key, nothing else is written.
+      if (claim) await this.claims.writeIn(trx, claim);
+      await trx.insertInto('webhook_endpoints').values(this.endpointToRow(endpoint)).execute();
+    });
   }
 
   async findEndpoint(scope: TenantScope, id: string): Promise<WebhookEndpoint | undefined> {
@@ -261,7 +268,7 @@ export class WebhookRepository implements WebhookStore {
     });
   }
 
-  async resend(event: StoredEvent, targets: NewDelivery[], now: string, newId: () => string): Promise<WebhookDelivery[]> {
+  async resend(event: StoredEvent, targets: NewDelivery[], now: string, newId: () => string, claimFor?: (deliveries: WebhookDelivery[]) => ClaimWrite | undefined): Promise<WebhookDelivery[]> {
     return this.db.transaction().execute(async (trx) => {
       const ids: string[] = [];
       for (const target of targets) {
@@ -282,8 +289,10 @@ export class WebhookRepository implements WebhookStore {
           ids.push(existing.id);
         }
       }
-      if (ids.length === 0) return [];
-      return (await trx.selectFrom('webhook_deliveries').selectAll().where('id', 'in', ids).orderBy('id').execute()).map(deliveryFromRow);
+      const deliveries = ids.length === 0 ? [] : (await trx.selectFrom('webhook_deliveries').selectAll().where('id', 'in', ids).orderBy('id').execute()).map(deliveryFromRow);
+      const claim = claimFor?.(deliveries);
+      if (claim) await this.claims.writeIn(trx, claim);
+      return deliveries;
     });
   }
 

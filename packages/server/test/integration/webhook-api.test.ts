@@ -59,6 +59,26 @@ for (const target of testDatabases()) {
         assert.equal(res.json().error.field, 'events');
       });
 
+      it('refuses unknown event types on create and on update, naming the type and the known ones, and stores nothing', async () => {
+        const before = (await call('GET', '/webhook-endpoints')).json().data.length;
+        for (const events of [['collect.payment.succeeded'], ['collect.payment.completed', 'payout.completed'], ['collect.payments.*']]) {
+          const res = await call('POST', '/webhook-endpoints', { url: 'https://shop.example/typo', events });
+          assert.equal(res.statusCode, 400, `${events}: ${res.body}`);
+          const error = res.json().error;
+          assert.equal(error.field, 'events');
+          assert.match(error.message, /Unknown event type "/);
+          assert.match(error.message, /collect\.payment\.completed, .*collect\.refund\.failed/);
+        }
+        assert.equal((await call('GET', '/webhook-endpoints')).json().data.length, before, 'no endpoint stored');
+        const ok = await call('POST', '/webhook-endpoints', { url: 'https://shop.example/typo', events: ['*', 'collect.*', 'collect.payment.pending', 'collect.refund.created'] });
+        assert.equal(ok.statusCode, 201, ok.body);
+        const id = ok.json().id;
+        const update = await call('PATCH', `/webhook-endpoints/${id}`, { events: ['collect.payment.paid'] });
+        assert.equal(update.statusCode, 400);
+        assert.equal(update.json().error.field, 'events');
+        assert.deepEqual((await call('GET', `/webhook-endpoints/${id}`)).json().events, ['*', 'collect.*', 'collect.payment.pending', 'collect.refund.created'], 'unchanged');
+      });
+
       it('keeps endpoints apart by environment and merchant', async () => {
         const testEndpoint = (await call('POST', '/webhook-endpoints', { url: 'https://shop.example/iso' })).json();
         assert.equal((await call('GET', `/webhook-endpoints/${testEndpoint.id}`, undefined, merchant.liveKey)).statusCode, 404);
@@ -147,6 +167,20 @@ for (const target of testDatabases()) {
         const past = (await call('GET', `/events?created_lte=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}&limit=100`, undefined, fresh.testKey)).json();
         assert.equal(past.data.length, 12);
         assert.equal((await call('GET', '/events?created_gte=yesterday', undefined, fresh.testKey)).statusCode, 400);
+      });
+
+      it('refuses a filter on an event type that does not exist, naming it and the known ones', async () => {
+        for (const type of ['collect.payment.complete', 'collect.payment.created,payment.completed', 'collect.paiement.*']) {
+          const res = await call('GET', `/events?type=${encodeURIComponent(type)}`, undefined, fresh.testKey);
+          assert.equal(res.statusCode, 400, `${type}: ${res.body}`);
+          const error = res.json().error;
+          assert.equal(error.code, 'validation_error');
+          assert.equal(error.field, 'type');
+          assert.match(error.message, /Unknown event type "(collect\.payment\.complete|payment\.completed|collect\.paiement\.\*)"/);
+          assert.match(error.message, /collect\.payment\.completed/, 'the known types are listed');
+        }
+        assert.equal((await call('GET', '/events?type=*', undefined, fresh.testKey)).statusCode, 200);
+        assert.equal((await call('GET', '/events?type=collect.refund.*', undefined, fresh.testKey)).statusCode, 200);
       });
 
       it('shows no events of the other environment', async () => {

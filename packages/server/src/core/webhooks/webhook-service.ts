@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AkweError } from '../errors/index.js';
+import { isKnownEventPattern, knownEventPatterns } from '../events/event-types.js';
 import type { StoredEvent } from '../events/stored-event.js';
 import type { ClaimWrite } from '../idempotency/idempotency-store.js';
 import { finishWrite, reportCommitted, type RecordedRequest } from '../idempotency/request-journal.js';
@@ -31,7 +32,6 @@ export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
 }
 
-const eventTypePattern = /^(\*|[a-z_]+(\.[a-z_]+)*(\.\*)?)$/;
 
 /** Webhook endpoints, the callback secret, fan-out planning and resend: everything but the sending. */
 export class WebhookService {
@@ -164,6 +164,7 @@ export class WebhookService {
   }
 
   listEvents(scope: TenantScope, options: Parameters<WebhookStore['listEvents']>[1]) {
+    if (options.types) knownTypesOnly(options.types, 'type');
     return this.deps.store.listEvents(scope, options);
   }
 
@@ -181,12 +182,19 @@ export class WebhookService {
   }
 
   private checkTypes(types: string[]): string[] {
-    const bad = types.find((type) => !eventTypePattern.test(type));
-    if (bad !== undefined) throw new AkweError('validation_error', `Unknown event type pattern ${bad}`, { field: 'events' });
-    return [...new Set(types)];
+    return [...new Set(knownTypesOnly(types, 'events'))];
   }
 
   private now(): string {
     return this.deps.clock.now().toISOString();
   }
+}
+
+/** `types` when every one is a known event type or family; else 400 naming the first unknown one and the known ones. */
+function knownTypesOnly(types: string[], field: string): string[] {
+  const unknown = types.find((type) => !isKnownEventPattern(type));
+  if (unknown !== undefined) {
+    throw new AkweError('validation_error', `Unknown event type ${JSON.stringify(unknown)}. Known: ${knownEventPatterns().join(', ')}.`, { field });
+  }
+  return types;
 }

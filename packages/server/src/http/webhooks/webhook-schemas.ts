@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 
 const EventTypes = Type.Array(Type.String({ maxLength: 100 }), {
   maxItems: 50,
-  description: 'Event types to receive: exact (`collect.payment.completed`), a family (`collect.payment.*`), or `*`; empty means all.',
+  description: 'Event types to receive: exact (`collect.payment.completed`), a family (`collect.payment.*`), or `*`; empty means all. An unknown type is refused with 400 (docs/webhooks.md lists them).',
 });
 const ApiVersion = Type.Union([Type.Literal('2026-06'), Type.Literal('legacy')], { description: '`legacy` receives the earlier contract’s events (collect.completed, …).' });
 

@@ -1,0 +1,27 @@
+import { paymentStatuses, refundStatuses } from '../payments/payment.js';
+
+/**
+ * Every event type Akwe emits (contract 2026-06 names), in one list: webhook endpoints and event
+ * filters are checked against it, so a typo is refused instead of silently matching nothing.
+ */
+export const EVENT_TYPES: readonly string[] = [
+  'collect.payment.created',
+  // A payment's later status changes, `pending` included (a hosted payment goes back to it when paid).
+  ...paymentStatuses.map((status) => `collect.payment.${status}`),
+  ...refundStatuses.map((status) => (status === 'pending' ? 'collect.refund.created' : `collect.refund.${status}`)),
+];
+
+/** `collect.payment.*`-style families: every prefix of a known type, with `.*`. */
+const EVENT_FAMILIES: readonly string[] = [
+  ...new Set(EVENT_TYPES.flatMap((type) => type.split('.').slice(0, -1).map((_, index, parts) => `${parts.slice(0, index + 1).join('.')}.*`))),
+];
+
+/** Whether `pattern` names a known type, a known family (`collect.payment.*`) or everything (`*`). */
+export function isKnownEventPattern(pattern: string): boolean {
+  return pattern === '*' || EVENT_TYPES.includes(pattern) || EVENT_FAMILIES.includes(pattern);
+}
+
+/** The accepted patterns, for error messages and documentation. */
+export function knownEventPatterns(): string[] {
+  return ['*', ...EVENT_FAMILIES, ...EVENT_TYPES];
+}

@@ -21,6 +21,8 @@ import { installCurrentErrorHandling } from './http/plugins/error-handler.js';
 import { answerFrameworkError, MAX_PATH_PARAMETER_LENGTH } from './http/plugins/framework-errors.js';
 import { installIdempotency } from './http/plugins/idempotency.js';
 import { installInFlightTracking } from './http/plugins/in-flight-work.js';
+import { installJsonBodyParsing } from './http/plugins/json-body.js';
+import { RouteMethods } from './http/plugins/route-methods.js';
 import { installNulCharacterCheck } from './http/plugins/nul-characters.js';
 import { installRateLimits } from './http/plugins/rate-limit.js';
 import { installRefusalWhenClosing } from './http/plugins/refuse-when-closing.js';
@@ -54,9 +56,12 @@ export async function buildApp({ config, services, logger, apiExtensions }: AppD
 
   // JSON only: a text/plain body is refused with 415 rather than parsed as a string.
   app.removeContentTypeParser('text/plain');
+  installJsonBodyParsing(app);
   installValidationCompilers(app);
   const inFlightWork = installInFlightTracking(app);
-  installCurrentErrorHandling(app);
+  const routeMethods = new RouteMethods();
+  routeMethods.track(app);
+  installCurrentErrorHandling(app, routeMethods);
   installRequestIdHeader(app);
   installRefusalWhenClosing(app);
   installNulCharacterCheck(app);

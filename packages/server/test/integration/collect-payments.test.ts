@@ -103,6 +103,18 @@ for (const target of testDatabases()) {
         const payment = await api.createOk(direct({ country: 'TG', operator: 'moov_tg', customer: { phone: '96000000' } }));
         assert.equal(payment.operator, 'flooz_tg');
       });
+
+      it('takes the country in any case, like operator slugs, and answers its canonical code', async () => {
+        for (const country of ['bj', 'Bj', 'BJ']) {
+          const payment = await api.createOk(direct({ country, operator: 'MTN_BJ' }));
+          assert.equal(payment.country, 'BJ');
+          assert.equal(payment.operator, 'mtn_bj');
+          assert.equal(payment.customer.phone, '+2290197000000');
+        }
+        const unknown = await api.create(direct({ country: 'zz' }));
+        assert.equal(unknown.statusCode, 400);
+        assert.equal(unknown.json().error.field, 'country');
+      });
     });
 
     describe('OTP confirmation', () => {

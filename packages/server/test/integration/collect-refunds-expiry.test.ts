@@ -28,12 +28,14 @@ for (const target of testDatabases()) {
   describe(`refunds, expiry and sync on ${target.name}`, { skip: target.skip }, () => {
     let t: TestApp;
     let api: ReturnType<typeof collectClient>;
+    let merchant: Awaited<ReturnType<TestApp['newMerchant']>>;
     const clock = new FakeClock();
     const sandbox = new CountingSandbox();
 
     before(async () => {
       t = await buildTestApp(target, { clock, operators: new OperatorRegistry({ test: sandbox as OperatorGateway, live: new UnconfiguredLiveOperator() }) });
-      api = collectClient(t.app, (await t.newMerchant()).testKey);
+      merchant = await t.newMerchant();
+      api = collectClient(t.app, merchant.testKey);
     });
     after(() => t.close());
 
@@ -96,6 +98,50 @@ for (const target of testDatabases()) {
         assert.equal(refused.json().status, 'failed');
         assert.equal((await api.get(payment.reference)).json().refunded_amount, 0);
         assert.ok((await events(payment.id)).includes('collect.refund.failed:failed'));
+      });
+
+      it('requires an Idempotency-Key: a key-less refund is 400 and refunds nothing; identical retries with one key refund once', async () => {
+        const payment = await api.createOk(direct({ amount: 3000 }));
+        for (let i = 0; i < 2; i++) {
+          const keyless = await api.post(payment.reference, 'refunds', { amount: 1000 }, null);
+          assert.equal(keyless.statusCode, 400, keyless.body);
+          assert.equal(keyless.json().error.code, 'missing_idempotency_key');
+        }
+        const countRefunds = async () => (await t.services.database.db.selectFrom('refunds').select('id').where('payment_id', '=', payment.id).execute()).length;
+        assert.equal(await countRefunds(), 0);
+        const answers = await Promise.all(Array.from({ length: 4 }, () => api.post(payment.reference, 'refunds', { amount: 1000 }, 'refund-once')));
+        for (const answer of answers) assert.ok([201, 409].includes(answer.statusCode), `${answer.statusCode} ${answer.body}`);
+        const replay = await api.post(payment.reference, 'refunds', { amount: 1000 }, 'refund-once');
+        assert.equal(replay.statusCode, 201);
+        assert.equal(await countRefunds(), 1);
+        assert.equal((await api.get(payment.reference)).json().refunded_amount, 1000);
+      });
+
+      it('takes a full refund and a cancel with no body, an empty body or whitespace, with or without a JSON content type', async () => {
+        const send = (reference: string, action: 'refunds' | 'cancel', contentType: string | undefined, payload: string | undefined) =>
+          t.app.inject({
+            method: 'POST',
+            url: `/api/v1/collect/payments/${reference}/${action}`,
+            headers: { authorization: `Bearer ${merchant.testKey}`, 'idempotency-key': `${action}-${reference}`, ...(contentType ? { 'content-type': contentType } : {}) },
+            ...(payload === undefined ? {} : { payload }),
+          });
+        for (const [contentType, payload] of [[undefined, undefined], ['application/json', ''], ['application/json; charset=utf-8', '  \n']] as const) {
+          const paid = await api.createOk(direct({ amount: 3000 }));
+          const refund = await send(paid.reference, 'refunds', contentType, payload);
+          assert.equal(refund.statusCode, 201, `${contentType} ${JSON.stringify(payload)}: ${refund.body}`);
+          assert.equal(refund.json().amount, 3000, 'everything left');
+          const hosted = await api.createOk(direct({ mode: 'hosted', operator: undefined, customer: undefined }));
+          const cancel = await send(hosted.reference, 'cancel', contentType, payload);
+          assert.equal(cancel.statusCode, 200, `${contentType} ${JSON.stringify(payload)}: ${cancel.body}`);
+          assert.equal(cancel.json().status, 'cancelled');
+        }
+        // A route that needs a body still says so, in the usual shape.
+        const empty = await t.app.inject({ method: 'POST', url: '/api/v1/collect/payments', headers: { authorization: `Bearer ${merchant.testKey}`, 'idempotency-key': 'empty-create', 'content-type': 'application/json' }, payload: '' });
+        assert.equal(empty.statusCode, 400, empty.body);
+        assert.equal(empty.json().error.code, 'validation_error');
+        // Malformed JSON is still invalid_json.
+        const broken = await send((await api.createOk(direct())).reference, 'refunds', 'application/json', '{"amount": ');
+        assert.equal(broken.json().error.code, 'invalid_json');
       });
 
       it('never refunds more than the amount when refunds race', async () => {
@@ -210,9 +256,28 @@ for (const target of testDatabases()) {
       });
 
       it('refuses a sync value that is not a boolean', async () => {
-        const res = await api.get('ANY', '?sync=maybe');
-        assert.equal(res.statusCode, 400);
-        assert.equal(res.json().error.field, 'sync');
+        for (const value of ['maybe', '2', 'yes', '']) {
+          const res = await api.get('ANY', `?sync=${value}`);
+          assert.equal(res.statusCode, 400, `sync=${value}: ${res.body}`);
+          assert.equal(res.json().error.field, 'sync');
+        }
+      });
+
+      it('reads sync=1 as true and sync=0 as false', async () => {
+        const pending = await api.createOk(direct({ reference: `SYNC-PENDING-${newId()}` }));
+        sandbox.queries = 0;
+        assert.equal((await api.get(pending.reference, '?sync=0')).statusCode, 200);
+        assert.equal(sandbox.queries, 0);
+        assert.equal((await api.get(pending.reference, '?sync=1')).statusCode, 200);
+        assert.equal(sandbox.queries, 1);
+      });
+
+      it('refuses an unknown query parameter on a payment read, naming it', async () => {
+        const payment = await api.createOk(direct());
+        const res = await api.get(payment.reference, '?snyc=true');
+        assert.equal(res.statusCode, 400, res.body);
+        assert.equal(res.json().error.code, 'validation_error');
+        assert.equal(res.json().error.field, 'snyc');
       });
     });
   });

@@ -101,6 +101,26 @@ for (const target of testDatabases()) {
       assert.equal(body.error.request_id, res.headers['x-request-id']);
     });
 
+    it('answers a known path asked with another method 405 method_not_allowed with Allow, in the error shape', async () => {
+      const cases: Array<[string, string, string]> = [
+        ['DELETE', '/api/v1/collect/payments', 'POST'],
+        ['PUT', '/api/v1/collect/payments/ORDER-1/', 'GET, HEAD'],
+        ['GET', '/api/v1/collect/payments/ORDER-1/cancel', 'POST'],
+        ['POST', '/api/v1/events', 'GET, HEAD'],
+      ];
+      for (const [method, url, allow] of cases) {
+        const res = await t.app.inject({ method: method as 'GET', url, headers: { 'x-api-key': key } });
+        assert.equal(res.statusCode, 405, `${method} ${url}: ${res.body}`);
+        assert.equal(res.headers.allow, allow, `${method} ${url}`);
+        const body = res.json();
+        assert.equal(body.error.code, 'method_not_allowed');
+        assert.match(body.error.message, new RegExp(`${method} is not allowed`));
+        assert.equal(body.error.request_id, res.headers['x-request-id']);
+      }
+      // An unknown path is still 404.
+      assert.equal((await t.app.inject({ method: 'DELETE', url: '/api/v1/nothing-here', headers: { 'x-api-key': key } })).statusCode, 404);
+    });
+
     it('answers a malformed percent escape and a path segment over 100 characters with 400 validation_error in the shape of the path’s contract', async () => {
       for (const url of ['/api/v1/collect/payments/x%ZZ', `/api/v1/collect/payments/${'a'.repeat(101)}`]) {
         const res = await t.app.inject({ url, headers: { 'x-api-key': key } });

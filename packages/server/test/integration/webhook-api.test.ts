@@ -180,6 +180,13 @@ for (const target of testDatabases()) {
           assert.match(error.message, /collect\.payment\.completed/, 'the known types are listed');
         }
         assert.equal((await call('GET', '/events?type=*', undefined, fresh.testKey)).statusCode, 200);
+        // An unknown filter is refused too, instead of being ignored and returning everything.
+        for (const url of ['/events?colour=blue', '/events?types=collect.payment.created', `/webhook-endpoints/${'x'.repeat(8)}/deliveries?status=failed`]) {
+          const res = await call('GET', url, undefined, fresh.testKey);
+          assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
+          assert.equal(res.json().error.code, 'validation_error');
+          assert.match(res.json().error.message, /is not a known field/);
+        }
         assert.equal((await call('GET', '/events?type=collect.refund.*', undefined, fresh.testKey)).statusCode, 200);
       });
 

@@ -21,8 +21,15 @@ export function collectClient(app: FastifyInstance, key: string) {
     listRefunds(ref: string) {
       return app.inject({ method: 'GET', url: `/api/v1/collect/payments/${encodeURIComponent(ref)}/refunds`, headers: headers() });
     },
-    post(ref: string, action: 'confirm' | 'cancel' | 'pay' | 'refunds', body?: Record<string, unknown>) {
-      return app.inject({ method: 'POST', url: `/api/v1/collect/payments/${encodeURIComponent(ref)}/${action}`, headers: headers(), ...(body ? { payload: body } : {}) });
+    /** Refunds get a fresh Idempotency-Key (mandatory there) unless `idempotencyKey` is given; `null` sends none. */
+    post(ref: string, action: 'confirm' | 'cancel' | 'pay' | 'refunds', body?: Record<string, unknown>, idempotencyKey?: string | null) {
+      const key = idempotencyKey === undefined ? (action === 'refunds' ? newId() : undefined) : (idempotencyKey ?? undefined);
+      return app.inject({
+        method: 'POST',
+        url: `/api/v1/collect/payments/${encodeURIComponent(ref)}/${action}`,
+        headers: headers(key === undefined ? {} : { 'idempotency-key': key }),
+        ...(body ? { payload: body } : {}),
+      });
     },
   };
 }

@@ -126,10 +126,12 @@ describe('default operator catalog (operators.json)', () => {
     assert.ok(catalog.findOperator('CI', 'mtn_ci'), 'control: mtn_ci exists in CI');
   });
 
-  it('matches country codes case-sensitively', () => {
+  it('matches country codes in any case, like operator slugs, and gives the canonical country', () => {
     assert.equal(catalog.country('BJ')?.name, 'Benin');
-    assert.equal(catalog.country('bj'), undefined);
-    assert.equal(catalog.findOperator('bj', 'mtn_bj'), undefined);
+    assert.equal(catalog.country('bj')?.code, 'BJ');
+    assert.equal(catalog.findOperator('bj', 'mtn_bj')?.slug, 'mtn_bj');
+    assert.equal(catalog.country('zz'), undefined);
+    assert.equal(catalog.country('ben'), undefined);
   });
 
   it('is frozen: callers cannot change the shared catalog', () => {

@@ -240,14 +240,15 @@ export class OperatorCatalog {
   }
 
   /** Exact, case-sensitive country code ('BJ', not 'bj'). */
+  /** By ISO code, case-insensitive (`bj` is Benin), like operator slugs. */
   country(code: string): CatalogCountry | undefined {
-    return this.#byCode.get(code)?.country;
+    return this.#byCode.get(code.toUpperCase())?.country;
   }
 
   /** Slug or alias, case-insensitive; always returns the canonical operator of that country. */
   findOperator(country: string, slugOrAlias: string): CatalogOperator | undefined {
     if (typeof slugOrAlias !== 'string') return undefined; // callers may pass unchecked input
-    return this.#byCode.get(country)?.byName.get(slugOrAlias.toLowerCase());
+    return this.#byCode.get(country.toUpperCase())?.byName.get(slugOrAlias.toLowerCase());
   }
 }
 

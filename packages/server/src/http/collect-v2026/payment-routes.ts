@@ -134,7 +134,8 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
   app.post(
     '/collect/payments/:reference_or_id/refunds',
     {
-      config: { scope: 'collect:refund', idempotency: { required: false, recorded: true }, rateLimitBucket: 'refund' },
+      // Refunds move money: a key is mandatory, as on creation (PRODUCT.md "Idempotency").
+      config: { scope: 'collect:refund', idempotency: { required: true, recorded: true }, rateLimitBucket: 'refund' },
       schema: {
         tags,
         summary: 'Refund a completed payment, fully or in part',

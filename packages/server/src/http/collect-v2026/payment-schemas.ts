@@ -23,9 +23,11 @@ export const CreatePaymentBody = Type.Object(
 
 export const PaymentParams = Type.Object({ reference_or_id: Type.String({ minLength: 1, maxLength: 100 }) });
 
-export const GetPaymentQuery = Type.Object({
-  sync: Type.Boolean({ default: false, description: 'Ask the operator for the current status first (non-final payments only).' }),
-});
+export const GetPaymentQuery = Type.Object(
+  { sync: Type.Boolean({ default: false, description: 'Ask the operator for the current status first (non-final payments only). `true`/`false` or `1`/`0`.' }) },
+  // An unknown parameter (a typo such as `snyc`) is refused rather than ignored.
+  { additionalProperties: false },
+);
 
 export const ConfirmBody = Type.Object({ otp: Type.String({ pattern: '^[0-9]{4,8}$', description: 'The code the customer received (4 to 8 digits).' }) }, { additionalProperties: false });
 
@@ -39,13 +41,17 @@ export const PayBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const RefundBody = Type.Object(
-  {
-    amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'Major units; default: everything left to refund.' })),
-    reason: Type.Optional(Type.String({ maxLength: 255 })),
-  },
-  { additionalProperties: false },
-);
+/** Optional: no body (or an empty one) refunds everything left. */
+export const RefundBody = Type.Union([
+  Type.Object(
+    {
+      amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'Major units; default: everything left to refund.' })),
+      reason: Type.Optional(Type.String({ maxLength: 255 })),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Null(),
+]);
 
 const NextAction = Type.Union(
   [

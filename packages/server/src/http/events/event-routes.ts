@@ -17,13 +17,17 @@ export interface EventRoutesOptions {
   publicUrl: string;
 }
 
-const ListQuery = Type.Object({
+const ListQuery = Type.Object(
+  {
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
   starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'Cursor: the id of the last event of the previous page.' })),
   type: Type.Optional(Type.String({ maxLength: 500, description: 'Comma-separated types; `collect.payment.*` matches a family.' })),
   created_gte: Type.Optional(Type.String({ format: 'date-time' })),
   created_lte: Type.Optional(Type.String({ format: 'date-time' })),
-});
+  },
+  // An unknown filter used to be ignored silently, returning everything.
+  { additionalProperties: false },
+);
 
 const ResendBody = Type.Union([Type.Object({ endpoint_id: Type.Optional(Type.String({ maxLength: 64 })) }, { additionalProperties: false }), Type.Null()]);
 

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toAkweError } from '../shared/to-akwe-error.js';
+import type { RouteMethods } from './route-methods.js';
 
 /**
  * The error body of the current contract, payouts and bulk (PRODUCT.md "Errors"):
@@ -38,11 +39,17 @@ export function sendCurrentError(error: unknown, request: FastifyRequest, reply:
   return reply.status(status).send(body);
 }
 
-export function installCurrentErrorHandling(app: FastifyInstance): void {
+export function installCurrentErrorHandling(app: FastifyInstance, routeMethods: RouteMethods): void {
   app.setErrorHandler((error: FastifyError, request, reply) => sendCurrentError(error, request, reply));
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({
-      error: { code: 'route_not_found', message: `No route ${request.method} ${request.url.split('?')[0]}`, request_id: request.id },
-    }),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = routeMethods.allowedFor(path);
+    if (allowed.length > 0) {
+      return reply
+        .status(405)
+        .header('Allow', allowed.join(', '))
+        .send({ error: { code: 'method_not_allowed', message: `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`, request_id: request.id } });
+    }
+    return reply.status(404).send({ error: { code: 'route_not_found', message: `No route ${request.method} ${path}`, request_id: request.id } });
+  });
 }

@@ -14,8 +14,40 @@ function makeAjv(coerceTypes: boolean): Ajv {
   return ajv;
 }
 
+/** Query-string spellings of a boolean that Ajv's coercion does not know ("true"/"false" it does). */
+const BOOLEAN_DIGITS: Record<string, string> = { '1': 'true', '0': 'false' };
+
+/** Names of the schema's top-level boolean properties. */
+function booleanProperties(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(properties)
+    .filter(([, property]) => property.type === 'boolean')
+    .map(([name]) => name);
+}
+
 export function installValidationCompilers(app: FastifyInstance): void {
   const strict = makeAjv(false);
   const coercing = makeAjv(true);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (httpPart === 'body') return strict.compile(schema);
+    const validate = coercing.compile(schema);
+    const booleans = httpPart === 'querystring' ? booleanProperties(schema) : [];
+    if (booleans.length === 0) return validate;
+    // `sync=1` and `sync=0` mean what `sync=true` and `sync=false` do.
+    // Fastify reads the errors from the function it was given, so they are copied onto it.
+    const withDigits = Object.assign(
+      (data: unknown) => {
+        const query = data as Record<string, unknown> | null;
+        for (const name of booleans) {
+          const value = query?.[name];
+          if (typeof value === 'string' && value in BOOLEAN_DIGITS) query![name] = BOOLEAN_DIGITS[value];
+        }
+        const valid = validate(data);
+        withDigits.errors = validate.errors;
+        return valid;
+      },
+      { errors: null as typeof validate.errors },
+    );
+    return withDigits;
+  });
 }

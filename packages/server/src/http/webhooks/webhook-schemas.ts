@@ -95,10 +95,13 @@ export const DeliveryObject = Type.Object(
 
 export const DeliveryList = Type.Object({ object: Type.Literal('list'), data: Type.Array(DeliveryObject), has_more: Type.Boolean() });
 
-export const PageQuery = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-  starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'Cursor: the id of the last item of the previous page.' })),
-});
+export const PageQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'Cursor: the id of the last item of the previous page.' })),
+  },
+  { additionalProperties: false },
+);
 
 export const CallbackSecret = Type.Object(
   { object: Type.Literal('callback_secret'), environment: Type.String(), secret: Type.String() },

@@ -21,6 +21,7 @@ import { installCurrentErrorHandling } from './http/plugins/error-handler.js';
 import { answerFrameworkError, MAX_PATH_PARAMETER_LENGTH } from './http/plugins/framework-errors.js';
 import { installIdempotency } from './http/plugins/idempotency.js';
 import { installInFlightTracking } from './http/plugins/in-flight-work.js';
+import { answerClientError } from './http/plugins/client-errors.js';
 import { installJsonBodyParsing } from './http/plugins/json-body.js';
 import { RouteMethods } from './http/plugins/route-methods.js';
 import { installNulCharacterCheck } from './http/plugins/nul-characters.js';
@@ -52,6 +53,7 @@ export async function buildApp({ config, services, logger, apiExtensions }: AppD
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON only: a text/plain body is refused with 415 rather than parsed as a string.

@@ -1,5 +1,6 @@
 /** The API's frame: the /api/v1 prefix, health and readiness, request ids, error bodies, body limit. */
 import assert from 'node:assert/strict';
+import { connect, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Type } from 'typebox';
 import { buildApp } from '../../src/app.js';
@@ -161,6 +162,41 @@ for (const target of testDatabases()) {
       const { error } = (await res.json()) as { error: { code: string; request_id: string } };
       assert.equal(error.request_id, res.headers.get('x-request-id'));
       assert.equal(error.code, 'service_unavailable');
+    });
+
+    it('answers headers over the size limit with 431 and a malformed request line with 400, in the error shape, through a real socket', async () => {
+      const services = createServices({ database: t.db.database, catalog: loadDefaultCatalog() });
+      const app = await buildApp({ config: testConfig(), services });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = app.server.address() as AddressInfo;
+      /** Sends raw bytes and reads everything until the server closes the connection. */
+      const exchange = (raw: string) =>
+        new Promise<string>((resolve, reject) => {
+          const socket = connect(port, '127.0.0.1');
+          let answer = '';
+          socket.setEncoding('utf8');
+          socket.on('data', (chunk: string) => (answer += chunk));
+          socket.on('error', () => resolve(answer)); // the server may reset while we still write
+          socket.on('close', () => resolve(answer));
+          socket.on('connect', () => socket.write(raw));
+          setTimeout(() => reject(new Error(`no answer; got ${answer}`)), 5000).unref();
+        });
+      try {
+        const cases: Array<[string, number, string]> = [
+          [`GET /health HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+          ['NOT A REQUEST\r\n\r\n', 400, 'malformed_request'],
+        ];
+        for (const [raw, status, code] of cases) {
+          const answer = await exchange(raw);
+          assert.match(answer, new RegExp(`^HTTP/1\\.1 ${status} `), answer);
+          assert.match(answer, /content-type: application\/json/i);
+          const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { code: string; message: string } };
+          assert.equal(body.error.code, code);
+          assert.ok(body.error.message.length > 0);
+        }
+      } finally {
+        await app.close();
+      }
     });
 
     it('refuses a body over the size limit with 413 payload_too_large', async () => {

@@ -369,17 +369,23 @@ for (const target of testDatabases()) {
     });
 
     describe('a request still running', () => {
-      it('answers 409 idempotency_request_in_progress to a repeat while the first runs, 422 to another payload, and stores nothing for them', async () => {
-        const key = newKey();
+      /** Holds the handler's first call with `key` until `open()`; `inHandler` resolves once it is held. */
+      function holdFirstCall(key: string): { inHandler: Promise<void>; open: () => void } {
         let open!: () => void;
         const gate = new Promise<void>((resolve) => (open = resolve));
         let entered!: () => void;
         const inHandler = new Promise<void>((resolve) => (entered = resolve));
         probe.onCall = async (callKey) => {
-          if (callKey !== key) return;
+          if (callKey !== key || callsWith(key) > 1) return;
           entered();
           await gate;
         };
+        return { inHandler, open };
+      }
+
+      it('answers 409 idempotency_request_in_progress to a repeat while the first runs, 422 to another payload, and stores nothing for them', async () => {
+        const key = newKey();
+        const { inHandler, open } = holdFirstCall(key);
         const first = post('/probe/pay', body(), { key });
         await inHandler;
         const repeat = await post('/probe/pay', body(), { key });
@@ -400,15 +406,7 @@ for (const target of testDatabases()) {
 
       it('holds a claim under its 60 s lease (409 with Retry-After), then lets a retry take it over; the old holder can no longer write', async () => {
         const key = newKey();
-        let open!: () => void;
-        const gate = new Promise<void>((resolve) => (open = resolve));
-        let entered!: () => void;
-        const inHandler = new Promise<void>((resolve) => (entered = resolve));
-        probe.onCall = async (callKey) => {
-          if (callKey !== key || callsWith(key) > 1) return;
-          entered();
-          await gate;
-        };
+        const { inHandler, open } = holdFirstCall(key);
         const stuck = post('/probe/pay', body(), { key });
         await inHandler;
         const during = await post('/probe/pay', body(), { key });

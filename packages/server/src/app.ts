@@ -42,6 +42,9 @@ export interface AppDeps {
   apiExtensions?: (api: FastifyInstance) => void | Promise<void>;
 }
 
+/** Fastify's router options; route-methods.ts matches paths with the same ones. */
+const routerOptions = { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH };
+
 export async function buildApp({ config, services, logger, apiExtensions }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: false }),
@@ -51,7 +54,7 @@ export async function buildApp({ config, services, logger, apiExtensions }: AppD
     bodyLimit: config.bodyLimitBytes,
     // Refused in our own error shape instead (http/plugins/refuse-when-closing.ts).
     return503OnClosing: false,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+    routerOptions,
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -61,7 +64,7 @@ export async function buildApp({ config, services, logger, apiExtensions }: AppD
   installJsonBodyParsing(app);
   installValidationCompilers(app);
   const inFlightWork = installInFlightTracking(app);
-  const routeMethods = new RouteMethods();
+  const routeMethods = new RouteMethods(routerOptions);
   routeMethods.track(app);
   installCurrentErrorHandling(app, routeMethods);
   installRequestIdHeader(app);

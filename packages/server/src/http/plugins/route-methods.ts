@@ -1,14 +1,19 @@
-import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import FindMyWay, { type HTTPMethod, type Instance } from 'find-my-way';
 import type { FastifyInstance } from 'fastify';
 
 /**
  * Which methods each registered path answers, so that a known path asked with another method gets
  * 405 `method_not_allowed` with `Allow` (SPEC.md's error table) instead of a 404 that suggests a
- * typo in the path. Paths are matched as Fastify's router matches them (parameters, trailing slash).
+ * typo in the path. Paths are matched as Fastify's router matches them: same options (trailing
+ * slash, longest parameter), same library.
  */
 export class RouteMethods {
-  private readonly router = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: Number.MAX_SAFE_INTEGER });
+  private readonly router: Instance<FindMyWay.HTTPVersion.V1>;
   private readonly methods = new Set<HTTPMethod>();
+
+  constructor(routerOptions: { ignoreTrailingSlash: boolean; maxParamLength: number }) {
+    this.router = FindMyWay(routerOptions);
+  }
 
   /** Records every route registered on `app` from now on (call before registering routes). */
   track(app: FastifyInstance): void {

@@ -43,6 +43,8 @@ export interface EventTable {
   payload: string;
   created_at: string;
   fanned_out: Generated<number>;
+  /** The merchant reference of the object the event is about. */
+  subject_reference: string | null;
 }
 
 export interface IdempotencyRecordTable {
@@ -89,6 +91,19 @@ export interface PaymentTable {
   version: number;
   operator_call: string | null;
   operator_call_started_at: string | null;
+  /** JSON object of string values. */
+  metadata: string;
+  failure_code: string | null;
+}
+
+/** One metadata key of one object, for list filters (the object's own column holds the JSON). */
+export interface MetadataEntryTable {
+  object_type: string;
+  object_id: string;
+  merchant_id: string;
+  environment: string;
+  key: string;
+  value: string;
 }
 
 export interface RefundTable {
@@ -169,6 +184,7 @@ export interface Database {
   idempotency_records: IdempotencyRecordTable;
   payments: PaymentTable;
   refunds: RefundTable;
+  metadata_entries: MetadataEntryTable;
   webhook_endpoints: WebhookEndpointTable;
   callback_secrets: CallbackSecretTable;
   webhook_deliveries: WebhookDeliveryTable;

@@ -59,7 +59,7 @@ for (const target of testDatabases()) {
         assert.equal(current.status, 'refunded');
         assert.equal(current.refunded_amount, 3000);
         const list = (await api.listRefunds(payment.reference)).json();
-        assert.deepEqual(list.data.map((r: { amount: number }) => r.amount), [1000, 2000]);
+        assert.deepEqual(list.data.map((r: { amount: number }) => r.amount), [2000, 1000], 'newest first');
         assert.deepEqual(await events(payment.id), [
           'collect.payment.created:pending',
           'collect.payment.processing:processing',

@@ -22,6 +22,8 @@ export function aPayment(merchantId: string, overrides: Partial<Payment> = {}): 
     customerLastName: null,
     pspReference: null,
     message: null,
+    failureCode: null,
+    metadata: {},
     otpAttempts: 0,
     refundedMinor: 0,
     expiresAt: new Date(Date.now() + 900_000).toISOString(),

@@ -1,5 +1,6 @@
 import type { CatalogOperator } from '../catalog/operator-catalog.js';
 import type { Environment } from '../shared/environment.js';
+import type { FailureCode } from '../shared/failure-codes.js';
 import type { Payment, PaymentStatus, Refund } from './payment.js';
 
 /**
@@ -10,6 +11,8 @@ export interface OperatorAnswer {
   path: PaymentStatus[];
   pspReference?: string;
   message?: string;
+  /** Why, when the path ends failed or cancelled (the core defaults it when the operator gives none). */
+  failureCode?: FailureCode;
 }
 
 export type OtpAnswer = OperatorAnswer | { rejected: true };

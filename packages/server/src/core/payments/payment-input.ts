@@ -1,3 +1,4 @@
+import type { Metadata } from '../shared/metadata.js';
 import type { PaymentMode } from './payment.js';
 
 /** A new payment as every contract's mapper hands it to the core: centimes, flat phone, no wire names. */
@@ -14,6 +15,7 @@ export interface CreatePaymentInput {
   expiresInSeconds?: number;
   customerFirstName?: string;
   customerLastName?: string;
+  metadata?: Metadata;
 }
 
 export const expiryBounds = { min: 60, max: 86_400, defaultDirect: 900, defaultHosted: 3_600 } as const;

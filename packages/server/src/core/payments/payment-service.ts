@@ -10,9 +10,12 @@ import type { TenantScope } from '../shared/environment.js';
 import { finishWrite, reportCommitted, stepWrite, type RecordedRequest } from '../idempotency/request-journal.js';
 import type { OperatorAnswer, OperatorGateway, OperatorGatewayRegistry, OtpAnswer, RefundAnswer } from './operator-gateway.js';
 import type { OperatorCall, Payment, Refund } from './payment.js';
+import { failureCodeOnEntering } from './payment-failures.js';
+import { checkMetadata } from '../shared/metadata.js';
 import { expiryBounds, maxOtpAttempts, type CreatePaymentInput } from './payment-input.js';
 import { assertTransition, isFinal } from './payment-state-machine.js';
-import type { LockedChange, PaymentChange, PaymentStore } from './payment-store.js';
+import type { LockedChange, PaymentChange, PaymentFilters, PaymentStore } from './payment-store.js';
+import type { Page, PageRequest } from '../shared/pagination.js';
 
 export interface PaymentContext extends TenantScope {
   merchant: Merchant;
@@ -111,6 +114,8 @@ export class PaymentService {
       customerLastName: input.customerLastName ?? null,
       pspReference: null,
       message: null,
+      failureCode: null,
+      metadata: checkMetadata(input.metadata),
       otpAttempts: 0,
       refundedMinor: 0,
       expiresAt: new Date(now.getTime() + lifetime * 1000).toISOString(),
@@ -178,7 +183,7 @@ export class PaymentService {
       async (current) => {
         if (isFinal(current.status)) throw new AkweError('payment_not_cancellable', `The payment is ${current.status} and cannot be cancelled.`);
         this.refuseWhileCalling(current);
-        return this.afterAnswer(current, { path: ['cancelled'], message: 'Cancelled by the merchant.' });
+        return this.afterAnswer(current, { path: ['cancelled'], message: 'Cancelled by the merchant.', failureCode: 'cancelled_by_merchant' });
       },
       request,
     );
@@ -256,15 +261,33 @@ export class PaymentService {
     return this.recordRefund(reserved.refund, answer, request);
   }
 
-  listRefunds(ctx: PaymentContext, payment: Payment): Promise<Refund[]> {
-    return this.deps.store.listRefunds(ctx, payment.id);
+  /**
+   * The scope's payments, newest first. An operator filter takes a slug or an alias; an alias
+   * shared by several countries (`mtn`) matches each country's operator.
+   */
+  list(ctx: TenantScope, filters: Omit<PaymentFilters, 'operators'> & { operator?: string }, page: PageRequest): Promise<Page<Payment>> {
+    const { operator, ...rest } = filters;
+    return this.deps.store.list(ctx, operator === undefined ? rest : { ...rest, operators: this.canonicalOperators(operator) }, page);
+  }
+
+  async listRefunds(ctx: TenantScope, referenceOrId: string, page: PageRequest): Promise<Page<Refund>> {
+    const payment = await this.find(ctx, referenceOrId);
+    return this.deps.store.listRefunds(ctx, payment.id, page);
+  }
+
+  /** One refund of one payment: a refund of another payment is not found here. */
+  async getRefund(ctx: TenantScope, referenceOrId: string, refundId: string): Promise<Refund> {
+    const payment = await this.find(ctx, referenceOrId);
+    const refund = await this.deps.store.findRefund(ctx, refundId);
+    if (!refund || refund.paymentId !== payment.id) throw new AkweError('not_found', `Payment ${referenceOrId} has no refund ${refundId}.`);
+    return refund;
   }
 
   /** Moves due non-final payments to `expired`, each with its event, exactly once across workers. */
   expireDue(limit = 100): Promise<number> {
     const now = this.deps.clock.now().toISOString();
     return this.deps.store.expireDue(now, limit, (payment) => {
-      const change = this.afterAnswer(payment, { path: ['expired'], message: 'The payment expired before the customer paid.' });
+      const change = this.afterAnswer(payment, { path: ['expired'], message: 'The payment expired before the customer paid.', failureCode: 'expired' });
       return { payment: { next: change.next, expectedVersion: payment.version }, events: change.events };
     });
   }
@@ -313,7 +336,7 @@ export class PaymentService {
     let result = toResult;
     if (!arrived && leased.expiresAt <= now) {
       // Never reached the operator, and too late to start now.
-      decide = (current) => this.afterAnswer(current, { path: ['expired'], message: 'The payment expired before the operator could be reached.' });
+      decide = (current) => this.afterAnswer(current, { path: ['expired'], message: 'The payment expired before the operator could be reached.', failureCode: 'expired' });
     } else if (!arrived && leased.operatorCall === 'confirm_otp') {
       if (retry.otp !== undefined) {
         const outcome = this.otpOutcome(await this.call(() => gateway.confirmOtp(leased, retry.otp!)));
@@ -430,7 +453,7 @@ export class PaymentService {
         const attempts = current.otpAttempts + 1;
         const counted = { ...current, otpAttempts: attempts };
         if (attempts < maxOtpAttempts) return { next: counted, events: [] };
-        return this.afterAnswer(counted, { path: ['failed'], message: `${maxOtpAttempts} wrong one-time codes; the payment failed.` });
+        return this.afterAnswer(counted, { path: ['failed'], message: `${maxOtpAttempts} wrong one-time codes; the payment failed.`, failureCode: 'otp_failed' });
       },
     };
   }
@@ -500,10 +523,12 @@ export class PaymentService {
     const events: StoredEvent[] = [];
     // Statuses up to the current one are behind the payment already (a status query repeats them).
     const path = answer.path.slice(answer.path.lastIndexOf(current.status) + 1);
+    const final = path.at(-1);
     const withAnswer: Payment = {
       ...current,
       pspReference: answer.pspReference ?? current.pspReference,
       message: answer.message ?? current.message,
+      failureCode: final ? failureCodeOnEntering(final, answer.failureCode) : current.failureCode,
     };
     return { next: this.walk(withAnswer, path, events), events };
   }
@@ -520,6 +545,13 @@ export class PaymentService {
 
   private gateway(ctx: TenantScope): OperatorGateway {
     return this.deps.operators.gatewayFor(ctx.environment);
+  }
+
+  /** The canonical slugs a slug or alias names in any country; an unknown one is refused, not silently empty. */
+  private canonicalOperators(slugOrAlias: string): string[] {
+    const slugs = this.deps.catalog.countries().flatMap((country) => this.deps.catalog.findOperator(country.code, slugOrAlias)?.slug ?? []);
+    if (slugs.length === 0) throw new AkweError('validation_error', `Unknown operator ${slugOrAlias}; see the operator catalog.`, { field: 'operator' });
+    return slugs;
   }
 
   private countryOf(code: string): CatalogCountry {

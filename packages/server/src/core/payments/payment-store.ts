@@ -1,7 +1,22 @@
 import type { StoredEvent } from '../events/stored-event.js';
 import type { ClaimWrite } from '../idempotency/idempotency-store.js';
 import type { TenantScope } from '../shared/environment.js';
-import type { Payment, Refund } from './payment.js';
+import type { Page, PageRequest } from '../shared/pagination.js';
+import type { Payment, PaymentMode, PaymentStatus, Refund } from './payment.js';
+
+/** What a payment list can be narrowed to; every filter given must hold. */
+export interface PaymentFilters {
+  status?: PaymentStatus;
+  mode?: PaymentMode;
+  /** Canonical operator slugs; a payment of any of them matches. */
+  operators?: readonly string[];
+  reference?: string;
+  /** ISO 8601 instants, inclusive. */
+  createdGte?: string;
+  createdLte?: string;
+  /** One metadata key and its exact value. */
+  metadata?: { key: string; value: string };
+}
 
 /** One atomic write: the payment's new state (if it changed), refund rows, and the events reporting them. */
 export interface PaymentChange {
@@ -43,7 +58,10 @@ export interface PaymentStore {
    * commits that change in the same transaction. An error thrown by `decide` writes nothing.
    */
   withLockedPayment<T>(paymentId: string, decide: (payment: Payment, pendingRefunds: number) => { change: LockedChange; result: T }): Promise<T>;
-  listRefunds(scope: TenantScope, paymentId: string): Promise<Refund[]>;
+  /** The scope's payments, newest first, one page at a time. */
+  list(scope: TenantScope, filters: PaymentFilters, page: PageRequest): Promise<Page<Payment>>;
+  /** One payment's refunds, newest first, one page at a time. */
+  listRefunds(scope: TenantScope, paymentId: string, page: PageRequest): Promise<Page<Refund>>;
   findRefund(scope: TenantScope, refundId: string): Promise<Refund | undefined>;
   /** Payments whose operator call was taken before `startedBefore` and is still open (its run is gone). */
   openOperatorCalls(startedBefore: string, limit: number): Promise<Payment[]>;

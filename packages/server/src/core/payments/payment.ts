@@ -1,5 +1,7 @@
 import type { CountryCode, Currency } from '../catalog/operator-catalog.js';
 import type { Environment } from '../shared/environment.js';
+import type { FailureCode } from '../shared/failure-codes.js';
+import type { Metadata } from '../shared/metadata.js';
 
 export const paymentStatuses = [
   'pending',
@@ -42,6 +44,9 @@ export interface Payment {
   pspReference: string | null;
   /** Last word from the operator (why it failed, what it waits for). */
   message: string | null;
+  /** Why a failed, cancelled or expired payment did not complete; null otherwise. */
+  failureCode: FailureCode | null;
+  metadata: Metadata;
   otpAttempts: number;
   refundedMinor: number;
   expiresAt: string;

@@ -7,7 +7,8 @@ import { finishWrite, reportCommitted, type RecordedRequest } from '../idempoten
 import type { Clock, EventStore, IdSource } from '../ports.js';
 import type { TenantScope } from '../shared/environment.js';
 import { CALLBACK_DESTINATION, subscribes, type WebhookApiVersion, type WebhookDelivery, type WebhookEndpoint } from './webhook-endpoint.js';
-import type { NewDelivery, WebhookStore } from './webhook-store.js';
+import type { Page, PageRequest } from '../shared/pagination.js';
+import type { EventFilters, NewDelivery, WebhookStore } from './webhook-store.js';
 
 export interface WebhookServiceDeps {
   store: WebhookStore;
@@ -68,8 +69,8 @@ export class WebhookService {
     return endpoint;
   }
 
-  listEndpoints(scope: TenantScope): Promise<WebhookEndpoint[]> {
-    return this.deps.store.listEndpoints(scope);
+  listEndpoints(scope: TenantScope, page: PageRequest): Promise<Page<WebhookEndpoint>> {
+    return this.deps.store.pageEndpoints(scope, page);
   }
 
   async updateEndpoint(scope: TenantScope, id: string, changes: Partial<EndpointInput>): Promise<WebhookEndpoint> {
@@ -159,13 +160,13 @@ export class WebhookService {
     return deliveries;
   }
 
-  listDeliveries(scope: TenantScope, endpointId: string, options: { limit: number; startingAfter?: string }) {
-    return this.getEndpoint(scope, endpointId).then(() => this.deps.store.listDeliveries(scope, endpointId, options));
+  listDeliveries(scope: TenantScope, endpointId: string, page: PageRequest) {
+    return this.getEndpoint(scope, endpointId).then(() => this.deps.store.listDeliveries(scope, endpointId, page));
   }
 
-  listEvents(scope: TenantScope, options: Parameters<WebhookStore['listEvents']>[1]) {
-    if (options.types) knownTypesOnly(options.types, 'type');
-    return this.deps.store.listEvents(scope, options);
+  listEvents(scope: TenantScope, filters: EventFilters, page: PageRequest) {
+    if (filters.types) knownTypesOnly(filters.types, 'type');
+    return this.deps.store.listEvents(scope, filters, page);
   }
 
   private checkUrl(scope: TenantScope, raw: string): string {

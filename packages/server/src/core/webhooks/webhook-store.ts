@@ -1,6 +1,7 @@
 import type { StoredEvent } from '../events/stored-event.js';
 import type { ClaimWrite } from '../idempotency/idempotency-store.js';
 import type { TenantScope } from '../shared/environment.js';
+import type { Page, PageRequest } from '../shared/pagination.js';
 import type { DeliveryAttempt, DeliveryStatus, WebhookDelivery, WebhookEndpoint } from './webhook-endpoint.js';
 
 /** A delivery to create: where an event goes and in which contract's shape. */
@@ -14,16 +15,25 @@ export interface DeliveryUpdate {
   succeededAt: string | null;
 }
 
-export interface Page<T> {
-  data: T[];
-  hasMore: boolean;
+export type { Page } from '../shared/pagination.js';
+
+/** GET /events filters (the page fields aside). */
+export interface EventFilters {
+  types?: string[];
+  /** The merchant reference of the object the events are about. */
+  reference?: string;
+  createdGte?: string;
+  createdLte?: string;
 }
 
 export interface WebhookStore {
   /** Inserts the endpoint, with the request's claim and response (`claim`) in the same transaction. */
   insertEndpoint(endpoint: WebhookEndpoint, claim?: ClaimWrite): Promise<void>;
   findEndpoint(scope: TenantScope, id: string): Promise<WebhookEndpoint | undefined>;
+  /** Every endpoint of the scope (fan-out, resend). */
   listEndpoints(scope: TenantScope): Promise<WebhookEndpoint[]>;
+  /** The scope's endpoints for the API list, newest first. */
+  pageEndpoints(scope: TenantScope, page: PageRequest): Promise<Page<WebhookEndpoint>>;
   updateEndpoint(endpoint: WebhookEndpoint): Promise<void>;
   /** Deletes the endpoint; its deliveries still waiting are cancelled, their history kept. */
   deleteEndpoint(scope: TenantScope, id: string, now: string): Promise<boolean>;
@@ -58,6 +68,6 @@ export interface WebhookStore {
   /** Queues the event again for these destinations: new deliveries, or existing ones reset to pending. */
   /** `claimFor` gives the request's claim and response for the resulting deliveries, written in the same transaction. */
   resend(event: StoredEvent, targets: NewDelivery[], now: string, newId: () => string, claimFor?: (deliveries: WebhookDelivery[]) => ClaimWrite | undefined): Promise<WebhookDelivery[]>;
-  listDeliveries(scope: TenantScope, endpointId: string, options: { limit: number; startingAfter?: string }): Promise<Page<WebhookDelivery & { attemptsLog: DeliveryAttempt[] }>>;
-  listEvents(scope: TenantScope, options: { limit: number; startingAfter?: string; types?: string[]; createdGte?: string; createdLte?: string }): Promise<Page<StoredEvent>>;
+  listDeliveries(scope: TenantScope, endpointId: string, page: PageRequest): Promise<Page<WebhookDelivery & { attemptsLog: DeliveryAttempt[] }>>;
+  listEvents(scope: TenantScope, filters: EventFilters, page: PageRequest): Promise<Page<StoredEvent>>;
 }

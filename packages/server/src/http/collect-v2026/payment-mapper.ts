@@ -14,6 +14,7 @@ export interface WireCreatePayment {
   description?: string;
   callback_url?: string;
   expires_in_seconds?: number;
+  metadata?: Record<string, string>;
 }
 
 /** Wire (major units, nested customer) -> core input (centimes, flat phone). */
@@ -29,6 +30,7 @@ export function toCreateInput(body: WireCreatePayment): CreatePaymentInput {
     description: body.description,
     callbackUrl: body.callback_url,
     expiresInSeconds: body.expires_in_seconds,
+    metadata: body.metadata,
   };
 }
 
@@ -40,8 +42,11 @@ function nextAction(publicUrl: string, payment: Payment) {
   switch (payment.status) {
     case 'awaiting_payment':
       return { type: 'redirect_to_checkout' as const, url: checkoutUrl(publicUrl, payment) };
-    case 'awaiting_otp':
-      return { type: 'confirm_otp' as const, confirm_url: `${publicUrl}/api/v1/collect/payments/${encodeURIComponent(payment.reference)}/confirm` };
+    case 'awaiting_otp': {
+      const url = `${publicUrl}/api/v1/collect/payments/${encodeURIComponent(payment.reference)}/confirm`;
+      // `confirm_url` was this type's first name for it; kept so early integrations keep working.
+      return { type: 'confirm_otp' as const, url, confirm_url: url };
+    }
     case 'processing':
       return { type: 'await_customer_approval' as const };
     case 'pending':
@@ -74,6 +79,8 @@ export function paymentToWire(payment: Payment, publicUrl: string) {
     next_action: nextAction(publicUrl, payment),
     psp_reference: payment.pspReference,
     message: payment.message,
+    failure_code: payment.failureCode,
+    metadata: payment.metadata,
     refunded_amount: toMajorUnitsFloor(payment.refundedMinor),
     callback_url: payment.callbackUrl,
     expires_at: payment.expiresAt,

@@ -16,13 +16,19 @@ import {
   ConfirmBody,
   CreatePaymentBody,
   GetPaymentQuery,
+  ListPaymentsQuery,
+  ListRefundsQuery,
   PayBody,
+  PaymentList,
   PaymentObject,
   PaymentParams,
   RefundBody,
   RefundList,
   RefundObject,
+  RefundParams,
 } from './payment-schemas.js';
+import { instantFilter, metadataFilter } from '../shared/list-filters.js';
+import { toPageRequest, toWireList } from '../shared/pagination.js';
 
 export interface PaymentRoutesOptions {
   payments: PaymentService;
@@ -53,6 +59,33 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
       checkCallbackUrl(request.body.callback_url, principal.environment, dev);
       const recorded = recordedRequest(request, reply, (payment: Payment) => ({ status: 201, body: wire(payment) }));
       return recorded.send(await payments.create(principal, toCreateInput(request.body), recorded));
+    },
+  );
+
+  app.get(
+    '/collect/payments',
+    {
+      config: { scope: 'collect:read', rateLimitBucket: 'read' },
+      schema: {
+        tags,
+        summary: 'List payments, newest first',
+        description: 'Cursor pagination (limit, starting_after or ending_before, has_more). Filters combine: status, mode, operator, reference, created_gte / created_lte, and one `metadata[key]=value`.',
+        querystring: ListPaymentsQuery,
+        response: { 200: PaymentList, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      const filters = {
+        status: query.status,
+        mode: query.mode,
+        operator: query.operator,
+        reference: query.reference,
+        createdGte: instantFilter(query.created_gte, 'created_gte'),
+        createdLte: instantFilter(query.created_lte, 'created_lte'),
+        metadata: metadataFilter(query),
+      };
+      return toWireList(await payments.list(principalOf(request), filters, toPageRequest(query)), wire);
     },
   );
 
@@ -157,12 +190,23 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
     '/collect/payments/:reference_or_id/refunds',
     {
       config: { scope: 'collect:read', rateLimitBucket: 'read' },
-      schema: { tags, summary: 'List a payment’s refunds', params: PaymentParams, response: { 200: RefundList, ...errorResponses(401, 403, 404, 429) } },
+      schema: {
+        tags,
+        summary: 'List a payment’s refunds, newest first',
+        params: PaymentParams,
+        querystring: ListRefundsQuery,
+        response: { 200: RefundList, ...errorResponses(400, 401, 403, 404, 429) },
+      },
     },
-    async (request) => {
-      const principal = principalOf(request);
-      const payment = await payments.get(principal, request.params.reference_or_id);
-      return { object: 'list' as const, data: (await payments.listRefunds(principal, payment)).map(refundToWire) };
+    async (request) => toWireList(await payments.listRefunds(principalOf(request), request.params.reference_or_id, toPageRequest(request.query)), refundToWire),
+  );
+
+  app.get(
+    '/collect/payments/:reference_or_id/refunds/:refund_id',
+    {
+      config: { scope: 'collect:read', rateLimitBucket: 'read' },
+      schema: { tags, summary: 'One refund of a payment', params: RefundParams, response: { 200: RefundObject, ...errorResponses(401, 403, 404, 429) } },
     },
+    async (request) => refundToWire(await payments.getRefund(principalOf(request), request.params.reference_or_id, request.params.refund_id)),
   );
 };

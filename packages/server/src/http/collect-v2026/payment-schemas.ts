@@ -1,4 +1,8 @@
 import { Type } from 'typebox';
+import { failureCodeList } from '../../core/shared/failure-codes.js';
+import { paymentModes, paymentStatuses } from '../../core/payments/payment.js';
+import { MetadataInput, MetadataObject, metadataFilterProperties } from '../shared/metadata-schema.js';
+import { listOf, listQuery } from '../shared/pagination.js';
 
 /** References travel in paths, so they keep to characters that need no escaping. */
 export const Reference = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9._:-]+$', description: 'Merchant reference, unique per merchant and environment; usable in paths.' });
@@ -17,9 +21,26 @@ export const CreatePaymentBody = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 255 })),
     callback_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'HTTPS URL that also receives this payment’s events.' })),
     expires_in_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 86_400, description: 'Lifetime; default 900 (direct) or 3600 (hosted).' })),
+    metadata: Type.Optional(MetadataInput),
   },
   { additionalProperties: false },
 );
+
+export const ListPaymentsQuery = listQuery(
+  {
+    status: Type.Optional(Type.Enum(paymentStatuses)),
+    mode: Type.Optional(Type.Enum(paymentModes)),
+    operator: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'Slug or alias; an alias shared by several countries matches each.' })),
+    reference: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    created_gte: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after this instant.' })),
+    created_lte: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or before this instant.' })),
+  },
+  { patternProperties: metadataFilterProperties },
+);
+
+export const RefundParams = Type.Object({ reference_or_id: Type.String({ minLength: 1, maxLength: 100 }), refund_id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const ListRefundsQuery = listQuery({});
 
 export const PaymentParams = Type.Object({ reference_or_id: Type.String({ minLength: 1, maxLength: 100 }) });
 
@@ -56,14 +77,18 @@ export const RefundBody = Type.Union([
 const NextAction = Type.Union(
   [
     Type.Object({ type: Type.Literal('redirect_to_checkout'), url: Type.String() }),
-    Type.Object({ type: Type.Literal('confirm_otp'), confirm_url: Type.String() }),
+    Type.Object({
+      type: Type.Literal('confirm_otp'),
+      url: Type.String({ description: 'POST the code here.' }),
+      confirm_url: Type.String({ description: 'Deprecated: the same as url.', deprecated: true }),
+    }),
     Type.Object({ type: Type.Literal('await_customer_approval') }),
     Type.Object({ type: Type.Literal('await_status_update') }),
     Type.Null(),
   ],
   {
     description:
-      'What happens next: redirect_to_checkout (hosted), confirm_otp (POST the code), await_customer_approval (push on the phone), await_status_update (the operator has not answered: wait for the webhook or GET with sync=true); null once final.',
+      'What happens next: redirect_to_checkout (hosted: send the customer to url), confirm_otp (POST the code to url), await_customer_approval (push on the phone), await_status_update (the operator has not answered: wait for the webhook or GET with sync=true); null once final. A URL is always in `url`.',
   },
 );
 
@@ -88,10 +113,12 @@ export const PaymentObject = Type.Object(
     checkout_url: Type.Optional(Type.String()),
     next_action: NextAction,
     psp_reference: Type.Union([Type.String(), Type.Null()]),
-    message: Type.Union([Type.String(), Type.Null()]),
+    message: Type.Union([Type.String(), Type.Null()], { description: 'The last word from the operator, for people.' }),
+    failure_code: Type.Union([Type.Enum(failureCodeList), Type.Null()], { description: 'Why a failed, cancelled or expired payment did not complete (docs/failure-codes.md); null otherwise.' }),
+    metadata: MetadataObject,
     refunded_amount: Type.Integer({ description: 'Major units refunded so far.' }),
     callback_url: Type.Union([Type.String(), Type.Null()]),
-    expires_at: Type.String(),
+    expires_at: Type.String({ description: 'When a non-final payment expires. Kept once the payment is final: for an expired payment, when it expired; otherwise the deadline it no longer has.' }),
     created_at: Type.String(),
     updated_at: Type.String(),
   },
@@ -119,4 +146,6 @@ export const RefundObject = Type.Object(
   { description: 'A refund of a collection.' },
 );
 
-export const RefundList = Type.Object({ object: Type.Literal('list'), data: Type.Array(RefundObject) });
+export const RefundList = listOf(RefundObject, 'A payment’s refunds, newest first.');
+
+export const PaymentList = listOf(PaymentObject, 'Payments, newest first.');

@@ -7,6 +7,8 @@ import { recordedRequest } from '../plugins/idempotency.js';
 import { principalOf } from '../plugins/authentication.js';
 import { errorResponses } from '../shared/error-schemas.js';
 import { eventEnvelope } from './event-envelope.js';
+import { instantFilter } from '../shared/list-filters.js';
+import { listOf, listQuery, toPageRequest, toWireList } from '../shared/pagination.js';
 import type { WebhookService } from '../../core/webhooks/webhook-service.js';
 import { DeliveryObject } from '../webhooks/webhook-schemas.js';
 import { deliveryToWire } from '../webhooks/webhook-mapper.js';
@@ -17,17 +19,13 @@ export interface EventRoutesOptions {
   publicUrl: string;
 }
 
-const ListQuery = Type.Object(
-  {
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-  starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'Cursor: the id of the last event of the previous page.' })),
+// An unknown filter used to be ignored silently, returning everything: listQuery refuses it.
+const ListQuery = listQuery({
   type: Type.Optional(Type.String({ maxLength: 500, description: 'Comma-separated types; `collect.payment.*` matches a family.' })),
+  reference: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only events about the object with this merchant reference.' })),
   created_gte: Type.Optional(Type.String({ format: 'date-time' })),
   created_lte: Type.Optional(Type.String({ format: 'date-time' })),
-  },
-  // An unknown filter used to be ignored silently, returning everything.
-  { additionalProperties: false },
-);
+});
 
 const ResendBody = Type.Union([Type.Object({ endpoint_id: Type.Optional(Type.String({ maxLength: 64 })) }, { additionalProperties: false }), Type.Null()]);
 
@@ -73,19 +71,18 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
         tags: ['events'],
         summary: 'Events, newest first, for catch-up',
         querystring: ListQuery,
-        response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(EventEnvelope), has_more: Type.Boolean() }), ...errorResponses(400, 401, 403, 429) },
+        response: { 200: listOf(EventEnvelope, 'Events, newest first.'), ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request) => {
       const query = request.query;
-      const page = await webhooks.listEvents(principalOf(request), {
-        limit: query.limit,
-        startingAfter: query.starting_after,
+      const filters = {
         types: query.type?.split(',').map((t) => t.trim()).filter(Boolean),
-        createdGte: query.created_gte && new Date(query.created_gte).toISOString(),
-        createdLte: query.created_lte && new Date(query.created_lte).toISOString(),
-      });
-      return { object: 'list' as const, data: page.data.map((event) => eventEnvelope(event, publicUrl)), has_more: page.hasMore };
+        reference: query.reference,
+        createdGte: instantFilter(query.created_gte, 'created_gte'),
+        createdLte: instantFilter(query.created_lte, 'created_lte'),
+      };
+      return toWireList(await webhooks.listEvents(principalOf(request), filters, toPageRequest(query)), (event) => eventEnvelope(event, publicUrl));
     },
   );
 

@@ -4,6 +4,7 @@ import type { WebhookEndpoint } from '../../core/webhooks/webhook-endpoint.js';
 import { principalOf } from '../plugins/authentication.js';
 import { recordedRequest } from '../plugins/idempotency.js';
 import { errorResponses } from '../shared/error-schemas.js';
+import { toPageRequest, toWireList } from '../shared/pagination.js';
 import { deliveryToWire, endpointToWire } from './webhook-mapper.js';
 import {
   CallbackSecret,
@@ -47,8 +48,11 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
 
   app.get(
     '/webhook-endpoints',
-    { config: { scope: 'webhooks:read', rateLimitBucket: 'read' }, schema: { tags, summary: 'List webhook endpoints', response: { 200: EndpointList, ...errorResponses(401, 403, 429) } } },
-    async (request) => ({ object: 'list' as const, data: (await webhooks.listEndpoints(principalOf(request))).map((e) => endpointToWire(e)) }),
+    {
+      config: { scope: 'webhooks:read', rateLimitBucket: 'read' },
+      schema: { tags, summary: 'List webhook endpoints, newest first', querystring: PageQuery, response: { 200: EndpointList, ...errorResponses(400, 401, 403, 429) } },
+    },
+    async (request) => toWireList(await webhooks.listEndpoints(principalOf(request), toPageRequest(request.query)), (e) => endpointToWire(e)),
   );
 
   app.get(
@@ -117,8 +121,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
       schema: { tags, summary: 'The endpoint’s deliveries, newest first, with every try', params: IdParams, querystring: PageQuery, response: { 200: DeliveryList, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request) => {
-      const page = await webhooks.listDeliveries(principalOf(request), request.params.id, { limit: request.query.limit, startingAfter: request.query.starting_after });
-      return { object: 'list' as const, data: page.data.map(deliveryToWire), has_more: page.hasMore };
+      return toWireList(await webhooks.listDeliveries(principalOf(request), request.params.id, toPageRequest(request.query)), deliveryToWire);
     },
   );
 

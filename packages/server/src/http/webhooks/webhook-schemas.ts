@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { listOf, listQuery } from '../shared/pagination.js';
 
 const EventTypes = Type.Array(Type.String({ maxLength: 100 }), {
   maxItems: 50,
@@ -54,7 +55,7 @@ export const EndpointObject = Type.Object(
   { description: 'A webhook endpoint.' },
 );
 
-export const EndpointList = Type.Object({ object: Type.Literal('list'), data: Type.Array(EndpointObject) });
+export const EndpointList = listOf(EndpointObject, 'Webhook endpoints, newest first.');
 export const DeletedEndpoint = Type.Object({ object: Type.Literal('webhook_endpoint'), id: Type.String(), deleted: Type.Literal(true) });
 export const EndpointSecret = Type.Object({
   object: Type.Literal('webhook_endpoint_secret'),
@@ -93,15 +94,9 @@ export const DeliveryObject = Type.Object(
   { description: 'One event on its way to one destination.' },
 );
 
-export const DeliveryList = Type.Object({ object: Type.Literal('list'), data: Type.Array(DeliveryObject), has_more: Type.Boolean() });
+export const DeliveryList = listOf(DeliveryObject, 'Deliveries, newest first.');
 
-export const PageQuery = Type.Object(
-  {
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-    starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'Cursor: the id of the last item of the previous page.' })),
-  },
-  { additionalProperties: false },
-);
+export const PageQuery = listQuery({});
 
 export const CallbackSecret = Type.Object(
   { object: Type.Literal('callback_secret'), environment: Type.String(), secret: Type.String() },

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { CatalogOperator } from '../../core/catalog/operator-catalog.js';
 import type { OperatorAnswer, OperatorGateway, OtpAnswer, RefundAnswer } from '../../core/payments/operator-gateway.js';
 import type { Payment, Refund } from '../../core/payments/payment.js';
+import { failureCodes } from '../../core/shared/failure-codes.js';
 import { SandboxLedger } from './sandbox-ledger.js';
-import { sandboxOtpOutcomes, scriptedOutcome, type ScriptedOutcome } from './sandbox-rules.js';
+import { sandboxOtpOutcomes, scriptedFailureCode, scriptedOutcome, type ScriptedOutcome } from './sandbox-rules.js';
 
 const messages: Record<ScriptedOutcome, string> = {
   completed: 'Sandbox: the customer approved the payment.',
@@ -13,11 +14,13 @@ const messages: Record<ScriptedOutcome, string> = {
 };
 
 /** A push that got an answer passes through `processing`; one still unanswered stays `pending`. */
-function answer(outcome: ScriptedOutcome): OperatorAnswer {
+function answer(outcome: ScriptedOutcome, reference: string): OperatorAnswer {
+  const failureCode = outcome === 'failed' ? scriptedFailureCode(reference) : undefined;
   return {
     path: outcome === 'pending' ? ['pending'] : ['processing', outcome],
     pspReference: `sbx_${randomBytes(8).toString('hex')}`,
-    message: messages[outcome],
+    message: failureCode ? `Sandbox: ${failureCodes[failureCode]}` : messages[outcome],
+    ...(failureCode ? { failureCode } : {}),
   };
 }
 
@@ -34,7 +37,7 @@ export class SandboxOperator implements OperatorGateway {
   async startCollection(payment: Payment, operator: CatalogOperator): Promise<OperatorAnswer> {
     const result: OperatorAnswer = operator.requiresOtp
       ? { path: ['awaiting_otp'], message: 'Sandbox: one-time code sent to the customer.' }
-      : answer(scriptedOutcome(payment.reference, payment.phone));
+      : answer(scriptedOutcome(payment.reference, payment.phone), payment.reference);
     this.ledger.recordPush(payment.id, result);
     return result;
   }
@@ -52,7 +55,12 @@ export class SandboxOperator implements OperatorGateway {
     const result: OperatorAnswer =
       outcome === 'pending'
         ? { path: ['pending'], message: 'Sandbox: code accepted, waiting for the operator.' }
-        : { path: [outcome], pspReference: `sbx_${randomBytes(8).toString('hex')}`, message: messages[outcome] };
+        : {
+            path: [outcome],
+            pspReference: `sbx_${randomBytes(8).toString('hex')}`,
+            message: outcome === 'failed' ? 'Sandbox: the operator refused the one-time code.' : messages[outcome],
+            ...(outcome === 'failed' ? { failureCode: 'otp_failed' as const } : {}),
+          };
     this.ledger.recordConfirmation(payment.id, result);
     return result;
   }

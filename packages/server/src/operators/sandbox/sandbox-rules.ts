@@ -1,3 +1,5 @@
+import type { FailureCode } from '../../core/shared/failure-codes.js';
+
 /**
  * The sandbox's scripted outcomes (SPEC.md sandbox rows, PRODUCT.md "Sandbox"), first match wins:
  * OTP operators wait for a code; then reference keywords (any letter case) FAIL, CANCEL, PENDING;
@@ -31,3 +33,15 @@ export const sandboxOtpOutcomes: Readonly<Record<string, 'completed' | 'failed' 
   '000000': 'failed',
   '111111': 'pending',
 };
+
+/**
+ * Failure codes an operator can give, chosen in the sandbox by `FAIL_<CODE>` in the reference
+ * (any letter case, e.g. `order-7-fail_insufficient_funds`). The reference still contains FAIL,
+ * so the outcome stays `failed` as the rules above say; only the code becomes precise.
+ */
+export const sandboxFailureCodes: readonly FailureCode[] = ['payer_not_found', 'insufficient_funds', 'payer_declined', 'payer_limit_reached', 'operator_declined', 'timeout', 'operator_unavailable'];
+
+export function scriptedFailureCode(reference: string): FailureCode | undefined {
+  const upper = reference.toUpperCase();
+  return sandboxFailureCodes.find((code) => upper.includes(`FAIL_${code.toUpperCase()}`));
+}

@@ -3,6 +3,7 @@ import * as foundation from './0001-foundation.js';
 import * as payments from './0002-payments.js';
 import * as webhooks from './0003-webhooks.js';
 import * as recordedPhases from './0004-recorded-phases.js';
+import * as integratorConventions from './0005-integrator-conventions.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-payments': payments,
   '0003-webhooks': webhooks,
   '0004-recorded-phases': recordedPhases,
+  '0005-integrator-conventions': integratorConventions,
 };

@@ -1,6 +1,9 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { EventSubject, StoredEvent } from '../../core/events/stored-event.js';
 import type { EventStore } from '../../core/ports.js';
+import type { PageRequest } from '../../core/shared/pagination.js';
+import type { EventFilters } from '../../core/webhooks/webhook-store.js';
+import { keysetQuery } from '../keyset-page.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import { PreparedInsert } from '../prepared-query.js';
 import type { Database, EventTable } from '../schema.js';
@@ -24,7 +27,22 @@ function eventToRow(event: StoredEvent): Insertable<EventTable> {
     type: event.type,
     payload: JSON.stringify(event.subject),
     created_at: event.createdAt,
+    subject_reference: event.subject.payment.reference,
   };
+}
+
+/** A page of the scope's events, newest first; exported so the query-plan test reads this very query. */
+export function eventListQuery(db: Kysely<Database>, scope: TenantScope, filters: EventFilters, page: PageRequest) {
+  let query = db.selectFrom('events').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
+  if (filters.reference !== undefined) query = query.where('subject_reference', '=', filters.reference);
+  if (filters.createdGte) query = query.where('created_at', '>=', filters.createdGte);
+  if (filters.createdLte) query = query.where('created_at', '<=', filters.createdLte);
+  const types = filters.types ?? [];
+  if (types.length > 0) {
+    // `collect.payment.*` names a family (the types are a closed list, so no LIKE wildcard reaches here).
+    query = query.where((eb) => eb.or(types.map((type) => (type.endsWith('.*') ? eb('type', 'like', `${type.slice(0, -1).replace(/[%_]/g, '\\$&')}%`) : eb('type', '=', type)))));
+  }
+  return keysetQuery(query, 'id', page);
 }
 
 /** Writes outbox rows; callers pass their transaction so the events commit with their change. */

@@ -3,9 +3,14 @@ import type { CountryCode, Currency } from '../../core/catalog/operator-catalog.
 import { AkweError } from '../../core/errors/index.js';
 import type { OperatorCall, Payment, PaymentMode, PaymentStatus, Refund, RefundStatus } from '../../core/payments/payment.js';
 import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
-import type { LockedChange, PaymentChange, PaymentStore } from '../../core/payments/payment-store.js';
+import type { LockedChange, PaymentChange, PaymentFilters, PaymentStore } from '../../core/payments/payment-store.js';
 import { nonFinalStatuses } from '../../core/payments/payment-state-machine.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
+import type { FailureCode } from '../../core/shared/failure-codes.js';
+import type { Metadata } from '../../core/shared/metadata.js';
+import type { Page, PageRequest } from '../../core/shared/pagination.js';
+import { keysetQuery, toPage } from '../keyset-page.js';
+import { metadataEntries } from './metadata-entries.js';
 import type { DatabaseCapabilities } from '../database.js';
 import type { Database, PaymentTable, RefundTable } from '../schema.js';
 import { PreparedInsert, PreparedQuery } from '../prepared-query.js';
@@ -36,6 +41,8 @@ function paymentFromRow(row: Selectable<PaymentTable>): Payment {
     customerLastName: row.customer_last_name,
     pspReference: row.psp_reference,
     message: row.message,
+    failureCode: row.failure_code as FailureCode | null,
+    metadata: JSON.parse(row.metadata) as Metadata,
     otpAttempts: row.otp_attempts,
     refundedMinor: Number(row.refunded_minor),
     expiresAt: row.expires_at,
@@ -66,6 +73,8 @@ function paymentToRow(p: Payment): Selectable<PaymentTable> {
     customer_last_name: p.customerLastName,
     psp_reference: p.pspReference,
     message: p.message,
+    failure_code: p.failureCode,
+    metadata: JSON.stringify(p.metadata),
     otp_attempts: p.otpAttempts,
     refunded_minor: p.refundedMinor,
     expires_at: p.expiresAt,
@@ -127,6 +136,43 @@ export function dueForExpiryQuery(db: Kysely<Database> | Transaction<Database>, 
     .limit(limit);
 }
 
+/**
+ * A page of a merchant's payments, newest first. Exported so the query-plan test checks the very
+ * query the list runs. A metadata filter starts from the metadata index and pages on its object
+ * id, so a rare key/value is found without reading the merchant's other payments.
+ */
+export function paymentListQuery(db: Kysely<Database>, scope: TenantScope, filters: PaymentFilters, page: PageRequest) {
+  let query = db.selectFrom('payments').selectAll('payments');
+  let idColumn = 'payments.id';
+  if (filters.metadata) {
+    query = query
+      .innerJoin('metadata_entries as m', 'm.object_id', 'payments.id')
+      .where('m.merchant_id', '=', scope.merchantId)
+      .where('m.environment', '=', scope.environment)
+      .where('m.object_type', '=', 'payment')
+      .where('m.key', '=', filters.metadata.key)
+      .where('m.value', '=', filters.metadata.value);
+    idColumn = 'm.object_id';
+  }
+  query = query.where('payments.merchant_id', '=', scope.merchantId).where('payments.environment', '=', scope.environment);
+  if (filters.status) query = query.where('payments.status', '=', filters.status);
+  if (filters.mode) query = query.where('payments.mode', '=', filters.mode);
+  if (filters.operators) query = query.where('payments.operator', 'in', filters.operators);
+  if (filters.reference) query = query.where('payments.reference', '=', filters.reference);
+  if (filters.createdGte) query = query.where('payments.created_at', '>=', filters.createdGte);
+  if (filters.createdLte) query = query.where('payments.created_at', '<=', filters.createdLte);
+  return keysetQuery(query, idColumn, page);
+}
+
+/** A page of one payment's refunds, newest first. */
+export function refundListQuery(db: Kysely<Database>, scope: TenantScope, paymentId: string, page: PageRequest) {
+  const query = refundsWithReference(db)
+    .where('refunds.payment_id', '=', paymentId)
+    .where('refunds.merchant_id', '=', scope.merchantId)
+    .where('refunds.environment', '=', scope.environment);
+  return keysetQuery(query, 'refunds.id', page);
+}
+
 /** Refund rows with their payment's reference, which the domain Refund carries. */
 function refundsWithReference(db: Kysely<Database>) {
   return db.selectFrom('refunds').innerJoin('payments', 'payments.id', 'refunds.payment_id').selectAll('refunds').select('payments.reference as payment_reference');
@@ -161,6 +207,8 @@ export class PaymentRepository implements PaymentStore {
         // The claim first: when another request holds the key, nothing else is tried.
         if (claim) await this.claims.writeIn(trx, claim);
         await this.paymentRows.execute(trx, [paymentToRow(payment)]);
+        const entries = metadataEntries('payment', payment);
+        if (entries.length > 0) await trx.insertInto('metadata_entries').values(entries).execute();
         await this.outbox.insert(trx, events);
       });
     } catch (error) {
@@ -233,14 +281,14 @@ export class PaymentRepository implements PaymentStore {
     });
   }
 
-  async listRefunds(scope: TenantScope, paymentId: string): Promise<Refund[]> {
-    const rows = await refundsWithReference(this.db)
-      .where('refunds.payment_id', '=', paymentId)
-      .where('refunds.merchant_id', '=', scope.merchantId)
-      .where('refunds.environment', '=', scope.environment)
-      .orderBy('refunds.id')
-      .execute();
-    return rows.map((row) => refundFromRow(row, row.payment_reference));
+  async list(scope: TenantScope, filters: PaymentFilters, page: PageRequest): Promise<Page<Payment>> {
+    const rows = await paymentListQuery(this.db, scope, filters, page).execute();
+    return toPage(rows.map(paymentFromRow), page);
+  }
+
+  async listRefunds(scope: TenantScope, paymentId: string, page: PageRequest): Promise<Page<Refund>> {
+    const rows = await refundListQuery(this.db, scope, paymentId, page).execute();
+    return toPage(rows.map((row) => refundFromRow(row, row.payment_reference)), page);
   }
 
   async findRefund(scope: TenantScope, refundId: string): Promise<Refund | undefined> {

@@ -3,7 +3,10 @@ import type { StoredEvent } from '../../core/events/stored-event.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
 import type { DeliveryAttempt, DeliveryStatus, WebhookApiVersion, WebhookDelivery, WebhookEndpoint } from '../../core/webhooks/webhook-endpoint.js';
-import type { DeliveryUpdate, NewDelivery, Page, WebhookStore } from '../../core/webhooks/webhook-store.js';
+import type { DeliveryUpdate, EventFilters, NewDelivery, WebhookStore } from '../../core/webhooks/webhook-store.js';
+import { mapPage, type Page, type PageRequest } from '../../core/shared/pagination.js';
+import { keysetQuery, toPage } from '../keyset-page.js';
+import { eventListQuery } from './event-repository.js';
 import type { DatabaseCapabilities } from '../database.js';
 import type { Database, WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from '../schema.js';
 import type { SecretBox } from '../secret-box.js';
@@ -71,6 +74,11 @@ export class WebhookRepository implements WebhookStore {
 
   async listEndpoints(scope: TenantScope): Promise<WebhookEndpoint[]> {
     return (await this.scoped(this.db, scope).orderBy('id').execute()).map((row) => this.endpointFromRow(row));
+  }
+
+  async pageEndpoints(scope: TenantScope, page: PageRequest): Promise<Page<WebhookEndpoint>> {
+    const rows = await keysetQuery(this.scoped(this.db, scope), 'id', page).execute();
+    return toPage(rows.map((row) => this.endpointFromRow(row)), page);
   }
 
   async updateEndpoint(endpoint: WebhookEndpoint): Promise<void> {
@@ -296,47 +304,22 @@ export class WebhookRepository implements WebhookStore {
     });
   }
 
-  async listDeliveries(scope: TenantScope, endpointId: string, options: { limit: number; startingAfter?: string }): Promise<Page<WebhookDelivery & { attemptsLog: DeliveryAttempt[] }>> {
-    let query = this.db
+  async listDeliveries(scope: TenantScope, endpointId: string, page: PageRequest): Promise<Page<WebhookDelivery & { attemptsLog: DeliveryAttempt[] }>> {
+    const query = this.db
       .selectFrom('webhook_deliveries')
       .selectAll()
       .where('destination', '=', endpointId)
       .where('merchant_id', '=', scope.merchantId)
-      .where('environment', '=', scope.environment)
-      .orderBy('id', 'desc')
-      .limit(options.limit + 1);
-    if (options.startingAfter) query = query.where('id', '<', options.startingAfter);
-    const rows = (await query.execute()).map(deliveryFromRow);
-    const page = rows.slice(0, options.limit);
-    const attempts =
-      page.length === 0
-        ? []
-        : (await this.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', page.map((d) => d.id)).orderBy('id').execute()).map(attemptFromRow);
-    return {
-      data: page.map((delivery) => ({ ...delivery, attemptsLog: attempts.filter((a) => a.deliveryId === delivery.id) })),
-      hasMore: rows.length > options.limit,
-    };
+      .where('environment', '=', scope.environment);
+    const deliveries = toPage((await keysetQuery(query, 'id', page).execute()).map(deliveryFromRow), page);
+    const ids = deliveries.data.map((d) => d.id);
+    const attempts = ids.length === 0 ? [] : (await this.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', ids).orderBy('id').execute()).map(attemptFromRow);
+    return mapPage(deliveries, (delivery) => ({ ...delivery, attemptsLog: attempts.filter((a) => a.deliveryId === delivery.id) }));
   }
 
-  async listEvents(scope: TenantScope, options: { limit: number; startingAfter?: string; types?: string[]; createdGte?: string; createdLte?: string }): Promise<Page<StoredEvent>> {
-    let query = this.db
-      .selectFrom('events')
-      .selectAll()
-      .where('merchant_id', '=', scope.merchantId)
-      .where('environment', '=', scope.environment)
-      .orderBy('id', 'desc')
-      .limit(options.limit + 1);
-    if (options.startingAfter) query = query.where('id', '<', options.startingAfter);
-    if (options.createdGte) query = query.where('created_at', '>=', options.createdGte);
-    if (options.createdLte) query = query.where('created_at', '<=', options.createdLte);
-    if (options.types && options.types.length > 0) {
-      const types = options.types;
-      query = query.where((eb) =>
-        eb.or(types.map((type) => (type.endsWith('.*') ? eb('type', 'like', `${type.slice(0, -1).replace(/[%_]/g, '\\$&')}%`) : eb('type', '=', type)))),
-      );
-    }
-    const rows = await query.execute();
-    return { data: rows.slice(0, options.limit).map(eventFromRow), hasMore: rows.length > options.limit };
+  async listEvents(scope: TenantScope, filters: EventFilters, page: PageRequest): Promise<Page<StoredEvent>> {
+    const rows = await eventListQuery(this.db, scope, filters, page).execute();
+    return toPage(rows.map(eventFromRow), page);
   }
 
   private scoped(db: Kysely<Database> | Transaction<Database>, scope: TenantScope) {

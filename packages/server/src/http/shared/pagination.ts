@@ -1,0 +1,36 @@
+import { Type, type TProperties, type TSchema } from 'typebox';
+import { AkweError } from '../../core/errors/index.js';
+import { defaultPageLimit, maxPageLimit, type Page, type PageRequest } from '../../core/shared/pagination.js';
+
+const cursor = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 64, description }));
+
+/** The query parameters every list shares (docs/decisions.md "Lists"). */
+export const pageQueryFields = {
+  limit: Type.Integer({ minimum: 1, maximum: maxPageLimit, default: defaultPageLimit, description: `Objects per page, 1 to ${maxPageLimit}.` }),
+  starting_after: cursor('Cursor: the id of the last object of the previous page; returns older objects.'),
+  ending_before: cursor('Cursor: the id of the first object of the page after; returns newer objects. Not with starting_after.'),
+};
+
+/** A list's query string: the page fields plus its filters; any other parameter is refused (400). */
+export function listQuery<T extends TProperties>(filters: T, options: { patternProperties?: Record<string, TSchema> } = {}) {
+  return Type.Object({ ...pageQueryFields, ...filters }, { additionalProperties: false, ...options });
+}
+
+/** The one list envelope: `{object: "list", data, has_more}`. */
+export function listOf<T extends TSchema>(item: T, description?: string) {
+  return Type.Object(
+    { object: Type.Literal('list'), data: Type.Array(item), has_more: Type.Boolean({ description: 'More objects lie beyond this page in the direction read.' }) },
+    description ? { description } : {},
+  );
+}
+
+export function toPageRequest(query: { limit: number; starting_after?: string; ending_before?: string }): PageRequest {
+  if (query.starting_after !== undefined && query.ending_before !== undefined) {
+    throw new AkweError('validation_error', 'Send starting_after or ending_before, not both.', { field: 'ending_before' });
+  }
+  return { limit: query.limit, startingAfter: query.starting_after, endingBefore: query.ending_before };
+}
+
+export function toWireList<T, U>(page: Page<T>, map: (item: T) => U) {
+  return { object: 'list' as const, data: page.data.map(map), has_more: page.hasMore };
+}

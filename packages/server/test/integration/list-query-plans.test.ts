@@ -1,0 +1,118 @@
+/**
+ * Every list reads an index in its own order at a million rows: no full scan, no sort. The plans
+ * are those of the very queries the repositories run, on tables seeded inside the database.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql, type Compilable, type Kysely } from 'kysely';
+import type { TenantScope } from '../../src/core/shared/environment.js';
+import type { PageRequest } from '../../src/core/shared/pagination.js';
+import type { Database } from '../../src/storage/schema.js';
+import { eventListQuery } from '../../src/storage/repositories/event-repository.js';
+import { paymentListQuery, refundListQuery } from '../../src/storage/repositories/payment-repository.js';
+import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { testDatabases } from '../support/test-databases.js';
+
+const ROWS = 1_000_000;
+const firstPage: PageRequest = { limit: 20 };
+/** A cursor in the middle of the table. */
+const laterPage: PageRequest = { limit: 20, startingAfter: syntheticId(ROWS / 2) };
+
+/** UUIDv7-shaped ids that sort like the seeded row numbers, as real ids sort by creation. */
+function syntheticId(n: number): string {
+  return `${n.toString(16).padStart(8, '0')}-0000-7000-8000-000000000000`;
+}
+
+for (const target of testDatabases()) {
+  describe(`list query plans at ${ROWS.toLocaleString('en')} rows on ${target.name}`, { skip: target.skip }, () => {
+    let t: TestApp;
+    let db: Kysely<Database>;
+    let scope: TenantScope;
+    const postgres = target.name === 'postgres';
+
+    before(async () => {
+      t = await buildTestApp(target);
+      db = t.services.database.db;
+      const merchants = [await t.newMerchant(), await t.newMerchant()];
+      scope = { merchantId: merchants[0]!.merchantId, environment: 'test' };
+      await seed(db, postgres, merchants.map((m) => m.merchantId));
+    });
+    after(() => t.close());
+
+    /** The plan's lines (SQLite) or node types and index names (PostgreSQL), as text. */
+    async function plan(query: Compilable): Promise<string> {
+      const compiled = query.compile();
+      const explain = postgres ? 'explain (format json)' : 'explain query plan';
+      const { rows } = await db.executeQuery<Record<string, unknown>>({ ...compiled, sql: `${explain} ${compiled.sql}` });
+      if (postgres) return JSON.stringify(rows[0]!['QUERY PLAN']);
+      return rows.map((r) => String(r['detail'])).join('\n');
+    }
+
+    /** `unique`: the index finds at most one row, so sorting it costs nothing and is allowed. */
+    function assertIndexed(text: string, index: string | undefined, what: string, { unique = false } = {}) {
+      if (postgres) {
+        assert.doesNotMatch(text, /"Seq Scan"/, `${what}: sequential scan\n${text}`);
+        if (!unique) assert.doesNotMatch(text, /"Node Type":"(Sort|Incremental Sort)"/, `${what}: sorts\n${text}`);
+        assert.match(text, /"Index (Only )?Scan"/, `${what}: no index scan\n${text}`);
+      } else {
+        assert.doesNotMatch(text, /^SCAN \w+( AS \w+)?$/m, `${what}: full table scan\n${text}`);
+        if (!unique) assert.doesNotMatch(text, /TEMP B-TREE/, `${what}: sorts\n${text}`);
+      }
+      if (index) assert.match(text, new RegExp(index), `${what}: does not use ${index}\n${text}`);
+    }
+
+    it('payments: the plain list, a later page, each filter', async () => {
+      assertIndexed(await plan(paymentListQuery(db, scope, {}, firstPage)), undefined, 'first page');
+      assertIndexed(await plan(paymentListQuery(db, scope, {}, laterPage)), undefined, 'later page');
+      assertIndexed(await plan(paymentListQuery(db, scope, {}, { limit: 20, endingBefore: syntheticId(ROWS / 2) })), undefined, 'ending_before');
+      assertIndexed(await plan(paymentListQuery(db, scope, { status: 'failed' }, firstPage)), undefined, 'status');
+      assertIndexed(await plan(paymentListQuery(db, scope, { reference: 'REF-777' }, firstPage)), 'payments_reference', 'reference', { unique: true });
+      assertIndexed(await plan(paymentListQuery(db, scope, { metadata: { key: 'order', value: 'O-4242' } }, firstPage)), 'metadata_entries_search', 'metadata');
+      assertIndexed(await plan(paymentListQuery(db, scope, { mode: 'hosted', operators: ['mtn_bj'] }, laterPage)), undefined, 'mode and operator');
+    });
+
+    it('events: the plain list, by reference, by type family', async () => {
+      assertIndexed(await plan(eventListQuery(db, scope, {}, firstPage)), undefined, 'events');
+      assertIndexed(await plan(eventListQuery(db, scope, { reference: 'REF-777' }, firstPage)), 'events_scope_reference', 'events by reference');
+      assertIndexed(await plan(eventListQuery(db, scope, { types: ['collect.payment.*'] }, laterPage)), undefined, 'events by type');
+    });
+
+    it('refunds of one payment', async () => {
+      assertIndexed(await plan(refundListQuery(db, scope, syntheticId(42), firstPage)), 'refunds_payment', 'refunds');
+    });
+
+    it('the seeded rows are there (the plans are about a million rows, not an empty table)', async () => {
+      const { count } = await db.selectFrom('payments').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+      assert.equal(Number(count), ROWS);
+    });
+  });
+}
+
+/**
+ * A million payments (nine in ten for the first merchant), one metadata entry in ten, a million
+ * events and some refunds, generated inside the database so seeding takes seconds.
+ */
+async function seed(db: Kysely<Database>, postgres: boolean, merchantIds: string[]): Promise<void> {
+  const [mine, other] = merchantIds.map((id) => sql.lit(id));
+  const numbers = postgres ? sql`select n from generate_series(1, ${sql.lit(ROWS)}) as n` : sql`with recursive seq(n) as (select 1 union all select n + 1 from seq where n < ${sql.lit(ROWS)}) select n from seq`;
+  const id = postgres ? sql`lpad(to_hex(n), 8, '0') || '-0000-7000-8000-000000000000'` : sql`printf('%08x-0000-7000-8000-000000000000', n)`;
+  const merchant = sql`case when n % 10 = 0 then ${other} else ${mine} end`;
+  const status = sql`case when n % 100 = 0 then 'failed' when n % 7 = 0 then 'pending' else 'completed' end`;
+  const mode = sql`case when n % 5 = 0 then 'hosted' else 'direct' end`;
+  const at = sql.lit('2026-01-01T00:00:00.000Z');
+  await sql`
+    insert into payments (id, merchant_id, environment, reference, status, amount_minor, currency, country, mode, operator,
+      otp_attempts, refunded_minor, expires_at, created_at, updated_at, version, metadata)
+    select ${id}, ${merchant}, 'test', 'REF-' || n, ${status}, 300000, 'XOF', 'BJ', ${mode}, 'mtn_bj', 0, 0, ${at}, ${at}, ${at}, 1, '{}'
+    from (${numbers}) as numbers`.execute(db);
+  await sql`
+    insert into metadata_entries (object_type, object_id, merchant_id, environment, key, value)
+    select 'payment', ${id}, ${merchant}, 'test', 'order', 'O-' || n from (${numbers}) as numbers where n % 10 = 1`.execute(db);
+  await sql`
+    insert into events (id, merchant_id, environment, type, payload, created_at, subject_reference)
+    select ${id}, ${merchant}, 'test', 'collect.payment.completed', '{}', ${at}, 'REF-' || (n / 3) from (${numbers}) as numbers`.execute(db);
+  await sql`
+    insert into refunds (id, payment_id, merchant_id, environment, amount_minor, currency, status, created_at, updated_at)
+    select ${id}, ${id}, ${merchant}, 'test', 100, 'XOF', 'completed', ${at}, ${at} from (${numbers}) as numbers where n % 10 = 2`.execute(db);
+  await sql`analyze`.execute(db);
+}

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock, IdSource } from '../core/ports.js';
 import type { Environment } from '../core/shared/environment.js';
 import { decideAfterTry } from '../core/webhooks/delivery-outcome.js';
-import { signingSecrets, type WebhookDelivery } from '../core/webhooks/webhook-endpoint.js';
+import { CALLBACK_DESTINATION, signingSecrets, type WebhookDelivery } from '../core/webhooks/webhook-endpoint.js';
 import type { WebhookService } from '../core/webhooks/webhook-service.js';
 import type { DeliveryUpdate, WebhookStore } from '../core/webhooks/webhook-store.js';
 import type { WorkerJob } from '../workers/worker-pool.js';
@@ -108,14 +108,17 @@ export class WebhookDeliveryJob implements WorkerJob {
         update,
         disable,
       );
-    const endpointGone = delivery.endpointId !== null && (!loaded?.endpoint || !loaded.endpoint.enabled);
+    // Decided by `destination`, which never changes: a deleted endpoint's delivery must not turn
+    // into a callback delivery signed with the merchant's callback secret.
+    const toEndpoint = delivery.destination !== CALLBACK_DESTINATION;
+    const endpointGone = toEndpoint && (!loaded?.endpoint || !loaded.endpoint.enabled);
     if (!loaded || endpointGone) {
       const error = !loaded ? 'event no longer exists' : 'endpoint deleted or disabled';
       await record({ outcome: 'failed', durationMs: 0, error }, { status: 'cancelled', nextAttemptAt: startedAt.toISOString(), lastStatusCode: null, lastError: error, succeededAt: null });
       return;
     }
 
-    const secrets = loaded.endpoint ? signingSecrets(loaded.endpoint, startedAt) : [await this.deps.webhooks.callbackSecret(delivery)];
+    const secrets = toEndpoint ? signingSecrets(loaded.endpoint!, startedAt) : [await this.deps.webhooks.callbackSecret(delivery)];
     const { body, headers } = renderDelivery(loaded.event, delivery.apiVersion, { publicUrl: this.deps.publicUrl, secrets, now: startedAt });
     const answer = await this.deps.senderFor(delivery.environment).send({ url: delivery.targetUrl, body, headers, timeoutMs: this.options.timeoutMs });
 

@@ -65,12 +65,12 @@ for (const target of testDatabases()) {
         assert.deepEqual(pages.map((p) => p.length), [3, 3, 1]);
         const ids = pages.flat().map((p) => p.id);
         assert.deepEqual(ids, created.map((p) => p.id).reverse(), 'newest first, none twice, none missing');
-        assert.equal(pages[0]![0].object, 'collect.payment');
+        assert.equal(pages[0]![0]!.object, 'collect.payment');
 
-        const back = await getOk(`/collect/payments?limit=3&ending_before=${pages[2]![0].id}`);
+        const back = await getOk(`/collect/payments?limit=3&ending_before=${pages[2]![0]!.id}`);
         assert.deepEqual(back.data.map((p: Wire) => p.id), pages[1]!.map((p) => p.id), 'the page before, still newest first');
         assert.equal(back.has_more, true, 'newer payments remain above it');
-        const top = await getOk(`/collect/payments?limit=3&ending_before=${pages[1]![0].id}`);
+        const top = await getOk(`/collect/payments?limit=3&ending_before=${pages[1]![0]!.id}`);
         assert.equal(top.has_more, false);
       });
 

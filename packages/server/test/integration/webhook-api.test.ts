@@ -120,6 +120,20 @@ for (const target of testDatabases()) {
         assert.equal((await call('GET', '/events', undefined, payer.testKey)).statusCode, 403);
       });
 
+      it('shows a signing secret only to a key that may change webhooks (a secret forges them)', async () => {
+        const endpoint = (await call('POST', '/webhook-endpoints', { url: 'https://shop.example/secret-scope' })).json();
+        const reader = await t.newMerchant({ name: 'Secret reader', scopes: ['webhooks:read'] });
+        const readerCall = (url: string) => t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: { authorization: `Bearer ${reader.testKey}` } });
+        for (const url of [`/webhook-endpoints/${endpoint.id}/secret`, '/account/callback-secret']) {
+          const refused = await readerCall(url);
+          assert.equal(refused.statusCode, 403, url);
+          assert.equal(refused.json().error.code, 'insufficient_scope');
+          assert.doesNotMatch(refused.body, /whsec_/);
+        }
+        assert.equal((await readerCall(`/webhook-endpoints/${endpoint.id}`)).statusCode, 404, 'another merchant’s endpoint');
+        assert.match((await call('GET', `/webhook-endpoints/${endpoint.id}/secret`)).json().secret, /^whsec_/);
+      });
+
       it('gives each merchant and environment one callback secret', async () => {
         const first = (await call('GET', '/account/callback-secret')).json();
         const again = (await call('GET', '/account/callback-secret')).json();

@@ -345,6 +345,43 @@ for (const target of testDatabases()) {
       assert.equal(request.headers['x-service-signature'], createHmac('sha256', hook.secret).update(request.body).digest('base64'));
     });
 
+    it('deleting an endpoint while its delivery is in flight: the try is recorded, nothing is retried or sent elsewhere', async () => {
+      receiver.answerWith({ status: 500, delayMs: 600 });
+      const hook = await endpoint('/held', { events: ['collect.payment.created'] });
+      await api.createOk(direct());
+      while ((await t.services.webhooks.fanOut()) > 0);
+      await job.runOnce();
+      for (let i = 0; i < 100 && requestsTo('/held').length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(requestsTo('/held').length, 1, 'the try is in flight');
+      const deleted = await t.app.inject({ method: 'DELETE', url: `/api/v1/webhook-endpoints/${hook.id}`, headers: { authorization: `Bearer ${merchant.testKey}` } });
+      assert.equal(deleted.statusCode, 200, deleted.body);
+      await job.drain();
+
+      const rows = await t.services.database.db.selectFrom('webhook_deliveries').selectAll().where('destination', '=', hook.id).execute();
+      assert.deepEqual(rows.map((r) => [r.status, r.attempts]), [['cancelled', 1]]);
+      for (const delay of retryDelaysSeconds.slice(0, 3)) {
+        clock.advance(delay * 1000 + 1_000);
+        await pump();
+      }
+      assert.equal(receiver.requests.length, 1, 'no retry, and never redirected to another destination');
+    });
+
+    it('disabling an endpoint cancels its waiting deliveries', async () => {
+      receiver.answerWith({ status: 503 });
+      const hook = await endpoint('/disabled', { events: ['collect.payment.created'] });
+      await api.createOk(direct());
+      await api.createOk(direct());
+      await pump();
+      assert.equal(requestsTo('/disabled').length, 2);
+      const patched = await call('PATCH', `/webhook-endpoints/${hook.id}`, { enabled: false });
+      assert.equal(patched.statusCode, 200, patched.body);
+      const rows = await t.services.database.db.selectFrom('webhook_deliveries').select('status').where('destination', '=', hook.id).execute();
+      assert.deepEqual(rows.map((r) => r.status), ['cancelled', 'cancelled']);
+      clock.advance(3_600_000);
+      await pump();
+      assert.equal(requestsTo('/disabled').length, 2, 'nothing more is sent');
+    });
+
     it('keeps a slow receiver from holding up the others (bounded sends per receiver)', async () => {
       const slow = await startWebhookReceiver({ answer: { status: 200, delayMs: 1_500 } });
       try {

@@ -91,7 +91,8 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
 
   app.get(
     '/webhook-endpoints/:id/secret',
-    { config: { scope: 'webhooks:read', rateLimitBucket: 'read' }, schema: { tags, summary: 'The endpoint’s signing secret', params: IdParams, response: { 200: EndpointSecret, ...errorResponses(401, 403, 404, 429) } } },
+    // A signing secret lets its holder forge webhooks: reading it needs the write scope.
+    { config: { scope: 'webhooks:write', rateLimitBucket: 'read' }, schema: { tags, summary: 'The endpoint’s signing secret', params: IdParams, response: { 200: EndpointSecret, ...errorResponses(401, 403, 404, 429) } } },
     async (request) => {
       const endpoint = await webhooks.getEndpoint(principalOf(request), request.params.id);
       return { object: 'webhook_endpoint_secret' as const, secret: endpoint.secret, previous_secret: endpoint.previousSecret, previous_secret_expires_at: endpoint.previousSecretExpiresAt };
@@ -127,7 +128,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
 
   app.get(
     '/account/callback-secret',
-    { config: { scope: 'webhooks:read', rateLimitBucket: 'read' }, schema: { tags, summary: 'The secret that signs what is sent to payments’ callback_url', response: { 200: CallbackSecret, ...errorResponses(401, 403, 429) } } },
+    { config: { scope: 'webhooks:write', rateLimitBucket: 'read' }, schema: { tags, summary: 'The secret that signs what is sent to payments’ callback_url', response: { 200: CallbackSecret, ...errorResponses(401, 403, 429) } } },
     async (request) => {
       const principal = principalOf(request);
       return { object: 'callback_secret' as const, environment: principal.environment, secret: await webhooks.callbackSecret(principal) };

@@ -2,7 +2,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { StoredEvent } from '../../core/events/stored-event.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
-import type { DeliveryAttempt, DeliveryStatus, WebhookApiVersion, WebhookDelivery, WebhookEndpoint } from '../../core/webhooks/webhook-endpoint.js';
+import { CALLBACK_DESTINATION, type DeliveryAttempt, type DeliveryStatus, type WebhookApiVersion, type WebhookDelivery, type WebhookEndpoint } from '../../core/webhooks/webhook-endpoint.js';
 import type { DeliveryUpdate, EventFilters, NewDelivery, WebhookStore } from '../../core/webhooks/webhook-store.js';
 import { mapPage, type Page, type PageRequest } from '../../core/shared/pagination.js';
 import { keysetQuery, toPage } from '../keyset-page.js';
@@ -83,7 +83,18 @@ export class WebhookRepository implements WebhookStore {
 
   async updateEndpoint(endpoint: WebhookEndpoint): Promise<void> {
     const { id, merchant_id, environment, created_at: _c, ...columns } = this.endpointToRow(endpoint);
-    await this.db.updateTable('webhook_endpoints').set(columns).where('id', '=', id).where('merchant_id', '=', merchant_id).where('environment', '=', environment).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('webhook_endpoints').set(columns).where('id', '=', id).where('merchant_id', '=', merchant_id).where('environment', '=', environment).execute();
+      // Disabled means nothing more is sent: what waits is cancelled, as on deletion.
+      if (!endpoint.enabled) {
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ status: 'cancelled', last_error: 'endpoint disabled', updated_at: endpoint.updatedAt })
+          .where('endpoint_id', '=', id)
+          .where('status', 'in', waiting)
+          .execute();
+      }
+    });
   }
 
   async deleteEndpoint(scope: TenantScope, id: string, now: string): Promise<boolean> {
@@ -101,6 +112,11 @@ export class WebhookRepository implements WebhookStore {
       await trx.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
       return true;
     });
+  }
+
+  private async endpointEnabled(trx: Transaction<Database>, id: string): Promise<boolean> {
+    const row = await trx.selectFrom('webhook_endpoints').select('enabled').where('id', '=', id).executeTakeFirst();
+    return row !== undefined && row.enabled === 1;
   }
 
   async findEndpointById(id: string): Promise<WebhookEndpoint | undefined> {
@@ -221,7 +237,8 @@ export class WebhookRepository implements WebhookStore {
   async loadForSending(delivery: WebhookDelivery): Promise<{ event: StoredEvent; endpoint: WebhookEndpoint | undefined } | undefined> {
     const row = await this.db.selectFrom('events').selectAll().where('id', '=', delivery.eventId).executeTakeFirst();
     if (!row) return undefined;
-    const endpointRow = delivery.endpointId ? await this.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', delivery.endpointId).executeTakeFirst() : undefined;
+    const endpointRow =
+      delivery.destination === CALLBACK_DESTINATION ? undefined : await this.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', delivery.destination).executeTakeFirst();
     return { event: eventFromRow(row), endpoint: endpointRow && this.endpointFromRow(endpointRow) };
   }
 
@@ -246,6 +263,14 @@ export class WebhookRepository implements WebhookStore {
         .executeTakeFirst();
       // Our lease ran out and another worker took the delivery over: its result is the one that counts.
       if (Number(result.numUpdatedRows) !== 1) return false;
+      // Deleted (or disabled) while this try was in flight: the try is recorded, no retry follows.
+      if (update.status === 'retrying' && delivery.destination !== CALLBACK_DESTINATION && !(await this.endpointEnabled(trx, delivery.destination))) {
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ status: 'cancelled', last_error: 'endpoint deleted or disabled' })
+          .where('id', '=', delivery.id)
+          .execute();
+      }
       await trx
         .insertInto('webhook_attempts')
         .values({

@@ -110,6 +110,18 @@ for (const target of testDatabases()) {
         assert.equal((await call('POST', `/webhook-endpoints/${endpoint.id}/rotate-secret`, { overlap_seconds: 604_801 })).statusCode, 400);
       });
 
+      it('caps endpoints per merchant and environment at 16, even when creations race for the last place', async () => {
+        const own = await t.newMerchant({ name: 'Many endpoints' });
+        const create = (i: number, key = own.testKey) => call('POST', '/webhook-endpoints', { url: `https://shop.example/cap/${i}` }, key);
+        for (let i = 0; i < 15; i++) assert.equal((await create(i)).statusCode, 201);
+        const racing = await Promise.all([15, 16, 17, 18, 19].map((i) => create(i)));
+        assert.deepEqual(racing.map((r) => r.statusCode).sort(), [201, 409, 409, 409, 409]);
+        const refused = racing.find((r) => r.statusCode === 409)!;
+        assert.equal(refused.json().error.code, 'endpoint_limit_reached');
+        assert.equal((await call('GET', '/webhook-endpoints?limit=100', undefined, own.testKey)).json().data.length, 16);
+        assert.equal((await create(20, own.liveKey)).statusCode, 201, 'the other environment has its own 16');
+      });
+
       it('needs webhooks:read to read and webhooks:write to change', async () => {
         const reader = await t.newMerchant({ name: 'Reader', scopes: ['webhooks:read'] });
         assert.equal((await call('GET', '/webhook-endpoints', undefined, reader.testKey)).statusCode, 200);

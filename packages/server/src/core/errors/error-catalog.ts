@@ -34,6 +34,7 @@ export const errorCatalog = {
   payment_not_cancellable: { status: 409, message: 'The payment has a final status and cannot be cancelled.' },
   payment_not_refundable: { status: 409, message: 'Only a completed payment can be refunded.' },
   payment_not_payable: { status: 409, message: 'The payment is not awaiting payment on its checkout page.' },
+  endpoint_limit_reached: { status: 409, message: 'The merchant has as many webhook endpoints in this environment as allowed.' },
   refund_exceeds_amount: { status: 409, message: 'The refund is larger than what is left to refund.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'Unsupported Content-Type; send application/json.' },

@@ -8,6 +8,13 @@ import type { Clock, EventStore, IdSource } from '../ports.js';
 import type { TenantScope } from '../shared/environment.js';
 import { CALLBACK_DESTINATION, subscribes, type WebhookApiVersion, type WebhookDelivery, type WebhookEndpoint } from './webhook-endpoint.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
+
+/**
+ * Endpoints per merchant and environment (Stripe allows 16 too). Each endpoint is a delivery
+ * stream with its own in-flight budget, so an unbounded number would let one merchant's slow
+ * receivers hold every delivery slot.
+ */
+export const MAX_ENDPOINTS_PER_SCOPE = 16;
 import type { EventFilters, NewDelivery, WebhookStore } from './webhook-store.js';
 
 export interface WebhookServiceDeps {
@@ -58,7 +65,7 @@ export class WebhookService {
     };
     // The endpoint, the claim and the stored response commit together (docs/architecture.md "Recorded phases").
     const claim = finishWrite(request, endpoint.id, endpoint);
-    await this.deps.store.insertEndpoint(endpoint, claim);
+    await this.deps.store.insertEndpoint(endpoint, MAX_ENDPOINTS_PER_SCOPE, claim);
     reportCommitted(request, claim);
     return endpoint;
   }

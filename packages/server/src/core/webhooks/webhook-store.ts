@@ -28,7 +28,8 @@ export interface EventFilters {
 
 export interface WebhookStore {
   /** Inserts the endpoint, with the request's claim and response (`claim`) in the same transaction. */
-  insertEndpoint(endpoint: WebhookEndpoint, claim?: ClaimWrite): Promise<void>;
+  /** Refuses (endpoint_limit_reached) when the scope holds `maxPerScope` endpoints already. */
+  insertEndpoint(endpoint: WebhookEndpoint, maxPerScope: number, claim?: ClaimWrite): Promise<void>;
   findEndpoint(scope: TenantScope, id: string): Promise<WebhookEndpoint | undefined>;
   /** Every endpoint of the scope (fan-out, resend). */
   listEndpoints(scope: TenantScope): Promise<WebhookEndpoint[]>;

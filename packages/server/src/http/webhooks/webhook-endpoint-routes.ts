@@ -32,7 +32,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
     '/webhook-endpoints',
     {
       config: { scope: 'webhooks:write', idempotency: { required: false, recorded: true, responseHoldsSecret: true }, rateLimitBucket: 'manage' },
-      schema: { tags, summary: 'Create a webhook endpoint (the answer shows its secret)', body: CreateEndpointBody, response: { 201: EndpointObject, ...errorResponses(400, 401, 403, 422, 429) } },
+      schema: { tags, summary: 'Create a webhook endpoint (the answer shows its secret)', body: CreateEndpointBody, response: { 201: EndpointObject, ...errorResponses(400, 401, 403, 409, 422, 429) } },
     },
     async (request, reply) => {
       const body = request.body;

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import { AkweError } from '../../core/errors/index.js';
 import type { StoredEvent } from '../../core/events/stored-event.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
@@ -59,10 +60,19 @@ export class WebhookRepository implements WebhookStore {
     private readonly claims: { writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> },
   ) {}
 
-  async insertEndpoint(endpoint: WebhookEndpoint, claim?: ClaimWrite): Promise<void> {
+  async insertEndpoint(endpoint: WebhookEndpoint, maxPerScope: number, claim?: ClaimWrite): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       // The claim first: when another request holds the key, nothing else is written.
       if (claim) await this.claims.writeIn(trx, claim);
+      // Creations of one merchant queue on its row, so two at once cannot both take the last place.
+      if (this.capabilities.rowLocks) await trx.selectFrom('merchants').select('id').where('id', '=', endpoint.merchantId).forUpdate().execute();
+      const { count } = await this.scoped(trx, endpoint)
+        .clearSelect()
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= maxPerScope) {
+        throw new AkweError('endpoint_limit_reached', `At most ${maxPerScope} webhook endpoints per merchant and environment; delete one first.`);
+      }
       await trx.insertInto('webhook_endpoints').values(this.endpointToRow(endpoint)).execute();
     });
   }

@@ -148,5 +148,5 @@ export async function startWorker(config: Config, { logger }: { logger: Logger }
 
 /** The background jobs of one process, with their loggers. */
 function workerPool(services: Services, config: Config, logger: Logger): WorkerPool {
-  return new WorkerPool(createJobs(services, config, logger.child({ component: 'webhooks' })), logger.child({ component: 'workers' }));
+  return new WorkerPool(createJobs(services, config, logger.child({ component: 'webhooks' })), logger.child({ component: 'workers' }), services.signals);
 }

@@ -18,6 +18,7 @@ import { WebhookRepository } from './storage/repositories/webhook-repository.js'
 import type { Clock, EventStore, IdSource } from './core/ports.js';
 import { systemClock } from './core/shared/clock.js';
 import { newId } from './core/shared/ids.js';
+import { WorkSignals } from './core/shared/work-signals.js';
 import type { AkweDatabase } from './storage/database.js';
 import { ApiKeyRepository } from './storage/repositories/api-key-repository.js';
 import { EventRepository } from './storage/repositories/event-repository.js';
@@ -36,6 +37,8 @@ export interface Services {
   idempotency: IdempotencyStore;
   webhookStore: WebhookStore;
   webhooks: WebhookService;
+  /** Wakes the workers when work commits (and, through a bridge, other processes' workers). */
+  signals: WorkSignals;
 }
 
 export function createServices(options: {
@@ -62,9 +65,10 @@ export function createServices(options: {
       }),
   );
   const idempotency = new IdempotencyRepository(db, new ResponseSealing(secretBox));
-  const paymentStore = new PaymentRepository(db, capabilities, idempotency);
+  const signals = new WorkSignals();
+  const paymentStore = new PaymentRepository(db, capabilities, idempotency, signals);
   const events = new EventRepository(db);
-  const webhookStore = new WebhookRepository(db, capabilities, secretBox, idempotency);
+  const webhookStore = new WebhookRepository(db, capabilities, secretBox, idempotency, signals);
   return {
     database: options.database,
     catalog: options.catalog,
@@ -85,5 +89,6 @@ export function createServices(options: {
     }),
     webhookStore,
     webhooks: new WebhookService({ store: webhookStore, events, clock, newId: ids }),
+    signals,
   };
 }

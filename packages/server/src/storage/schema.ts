@@ -135,6 +135,8 @@ export interface WebhookEndpointTable {
   disabled_reason: string | null;
   created_at: string;
   updated_at: string;
+  /** Deliveries in flight at once to this endpoint; null: the default. */
+  max_in_flight: number | null;
 }
 
 export interface CallbackSecretTable {
@@ -163,6 +165,9 @@ export interface WebhookDeliveryTable {
   created_at: string;
   updated_at: string;
   succeeded_at: string | null;
+  /** The endpoint id, or `callback:<url>`: what the in-flight budget of one receiver counts. */
+  stream: string;
+  target_host: string;
 }
 
 export interface WebhookAttemptTable {

@@ -4,7 +4,10 @@ import type { Environment } from '../core/shared/environment.js';
 import { decideAfterTry } from '../core/webhooks/delivery-outcome.js';
 import { CALLBACK_DESTINATION, signingSecrets, type WebhookDelivery } from '../core/webhooks/webhook-endpoint.js';
 import type { WebhookService } from '../core/webhooks/webhook-service.js';
-import type { DeliveryUpdate, WebhookStore } from '../core/webhooks/webhook-store.js';
+import type { DeliveryUpdate, TryResult, WebhookStore } from '../core/webhooks/webhook-store.js';
+import { defaultDeliveryBudgets, maxInFlightBounds, type DeliveryBudgets } from '../core/webhooks/delivery-budgets.js';
+import { ResultBatcher } from './result-batcher.js';
+import { StreamThrottle } from './stream-throttle.js';
 import type { WorkerJob } from '../workers/worker-pool.js';
 import { renderDelivery } from './event-rendering.js';
 import type { WebhookAnswer, WebhookDelivery as OutgoingRequest } from './webhook-sender.js';
@@ -16,8 +19,9 @@ export interface DeliveryJobOptions {
   leaseSeconds?: number;
   /** Sends in flight in this process at once. */
   maxInFlight?: number;
-  /** Sends in flight to one receiver URL at once, so one slow receiver cannot take every slot. */
-  perReceiver?: number;
+  /** In flight per stream, merchant and host, across processes (delivery-budgets.ts). */
+  budgets?: Partial<DeliveryBudgets>;
+  /** The pause when idle and no signal comes (deliveries due later: retries). */
   idleDelayMs?: number;
   random?: () => number;
 }
@@ -31,30 +35,41 @@ export interface DeliveryJobDeps {
   newId: IdSource;
   publicUrl: string;
   logger?: Logger;
+  /** Called when a send finishes and its slot is free (wakes this job's loop). */
+  onSlotFree?: () => void;
 }
 
 /**
  * Claims due deliveries and sends them without waiting for one another: each pass starts as many
- * sends as there are free slots and returns; `stop()` waits for the sends in flight.
+ * sends as there are free slots (within the budgets) and returns; a finished send wakes the loop
+ * for the next. Results are recorded in batches. `stop()` waits for the sends in flight.
  */
 export class WebhookDeliveryJob implements WorkerJob {
   readonly name = 'webhook-delivery';
   readonly idleDelayMs: number;
+  readonly wakeOn = ['deliveries'] as const;
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly options: Required<Omit<DeliveryJobOptions, 'random' | 'idleDelayMs'>> & { random?: () => number };
+  /** This process's sends in flight per stream, for the back-off. */
+  private readonly streamSends = new Map<string, number>();
+  private readonly throttle: StreamThrottle;
+  private readonly results: ResultBatcher<TryResult, boolean>;
+  private readonly budgets: DeliveryBudgets;
+  private readonly options: Required<Omit<DeliveryJobOptions, 'random' | 'idleDelayMs' | 'budgets'>> & { random?: () => number };
 
   constructor(
     private readonly deps: DeliveryJobDeps,
     options: DeliveryJobOptions = {},
   ) {
-    this.idleDelayMs = options.idleDelayMs ?? 500;
+    this.idleDelayMs = options.idleDelayMs ?? 1_000;
+    this.budgets = { ...defaultDeliveryBudgets, ...options.budgets };
     this.options = {
       timeoutMs: options.timeoutMs ?? 30_000,
       leaseSeconds: options.leaseSeconds ?? 90,
-      maxInFlight: options.maxInFlight ?? 16,
-      perReceiver: options.perReceiver ?? 2,
+      maxInFlight: options.maxInFlight ?? 256,
       random: options.random,
     };
+    this.throttle = new StreamThrottle(maxInFlightBounds.max);
+    this.results = new ResultBatcher((tries) => this.deps.store.recordTries(tries));
   }
 
   async runOnce(): Promise<number> {
@@ -67,20 +82,30 @@ export class WebhookDeliveryJob implements WorkerJob {
       limit: free,
       leaseUntil: new Date(now.getTime() + this.options.leaseSeconds * 1000).toISOString(),
       claimToken,
-      perEndpoint: this.options.perReceiver,
+      budgets: this.budgets,
+      streamCap: (stream) => this.throttle.cap(stream),
+      pausedStreams: this.throttle.paused(now.getTime()),
     });
     for (const delivery of claimed) {
+      this.streamSends.set(delivery.stream, (this.streamSends.get(delivery.stream) ?? 0) + 1);
       const send: Promise<void> = this.deliver(delivery, claimToken)
         .catch((error: unknown) => this.deps.logger?.error({ err: error, delivery: delivery.id }, 'webhook delivery failed unexpectedly'))
-        .finally(() => this.inFlight.delete(send));
+        .finally(() => {
+          this.inFlight.delete(send);
+          const left = (this.streamSends.get(delivery.stream) ?? 1) - 1;
+          if (left > 0) this.streamSends.set(delivery.stream, left);
+          else this.streamSends.delete(delivery.stream);
+          this.deps.onSlotFree?.();
+        });
       this.inFlight.add(send);
     }
     return claimed.length;
   }
 
-  /** Waits for every send started so far (tests use it after `runOnce`). */
+  /** Waits for every send started so far and its recorded result (tests use it after `runOnce`). */
   async drain(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    await this.results.flushed();
   }
 
   stop(): Promise<void> {
@@ -91,11 +116,11 @@ export class WebhookDeliveryJob implements WorkerJob {
     const loaded = await this.deps.store.loadForSending(delivery);
     const startedAt = this.deps.clock.now();
     const attemptNumber = delivery.attempts + 1;
-    const record = (answer: WebhookAnswer, update: DeliveryUpdate, disable?: { reason: string }) =>
-      this.deps.store.recordTry(
+    const record = (answer: WebhookAnswer, update: DeliveryUpdate, disableEndpoint?: { reason: string }) =>
+      this.results.add({
         delivery,
         claimToken,
-        {
+        attempt: {
           id: this.deps.newId(),
           deliveryId: delivery.id,
           attemptNumber,
@@ -106,8 +131,8 @@ export class WebhookDeliveryJob implements WorkerJob {
           error: answer.error ?? null,
         },
         update,
-        disable,
-      );
+        ...(disableEndpoint ? { disableEndpoint } : {}),
+      });
     // Decided by `destination`, which never changes: a deleted endpoint's delivery must not turn
     // into a callback delivery signed with the merchant's callback secret.
     const toEndpoint = delivery.destination !== CALLBACK_DESTINATION;
@@ -123,6 +148,7 @@ export class WebhookDeliveryJob implements WorkerJob {
     const answer = await this.deps.senderFor(delivery.environment).send({ url: delivery.targetUrl, body, headers, timeoutMs: this.options.timeoutMs });
 
     const finishedAt = this.deps.clock.now();
+    this.throttle.observe(delivery.stream, answer, this.streamSends.get(delivery.stream) ?? 1, finishedAt.getTime());
     const decision = decideAfterTry(answer, attemptNumber, finishedAt, this.options.random);
     const lastError = answer.error ?? (decision.status === 'succeeded' ? null : `HTTP ${answer.statusCode}`);
     const update: DeliveryUpdate = {

@@ -17,6 +17,16 @@ export function createJobs(services: Services, config: Pick<Config, 'dev' | 'pub
     requestRecoveryJob(services.payments),
     idempotencyCleanupJob({ store: services.idempotency, clock: services.clock }),
     eventFanoutJob(services.webhooks),
-    new WebhookDeliveryJob({ store: services.webhookStore, webhooks: services.webhooks, senderFor: webhookSenders({ dev: config.dev }), clock: services.clock, newId, publicUrl: config.publicUrl, logger }),
+    new WebhookDeliveryJob({
+      store: services.webhookStore,
+      webhooks: services.webhooks,
+      senderFor: webhookSenders({ dev: config.dev }),
+      clock: services.clock,
+      newId,
+      publicUrl: config.publicUrl,
+      logger,
+      // A finished send frees a slot: the loop claims the next at once instead of pausing.
+      onSlotFree: () => services.signals.wakeLocal('deliveries'),
+    }),
   ];
 }

@@ -8,6 +8,7 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { loadDefaultCatalog } from '../../src/core/catalog/operator-catalog.js';
 import { newId } from '../../src/core/shared/ids.js';
 import { retryDelaysSeconds } from '../../src/core/webhooks/retry-schedule.js';
+import { defaultDeliveryBudgets } from '../../src/core/webhooks/delivery-budgets.js';
 import { createServices } from '../../src/services.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { WebhookDeliveryJob } from '../../src/webhooks/webhook-delivery-job.js';
@@ -201,20 +202,22 @@ for (const target of testDatabases()) {
       // A worker claims the delivery and dies before answering: exactly the state it leaves behind.
       const now = clock.now();
       const deadToken = newId();
-      const claimed = await t.services.webhookStore.claimDue({ now: now.toISOString(), limit: 10, leaseUntil: new Date(now.getTime() + 90_000).toISOString(), claimToken: deadToken, perEndpoint: 2 });
+      const claimed = await t.services.webhookStore.claimDue({ now: now.toISOString(), limit: 10, leaseUntil: new Date(now.getTime() + 90_000).toISOString(), claimToken: deadToken, budgets: defaultDeliveryBudgets });
       assert.equal(claimed.length, 1);
       await pump();
       assert.equal(requestsTo('/crash').length, 0, 'a live lease is respected');
       clock.advance(91_000);
       await pump();
       assert.equal(requestsTo('/crash').length, 1);
-      const late = await t.services.webhookStore.recordTry(
-        claimed[0]!,
-        deadToken,
-        { id: newId(), deliveryId: claimed[0]!.id, attemptNumber: 1, attemptedAt: now.toISOString(), statusCode: 500, durationMs: 1, responseExcerpt: null, error: null },
-        { status: 'retrying', nextAttemptAt: now.toISOString(), lastStatusCode: 500, lastError: 'late', succeededAt: null },
-      );
-      assert.equal(late, false, 'the dead worker cannot overwrite the result');
+      const late = await t.services.webhookStore.recordTries([
+        {
+          delivery: claimed[0]!,
+          claimToken: deadToken,
+          attempt: { id: newId(), deliveryId: claimed[0]!.id, attemptNumber: 1, attemptedAt: now.toISOString(), statusCode: 500, durationMs: 1, responseExcerpt: null, error: null },
+          update: { status: 'retrying', nextAttemptAt: now.toISOString(), lastStatusCode: 500, lastError: 'late', succeededAt: null },
+        },
+      ]);
+      assert.deepEqual(late, [false], 'the dead worker cannot overwrite the result');
       const row = await t.services.database.db.selectFrom('webhook_deliveries').select(['status']).where('id', '=', claimed[0]!.id).executeTakeFirstOrThrow();
       assert.equal(row.status, 'succeeded');
     });
@@ -226,8 +229,8 @@ for (const target of testDatabases()) {
       const separatePool = t.services.database.capabilities.concurrentWriters;
       const otherDb = separatePool ? openDatabase(t.db.target, { postgresSchema: new URL(t.db.url).searchParams.get('options')!.split('=')[1] }) : undefined;
       const otherServices = otherDb ? createServices({ database: otherDb, catalog: loadDefaultCatalog(), clock, serverSecret: () => TEST_SERVER_SECRET }) : t.services;
-      const a = makeJob(t.services, { perReceiver: 20 });
-      const b = makeJob(otherServices, { perReceiver: 20 });
+      const a = makeJob(t.services, { budgets: { perStream: 20 } });
+      const b = makeJob(otherServices, { budgets: { perStream: 20 } });
       try {
         for (let round = 0; round < 10; round++) {
           await Promise.all([a.runOnce(), b.runOnce(), a.runOnce(), b.runOnce()]);
@@ -389,7 +392,7 @@ for (const target of testDatabases()) {
         await endpoint('/fast', { events: ['collect.payment.created'] });
         for (let i = 0; i < 5; i++) await api.createOk(direct());
         while ((await t.services.webhooks.fanOut()) > 0);
-        const bounded = makeJob(t.services, { perReceiver: 2, maxInFlight: 16 });
+        const bounded = makeJob(t.services, { budgets: { perStream: 2 }, maxInFlight: 16 });
         // Keep passing while the slow receiver sits on its two: the fast one still gets all five.
         for (let pass = 0; pass < 40 && requestsTo('/fast').length < 5; pass++) {
           await bounded.runOnce();

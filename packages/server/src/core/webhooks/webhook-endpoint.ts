@@ -19,6 +19,8 @@ export interface WebhookEndpoint {
   previousSecret: string | null;
   previousSecretExpiresAt: string | null;
   disabledReason: string | null;
+  /** Deliveries in flight at once to it; null: the default (delivery-budgets.ts). */
+  maxInFlight: number | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -41,8 +43,11 @@ export type DeliveryStatus = (typeof deliveryStatuses)[number];
 export interface WebhookDelivery {
   id: string;
   eventId: string;
-  /** The endpoint id, or `callback`. */
+  /** The endpoint id, or `callback`. Never changes, even when the endpoint is deleted. */
   destination: string;
+  /** What its receiver's in-flight budget counts: the endpoint id, or `callback:<url>`. */
+  stream: string;
+  targetHost: string;
   endpointId: string | null;
   targetUrl: string;
   merchantId: string;

@@ -30,6 +30,8 @@ export interface EndpointInput {
   description?: string | null;
   enabled?: boolean;
   apiVersion?: WebhookApiVersion;
+  /** null: back to the default. */
+  maxInFlight?: number | null;
 }
 
 /** Longest overlap during which the previous secret keeps signing after a rotation. */
@@ -56,6 +58,7 @@ export class WebhookService {
       enabled: input.enabled ?? true,
       eventTypes: this.checkTypes(input.eventTypes ?? []),
       apiVersion: input.apiVersion ?? '2026-06',
+      maxInFlight: input.maxInFlight ?? null,
       secret: newSigningSecret(),
       previousSecret: null,
       previousSecretExpiresAt: null,
@@ -90,6 +93,7 @@ export class WebhookService {
       description: changes.description === undefined ? current.description : changes.description,
       enabled: changes.enabled ?? current.enabled,
       apiVersion: changes.apiVersion ?? current.apiVersion,
+      maxInFlight: changes.maxInFlight === undefined ? current.maxInFlight : changes.maxInFlight,
       disabledReason: enabling ? null : current.disabledReason,
       updatedAt: this.now(),
     };

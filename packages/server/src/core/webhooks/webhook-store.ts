@@ -1,6 +1,7 @@
 import type { StoredEvent } from '../events/stored-event.js';
 import type { ClaimWrite } from '../idempotency/idempotency-store.js';
 import type { TenantScope } from '../shared/environment.js';
+import type { DeliveryBudgets } from './delivery-budgets.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import type { DeliveryAttempt, DeliveryStatus, WebhookDelivery, WebhookEndpoint } from './webhook-endpoint.js';
 
@@ -16,6 +17,27 @@ export interface DeliveryUpdate {
 }
 
 export type { Page } from '../shared/pagination.js';
+
+export interface ClaimOptions {
+  now: string;
+  limit: number;
+  leaseUntil: string;
+  claimToken: string;
+  budgets: DeliveryBudgets;
+  /** A stream's lowered bound while its receiver pushes back (back-off); none by default. */
+  streamCap?: (stream: string) => number;
+  /** Streams told to wait (Retry-After): none of their deliveries is claimed. */
+  pausedStreams?: readonly string[];
+}
+
+/** The outcome of one try, for recordTries. */
+export interface TryResult {
+  delivery: WebhookDelivery;
+  claimToken: string;
+  attempt: DeliveryAttempt;
+  update: DeliveryUpdate;
+  disableEndpoint?: { reason: string };
+}
 
 /** GET /events filters (the page fields aside). */
 export interface EventFilters {
@@ -57,14 +79,22 @@ export interface WebhookStore {
    * Claims deliveries that are due (or whose previous claim's lease ran out: a crashed worker), at
    * most `perEndpoint` in flight per endpoint, marking them `delivering` under `claimToken` until `leaseUntil`.
    */
-  claimDue(options: { now: string; limit: number; leaseUntil: string; claimToken: string; perEndpoint: number }): Promise<WebhookDelivery[]>;
+  /**
+   * Takes up to `limit` due deliveries (and those whose lease ran out) under a lease, oldest due
+   * first, within the budgets: what is in flight in every process counts.
+   */
+  claimDue(options: ClaimOptions): Promise<WebhookDelivery[]>;
   /** The event and (for endpoint deliveries) the endpoint a claimed delivery needs. */
   loadForSending(delivery: WebhookDelivery): Promise<{ event: StoredEvent; endpoint: WebhookEndpoint | undefined } | undefined>;
   /**
    * Records one try and the delivery's new state, only if the claim is still ours; when `disableEndpoint`
    * is given, the endpoint is disabled and its other waiting deliveries cancelled, in the same transaction.
    */
-  recordTry(delivery: WebhookDelivery, claimToken: string, attempt: DeliveryAttempt, update: DeliveryUpdate, disableEndpoint?: { reason: string }): Promise<boolean>;
+  /**
+   * Records tries in one transaction: each try's attempt row and its delivery's next state, only
+   * where the claim is still ours (false at that index otherwise); a 410 disables the endpoint.
+   */
+  recordTries(tries: readonly TryResult[]): Promise<boolean[]>;
 
   /** Queues the event again for these destinations: new deliveries, or existing ones reset to pending. */
   /** `claimFor` gives the request's claim and response for the resulting deliveries, written in the same transaction. */

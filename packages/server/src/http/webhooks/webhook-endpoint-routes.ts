@@ -39,7 +39,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
       const recorded = recordedRequest(request, reply, (endpoint: WebhookEndpoint) => ({ status: 201, body: endpointToWire(endpoint, { withSecret: true }) }));
       const endpoint = await webhooks.createEndpoint(
         principalOf(request),
-        { url: body.url, eventTypes: body.events, description: body.description, enabled: body.enabled, apiVersion: body.api_version },
+        { url: body.url, eventTypes: body.events, description: body.description, enabled: body.enabled, apiVersion: body.api_version, maxInFlight: body.max_in_flight },
         recorded,
       );
       return recorded.send(endpoint);
@@ -75,6 +75,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
         description: body.description,
         enabled: body.enabled,
         apiVersion: body.api_version,
+        maxInFlight: body.max_in_flight,
       });
       return endpointToWire(endpoint);
     },

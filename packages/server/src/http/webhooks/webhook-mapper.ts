@@ -1,3 +1,4 @@
+import { defaultDeliveryBudgets } from '../../core/webhooks/delivery-budgets.js';
 import type { DeliveryAttempt, WebhookDelivery, WebhookEndpoint } from '../../core/webhooks/webhook-endpoint.js';
 
 export function endpointToWire(endpoint: WebhookEndpoint, options: { withSecret?: boolean } = {}) {
@@ -10,6 +11,7 @@ export function endpointToWire(endpoint: WebhookEndpoint, options: { withSecret?
     enabled: endpoint.enabled,
     disabled_reason: endpoint.disabledReason,
     api_version: endpoint.apiVersion,
+    max_in_flight: endpoint.maxInFlight ?? defaultDeliveryBudgets.perStream,
     environment: endpoint.environment,
     ...(options.withSecret ? { secret: endpoint.secret } : {}),
     previous_secret_expires_at: endpoint.previousSecretExpiresAt,

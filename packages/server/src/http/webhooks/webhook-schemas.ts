@@ -1,9 +1,15 @@
 import { Type } from 'typebox';
 import { listOf, listQuery } from '../shared/pagination.js';
+import { defaultDeliveryBudgets, maxInFlightBounds } from '../../core/webhooks/delivery-budgets.js';
 
 const EventTypes = Type.Array(Type.String({ maxLength: 100 }), {
   maxItems: 50,
   description: 'Event types to receive: exact (`collect.payment.completed`), a family (`collect.payment.*`), or `*`; empty means all. An unknown type is refused with 400 (docs/webhooks.md lists them).',
+});
+const MaxInFlight = Type.Integer({
+  minimum: maxInFlightBounds.min,
+  maximum: maxInFlightBounds.max,
+  description: `Deliveries in flight to this endpoint at once (default ${defaultDeliveryBudgets.perStream}); Akwe sends fewer while the receiver answers 429 or 503 or slows down.`,
 });
 const ApiVersion = Type.Union([Type.Literal('2026-06'), Type.Literal('legacy')], { description: '`legacy` receives the earlier contract’s events (collect.completed, …).' });
 
@@ -14,6 +20,7 @@ export const CreateEndpointBody = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 255 })),
     enabled: Type.Optional(Type.Boolean()),
     api_version: Type.Optional(ApiVersion),
+    max_in_flight: Type.Optional(MaxInFlight),
   },
   { additionalProperties: false },
 );
@@ -25,6 +32,7 @@ export const UpdateEndpointBody = Type.Object(
     description: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
     enabled: Type.Optional(Type.Boolean()),
     api_version: Type.Optional(ApiVersion),
+    max_in_flight: Type.Optional(Type.Union([MaxInFlight, Type.Null()], { description: 'null: back to the default.' })),
   },
   { additionalProperties: false },
 );
@@ -46,6 +54,7 @@ export const EndpointObject = Type.Object(
     enabled: Type.Boolean(),
     disabled_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why Akwe disabled it (e.g. the receiver answered 410).' }),
     api_version: Type.String(),
+    max_in_flight: Type.Integer({ description: 'Deliveries in flight to it at once (its own bound, or the default).' }),
     environment: Type.String(),
     secret: Type.Optional(Type.String({ description: 'whsec_…; returned at creation, rotation and by GET …/secret.' })),
     previous_secret_expires_at: Type.Union([Type.String(), Type.Null()]),

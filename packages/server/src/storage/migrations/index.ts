@@ -4,6 +4,7 @@ import * as payments from './0002-payments.js';
 import * as webhooks from './0003-webhooks.js';
 import * as recordedPhases from './0004-recorded-phases.js';
 import * as integratorConventions from './0005-integrator-conventions.js';
+import * as webhooksAtScale from './0006-webhooks-at-scale.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-webhooks': webhooks,
   '0004-recorded-phases': recordedPhases,
   '0005-integrator-conventions': integratorConventions,
+  '0006-webhooks-at-scale': webhooksAtScale,
 };

@@ -16,6 +16,8 @@ import type { Database, PaymentTable, RefundTable } from '../schema.js';
 import { PreparedInsert, PreparedQuery } from '../prepared-query.js';
 import { isUniqueViolation } from '../unique-violation.js';
 import { EventOutbox } from './event-repository.js';
+import type { StoredEvent } from '../../core/events/stored-event.js';
+import type { WorkSignals } from '../../core/shared/work-signals.js';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -190,6 +192,8 @@ export class PaymentRepository implements PaymentStore {
     private readonly capabilities: DatabaseCapabilities,
     /** Makes a request's idempotency claim write inside our transactions. */
     private readonly claims: { writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> },
+    /** Told after a commit that wrote events, so the fan-out wakes at once. */
+    private readonly signals?: Pick<WorkSignals, 'notify'>,
   ) {
     this.paymentRows = new PreparedInsert(db, 'payments');
     this.outbox = new EventOutbox(db);
@@ -211,6 +215,7 @@ export class PaymentRepository implements PaymentStore {
         if (entries.length > 0) await trx.insertInto('metadata_entries').values(entries).execute();
         await this.outbox.insert(trx, events);
       });
+      this.committed(events);
     } catch (error) {
       if (isUniqueViolation(error)) throw new AkweError('duplicate_reference', `A payment with reference ${payment.reference} exists already.`, { field: 'reference' });
       throw error;
@@ -230,6 +235,7 @@ export class PaymentRepository implements PaymentStore {
   async save(change: PaymentChange): Promise<boolean> {
     try {
       await this.db.transaction().execute((trx) => this.apply(trx, change));
+      this.committed(change.events);
       return true;
     } catch (error) {
       if (error instanceof VersionConflict) return false;
@@ -238,26 +244,29 @@ export class PaymentRepository implements PaymentStore {
   }
 
   async expireDue(now: string, limit: number, expire: (payment: Payment) => PaymentChange): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
+    const expired = await this.db.transaction().execute(async (trx) => {
       let query = dueForExpiryQuery(trx, now, limit);
       if (this.capabilities.skipLocked) query = query.forUpdate().skipLocked();
       const due = (await query.execute()).map(paymentFromRow);
-      let expired = 0;
+      let count = 0;
       for (const payment of due) {
         try {
           await this.apply(trx, expire(payment));
-          expired += 1;
+          count += 1;
         } catch (error) {
           // Another writer moved this payment first (confirmed, cancelled): it is not ours to expire.
           if (!(error instanceof VersionConflict)) throw error;
         }
       }
-      return expired;
+      return count;
     });
+    if (expired > 0) this.signals?.notify('events');
+    return expired;
   }
 
   async withLockedPayment<T>(paymentId: string, decide: (payment: Payment, pendingRefunds: number) => { change: LockedChange; result: T }): Promise<T> {
-    return this.db.transaction().execute(async (trx) => {
+    let events: readonly StoredEvent[] = [];
+    const result = await this.db.transaction().execute(async (trx) => {
       let query = trx.selectFrom('payments').selectAll().where('id', '=', paymentId);
       if (this.capabilities.rowLocks) query = query.forUpdate();
       const row = await query.executeTakeFirst();
@@ -270,6 +279,7 @@ export class PaymentRepository implements PaymentStore {
         .executeTakeFirstOrThrow();
       const current = paymentFromRow(row);
       const { change, result } = decide(current, Number(pending));
+      events = change.events;
       await this.apply(trx, {
         ...(change.next ? { payment: { next: change.next, expectedVersion: current.version } } : {}),
         insertRefund: change.insertRefund,
@@ -279,6 +289,12 @@ export class PaymentRepository implements PaymentStore {
       });
       return result;
     });
+    this.committed(events);
+    return result;
+  }
+
+  private committed(events: readonly StoredEvent[]): void {
+    if (events.length > 0) this.signals?.notify('events');
   }
 
   async list(scope: TenantScope, filters: PaymentFilters, page: PageRequest): Promise<Page<Payment>> {

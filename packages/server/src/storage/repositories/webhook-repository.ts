@@ -4,10 +4,12 @@ import type { StoredEvent } from '../../core/events/stored-event.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
 import { CALLBACK_DESTINATION, type DeliveryAttempt, type DeliveryStatus, type WebhookApiVersion, type WebhookDelivery, type WebhookEndpoint } from '../../core/webhooks/webhook-endpoint.js';
-import type { DeliveryUpdate, EventFilters, NewDelivery, WebhookStore } from '../../core/webhooks/webhook-store.js';
+import type { ClaimOptions, DeliveryUpdate, EventFilters, NewDelivery, TryResult, WebhookStore } from '../../core/webhooks/webhook-store.js';
 import { mapPage, type Page, type PageRequest } from '../../core/shared/pagination.js';
 import { keysetQuery, toPage } from '../keyset-page.js';
 import { eventListQuery } from './event-repository.js';
+import { chooseDeliveries, hostOf, InFlightCounts, saturation, streamOf, type DeliverySlot } from '../../core/webhooks/delivery-budgets.js';
+import type { WorkSignals } from '../../core/shared/work-signals.js';
 import type { DatabaseCapabilities } from '../database.js';
 import type { Database, WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from '../schema.js';
 import type { SecretBox } from '../secret-box.js';
@@ -20,6 +22,8 @@ function deliveryFromRow(row: Selectable<WebhookDeliveryTable>): WebhookDelivery
     id: row.id,
     eventId: row.event_id,
     destination: row.destination,
+    stream: row.stream,
+    targetHost: row.target_host,
     endpointId: row.endpoint_id,
     targetUrl: row.target_url,
     merchantId: row.merchant_id,
@@ -58,6 +62,8 @@ export class WebhookRepository implements WebhookStore {
     private readonly secrets: SecretBox,
     /** Makes a request's idempotency claim write inside our transactions. */
     private readonly claims: { writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> },
+    /** Told after a commit that made deliveries due, so the delivery job wakes at once. */
+    private readonly signals?: Pick<WorkSignals, 'notify'>,
   ) {}
 
   async insertEndpoint(endpoint: WebhookEndpoint, maxPerScope: number, claim?: ClaimWrite): Promise<void> {
@@ -156,7 +162,8 @@ export class WebhookRepository implements WebhookStore {
   }
 
   async fanOut(limit: number, now: string, plan: (event: StoredEvent, endpoints: WebhookEndpoint[]) => NewDelivery[], newId: () => string): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
+    let planned = 0;
+    const events = await this.db.transaction().execute(async (trx) => {
       let query = trx.selectFrom('events').selectAll().where('fanned_out', '=', 0).orderBy('id').limit(limit);
       if (this.capabilities.skipLocked) query = query.forUpdate().skipLocked();
       const rows = await query.execute();
@@ -174,6 +181,7 @@ export class WebhookRepository implements WebhookStore {
       for (const row of rows) {
         const event = eventFromRow(row);
         const deliveries = plan(event, await enabledEndpoints(event));
+        planned += deliveries.length;
         if (deliveries.length > 0) {
           await trx
             .insertInto('webhook_deliveries')
@@ -192,11 +200,21 @@ export class WebhookRepository implements WebhookStore {
       }
       return rows.length;
     });
+    if (planned > 0) this.signals?.notify('deliveries');
+    return events;
   }
 
-  async claimDue(options: { now: string; limit: number; leaseUntil: string; claimToken: string; perEndpoint: number }): Promise<WebhookDelivery[]> {
-    const { now, limit, leaseUntil, claimToken, perEndpoint } = options;
+  async claimDue(options: ClaimOptions): Promise<WebhookDelivery[]> {
+    const { now, limit, leaseUntil, claimToken, budgets } = options;
+    const streamCap = options.streamCap ?? (() => Number.POSITIVE_INFINITY);
     return this.db.transaction().execute(async (trx) => {
+      // What is in flight now, in every process (live leases), counts against the budgets.
+      const inFlightRows = await trx.selectFrom('webhook_deliveries').selectAll().where('status', '=', 'delivering').where('locked_until', '>', now).execute();
+      const inFlight = await this.slots(trx, inFlightRows.map(deliveryFromRow));
+      const counts = new InFlightCounts(inFlight);
+      const full = saturation(counts, inFlight, budgets, streamCap);
+      const excludedStreams = [...full.streams, ...(options.pausedStreams ?? [])];
+
       let query = trx
         .selectFrom('webhook_deliveries')
         .selectAll()
@@ -208,40 +226,46 @@ export class WebhookRepository implements WebhookStore {
           ]),
         )
         .orderBy('next_attempt_at')
+        .orderBy('id')
         .limit(limit * 4);
+      // A backlog that cannot be sent now must not fill the window and hide everyone else's work.
+      if (excludedStreams.length > 0) query = query.where('stream', 'not in', excludedStreams);
+      if (full.merchants.size > 0) query = query.where('merchant_id', 'not in', [...full.merchants]);
+      if (full.hosts.size > 0) query = query.where('target_host', 'not in', [...full.hosts]);
       if (this.capabilities.skipLocked) query = query.forUpdate().skipLocked();
       const candidates = (await query.execute()).map(deliveryFromRow);
       if (candidates.length === 0) return [];
 
-      // Per-receiver bound (by target URL, so callbacks of different merchants do not share one):
-      // deliveries in flight now (live leases) count against it.
-      const urls = [...new Set(candidates.map((c) => c.targetUrl))];
-      const busy = await trx
-        .selectFrom('webhook_deliveries')
-        .select(['target_url', (eb) => eb.fn.countAll<number>().as('n')])
-        .where('target_url', 'in', urls)
-        .where('status', '=', 'delivering')
-        .where('locked_until', '>', now)
-        .groupBy('target_url')
-        .execute();
-      const inFlight = new Map(busy.map((b) => [b.target_url, Number(b.n)]));
-      const chosen: WebhookDelivery[] = [];
-      for (const candidate of candidates) {
-        if (chosen.length >= limit) break;
-        const count = inFlight.get(candidate.targetUrl) ?? 0;
-        if (count >= perEndpoint) continue;
-        inFlight.set(candidate.targetUrl, count + 1);
-        chosen.push(candidate);
-      }
-      for (const delivery of chosen) {
+      const chosenIds = new Set(chooseDeliveries(await this.slots(trx, candidates), counts, limit, budgets, streamCap));
+      const chosen = candidates.filter((c) => chosenIds.has(c.id));
+      if (chosen.length > 0) {
         await trx
           .updateTable('webhook_deliveries')
           .set({ status: 'delivering', locked_until: leaseUntil, claim_token: claimToken, updated_at: now })
-          .where('id', '=', delivery.id)
+          .where('id', 'in', chosen.map((d) => d.id))
           .execute();
       }
       return chosen.map((d) => ({ ...d, status: 'delivering' as const, lockedUntil: leaseUntil, claimToken }));
     });
+  }
+
+  /** Deliveries with what the budgets need: the endpoint's own bound and the event's subject. */
+  private async slots(trx: Transaction<Database>, deliveries: WebhookDelivery[]): Promise<DeliverySlot[]> {
+    if (deliveries.length === 0) return [];
+    const endpointIds = [...new Set(deliveries.map((d) => d.destination).filter((d) => d !== CALLBACK_DESTINATION))];
+    const eventIds = [...new Set(deliveries.map((d) => d.eventId))];
+    const limits = endpointIds.length === 0 ? [] : await trx.selectFrom('webhook_endpoints').select(['id', 'max_in_flight']).where('id', 'in', endpointIds).execute();
+    const subjects = await trx.selectFrom('events').select(['id', 'subject_reference']).where('id', 'in', eventIds).execute();
+    const limitOf = new Map(limits.map((row) => [row.id, row.max_in_flight]));
+    const subjectOf = new Map(subjects.map((row) => [row.id, row.subject_reference]));
+    return deliveries.map((d) => ({
+      id: d.id,
+      stream: d.stream,
+      merchantId: d.merchantId,
+      host: d.targetHost,
+      subject: subjectOf.get(d.eventId) ?? null,
+      streamLimit: limitOf.get(d.destination) ?? null,
+    }));
   }
 
   async loadForSending(delivery: WebhookDelivery): Promise<{ event: StoredEvent; endpoint: WebhookEndpoint | undefined } | undefined> {
@@ -252,38 +276,35 @@ export class WebhookRepository implements WebhookStore {
     return { event: eventFromRow(row), endpoint: endpointRow && this.endpointFromRow(endpointRow) };
   }
 
-  async recordTry(delivery: WebhookDelivery, claimToken: string, attempt: DeliveryAttempt, update: DeliveryUpdate, disableEndpoint?: { reason: string }): Promise<boolean> {
+  async recordTries(tries: readonly TryResult[]): Promise<boolean[]> {
+    if (tries.length === 0) return [];
+    // Many results, one commit: the attempt rows and status changes of a batch land together.
     return this.db.transaction().execute(async (trx) => {
-      const result = await trx
-        .updateTable('webhook_deliveries')
-        .set({
-          status: update.status,
-          attempts: attempt.attemptNumber,
-          next_attempt_at: update.nextAttemptAt,
-          last_status_code: update.lastStatusCode,
-          last_error: update.lastError,
-          succeeded_at: update.succeededAt,
-          locked_until: null,
-          claim_token: null,
-          updated_at: attempt.attemptedAt,
-        })
-        .where('id', '=', delivery.id)
-        .where('claim_token', '=', claimToken)
-        .where('status', '=', 'delivering')
-        .executeTakeFirst();
-      // Our lease ran out and another worker took the delivery over: its result is the one that counts.
-      if (Number(result.numUpdatedRows) !== 1) return false;
-      // Deleted (or disabled) while this try was in flight: the try is recorded, no retry follows.
-      if (update.status === 'retrying' && delivery.destination !== CALLBACK_DESTINATION && !(await this.endpointEnabled(trx, delivery.destination))) {
-        await trx
+      const recorded: boolean[] = [];
+      const attempts: Selectable<WebhookAttemptTable>[] = [];
+      for (const { delivery, claimToken, attempt, update, disableEndpoint } of tries) {
+        const result = await trx
           .updateTable('webhook_deliveries')
-          .set({ status: 'cancelled', last_error: 'endpoint deleted or disabled' })
+          .set({
+            status: update.status,
+            attempts: attempt.attemptNumber,
+            next_attempt_at: update.nextAttemptAt,
+            last_status_code: update.lastStatusCode,
+            last_error: update.lastError,
+            succeeded_at: update.succeededAt,
+            locked_until: null,
+            claim_token: null,
+            updated_at: attempt.attemptedAt,
+          })
           .where('id', '=', delivery.id)
-          .execute();
-      }
-      await trx
-        .insertInto('webhook_attempts')
-        .values({
+          .where('claim_token', '=', claimToken)
+          .where('status', '=', 'delivering')
+          .executeTakeFirst();
+        // Our lease ran out and another worker took the delivery over: its result is the one that counts.
+        const ours = Number(result.numUpdatedRows) === 1;
+        recorded.push(ours);
+        if (!ours) continue;
+        attempts.push({
           id: attempt.id,
           delivery_id: attempt.deliveryId,
           attempt_number: attempt.attemptNumber,
@@ -292,27 +313,32 @@ export class WebhookRepository implements WebhookStore {
           duration_ms: attempt.durationMs,
           response_excerpt: attempt.responseExcerpt,
           error: attempt.error,
-        })
-        .execute();
-      if (disableEndpoint && delivery.endpointId) {
-        await trx
-          .updateTable('webhook_endpoints')
-          .set({ enabled: 0, disabled_reason: disableEndpoint.reason, updated_at: attempt.attemptedAt })
-          .where('id', '=', delivery.endpointId)
-          .execute();
-        await trx
-          .updateTable('webhook_deliveries')
-          .set({ status: 'cancelled', last_error: disableEndpoint.reason, updated_at: attempt.attemptedAt })
-          .where('endpoint_id', '=', delivery.endpointId)
-          .where('status', 'in', waiting)
-          .execute();
+        });
+        // Deleted (or disabled) while this try was in flight: the try is recorded, no retry follows.
+        if (update.status === 'retrying' && delivery.destination !== CALLBACK_DESTINATION && !(await this.endpointEnabled(trx, delivery.destination))) {
+          await trx.updateTable('webhook_deliveries').set({ status: 'cancelled', last_error: 'endpoint deleted or disabled' }).where('id', '=', delivery.id).execute();
+        }
+        if (disableEndpoint && delivery.endpointId) {
+          await trx
+            .updateTable('webhook_endpoints')
+            .set({ enabled: 0, disabled_reason: disableEndpoint.reason, updated_at: attempt.attemptedAt })
+            .where('id', '=', delivery.endpointId)
+            .execute();
+          await trx
+            .updateTable('webhook_deliveries')
+            .set({ status: 'cancelled', last_error: disableEndpoint.reason, updated_at: attempt.attemptedAt })
+            .where('endpoint_id', '=', delivery.endpointId)
+            .where('status', 'in', waiting)
+            .execute();
+        }
       }
-      return true;
+      if (attempts.length > 0) await trx.insertInto('webhook_attempts').values(attempts).execute();
+      return recorded;
     });
   }
 
   async resend(event: StoredEvent, targets: NewDelivery[], now: string, newId: () => string, claimFor?: (deliveries: WebhookDelivery[]) => ClaimWrite | undefined): Promise<WebhookDelivery[]> {
-    return this.db.transaction().execute(async (trx) => {
+    const resent = await this.db.transaction().execute(async (trx) => {
       const ids: string[] = [];
       for (const target of targets) {
         const existing = await trx.selectFrom('webhook_deliveries').select(['id', 'status']).where('event_id', '=', event.id).where('destination', '=', target.destination).executeTakeFirst();
@@ -337,6 +363,8 @@ export class WebhookRepository implements WebhookStore {
       if (claim) await this.claims.writeIn(trx, claim);
       return deliveries;
     });
+    this.signals?.notify('deliveries');
+    return resent;
   }
 
   async listDeliveries(scope: TenantScope, endpointId: string, page: PageRequest): Promise<Page<WebhookDelivery & { attemptsLog: DeliveryAttempt[] }>> {
@@ -368,6 +396,8 @@ export class WebhookRepository implements WebhookStore {
       destination: target.destination,
       endpoint_id: target.endpointId,
       target_url: target.targetUrl,
+      stream: streamOf(target.destination, target.targetUrl, CALLBACK_DESTINATION),
+      target_host: hostOf(target.targetUrl),
       merchant_id: event.merchantId,
       environment: event.environment,
       api_version: target.apiVersion,
@@ -398,6 +428,7 @@ export class WebhookRepository implements WebhookStore {
       previousSecret: row.previous_secret_encrypted ? this.secrets.open(row.previous_secret_encrypted) : null,
       previousSecretExpiresAt: row.previous_secret_expires_at,
       disabledReason: row.disabled_reason,
+      maxInFlight: row.max_in_flight,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };
@@ -417,6 +448,7 @@ export class WebhookRepository implements WebhookStore {
       previous_secret_encrypted: endpoint.previousSecret ? this.secrets.seal(endpoint.previousSecret) : null,
       previous_secret_expires_at: endpoint.previousSecretExpiresAt,
       disabled_reason: endpoint.disabledReason,
+      max_in_flight: endpoint.maxInFlight,
       created_at: endpoint.createdAt,
       updated_at: endpoint.updatedAt,
     };

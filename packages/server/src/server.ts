@@ -14,6 +14,7 @@ import { resolveSecret } from './secret.js';
 import type { Services } from './services.js';
 import { createJobs } from './workers/jobs.js';
 import { WorkerPool } from './workers/worker-pool.js';
+import { bridgeWorkSignals } from './workers/signal-bridge.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -51,10 +52,13 @@ export async function startServer(
   }
   const keepAlive = keepAliveDrain(app);
   let workers: WorkerPool | undefined;
+  let bridge: { close(): Promise<void> } | undefined;
   try {
+    bridge = await connectSignals(services, logger);
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app.close();
+    await bridge?.close();
     await services.database.close();
     throw error;
   }
@@ -76,6 +80,7 @@ export async function startServer(
       // Handlers whose client has gone are still writing (payments, idempotency keys): let them finish.
       await app.inFlightWork.idle();
       await workers?.stop();
+      await bridge?.close();
       await services.database.close();
       logger.info('shut down cleanly');
     })());
@@ -131,6 +136,7 @@ async function announceDemoMerchant(config: Config, services: Services, announce
 /** Runs only the workers (scaled-out deployments). */
 export async function startWorker(config: Config, { logger }: { logger: Logger }): Promise<{ workers: WorkerPool; services: Services; shutdown(): Promise<void> }> {
   const services = await openRuntime(config, { longRunning: true });
+  const bridge = await connectSignals(services, logger);
   const workers = workerPool(services, config, logger);
   workers.start();
   logger.info({ jobs: workers.jobNames, database: services.database.description }, 'akwe worker is running');
@@ -141,12 +147,19 @@ export async function startWorker(config: Config, { logger }: { logger: Logger }
     shutdown: () =>
       (closing ??= (async () => {
         await workers.stop();
+        await bridge?.close();
         await services.database.close();
       })()),
   };
 }
 
 /** The background jobs of one process, with their loggers. */
+/** With several processes on one database (PostgreSQL), each one's commits wake every worker. */
+async function connectSignals(services: Services, logger: Logger): Promise<{ close(): Promise<void> } | undefined> {
+  const notifications = services.database.notifications;
+  return notifications ? bridgeWorkSignals(services.signals, notifications, logger.child({ component: 'workers' })) : undefined;
+}
+
 function workerPool(services: Services, config: Config, logger: Logger): WorkerPool {
   return new WorkerPool(createJobs(services, config, logger.child({ component: 'webhooks' })), logger.child({ component: 'workers' }), services.signals);
 }

@@ -10,6 +10,7 @@ import type { Database } from './schema.js';
 import { openSqlite } from './sqlite/open-sqlite.js';
 import { CurrentSchemaPostgresDialect } from './postgres/current-schema-dialect.js';
 import { NamedStatementClient } from './postgres/named-statement-client.js';
+import { postgresWorkNotifications, type WorkNotifications } from './postgres/work-notifications.js';
 
 export interface DatabaseCapabilities {
   /** Row claims with FOR UPDATE SKIP LOCKED, so several processes can share work. */
@@ -34,6 +35,8 @@ export interface AkweDatabase {
    * the server keeps durability and a lost connection is replaced.
    */
   onFatal(listener: (error: Error) => void): void;
+  /** Notifications between processes sharing the database (PostgreSQL); absent on SQLite, whose one process needs none. */
+  readonly notifications?: WorkNotifications;
   close(): Promise<void>;
 }
 
@@ -86,6 +89,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): AkweDatabase {
     db,
     capabilities: { skipLocked: true, rowLocks: true, concurrentWriters: true, schemas: true },
     description: `postgres://${safe.host}${safe.pathname}${schema ? `#${schema}` : ''}`,
+    notifications: postgresWorkNotifications(db, url, schema),
     async ping() {
       await sql`select 1`.execute(db);
     },

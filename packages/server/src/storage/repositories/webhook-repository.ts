@@ -4,7 +4,7 @@ import type { StoredEvent } from '../../core/events/stored-event.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
 import { CALLBACK_DESTINATION, type DeliveryAttempt, type DeliveryStatus, type WebhookApiVersion, type WebhookDelivery, type WebhookEndpoint } from '../../core/webhooks/webhook-endpoint.js';
-import type { ClaimOptions, DeliveryUpdate, EventFilters, NewDelivery, TryResult, WebhookStore } from '../../core/webhooks/webhook-store.js';
+import type { ClaimOptions, EventFilters, NewDelivery, TryResult, WebhookStore } from '../../core/webhooks/webhook-store.js';
 import { mapPage, type Page, type PageRequest } from '../../core/shared/pagination.js';
 import { keysetQuery, toPage } from '../keyset-page.js';
 import { eventListQuery } from './event-repository.js';

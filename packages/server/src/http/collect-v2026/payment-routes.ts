@@ -42,6 +42,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
       config: { scope: 'collect:write', idempotency: { required: true, recorded: true }, rateLimitBucket: 'create' },
       schema: {
         tags,
+        operationId: 'createPayment',
         summary: 'Create a payment',
         description: 'direct: push to the customer’s phone (or OTP sent); hosted: returns checkout_url. Header Idempotency-Key is required.',
         body: CreatePaymentBody,
@@ -62,6 +63,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
       config: { scope: 'collect:read', rateLimitBucket: 'read' },
       schema: {
         tags,
+        operationId: 'getPayment',
         summary: 'Get a payment by reference or id',
         params: PaymentParams,
         querystring: GetPaymentQuery,
@@ -77,6 +79,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
       config: { scope: 'collect:write', idempotency: { required: false, recorded: true }, rateLimitBucket: 'create' },
       schema: {
         tags,
+        operationId: 'confirmPayment',
         summary: 'Confirm a payment with the customer’s one-time code',
         description: 'Test environment codes: 123456 completes, 000000 fails, 111111 stays pending; another code is 400 invalid_otp, and the third wrong code fails the payment.',
         params: PaymentParams,
@@ -100,6 +103,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
       config: { scope: 'collect:write', idempotency: { required: false, recorded: true }, rateLimitBucket: 'create' },
       schema: {
         tags,
+        operationId: 'cancelPayment',
         summary: 'Cancel a payment that is not final',
         params: PaymentParams,
         body: CancelBody,
@@ -118,6 +122,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
       config: { scope: 'collect:write', idempotency: { required: false, recorded: true }, rateLimitBucket: 'create' },
       schema: {
         tags,
+        operationId: 'simulateCheckoutPayment',
         summary: 'Test environment: simulate the customer paying a hosted checkout',
         description: 'The sandbox rules apply to this phone (suffixes 0000-0003) and to the payment’s reference.',
         params: PaymentParams,
@@ -138,6 +143,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
       config: { scope: 'collect:refund', idempotency: { required: true, recorded: true }, rateLimitBucket: 'refund' },
       schema: {
         tags,
+        operationId: 'createPaymentRefund',
         summary: 'Refund a completed payment, fully or in part',
         description: 'Without amount, refunds everything left. Several partial refunds may follow each other up to the amount; the payment becomes refunded when they reach it.',
         params: PaymentParams,
@@ -157,7 +163,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
     '/collect/payments/:reference_or_id/refunds',
     {
       config: { scope: 'collect:read', rateLimitBucket: 'read' },
-      schema: { tags, summary: 'List a payment’s refunds', params: PaymentParams, response: { 200: RefundList, ...errorResponses(401, 403, 404, 429) } },
+      schema: { tags, operationId: 'listPaymentRefunds', summary: 'List a payment’s refunds', params: PaymentParams, response: { 200: RefundList, ...errorResponses(401, 403, 404, 429) } },
     },
     async (request) => {
       const principal = principalOf(request);

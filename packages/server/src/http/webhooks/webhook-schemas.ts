@@ -14,7 +14,7 @@ export const CreateEndpointBody = Type.Object(
     enabled: Type.Optional(Type.Boolean()),
     api_version: Type.Optional(ApiVersion),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'CreateWebhookEndpointRequest' },
 );
 
 export const UpdateEndpointBody = Type.Object(
@@ -25,11 +25,11 @@ export const UpdateEndpointBody = Type.Object(
     enabled: Type.Optional(Type.Boolean()),
     api_version: Type.Optional(ApiVersion),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'UpdateWebhookEndpointRequest' },
 );
 
 export const RotateSecretBody = Type.Union([
-  Type.Object({ overlap_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 604_800, description: 'How long the old secret keeps signing (default 86400).' })) }, { additionalProperties: false }),
+  Type.Object({ overlap_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 604_800, description: 'How long the old secret keeps signing (default 86400).' })) }, { additionalProperties: false, title: 'RotateWebhookEndpointSecretRequest' }),
   Type.Null(),
 ]);
 
@@ -51,17 +51,17 @@ export const EndpointObject = Type.Object(
     created_at: Type.String(),
     updated_at: Type.String(),
   },
-  { description: 'A webhook endpoint.' },
+  { title: 'WebhookEndpoint', description: 'A webhook endpoint.' },
 );
 
-export const EndpointList = Type.Object({ object: Type.Literal('list'), data: Type.Array(EndpointObject) });
-export const DeletedEndpoint = Type.Object({ object: Type.Literal('webhook_endpoint'), id: Type.String(), deleted: Type.Literal(true) });
+export const EndpointList = Type.Object({ object: Type.Literal('list'), data: Type.Array(EndpointObject) }, { title: 'WebhookEndpointList' });
+export const DeletedEndpoint = Type.Object({ object: Type.Literal('webhook_endpoint'), id: Type.String(), deleted: Type.Literal(true) }, { title: 'DeletedWebhookEndpoint' });
 export const EndpointSecret = Type.Object({
   object: Type.Literal('webhook_endpoint_secret'),
   secret: Type.String(),
   previous_secret: Type.Union([Type.String(), Type.Null()]),
   previous_secret_expires_at: Type.Union([Type.String(), Type.Null()]),
-});
+}, { title: 'WebhookEndpointSecret' });
 
 const Attempt = Type.Object({
   number: Type.Integer(),
@@ -70,7 +70,7 @@ const Attempt = Type.Object({
   duration_ms: Type.Integer(),
   response_excerpt: Type.Union([Type.String(), Type.Null()], { description: 'First bytes of the answer.' }),
   error: Type.Union([Type.String(), Type.Null()]),
-});
+}, { title: 'DeliveryAttempt' });
 
 export const DeliveryObject = Type.Object(
   {
@@ -90,10 +90,10 @@ export const DeliveryObject = Type.Object(
     updated_at: Type.String(),
     attempts_log: Type.Optional(Type.Array(Attempt)),
   },
-  { description: 'One event on its way to one destination.' },
+  { title: 'Delivery', description: 'One event on its way to one destination.' },
 );
 
-export const DeliveryList = Type.Object({ object: Type.Literal('list'), data: Type.Array(DeliveryObject), has_more: Type.Boolean() });
+export const DeliveryList = Type.Object({ object: Type.Literal('list'), data: Type.Array(DeliveryObject), has_more: Type.Boolean() }, { title: 'DeliveryList' });
 
 export const PageQuery = Type.Object(
   {
@@ -105,5 +105,5 @@ export const PageQuery = Type.Object(
 
 export const CallbackSecret = Type.Object(
   { object: Type.Literal('callback_secret'), environment: Type.String(), secret: Type.String() },
-  { description: 'Signs what is POSTed to a payment’s callback_url (same scheme as webhooks).' },
+  { title: 'CallbackSecret', description: 'Signs what is POSTed to a payment’s callback_url (same scheme as webhooks).' },
 );

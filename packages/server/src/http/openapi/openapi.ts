@@ -60,6 +60,11 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
     transform: operationTransform,
     transformObject: documentTransform,
   });
+  // Built once all routes are known, so a schema mistake (two schemas under one title) stops the
+  // start instead of failing the first request for the document.
+  app.addHook('onReady', async () => {
+    app.swagger();
+  });
 }
 
 /** Serves the document without a key: it is the public contract, not merchant data. */

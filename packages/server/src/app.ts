@@ -13,6 +13,7 @@ import { collectV2026Routes } from './http/collect-v2026/collect-v2026-routes.js
 import { paymentRoutes } from './http/collect-v2026/payment-routes.js';
 import { eventRoutes } from './http/events/event-routes.js';
 import { healthRoutes } from './http/health/health-routes.js';
+import { installApiReference } from './http/openapi/api-reference.js';
 import { installOpenApi, openApiRoute } from './http/openapi/openapi.js';
 import { payoutRoutes } from './http/payouts/payout-routes.js';
 import { webhookEndpointRoutes } from './http/webhooks/webhook-endpoint-routes.js';
@@ -71,6 +72,7 @@ export async function buildApp({ config, services, logger, apiExtensions }: AppD
   installRefusalWhenClosing(app);
   installNulCharacterCheck(app);
   await installOpenApi(app, config.publicUrl);
+  await installApiReference(app, config.publicUrl);
 
   await app.register(healthRoutes, { database: services.database });
   await app.register(checkoutRoutes, { payments: services.paymentStore });

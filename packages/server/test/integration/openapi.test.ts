@@ -1,53 +1,227 @@
-/** The OpenAPI document is generated from the routes and valid under a real validator. */
+/**
+ * The OpenAPI document is generated from the routes, covers every one of them, passes a validator
+ * and Spectral's OpenAPI rules, and types a client an integrator can build on.
+ * The checks go through the routes the app really registers, so a new route is covered by itself.
+ */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { errorCatalog } from '../../src/core/errors/index.js';
+import type { RouteOptions } from 'fastify';
+import { errorCatalog, type ErrorCode } from '../../src/core/errors/index.js';
+import { EVENT_TYPES } from '../../src/core/events/event-types.js';
+import type { IdempotencyRouteConfig } from '../../src/http/plugins/idempotency.js';
+import { INTEGRATION_SAMPLE, typeCheckAgainstDocument, WRONG_INTEGRATION_SAMPLE } from '../support/openapi-client/typed-client.js';
+import { recordRoutes } from '../support/route-recorder.js';
+import { spectralLint } from '../support/spectral.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
 
 const sqlite = testDatabases().find((d) => d.name === 'sqlite')!;
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+interface Operation {
+  method: string;
+  path: string;
+  operation: Json;
+}
+
+function operationsOf(document: Json): Operation[] {
+  return Object.entries(document.paths as Json).flatMap(([path, item]) =>
+    Object.entries(item as Json)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, operation]) => ({ method, path, operation: operation as Json })),
+  );
+}
+
+/** The routes the document must show: every registered route not hidden, HEAD twins aside. */
+function documentedRoutes(routes: RouteOptions[]): { method: string; path: string; route: RouteOptions }[] {
+  return routes
+    .filter((route) => (route.schema as { hide?: boolean } | undefined)?.hide !== true)
+    .flatMap((route) => [route.method].flat().map((method) => ({ method: method.toLowerCase(), path: route.url.replace(/:(\w+)/g, '{$1}'), route })))
+    .filter(({ method }) => method !== 'head');
+}
+
+/** Every schema node of the document, wherever it is. */
+function* allNodes(node: unknown): Generator<Json> {
+  if (Array.isArray(node)) for (const item of node) yield* allNodes(item);
+  else if (node && typeof node === 'object') {
+    yield node as Json;
+    for (const value of Object.values(node)) yield* allNodes(value);
+  }
+}
 
 describe('OpenAPI document', () => {
   let t: TestApp;
-  let document: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  let routes: RouteOptions[];
+  let document: Json;
 
   before(async () => {
-    t = await buildTestApp(sqlite);
-    const res = await t.app.inject({ url: '/api/v1/collect/openapi.json' });
+    ({ result: t, routes } = await recordRoutes(() => buildTestApp(sqlite)));
+    const res = await t.app.inject({ url: '/api/v1/openapi.json' });
     assert.equal(res.statusCode, 200);
     document = res.json();
   });
   after(() => t.close());
 
-  it('is served without an API key as OpenAPI 3.1', () => {
+  it('is served without an API key as OpenAPI 3.1, at /api/v1/openapi.json and at the earlier /api/v1/collect/openapi.json', async () => {
     assert.equal(document.openapi, '3.1.0');
+    const earlier = await t.app.inject({ url: '/api/v1/collect/openapi.json' });
+    assert.equal(earlier.statusCode, 200);
+    assert.deepEqual(earlier.json(), document);
   });
 
   it('passes the swagger-parser validator', async () => {
     await SwaggerParser.validate(structuredClone(document) as never);
   });
 
-  it('lists the served routes with their prefix and hides health probes', () => {
-    const paths = Object.keys(document.paths);
-    for (const path of ['/api/v1/collect/payments/operators/', '/api/v1/collect/operators/', '/api/v1/payout/operators/', '/api/v1/account', '/api/v1/events/{id}']) {
-      assert.ok(paths.includes(path), `${path} missing from ${paths.join(', ')}`);
-    }
-    assert.ok(!paths.includes('/health') && !paths.includes('/ready'));
+  it('passes Spectral’s OpenAPI rules with no error', async () => {
+    const results = await spectralLint(document);
+    const errors = results.filter((result) => result.severity === 0);
+    assert.deepEqual(errors.map((e) => `${e.code} at ${e.path.join('.')}: ${e.message}`), []);
   });
 
-  it('declares both ways of sending the key and names each operation’s scope', () => {
+  it('shows every route the app serves (and no health probe), each under a unique operationId', () => {
+    const operations = operationsOf(document);
+    const expected = documentedRoutes(routes).map(({ method, path }) => `${method} ${path}`).sort();
+    assert.deepEqual(operations.map(({ method, path }) => `${method} ${path}`).sort(), expected);
+    assert.ok(!('/health' in document.paths) && !('/ready' in document.paths) && !('/docs' in document.paths));
+    for (const { method, path, operation } of operations) assert.match(operation.operationId ?? '', /^[a-z][A-Za-z]+$/, `${method} ${path} needs an operationId in its route schema`);
+    const ids = operations.map(({ operation }) => operation.operationId);
+    assert.equal(new Set(ids).size, ids.length, `duplicate operationIds: ${ids.join(', ')}`);
+  });
+
+  it('declares the Idempotency-Key header on exactly the routes that honour it, required where the route requires it', () => {
+    for (const { method, path, route } of documentedRoutes(routes)) {
+      const idempotency = (route.config as { idempotency?: IdempotencyRouteConfig } | undefined)?.idempotency;
+      const header = (document.paths[path][method].parameters ?? []).find((p: Json) => p.in === 'header' && p.name === 'Idempotency-Key');
+      if (!idempotency) {
+        assert.equal(header, undefined, `${method} ${path} takes no Idempotency-Key`);
+        continue;
+      }
+      assert.ok(header, `${method} ${path} should declare Idempotency-Key`);
+      assert.equal(header.required, idempotency.required, `${method} ${path}`);
+      assert.equal(header.schema.maxLength, idempotency.maxKeyLength ?? 255, `${method} ${path}`);
+    }
+    const create = document.paths['/api/v1/collect/payments'].post;
+    assert.equal(create.parameters.find((p: Json) => p.name === 'Idempotency-Key').required, true);
+  });
+
+  it('declares both ways of sending the key, and names each operation’s scope and rate-limit budget', () => {
     assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['apiKeyHeader', 'bearerAuth']);
+    assert.deepEqual(document.security, [{ bearerAuth: [] }, { apiKeyHeader: [] }]);
     const catalog = document.paths['/api/v1/collect/payments/operators/'].get;
     assert.match(catalog.description, /collect:read/);
+    assert.match(catalog.description, /budget: `read`/);
     assert.match(document.paths['/api/v1/payout/operators/'].get.description, /payout:read/);
+    assert.match(document.paths['/api/v1/collect/payments/{reference_or_id}/refunds'].post.description, /budget: `refund`/);
+  });
+
+  it('names the API’s objects under components.schemas and refers to them with $ref', () => {
+    const names = ['Payment', 'Refund', 'Event', 'Error', 'WebhookEndpoint', 'Delivery', 'OperatorCatalog', 'PayoutOperatorCatalog', 'Account', 'CreatePaymentRequest'];
+    const legacyNames = ['LegacyPayment', 'LegacyError', 'LegacyOperatorCatalog', 'LegacyCreatePaymentRequest'];
+    for (const name of [...names, ...legacyNames]) assert.ok(document.components.schemas[name], `components.schemas.${name} missing`);
+    const created = document.paths['/api/v1/collect/payments'].post;
+    assert.deepEqual(created.responses['201'].content['application/json'].schema, { $ref: '#/components/schemas/Payment' });
+    assert.deepEqual(created.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/CreatePaymentRequest' });
+    assert.deepEqual(document.paths['/api/v1/collect/mobile-money/{reference}/'].get.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/LegacyPayment' });
+    // Every named schema is used somewhere.
+    const refs = new Set([...allNodes(document)].map((node) => node.$ref).filter(Boolean));
+    for (const name of Object.keys(document.components.schemas)) assert.ok(refs.has(`#/components/schemas/${name}`), `${name} is never referred to`);
+  });
+
+  it('writes unions of literals as enums', () => {
+    assert.deepEqual(document.components.schemas.Payment.properties.status, {
+      type: 'string',
+      enum: ['pending', 'processing', 'awaiting_otp', 'awaiting_payment', 'completed', 'failed', 'cancelled', 'expired', 'refunded'],
+    });
+    for (const node of allNodes(document)) {
+      for (const members of [node.anyOf, node.oneOf].filter(Array.isArray)) {
+        const allLiterals = members.every((member: Json) => 'const' in member || member.enum?.length === 1);
+        assert.ok(!allLiterals, `a union of literals left as such: ${JSON.stringify(node)}`);
+      }
+      assert.ok(!('const' in node) || typeof node.const !== 'string', `const left in ${JSON.stringify(node)}`);
+    }
+  });
+
+  it('lists on each error response the catalog codes of its status that the route can answer', () => {
+    for (const { method, path, operation } of operationsOf(document)) {
+      for (const [status, response] of Object.entries(operation.responses as Json)) {
+        if (Number(status) < 400) continue;
+        const codes = [...String(response.description).matchAll(/`([a-z_]+)`/g)].map((match) => match[1] as ErrorCode);
+        assert.ok(codes.length > 0, `${method} ${path} ${status} lists no code`);
+        for (const code of codes) assert.equal(errorCatalog[code]?.status, Number(status), `${method} ${path} ${status}: ${code}`);
+        const schema = response.content['application/json'].schema;
+        const named = [schema.$ref, ...(schema.anyOf ?? []).map((member: Json) => member.$ref)];
+        assert.ok(named.some((ref) => ref === '#/components/schemas/Error' || ref === '#/components/schemas/LegacyError'), `${method} ${path} ${status} body: ${JSON.stringify(schema)}`);
+      }
+    }
+    const create = document.paths['/api/v1/collect/payments'].post.responses;
+    for (const code of ['validation_error', 'invalid_phone', 'amount_too_low', 'missing_idempotency_key']) assert.match(create['400'].description, new RegExp(`\`${code}\``));
+    assert.match(create['409'].description, /`duplicate_reference`/);
+    // Codes tied to what a route does are left off the routes that do not do it.
+    const confirm = document.paths['/api/v1/collect/payments/{reference_or_id}/confirm'].post.responses;
+    assert.doesNotMatch(confirm['400'].description, /missing_idempotency_key|invalid_phone/);
+    assert.match(confirm['400'].description, /`invalid_otp`/);
+    assert.doesNotMatch(document.paths['/api/v1/account'].get.responses['401'].description, /insufficient_scope/);
+  });
+
+  it('lists every error code of the catalog in the description', () => {
+    for (const code of Object.keys(errorCatalog)) assert.ok(document.info.description.includes(`\`${code}\``), code);
+  });
+
+  it('describes each event type in its webhooks section, with the payment or refund in data.object', () => {
+    assert.deepEqual(Object.keys(document.webhooks).sort(), [...EVENT_TYPES].sort());
+    for (const type of EVENT_TYPES) {
+      const operation = document.webhooks[type].post;
+      const body = operation.requestBody.content['application/json'].schema;
+      assert.deepEqual(body.properties.type.enum, [type]);
+      assert.deepEqual(body.properties.event_version.enum, ['2026-06']);
+      const object = type.startsWith('collect.refund.') ? 'Refund' : 'Payment';
+      assert.deepEqual(body.properties.data.properties.object, { $ref: `#/components/schemas/${object}` }, type);
+      assert.ok(operation.parameters.some((p: Json) => p.name === 'X-Service-Signature' && p.required), type);
+    }
   });
 
   it('marks the earlier contract deprecated', () => {
     assert.equal(document.paths['/api/v1/collect/operators/'].get.deprecated, true);
   });
 
-  it('lists every error code of the catalog', () => {
-    for (const code of Object.keys(errorCatalog)) assert.ok(document.info.description.includes(`\`${code}\``), code);
+  it('types a client (openapi-typescript) that an integration type-checks against', async () => {
+    const { sampleErrors, otherErrors } = await typeCheckAgainstDocument(document, INTEGRATION_SAMPLE);
+    assert.deepEqual(otherErrors, []);
+    assert.deepEqual(sampleErrors, []);
+  });
+
+  it('makes that client refuse a wrong integration, on each wrong line and only there', async () => {
+    const { sampleErrors, otherErrors } = await typeCheckAgainstDocument(document, WRONG_INTEGRATION_SAMPLE);
+    assert.deepEqual(otherErrors, []);
+    const wrongLines = readFileSync(WRONG_INTEGRATION_SAMPLE, 'utf8')
+      .split('\n')
+      .flatMap((line, index) => (line.includes('// wrong:') ? [index + 1] : []));
+    assert.ok(wrongLines.length >= 5);
+    assert.deepEqual([...new Set(sampleErrors.map((error) => error.line))].sort((a, b) => a - b), wrongLines, JSON.stringify(sampleErrors, null, 2));
+  });
+});
+
+describe('OpenAPI document: routes without a key', () => {
+  let t: TestApp;
+
+  before(async () => {
+    t = await buildTestApp(sqlite, {
+      apiExtensions: (api) => {
+        api.get('/probe/public', { config: { public: true }, schema: { operationId: 'probePublic', summary: 'A public probe', response: { 200: { type: 'object' } } } }, async () => ({}));
+      },
+    });
+  });
+  after(() => t.close());
+
+  it('marks a public route with an empty security list', async () => {
+    const document = (await t.app.inject({ url: '/api/v1/openapi.json' })).json();
+    assert.deepEqual(document.paths['/api/v1/probe/public'].get.security, []);
+    assert.match(document.paths['/api/v1/probe/public'].get.description, /No API key needed/);
+    assert.equal(document.paths['/api/v1/account'].get.security, undefined, 'other routes keep the document’s security');
   });
 });

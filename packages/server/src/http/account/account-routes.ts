@@ -16,7 +16,7 @@ const Account = Type.Object(
       scopes: Type.Array(Type.String(), { description: 'Empty means every scope.' }),
     }),
   },
-  { description: 'The merchant and environment the calling key acts for.' },
+  { title: 'Account', description: 'The merchant and environment the calling key acts for.' },
 );
 
 /** "Who am I": lets an integration check its key, environment and scopes before anything else. */
@@ -25,7 +25,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/account',
     {
       config: { rateLimitBucket: 'read' },
-      schema: { tags: ['account'], summary: 'The calling key’s merchant and environment', response: { 200: Account, ...errorResponses(401, 429) } },
+      schema: { tags: ['account'], operationId: 'getAccount', summary: 'The calling key’s merchant and environment', response: { 200: Account, ...errorResponses(401, 429) } },
     },
     async (request) => {
       const principal = principalOf(request);

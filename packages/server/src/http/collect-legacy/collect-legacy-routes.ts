@@ -22,6 +22,7 @@ export const collectLegacyRoutes: FastifyPluginAsyncTypebox<CollectLegacyOptions
       config: { scope: 'collect:read', rateLimitBucket: 'read' },
       schema: {
         tags: ['collect (earlier contract)'],
+        operationId: 'legacyGetOperatorCatalog',
         summary: 'Operator catalog (earlier contract)',
         deprecated: true,
         response: { 200: LegacyOperatorCatalog, 401: LegacyError, 403: LegacyError, 429: LegacyError },

@@ -17,6 +17,8 @@ export interface LegacyPaymentRoutesOptions {
 
 const tags = ['collect (earlier contract)'];
 const errors = { 400: Type.Union([LegacyError, LegacyValidationError]), 401: LegacyError, 403: LegacyError, 404: LegacyError, 429: LegacyError, 500: LegacyError, 502: LegacyError };
+// Creation looks no payment up, so it never answers 404.
+const { 404: _noLookup, ...creationErrors } = errors;
 
 /**
  * Collect, earlier contract: direct payments only, amounts in centimes, `phone` at the root,
@@ -30,7 +32,7 @@ export const legacyPaymentRoutes: FastifyPluginAsyncTypebox<LegacyPaymentRoutesO
     '/collect/mobile-money/',
     {
       config: { scope: 'collect:write', idempotency: { required: false, maxKeyLength: 128, replayStatus: 200, recorded: true }, rateLimitBucket: 'create' },
-      schema: { tags, summary: 'Create a payment (earlier contract)', deprecated: true, body: LegacyCreatePaymentBody, response: { 201: LegacyPayment, 200: LegacyPayment, ...errors } },
+      schema: { tags, operationId: 'legacyCreatePayment', summary: 'Create a payment (earlier contract)', deprecated: true, body: LegacyCreatePaymentBody, response: { 201: LegacyPayment, 200: LegacyPayment, ...creationErrors } },
     },
     async (request, reply) => {
       const body = request.body;
@@ -55,7 +57,7 @@ export const legacyPaymentRoutes: FastifyPluginAsyncTypebox<LegacyPaymentRoutesO
     '/collect/mobile-money/confirm/',
     {
       config: { scope: 'collect:write', idempotency: { required: false, maxKeyLength: 128, recorded: true }, rateLimitBucket: 'create' },
-      schema: { tags, summary: 'Confirm a payment with the customer’s OTP (earlier contract)', deprecated: true, body: LegacyConfirmBody, response: { 200: LegacyPayment, ...errors } },
+      schema: { tags, operationId: 'legacyConfirmPayment', summary: 'Confirm a payment with the customer’s OTP (earlier contract)', deprecated: true, body: LegacyConfirmBody, response: { 200: LegacyPayment, ...errors } },
     },
     async (request, reply) => {
       const recorded = recordedRequest(request, reply, ({ payment, rejected }: ConfirmResult) => {
@@ -70,7 +72,7 @@ export const legacyPaymentRoutes: FastifyPluginAsyncTypebox<LegacyPaymentRoutesO
     '/collect/mobile-money/:reference/',
     {
       config: { scope: 'collect:read', rateLimitBucket: 'read' },
-      schema: { tags, summary: 'Get a payment by reference (earlier contract)', deprecated: true, params: LegacyReferenceParams, querystring: LegacySyncQuery, response: { 200: LegacyPayment, ...errors } },
+      schema: { tags, operationId: 'legacyGetPayment', summary: 'Get a payment by reference (earlier contract)', deprecated: true, params: LegacyReferenceParams, querystring: LegacySyncQuery, response: { 200: LegacyPayment, ...errors } },
     },
     async (request) => wire(await payments.get(principalOf(request), request.params.reference, { sync: request.query.sync })),
   );

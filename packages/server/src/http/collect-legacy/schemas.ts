@@ -21,12 +21,12 @@ export const LegacyOperatorCatalog = Type.Object(
       }),
     ),
   },
-  { description: 'Operator catalog, earlier contract shape.' },
+  { title: 'LegacyOperatorCatalog', description: 'Operator catalog, earlier contract shape.' },
 );
 
 export const LegacyError = Type.Object(
   { error: Type.String(), code: Type.String(), detail: Type.String() },
-  { description: 'Earlier-contract error body.' },
+  { title: 'LegacyError', description: 'Earlier-contract error body.' },
 );
 
 /** SPEC.md "Collect payment, earlier contract": request fields and their lengths. */
@@ -40,12 +40,12 @@ export const LegacyCreatePaymentBody = Type.Object({
   description: Type.Optional(Type.String({ maxLength: 255 })),
   customer_first_name: Type.Optional(Type.String({ maxLength: 64 })),
   customer_last_name: Type.Optional(Type.String({ maxLength: 64 })),
-});
+}, { title: 'LegacyCreatePaymentRequest' });
 
 export const LegacyConfirmBody = Type.Object({
   reference: Type.String({ minLength: 1, maxLength: 100 }),
   otp: Type.String({ minLength: 4, maxLength: 8, pattern: '^[0-9]+$' }),
-});
+}, { title: 'LegacyConfirmPaymentRequest' });
 
 export const LegacyReferenceParams = Type.Object({ reference: Type.String({ minLength: 1, maxLength: 100 }) });
 
@@ -72,8 +72,8 @@ export const LegacyPayment = Type.Object(
     pending_since_seconds: Type.Union([Type.Integer(), Type.Null()]),
     sandbox: Type.Boolean(),
   },
-  { description: 'A payment, earlier contract.' },
+  { title: 'LegacyPayment', description: 'A payment, earlier contract.' },
 );
 
 /** Validation failures: each field mapped to its messages. */
-export const LegacyValidationError = Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Field -> messages.' });
+export const LegacyValidationError = Type.Record(Type.String(), Type.Array(Type.String()), { title: 'LegacyValidationError', description: 'Field -> messages.' });

@@ -17,6 +17,7 @@ export const collectV2026Routes: FastifyPluginAsyncTypebox<CollectV2026Options> 
       config: { scope: 'collect:read', rateLimitBucket: 'read' },
       schema: {
         tags: ['collect'],
+        operationId: 'getOperatorCatalog',
         summary: 'Operator catalog',
         description: 'Countries, currencies and collect operators, with limits in major units.',
         response: { 200: CurrentOperatorCatalog, ...errorResponses(401, 403, 429) },

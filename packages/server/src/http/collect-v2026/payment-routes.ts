@@ -48,6 +48,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
       config: { scope: 'collect:write', idempotency: { required: true, recorded: true }, rateLimitBucket: 'create' },
       schema: {
         tags,
+        operationId: 'createPayment',
         summary: 'Create a payment',
         description: 'direct: push to the customer’s phone (or OTP sent); hosted: returns checkout_url. Header Idempotency-Key is required.',
         body: CreatePaymentBody,
@@ -68,6 +69,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
       config: { scope: 'collect:read', rateLimitBucket: 'read' },
       schema: {
         tags,
+        operationId: 'listPayments',
         summary: 'List payments, newest first',
         description: 'Cursor pagination (limit, starting_after or ending_before, has_more). Filters combine: status, mode, operator, reference, created_gte / created_lte, and one `metadata[key]=value`.',
         querystring: ListPaymentsQuery,
@@ -95,10 +97,11 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
       config: { scope: 'collect:read', rateLimitBucket: 'read' },
       schema: {
         tags,
+        operationId: 'getPayment',
         summary: 'Get a payment by reference or id',
         params: PaymentParams,
         querystring: GetPaymentQuery,
-        response: { 200: PaymentObject, ...errorResponses(401, 403, 404, 429, 502) },
+        response: { 200: PaymentObject, ...errorResponses(400, 401, 403, 404, 429, 502) },
       },
     },
     async (request) => wire(await payments.get(principalOf(request), request.params.reference_or_id, { sync: request.query.sync })),
@@ -110,6 +113,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
       config: { scope: 'collect:write', idempotency: { required: false, recorded: true }, rateLimitBucket: 'create' },
       schema: {
         tags,
+        operationId: 'confirmPayment',
         summary: 'Confirm a payment with the customer’s one-time code',
         description: 'Test environment codes: 123456 completes, 000000 fails, 111111 stays pending; another code is 400 invalid_otp, and the third wrong code fails the payment.',
         params: PaymentParams,
@@ -133,6 +137,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
       config: { scope: 'collect:write', idempotency: { required: false, recorded: true }, rateLimitBucket: 'create' },
       schema: {
         tags,
+        operationId: 'cancelPayment',
         summary: 'Cancel a payment that is not final',
         params: PaymentParams,
         body: CancelBody,
@@ -151,6 +156,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
       config: { scope: 'collect:write', idempotency: { required: false, recorded: true }, rateLimitBucket: 'create' },
       schema: {
         tags,
+        operationId: 'simulateCheckoutPayment',
         summary: 'Test environment: simulate the customer paying a hosted checkout',
         description: 'The sandbox rules apply to this phone (suffixes 0000-0003) and to the payment’s reference.',
         params: PaymentParams,
@@ -171,6 +177,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
       config: { scope: 'collect:refund', idempotency: { required: true, recorded: true }, rateLimitBucket: 'refund' },
       schema: {
         tags,
+        operationId: 'createPaymentRefund',
         summary: 'Refund a completed payment, fully or in part',
         description: 'Without amount, refunds everything left. Several partial refunds may follow each other up to the amount; the payment becomes refunded when they reach it.',
         params: PaymentParams,
@@ -192,6 +199,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
       config: { scope: 'collect:read', rateLimitBucket: 'read' },
       schema: {
         tags,
+        operationId: 'listPaymentRefunds',
         summary: 'List a payment’s refunds, newest first',
         params: PaymentParams,
         querystring: ListRefundsQuery,
@@ -205,7 +213,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
     '/collect/payments/:reference_or_id/refunds/:refund_id',
     {
       config: { scope: 'collect:read', rateLimitBucket: 'read' },
-      schema: { tags, summary: 'One refund of a payment', params: RefundParams, response: { 200: RefundObject, ...errorResponses(401, 403, 404, 429) } },
+      schema: { tags, operationId: 'getPaymentRefund', summary: 'One refund of a payment', params: RefundParams, response: { 200: RefundObject, ...errorResponses(401, 403, 404, 429) } },
     },
     async (request) => refundToWire(await payments.getRefund(principalOf(request), request.params.reference_or_id, request.params.refund_id)),
   );

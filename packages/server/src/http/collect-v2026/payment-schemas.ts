@@ -23,7 +23,7 @@ export const CreatePaymentBody = Type.Object(
     expires_in_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 86_400, description: 'Lifetime; default 900 (direct) or 3600 (hosted).' })),
     metadata: Type.Optional(MetadataInput),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'CreatePaymentRequest' },
 );
 
 export const ListPaymentsQuery = listQuery(
@@ -50,7 +50,7 @@ export const GetPaymentQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const ConfirmBody = Type.Object({ otp: Type.String({ pattern: '^[0-9]{4,8}$', description: 'The code the customer received (4 to 8 digits).' }) }, { additionalProperties: false });
+export const ConfirmBody = Type.Object({ otp: Type.String({ pattern: '^[0-9]{4,8}$', description: 'The code the customer received (4 to 8 digits).' }) }, { additionalProperties: false, title: 'ConfirmPaymentRequest' });
 
 export const CancelBody = Type.Union([Type.Object({}, { additionalProperties: false }), Type.Null()]);
 
@@ -59,7 +59,7 @@ export const PayBody = Type.Object(
     phone: Type.String({ minLength: 1, maxLength: 32 }),
     operator: Type.String({ minLength: 1, maxLength: 32 }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'SimulateCheckoutPaymentRequest' },
 );
 
 /** Optional: no body (or an empty one) refunds everything left. */
@@ -69,7 +69,7 @@ export const RefundBody = Type.Union([
       amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'Major units; default: everything left to refund.' })),
       reason: Type.Optional(Type.String({ maxLength: 255 })),
     },
-    { additionalProperties: false },
+    { additionalProperties: false, title: 'CreateRefundRequest' },
   ),
   Type.Null(),
 ]);
@@ -87,6 +87,7 @@ const NextAction = Type.Union(
     Type.Null(),
   ],
   {
+    title: 'NextAction',
     description:
       'What happens next: redirect_to_checkout (hosted: send the customer to url), confirm_otp (POST the code to url), await_customer_approval (push on the phone), await_status_update (the operator has not answered: wait for the webhook or GET with sync=true); null once final. A URL is always in `url`.',
   },
@@ -122,7 +123,7 @@ export const PaymentObject = Type.Object(
     created_at: Type.String(),
     updated_at: Type.String(),
   },
-  { description: 'A collection (current contract 2026-06).' },
+  { title: 'Payment', description: 'A collection (current contract 2026-06).' },
 );
 
 export const RefundObject = Type.Object(
@@ -143,9 +144,9 @@ export const RefundObject = Type.Object(
     created_at: Type.String(),
     updated_at: Type.String(),
   },
-  { description: 'A refund of a collection.' },
+  { title: 'Refund', description: 'A refund of a collection.' },
 );
 
-export const RefundList = listOf(RefundObject, 'A payment’s refunds, newest first.');
+export const RefundList = listOf(RefundObject, { title: 'RefundList', description: 'A payment’s refunds, newest first.' });
 
-export const PaymentList = listOf(PaymentObject, 'Payments, newest first.');
+export const PaymentList = listOf(PaymentObject, { title: 'PaymentList', description: 'Payments, newest first.' });

@@ -8,7 +8,7 @@ const CatalogOperator = Type.Object({
   requires_otp: Type.Boolean({ description: 'The customer confirms with a one-time code (POST …/confirm).' }),
   min_amount: Type.Integer({ description: 'Smallest collect amount, major units.' }),
   max_amount: Type.Integer({ description: 'Largest collect amount, major units.' }),
-});
+}, { title: 'CatalogOperator' });
 
 export const CurrentOperatorCatalog = Type.Object(
   {
@@ -25,5 +25,5 @@ export const CurrentOperatorCatalog = Type.Object(
       }),
     ),
   },
-  { description: 'Operator catalog, current contract (2026-06).' },
+  { title: 'OperatorCatalog', description: 'Operator catalog, current contract (2026-06).' },
 );

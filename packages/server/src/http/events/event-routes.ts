@@ -29,7 +29,7 @@ const ListQuery = listQuery({
 
 const ResendBody = Type.Union([Type.Object({ endpoint_id: Type.Optional(Type.String({ maxLength: 64 })) }, { additionalProperties: false }), Type.Null()]);
 
-const EventEnvelope = Type.Object(
+export const EventEnvelope = Type.Object(
   {
     id: Type.String(),
     type: Type.String(),
@@ -39,7 +39,7 @@ const EventEnvelope = Type.Object(
     created_at: Type.String(),
     data: Type.Object({ object: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: true }),
   },
-  { additionalProperties: true, description: 'The event exactly as webhooks deliver it.' },
+  { additionalProperties: true, title: 'Event', description: 'The event exactly as webhooks deliver it.' },
 );
 
 /** Catch-up reads of events. Only the key's own merchant and environment are visible; anything else is 404. */
@@ -50,6 +50,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
       config: { scope: 'webhooks:read', rateLimitBucket: 'read' },
       schema: {
         tags: ['events'],
+        operationId: 'getEvent',
         summary: 'One event',
         params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
         response: { 200: EventEnvelope, ...errorResponses(401, 403, 404, 429) },
@@ -69,9 +70,10 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
       config: { scope: 'webhooks:read', rateLimitBucket: 'read' },
       schema: {
         tags: ['events'],
+        operationId: 'listEvents',
         summary: 'Events, newest first, for catch-up',
         querystring: ListQuery,
-        response: { 200: listOf(EventEnvelope, 'Events, newest first.'), ...errorResponses(400, 401, 403, 429) },
+        response: { 200: listOf(EventEnvelope, { title: 'EventList', description: 'Events, newest first.' }), ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request) => {
@@ -92,6 +94,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
       config: { scope: 'webhooks:write', idempotency: { required: false, recorded: true }, rateLimitBucket: 'manage' },
       schema: {
         tags: ['events'],
+        operationId: 'resendEvent',
         summary: 'Send an event again, to one endpoint or to all its destinations',
         params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
         body: ResendBody,

@@ -1,14 +1,20 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { errorCatalog } from '../../core/errors/index.js';
+import { documentTransform } from './document-transform.js';
+import { operationTransform } from './operation-transform.js';
 
 const errorTable = Object.entries(errorCatalog)
   .map(([code, { status, message }]) => `| ${status} | \`${code}\` | ${message} |`)
   .join('\n');
 
+/** Where the document is served, under /api/v1; the first is the canonical one. */
+export const OPENAPI_DOCUMENT_PATHS = ['/openapi.json', '/collect/openapi.json'] as const;
+
 /**
- * The OpenAPI 3.1 document is generated from the route schemas (never written by hand).
- * Each operation's required scope is added to its description from the route's config.
+ * The OpenAPI 3.1 document is generated from the route schemas (never written by hand):
+ * operationTransform shapes each operation from its route's options, documentTransform finishes
+ * the whole (webhooks, enums, named schemas).
  */
 export async function installOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
   await app.register(swagger, {
@@ -24,13 +30,25 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
           '## Errors',
           'Every error (current contract, payouts, bulk) has the body `{"error": {"code", "message", "field"?, "details"?, "request_id"}}`.',
           'The earlier collect contract keeps `{error, code, detail}` and, for validation, `{field: [messages]}`.',
+          'Each operation lists the codes it can answer; these can come from any route: 404 `route_not_found`, 405 `method_not_allowed`,',
+          '400 `malformed_request`, 408 `request_timeout`, 431 `headers_too_large`, 500 `internal_error`, 503 `service_unavailable`.',
           '',
           '| HTTP | code | meaning |',
           '|---|---|---|',
           errorTable,
         ].join('\n'),
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+        contact: { name: 'Akwe maintainers' },
       },
       servers: [{ url: publicUrl }],
+      tags: [
+        { name: 'account', description: 'The calling key: merchant, environment, scopes.' },
+        { name: 'collect', description: 'Collect payments, current contract (2026-06): amounts in major units, lowercase statuses.' },
+        { name: 'collect (earlier contract)', description: 'The earlier collect contract: amounts in centimes, uppercase statuses, its own error shapes. Deprecated.' },
+        { name: 'payouts', description: 'Payouts to beneficiaries’ wallets.' },
+        { name: 'events', description: 'Events for catch-up reads and resends; the same envelope webhooks deliver.' },
+        { name: 'webhooks', description: 'Webhook endpoints, their secrets and deliveries; the events they receive are under `webhooks`.' },
+      ],
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' },
@@ -39,19 +57,17 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
       },
       security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
     },
-    transform: ({ schema, url, route }) => {
-      const config = (route.config ?? {}) as { scope?: string; public?: boolean };
-      const transformed: Record<string, unknown> = { ...(schema ?? {}) };
-      if (config.public) transformed.security = [];
-      if (config.scope) {
-        const scopeNote = `Required scope: \`${config.scope}\` (an empty scope list grants every scope).`;
-        transformed.description = transformed.description ? `${String(transformed.description)}\n\n${scopeNote}` : scopeNote;
-      }
-      return { schema: transformed as never, url };
-    },
+    transform: operationTransform,
+    transformObject: documentTransform,
+  });
+  // Built once all routes are known, so a schema mistake (two schemas under one title) stops the
+  // start instead of failing the first request for the document.
+  app.addHook('onReady', async () => {
+    app.swagger();
   });
 }
 
+/** Serves the document without a key: it is the public contract, not merchant data. */
 export function openApiRoute(app: FastifyInstance): void {
-  app.get('/collect/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  for (const path of OPENAPI_DOCUMENT_PATHS) app.get(path, { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 }

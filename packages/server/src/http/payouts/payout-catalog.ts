@@ -25,7 +25,7 @@ export const PayoutOperatorCatalog = Type.Object(
       }),
     ),
   },
-  { description: 'Payout operator catalog.' },
+  { title: 'PayoutOperatorCatalog', description: 'Payout operator catalog.' },
 );
 
 export function payoutCatalogBody(catalog: OperatorCatalog) {

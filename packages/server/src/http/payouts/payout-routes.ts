@@ -16,6 +16,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = asyn
       config: { scope: 'payout:read', rateLimitBucket: 'read' },
       schema: {
         tags: ['payouts'],
+        operationId: 'getPayoutOperatorCatalog',
         summary: 'Payout operator catalog',
         response: { 200: PayoutOperatorCatalog, ...errorResponses(401, 403, 429) },
       },

@@ -146,7 +146,7 @@ export async function installRateLimits(api: FastifyInstance, deps: RateLimitDep
  * otherwise 'read' for a route that only answers GET or HEAD and 'manage' for anything that can
  * change something (the stricter default for writes).
  */
-function bucketOf(route: RouteOptions): RateLimitBucket | undefined {
+export function bucketOf(route: RouteOptions): RateLimitBucket | undefined {
   const named = route.config?.rateLimitBucket;
   if (named !== undefined) return named;
   if (route.config?.public === true) return undefined;

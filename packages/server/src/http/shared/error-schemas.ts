@@ -14,7 +14,7 @@ export const ErrorResponse = Type.Object(
       request_id: Type.String(),
     }),
   },
-  { description: 'Error' },
+  { title: 'Error', description: 'The error body of the current contract (and of payouts and bulk payments).' },
 );
 
 export function errorResponses(...statuses: number[]) {

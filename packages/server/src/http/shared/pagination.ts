@@ -17,10 +17,10 @@ export function listQuery<T extends TProperties>(filters: T, options: { patternP
 }
 
 /** The one list envelope: `{object: "list", data, has_more}`. */
-export function listOf<T extends TSchema>(item: T, description?: string) {
+export function listOf<T extends TSchema>(item: T, options: { title?: string; description?: string } = {}) {
   return Type.Object(
     { object: Type.Literal('list'), data: Type.Array(item), has_more: Type.Boolean({ description: 'More objects lie beyond this page in the direction read.' }) },
-    description ? { description } : {},
+    options,
   );
 }
 

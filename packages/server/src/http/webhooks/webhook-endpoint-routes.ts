@@ -32,7 +32,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
     '/webhook-endpoints',
     {
       config: { scope: 'webhooks:write', idempotency: { required: false, recorded: true, responseHoldsSecret: true }, rateLimitBucket: 'manage' },
-      schema: { tags, summary: 'Create a webhook endpoint (the answer shows its secret)', body: CreateEndpointBody, response: { 201: EndpointObject, ...errorResponses(400, 401, 403, 409, 422, 429) } },
+      schema: { tags, operationId: 'createWebhookEndpoint', summary: 'Create a webhook endpoint (the answer shows its secret)', body: CreateEndpointBody, response: { 201: EndpointObject, ...errorResponses(400, 401, 403, 409, 422, 429) } },
     },
     async (request, reply) => {
       const body = request.body;
@@ -50,14 +50,14 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
     '/webhook-endpoints',
     {
       config: { scope: 'webhooks:read', rateLimitBucket: 'read' },
-      schema: { tags, summary: 'List webhook endpoints, newest first', querystring: PageQuery, response: { 200: EndpointList, ...errorResponses(400, 401, 403, 429) } },
+      schema: { tags, operationId: 'listWebhookEndpoints', summary: 'List webhook endpoints, newest first', querystring: PageQuery, response: { 200: EndpointList, ...errorResponses(400, 401, 403, 429) } },
     },
     async (request) => toWireList(await webhooks.listEndpoints(principalOf(request), toPageRequest(request.query)), (e) => endpointToWire(e)),
   );
 
   app.get(
     '/webhook-endpoints/:id',
-    { config: { scope: 'webhooks:read', rateLimitBucket: 'read' }, schema: { tags, summary: 'One webhook endpoint', params: IdParams, response: { 200: EndpointObject, ...errorResponses(401, 403, 404, 429) } } },
+    { config: { scope: 'webhooks:read', rateLimitBucket: 'read' }, schema: { tags, operationId: 'getWebhookEndpoint', summary: 'One webhook endpoint', params: IdParams, response: { 200: EndpointObject, ...errorResponses(401, 403, 404, 429) } } },
     async (request) => endpointToWire(await webhooks.getEndpoint(principalOf(request), request.params.id)),
   );
 
@@ -65,7 +65,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
     '/webhook-endpoints/:id',
     {
       config: { scope: 'webhooks:write', rateLimitBucket: 'manage' },
-      schema: { tags, summary: 'Change a webhook endpoint (enabled: true re-enables one disabled by a 410)', params: IdParams, body: UpdateEndpointBody, response: { 200: EndpointObject, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: { tags, operationId: 'updateWebhookEndpoint', summary: 'Change a webhook endpoint (enabled: true re-enables one disabled by a 410)', params: IdParams, body: UpdateEndpointBody, response: { 200: EndpointObject, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request) => {
       const body = request.body;
@@ -83,7 +83,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
 
   app.delete(
     '/webhook-endpoints/:id',
-    { config: { scope: 'webhooks:write', rateLimitBucket: 'manage' }, schema: { tags, summary: 'Delete a webhook endpoint', params: IdParams, response: { 200: DeletedEndpoint, ...errorResponses(401, 403, 404, 429) } } },
+    { config: { scope: 'webhooks:write', rateLimitBucket: 'manage' }, schema: { tags, operationId: 'deleteWebhookEndpoint', summary: 'Delete a webhook endpoint', params: IdParams, response: { 200: DeletedEndpoint, ...errorResponses(401, 403, 404, 429) } } },
     async (request) => {
       await webhooks.deleteEndpoint(principalOf(request), request.params.id);
       return { object: 'webhook_endpoint' as const, id: request.params.id, deleted: true as const };
@@ -93,7 +93,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
   app.get(
     '/webhook-endpoints/:id/secret',
     // A signing secret lets its holder forge webhooks: reading it needs the write scope.
-    { config: { scope: 'webhooks:write', rateLimitBucket: 'read' }, schema: { tags, summary: 'The endpoint’s signing secret', params: IdParams, response: { 200: EndpointSecret, ...errorResponses(401, 403, 404, 429) } } },
+    { config: { scope: 'webhooks:write', rateLimitBucket: 'read' }, schema: { tags, operationId: 'getWebhookEndpointSecret', summary: 'The endpoint’s signing secret', params: IdParams, response: { 200: EndpointSecret, ...errorResponses(401, 403, 404, 429) } } },
     async (request) => {
       const endpoint = await webhooks.getEndpoint(principalOf(request), request.params.id);
       return { object: 'webhook_endpoint_secret' as const, secret: endpoint.secret, previous_secret: endpoint.previousSecret, previous_secret_expires_at: endpoint.previousSecretExpiresAt };
@@ -106,6 +106,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
       config: { scope: 'webhooks:write', rateLimitBucket: 'manage' },
       schema: {
         tags,
+        operationId: 'rotateWebhookEndpointSecret',
         summary: 'Rotate the signing secret',
         description: 'The new secret signs at once; the old one keeps signing as a second v1 value for overlap_seconds.',
         params: IdParams,
@@ -120,7 +121,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
     '/webhook-endpoints/:id/deliveries',
     {
       config: { scope: 'webhooks:read', rateLimitBucket: 'read' },
-      schema: { tags, summary: 'The endpoint’s deliveries, newest first, with every try', params: IdParams, querystring: PageQuery, response: { 200: DeliveryList, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: { tags, operationId: 'listWebhookEndpointDeliveries', summary: 'The endpoint’s deliveries, newest first, with every try', params: IdParams, querystring: PageQuery, response: { 200: DeliveryList, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request) => {
       return toWireList(await webhooks.listDeliveries(principalOf(request), request.params.id, toPageRequest(request.query)), deliveryToWire);
@@ -129,7 +130,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
 
   app.get(
     '/account/callback-secret',
-    { config: { scope: 'webhooks:write', rateLimitBucket: 'read' }, schema: { tags, summary: 'The secret that signs what is sent to payments’ callback_url', response: { 200: CallbackSecret, ...errorResponses(401, 403, 429) } } },
+    { config: { scope: 'webhooks:write', rateLimitBucket: 'read' }, schema: { tags, operationId: 'getCallbackSecret', summary: 'The secret that signs what is sent to payments’ callback_url', response: { 200: CallbackSecret, ...errorResponses(401, 403, 429) } } },
     async (request) => {
       const principal = principalOf(request);
       return { object: 'callback_secret' as const, environment: principal.environment, secret: await webhooks.callbackSecret(principal) };

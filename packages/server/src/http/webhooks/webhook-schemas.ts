@@ -22,7 +22,7 @@ export const CreateEndpointBody = Type.Object(
     api_version: Type.Optional(ApiVersion),
     max_in_flight: Type.Optional(MaxInFlight),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'CreateWebhookEndpointRequest' },
 );
 
 export const UpdateEndpointBody = Type.Object(
@@ -34,11 +34,11 @@ export const UpdateEndpointBody = Type.Object(
     api_version: Type.Optional(ApiVersion),
     max_in_flight: Type.Optional(Type.Union([MaxInFlight, Type.Null()], { description: 'null: back to the default.' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'UpdateWebhookEndpointRequest' },
 );
 
 export const RotateSecretBody = Type.Union([
-  Type.Object({ overlap_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 604_800, description: 'How long the old secret keeps signing (default 86400).' })) }, { additionalProperties: false }),
+  Type.Object({ overlap_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 604_800, description: 'How long the old secret keeps signing (default 86400).' })) }, { additionalProperties: false, title: 'RotateWebhookEndpointSecretRequest' }),
   Type.Null(),
 ]);
 
@@ -61,17 +61,17 @@ export const EndpointObject = Type.Object(
     created_at: Type.String(),
     updated_at: Type.String(),
   },
-  { description: 'A webhook endpoint.' },
+  { title: 'WebhookEndpoint', description: 'A webhook endpoint.' },
 );
 
-export const EndpointList = listOf(EndpointObject, 'Webhook endpoints, newest first.');
-export const DeletedEndpoint = Type.Object({ object: Type.Literal('webhook_endpoint'), id: Type.String(), deleted: Type.Literal(true) });
+export const EndpointList = listOf(EndpointObject, { title: 'WebhookEndpointList', description: 'Webhook endpoints, newest first.' });
+export const DeletedEndpoint = Type.Object({ object: Type.Literal('webhook_endpoint'), id: Type.String(), deleted: Type.Literal(true) }, { title: 'DeletedWebhookEndpoint' });
 export const EndpointSecret = Type.Object({
   object: Type.Literal('webhook_endpoint_secret'),
   secret: Type.String(),
   previous_secret: Type.Union([Type.String(), Type.Null()]),
   previous_secret_expires_at: Type.Union([Type.String(), Type.Null()]),
-});
+}, { title: 'WebhookEndpointSecret' });
 
 const Attempt = Type.Object({
   number: Type.Integer(),
@@ -80,7 +80,7 @@ const Attempt = Type.Object({
   duration_ms: Type.Integer(),
   response_excerpt: Type.Union([Type.String(), Type.Null()], { description: 'First bytes of the answer.' }),
   error: Type.Union([Type.String(), Type.Null()]),
-});
+}, { title: 'DeliveryAttempt' });
 
 export const DeliveryObject = Type.Object(
   {
@@ -100,14 +100,14 @@ export const DeliveryObject = Type.Object(
     updated_at: Type.String(),
     attempts_log: Type.Optional(Type.Array(Attempt)),
   },
-  { description: 'One event on its way to one destination.' },
+  { title: 'Delivery', description: 'One event on its way to one destination.' },
 );
 
-export const DeliveryList = listOf(DeliveryObject, 'Deliveries, newest first.');
+export const DeliveryList = listOf(DeliveryObject, { title: 'DeliveryList', description: 'Deliveries, newest first.' });
 
 export const PageQuery = listQuery({});
 
 export const CallbackSecret = Type.Object(
   { object: Type.Literal('callback_secret'), environment: Type.String(), secret: Type.String() },
-  { description: 'Signs what is POSTed to a payment’s callback_url (same scheme as webhooks).' },
+  { title: 'CallbackSecret', description: 'Signs what is POSTed to a payment’s callback_url (same scheme as webhooks).' },
 );

@@ -1,0 +1,76 @@
+import { errorCatalog, type ErrorCode } from '../../core/errors/index.js';
+import type { RouteFacts } from './route-facts.js';
+
+type Condition = (route: RouteFacts) => boolean;
+
+const never: Condition = () => false;
+const operations =
+  (...ids: string[]): Condition =>
+  (route) => route.operationId !== undefined && ids.includes(route.operationId);
+const withIdempotency: Condition = (route) => route.idempotency !== undefined;
+const withBody: Condition = (route) => route.hasBody;
+const behindKey: Condition = (route) => !route.public;
+
+// Operations grouped by the core work they do (core/payments/payment-service.ts).
+const creation = ['createPayment', 'legacyCreatePayment'];
+const confirmation = ['confirmPayment', 'legacyConfirmPayment'];
+const checkoutPayment = ['simulateCheckoutPayment'];
+const refunding = ['createPaymentRefund'];
+/** Operations that reach an operator (a status query with sync=true included). */
+const operatorCalls = [...creation, ...confirmation, ...checkoutPayment, ...refunding, 'getPayment', 'legacyGetPayment'];
+/** Operations that change a payment under a version check. */
+const paymentChanges = [...operatorCalls, 'cancelPayment'];
+
+/**
+ * Which routes can answer a code. A code absent from this table is listed on every route that
+ * declares its status: a new code shows up too often rather than not at all.
+ */
+const conditions: Partial<Record<ErrorCode, Condition>> = {
+  // Answered before a route is found, or by the HTTP layer: listed once, in the document's info.
+  // (internal_error is listed where a route declares 500, as the earlier contract does.)
+  route_not_found: never,
+  method_not_allowed: never,
+  malformed_request: never,
+  request_timeout: never,
+  headers_too_large: never,
+  service_unavailable: never,
+  unauthenticated: behindKey,
+  merchant_not_found: behindKey,
+  rate_limited: behindKey,
+  insufficient_scope: (route) => route.scope !== undefined,
+  validation_error: (route) => route.hasInput,
+  invalid_json: withBody,
+  unsupported_media_type: withBody,
+  payload_too_large: withBody,
+  missing_idempotency_key: (route) => route.idempotency?.required === true,
+  invalid_idempotency_key: withIdempotency,
+  idempotency_key_reused: withIdempotency,
+  idempotency_request_in_progress: withIdempotency,
+  not_found: (route) => route.hasPathParameters || operations(...confirmation)(route),
+  // No route needs a validated KYC yet (payouts and bulk payments will).
+  kyc_required: never,
+  account_inactive: operations(...creation),
+  unsupported_currency: operations(...creation),
+  invalid_operator: operations(...creation, ...checkoutPayment),
+  invalid_phone: operations(...creation, ...checkoutPayment),
+  amount_too_low: operations(...creation, ...checkoutPayment),
+  amount_too_high: operations(...creation, ...checkoutPayment),
+  duplicate_reference: operations(...creation),
+  invalid_otp: operations(...confirmation),
+  payment_not_confirmable: operations(...confirmation),
+  payment_not_cancellable: operations('cancelPayment'),
+  payment_not_payable: operations(...checkoutPayment),
+  sandbox_only: operations(...checkoutPayment),
+  payment_not_refundable: operations(...refunding),
+  refund_exceeds_amount: operations(...refunding),
+  operator_unavailable: operations(...operatorCalls),
+  operator_outcome_unknown: operations(...operatorCalls),
+  operator_call_in_progress: operations(...operatorCalls),
+  invalid_state_transition: operations(...paymentChanges),
+  endpoint_limit_reached: operations('createWebhookEndpoint'),
+};
+
+/** The catalog codes a route can answer with `status`, in catalog order. */
+export function errorCodesFor(route: RouteFacts, status: number): ErrorCode[] {
+  return (Object.keys(errorCatalog) as ErrorCode[]).filter((code) => errorCatalog[code].status === status && (conditions[code]?.(route) ?? true));
+}

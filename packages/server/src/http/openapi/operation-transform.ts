@@ -1,0 +1,47 @@
+import { STATUS_CODES } from 'node:http';
+import type { RouteOptions } from 'fastify';
+import { errorCodesFor } from './error-codes.js';
+import { headersWithIdempotencyKey } from './idempotency-key-header.js';
+import { routeFacts, type RouteFacts } from './route-facts.js';
+
+type RouteSchema = Record<string, unknown>;
+
+/** @fastify/swagger reads a response's description from this key and drops it from the schema. */
+const RESPONSE_DESCRIPTION = 'x-response-description';
+
+/** What a reader needs beyond the route's own words: the key, the scope, the budget, idempotency. */
+function operationNotes(route: RouteFacts): string[] {
+  if (route.public) return ['No API key needed.'];
+  const notes = [route.scope ? `Required scope: \`${route.scope}\` (an empty scope list grants every scope).` : 'Any valid API key.'];
+  if (route.rateLimitBucket) notes.push(`Rate-limit budget: \`${route.rateLimitBucket}\` (per API key and minute; 429 \`rate_limited\` with \`Retry-After\` past it).`);
+  if (route.idempotency) notes.push(`Header \`Idempotency-Key\`: ${route.idempotency.required ? 'required' : 'optional'}.`);
+  return notes;
+}
+
+/** Each error response says which codes of the catalog it can carry. */
+function describedErrorResponses(responses: Record<string, unknown>, route: RouteFacts): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, schema]) => {
+      if (Number(status) < 400) return [status, schema];
+      const codes = errorCodesFor(route, Number(status));
+      const reason = STATUS_CODES[Number(status)] ?? 'Error';
+      const description = codes.length > 0 ? `${reason}. Codes: ${codes.map((code) => `\`${code}\``).join(', ')}.` : `${reason}.`;
+      return [status, { ...(schema as object), [RESPONSE_DESCRIPTION]: description }];
+    }),
+  );
+}
+
+/**
+ * @fastify/swagger's per-route `transform`: turns a route's options into what its operation
+ * should show. Applies to the document only; the route's validation is untouched.
+ */
+export function operationTransform({ schema, url, route }: { schema: unknown; url: string; route: RouteOptions }) {
+  const original = (schema ?? {}) as RouteSchema;
+  const facts = routeFacts(route, original);
+  const transformed: RouteSchema = { ...original };
+  if (facts.public) transformed.security = [];
+  transformed.description = [original.description, ...operationNotes(facts)].filter(Boolean).join('\n\n');
+  if (facts.idempotency) transformed.headers = headersWithIdempotencyKey(original.headers, facts.idempotency);
+  if (original.response) transformed.response = describedErrorResponses(original.response as Record<string, unknown>, facts);
+  return { schema: transformed as never, url };
+}

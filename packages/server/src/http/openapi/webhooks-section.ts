@@ -1,0 +1,56 @@
+import { Type, type TSchema } from 'typebox';
+import { EVENT_VERSION } from '../../core/events/event-factory.js';
+import { EVENT_TYPES } from '../../core/events/event-types.js';
+import { SIGNATURE_HEADER } from '../../core/webhooks/webhook-signature.js';
+import { EVENT_ID_HEADER } from '../../webhooks/event-rendering.js';
+import { PaymentObject, RefundObject } from '../collect-v2026/payment-schemas.js';
+import { EventEnvelope } from '../events/event-routes.js';
+
+/** The object each event family carries in `data.object`; a new family must say its object here. */
+const eventObjects: { prefix: string; object: TSchema; subject: string }[] = [
+  { prefix: 'collect.payment.', object: PaymentObject, subject: 'payment' },
+  { prefix: 'collect.refund.', object: RefundObject, subject: 'refund' },
+];
+
+function describeEvent(type: string, subject: string, change: string): string {
+  const what = change === 'created' ? `A ${subject} was created (\`data.object.status\` is the status it starts in).` : `A ${subject}’s status became \`${change}\`.`;
+  return `${what} \`data.object\` is the ${subject} as it is after the change.`;
+}
+
+function eventOperation(type: string) {
+  const family = eventObjects.find(({ prefix }) => type.startsWith(prefix));
+  if (!family) throw new Error(`OpenAPI: event type ${type} has no data.object schema; add its family to webhooks-section.ts`);
+  const body = Type.Object(
+    {
+      ...EventEnvelope.properties,
+      type: Type.Literal(type),
+      event_version: Type.Literal(EVENT_VERSION),
+      environment: Type.Union([Type.Literal('test'), Type.Literal('live')], { description: 'Check it (and `data.object.sandbox`) before acting: a test event never moves money.' }),
+      data: Type.Object({ object: family.object }),
+    },
+    { description: `The ${type} event (envelope of contract 2026-06).` },
+  );
+  return {
+    post: {
+      summary: type,
+      description: `${describeEvent(type, family.subject, type.slice(family.prefix.length))} See docs/webhooks.md for verifying the signature.`,
+      tags: ['webhooks'],
+      // Akwe calls the merchant here: no API key; the signature header proves the sender.
+      security: [],
+      parameters: [
+        { in: 'header', name: SIGNATURE_HEADER, required: true, description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, one v1 per active secret.', schema: { type: 'string' } },
+        { in: 'header', name: EVENT_ID_HEADER, required: true, description: 'The event id (`id` in the body): deduplicate on it, delivery is at least once.', schema: { type: 'string' } },
+      ],
+      requestBody: { required: true, content: { 'application/json': { schema: JSON.parse(JSON.stringify(body)) as unknown } } },
+      responses: {
+        '2XX': { description: 'Received. Answer within 30 seconds; any other answer is retried with backoff.' },
+        '410': { description: 'Gone: Akwe disables the endpoint.' },
+      },
+    },
+  };
+}
+
+/** OpenAPI 3.1 `webhooks`: one entry per event type Akwe emits (core/events/event-types.ts). */
+export function webhooksSection(): Record<string, unknown> {
+  return Object.fromEntries(EVENT_TYPES.map((type) => [type, eventOperation(type)]));
+}

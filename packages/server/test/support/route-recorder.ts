@@ -1,0 +1,24 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+
+/**
+ * Runs `build` while recording the options of every route any Fastify instance registers (HEAD
+ * twins of GET routes included), so a test can go through the app's real routes and a new route is
+ * covered without editing the test.
+ */
+export async function recordRoutes<T>(build: () => Promise<T>): Promise<{ result: T; routes: RouteOptions[] }> {
+  const routes: RouteOptions[] = [];
+  // Fastify publishes each new instance on this channel before anything is registered on it.
+  const onInit = (message: unknown) => {
+    const { fastify } = message as { fastify: FastifyInstance };
+    fastify.addHook('onRoute', (route: RouteOptions) => {
+      routes.push(route);
+    });
+  };
+  subscribe('fastify.initialization', onInit);
+  try {
+    return { result: await build(), routes };
+  } finally {
+    unsubscribe('fastify.initialization', onInit);
+  }
+}

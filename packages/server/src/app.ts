@@ -17,8 +17,7 @@ import { installOpenApi, openApiRoute } from './http/openapi/openapi.js';
 import { payoutRoutes } from './http/payouts/payout-routes.js';
 import { webhookEndpointRoutes } from './http/webhooks/webhook-endpoint-routes.js';
 import { installAuthentication } from './http/plugins/authentication.js';
-import { installCurrentErrorHandling } from './http/plugins/error-handler.js';
-import { answerFrameworkError, MAX_PATH_PARAMETER_LENGTH } from './http/plugins/framework-errors.js';
+import { answerFrameworkError, installRootErrorHandling, MAX_PATH_PARAMETER_LENGTH } from './http/plugins/framework-errors.js';
 import { installIdempotency } from './http/plugins/idempotency.js';
 import { installInFlightTracking } from './http/plugins/in-flight-work.js';
 import { answerClientError } from './http/plugins/client-errors.js';
@@ -73,7 +72,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
   const inFlightWork = installInFlightTracking(app);
   const routeMethods = new RouteMethods(routerOptions);
   routeMethods.track(app);
-  installCurrentErrorHandling(app, routeMethods);
+  installRootErrorHandling(app, routeMethods);
   installRequestIdHeader(app);
   installRefusalWhenClosing(app);
   installNulCharacterCheck(app);

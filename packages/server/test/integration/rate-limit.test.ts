@@ -10,16 +10,16 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import Fastify, { type FastifyInstance, type HTTPMethods, type LightMyRequestResponse, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type HTTPMethods, type LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import { installLegacyErrorHandling } from '../../src/http/collect-legacy/legacy-errors.js';
 import { installRateLimits, type RateLimitDeps } from '../../src/http/plugins/rate-limit.js';
 import { createLogger } from '../../src/logging.js';
 import { openDatabase } from '../../src/storage/database.js';
+import { recordingRoutes } from '../support/recorded-routes.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases, type TestDatabase } from '../support/test-databases.js';
 
@@ -313,21 +313,8 @@ interface SeenRoute {
 
 /** Builds the test app while recording every route it registers (HEAD twins of GET routes included). */
 async function buildRecordingRoutes(target: TestDatabase, env: Record<string, string>): Promise<{ t: TestApp; routes: SeenRoute[] }> {
-  const routes: SeenRoute[] = [];
-  // Fastify publishes each new instance on this channel before anything is registered on it.
-  const onInit = (message: unknown) => {
-    const { fastify } = message as { fastify: FastifyInstance };
-    fastify.addHook('onRoute', (route: RouteOptions) => {
-      for (const method of [route.method].flat()) routes.push({ method, url: route.url, public: route.config?.public === true });
-    });
-  };
-  subscribe('fastify.initialization', onInit);
-  try {
-    const t = await buildTestApp(target, { env });
-    return { t, routes };
-  } finally {
-    unsubscribe('fastify.initialization', onInit);
-  }
+  const { built: t, routes } = await recordingRoutes(() => buildTestApp(target, { env }));
+  return { t, routes: routes.flatMap((route) => [route.method].flat().map((method) => ({ method, url: route.url, public: route.config?.public === true }))) };
 }
 
 /** Tiny budgets, each different, so RateLimit-Limit tells which bucket a route spends. */

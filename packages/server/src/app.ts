@@ -18,8 +18,7 @@ import { installOpenApi, openApiRoute } from './http/openapi/openapi.js';
 import { payoutRoutes } from './http/payouts/payout-routes.js';
 import { webhookEndpointRoutes } from './http/webhooks/webhook-endpoint-routes.js';
 import { installAuthentication } from './http/plugins/authentication.js';
-import { installCurrentErrorHandling } from './http/plugins/error-handler.js';
-import { answerFrameworkError, MAX_PATH_PARAMETER_LENGTH } from './http/plugins/framework-errors.js';
+import { answerFrameworkError, installRootErrorHandling, MAX_PATH_PARAMETER_LENGTH } from './http/plugins/framework-errors.js';
 import { installIdempotency } from './http/plugins/idempotency.js';
 import { installInFlightTracking } from './http/plugins/in-flight-work.js';
 import { answerClientError } from './http/plugins/client-errors.js';
@@ -31,6 +30,8 @@ import { installRefusalWhenClosing } from './http/plugins/refuse-when-closing.js
 import { generateRequestId, installRequestIdHeader } from './http/plugins/request-id.js';
 import { installValidationCompilers } from './http/plugins/validation-compilers.js';
 import type { Services } from './services.js';
+import { destinationUrlCheck } from './http/shared/url-policy.js';
+import { systemResolver, type Resolver } from './webhooks/ssrf-guard.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -41,12 +42,17 @@ export interface AppDeps {
   logger?: Logger;
   /** Extra routes inside the authenticated /api/v1 scope (tests register probe routes here). */
   apiExtensions?: (api: FastifyInstance) => void | Promise<void>;
+  /**
+   * Host name -> addresses, for checking webhook and callback URLs when they are registered
+   * (http/shared/url-policy.ts). Default: the system resolver. Tests map their example names.
+   */
+  resolver?: Resolver;
 }
 
 /** Fastify's router options; route-methods.ts matches paths with the same ones. */
 const routerOptions = { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH };
 
-export async function buildApp({ config, services, logger, apiExtensions }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, services, logger, apiExtensions, resolver = systemResolver }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: false }),
     genReqId: generateRequestId,
@@ -67,7 +73,7 @@ export async function buildApp({ config, services, logger, apiExtensions }: AppD
   const inFlightWork = installInFlightTracking(app);
   const routeMethods = new RouteMethods(routerOptions);
   routeMethods.track(app);
-  installCurrentErrorHandling(app, routeMethods);
+  installRootErrorHandling(app, routeMethods);
   installRequestIdHeader(app);
   installRefusalWhenClosing(app);
   installNulCharacterCheck(app);
@@ -76,6 +82,7 @@ export async function buildApp({ config, services, logger, apiExtensions }: AppD
 
   await app.register(healthRoutes, { database: services.database });
   await app.register(checkoutRoutes, { payments: services.paymentStore });
+  const destinationUrls = destinationUrlCheck({ dev: config.dev, resolver });
 
   await app.register(
     async (api) => {
@@ -86,11 +93,11 @@ export async function buildApp({ config, services, logger, apiExtensions }: AppD
       openApiRoute(api);
       await api.register(accountRoutes);
       await api.register(collectV2026Routes, { catalog: services.catalog });
-      await api.register(paymentRoutes, { payments: services.payments, publicUrl: config.publicUrl, dev: config.dev });
+      await api.register(paymentRoutes, { payments: services.payments, publicUrl: config.publicUrl, destinationUrls });
       await api.register(collectLegacyRoutes, { catalog: services.catalog, payments: services.payments, clock: services.clock });
       await api.register(payoutRoutes, { catalog: services.catalog });
       await api.register(eventRoutes, { events: services.events, webhooks: services.webhooks, publicUrl: config.publicUrl });
-      await api.register(webhookEndpointRoutes, { webhooks: services.webhooks });
+      await api.register(webhookEndpointRoutes, { webhooks: services.webhooks, destinationUrls });
       if (apiExtensions) await api.register(async (scope) => apiExtensions(scope as unknown as FastifyInstance));
     },
     { prefix: API_PREFIX },

@@ -122,6 +122,25 @@ for (const target of testDatabases()) {
       assert.equal((await t.app.inject({ method: 'DELETE', url: '/api/v1/nothing-here', headers: { 'x-api-key': key } })).statusCode, 404);
     });
 
+    it('answers a wrong method, an unknown path, and a body that cannot be parsed on the way there, in the earlier contract’s shape on its paths', async () => {
+      const wrongMethod = await t.app.inject({ method: 'PUT', url: '/api/v1/collect/operators/', headers: { 'x-api-key': key } });
+      assert.equal(wrongMethod.statusCode, 405);
+      assert.equal(wrongMethod.headers.allow, 'GET, HEAD');
+      assert.deepEqual(wrongMethod.json(), { error: 'Method Not Allowed', code: 'method_not_allowed', detail: 'PUT is not allowed on /api/v1/collect/operators/; allowed: GET, HEAD.' });
+      const unknown = await t.app.inject({ method: 'GET', url: '/api/v1/collect/mobile-money/a/b/', headers: { 'x-api-key': key } });
+      assert.equal(unknown.statusCode, 404);
+      assert.equal(unknown.json().code, 'route_not_found');
+      const unparsable = await t.app.inject({
+        method: 'DELETE',
+        url: '/api/v1/collect/mobile-money/',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        payload: '{"__proto__":{"polluted":1}}',
+      });
+      assert.equal(unparsable.statusCode, 400);
+      assert.deepEqual(Object.keys(unparsable.json()).sort(), ['code', 'detail', 'error']);
+      assert.equal(unparsable.json().code, 'invalid_json');
+    });
+
     it('answers a malformed percent escape and a path segment over 100 characters with 400 validation_error in the shape of the path’s contract', async () => {
       for (const url of ['/api/v1/collect/payments/x%ZZ', `/api/v1/collect/payments/${'a'.repeat(101)}`]) {
         const res = await t.app.inject({ url, headers: { 'x-api-key': key } });

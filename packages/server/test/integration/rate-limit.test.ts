@@ -434,7 +434,7 @@ for (const target of testDatabases()) {
   });
 }
 
-describe('rate limits in Redis', { skip: redisUrl ? false : 'AKWE_TEST_REDIS_URL is not set' }, () => {
+describe('rate limits in Redis', { skip: redisUrl ? false : 'Redis (set AKWE_TEST_REDIS_URL)' }, () => {
   const prefix = uniquePrefix();
   let admin: Redis;
   let a: TestApp;

@@ -10,6 +10,8 @@ import type { Clock } from '../../src/core/ports.js';
 import type { OperatorGatewayRegistry } from '../../src/core/payments/operator-gateway.js';
 import type { PhaseFaults } from '../../src/core/payments/payment-service.js';
 import { createServices, type Services } from '../../src/services.js';
+import type { Resolver } from '../../src/webhooks/ssrf-guard.js';
+import { exampleHostsResolver } from './example-hosts.js';
 import type { OpenTestDatabase, TestDatabase } from './test-databases.js';
 
 /** Seals webhook secrets in tests (never used outside them). */
@@ -52,12 +54,14 @@ export async function buildTestApp(
     apiExtensions?: (api: FastifyInstance) => void | Promise<void>;
     /** Crash points between recorded phases. */
     faults?: PhaseFaults;
+    /** Resolves the names of webhook and callback URLs at registration (default: exampleHostsResolver()). */
+    resolver?: Resolver;
   } = {},
 ): Promise<TestApp> {
   const db = await target.open();
   const config = testConfig(options.env);
   const services = createServices({ database: db.database, catalog: loadDefaultCatalog(), clock: options.clock, operators: options.operators, serverSecret: () => TEST_SERVER_SECRET, faults: options.faults, leaseSeconds: config.idempotencyLeaseSeconds });
-  const app = await buildApp({ config, services, logger: options.logger, apiExtensions: options.apiExtensions });
+  const app = await buildApp({ config, services, logger: options.logger, apiExtensions: options.apiExtensions, resolver: options.resolver ?? exampleHostsResolver() });
   await options.beforeReady?.(app);
   await app.ready();
   return {

@@ -78,7 +78,7 @@ export function testDatabases(): TestDatabase[] {
     { name: 'sqlite', skip: false, open: (o) => openSqlite(o?.migrate ?? true) },
     {
       name: 'postgres',
-      skip: postgresUrl ? false : 'AKWE_TEST_POSTGRES_URL is not set',
+      skip: postgresUrl ? false : 'PostgreSQL (set AKWE_TEST_POSTGRES_URL)',
       open: (o) => openPostgres(postgresUrl!, o?.migrate ?? true),
     },
   ];

@@ -1,11 +1,12 @@
-import { AkweError } from '../../core/errors/index.js';
 import type { Environment } from '../../core/shared/environment.js';
+import type { DestinationUrlCheck } from '../shared/url-policy.js';
 
-/** SPEC.md: callback_url is an HTTPS URL. A development server lets test payments use plain HTTP (local receivers). */
-export function checkCallbackUrl(url: string | undefined, environment: Environment, dev: boolean): void {
+/**
+ * SPEC.md: callback_url is an HTTPS URL. It receives the payment's events, so it is held to the
+ * webhook endpoints' rules (http/shared/url-policy.ts): a development server lets test payments
+ * use plain HTTP and local receivers.
+ */
+export async function checkCallbackUrl(url: string | undefined, environment: Environment, check: DestinationUrlCheck): Promise<void> {
   if (url === undefined) return;
-  const protocol = new URL(url).protocol;
-  if (protocol === 'https:') return;
-  if (protocol === 'http:' && dev && environment === 'test') return;
-  throw new AkweError('validation_error', 'callback_url must be an https:// URL', { field: 'callback_url' });
+  await check(url, environment, 'callback_url');
 }

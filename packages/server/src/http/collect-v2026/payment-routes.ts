@@ -9,6 +9,7 @@ import type { ConfirmResult, RefundResult } from '../../core/payments/payment-se
 import type { Payment } from '../../core/payments/payment.js';
 import { errorResponses } from '../shared/error-schemas.js';
 import { toMinorUnits } from '../shared/money.js';
+import type { DestinationUrlCheck } from '../shared/url-policy.js';
 import { checkCallbackUrl } from './callback-url.js';
 import { paymentToWire, refundToWire, toCreateInput } from './payment-mapper.js';
 import {
@@ -33,13 +34,14 @@ import { toPageRequest, toWireList } from '../shared/pagination.js';
 export interface PaymentRoutesOptions {
   payments: PaymentService;
   publicUrl: string;
-  dev: boolean;
+  /** Where a callback_url may point (http/shared/url-policy.ts). */
+  destinationUrls: DestinationUrlCheck;
 }
 
 const tags = ['collect'];
 
 /** Collect payments, contract 2026-06: each route maps the wire to one core operation and back. */
-export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = async (app, { payments, publicUrl, dev }) => {
+export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = async (app, { payments, publicUrl, destinationUrls }) => {
   const wire = (payment: Parameters<typeof paymentToWire>[0]) => paymentToWire(payment, publicUrl);
 
   app.post(
@@ -57,7 +59,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      checkCallbackUrl(request.body.callback_url, principal.environment, dev);
+      await checkCallbackUrl(request.body.callback_url, principal.environment, destinationUrls);
       const recorded = recordedRequest(request, reply, (payment: Payment) => ({ status: 201, body: wire(payment) }));
       return recorded.send(await payments.create(principal, toCreateInput(request.body), recorded));
     },

@@ -5,6 +5,7 @@ import { principalOf } from '../plugins/authentication.js';
 import { recordedRequest } from '../plugins/idempotency.js';
 import { errorResponses } from '../shared/error-schemas.js';
 import { toPageRequest, toWireList } from '../shared/pagination.js';
+import type { DestinationUrlCheck } from '../shared/url-policy.js';
 import { deliveryToWire, endpointToWire } from './webhook-mapper.js';
 import {
   CallbackSecret,
@@ -22,12 +23,14 @@ import {
 
 export interface WebhookEndpointRoutesOptions {
   webhooks: WebhookService;
+  /** Where an endpoint may point (http/shared/url-policy.ts), checked on create and on update. */
+  destinationUrls: DestinationUrlCheck;
 }
 
 const tags = ['webhooks'];
 
 /** Webhook endpoints of the key's merchant and environment, their deliveries, and the callback secret. */
-export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOptions> = async (app, { webhooks }) => {
+export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRoutesOptions> = async (app, { webhooks, destinationUrls }) => {
   app.post(
     '/webhook-endpoints',
     {
@@ -36,6 +39,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
     },
     async (request, reply) => {
       const body = request.body;
+      await destinationUrls(body.url, principalOf(request).environment, 'url');
       const recorded = recordedRequest(request, reply, (endpoint: WebhookEndpoint) => ({ status: 201, body: endpointToWire(endpoint, { withSecret: true }) }));
       const endpoint = await webhooks.createEndpoint(
         principalOf(request),
@@ -69,6 +73,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
     },
     async (request) => {
       const body = request.body;
+      if (body.url !== undefined) await destinationUrls(body.url, principalOf(request).environment, 'url');
       const endpoint = await webhooks.updateEndpoint(principalOf(request), request.params.id, {
         url: body.url,
         eventTypes: body.events,

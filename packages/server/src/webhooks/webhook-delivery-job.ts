@@ -37,6 +37,8 @@ export interface DeliveryJobDeps {
   logger?: Logger;
   /** Called when a send finishes and its slot is free (wakes this job's loop). */
   onSlotFree?: () => void;
+  /** Closes the senders' kept-alive connections when the job stops. */
+  closeSenders?: () => Promise<void>;
 }
 
 /**
@@ -108,8 +110,9 @@ export class WebhookDeliveryJob implements WorkerJob {
     await this.results.flushed();
   }
 
-  stop(): Promise<void> {
-    return this.drain();
+  async stop(): Promise<void> {
+    await this.drain();
+    await this.deps.closeSenders?.();
   }
 
   private async deliver(delivery: WebhookDelivery, claimToken: string): Promise<void> {

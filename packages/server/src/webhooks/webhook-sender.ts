@@ -4,22 +4,24 @@
  * is decided in core/webhooks/delivery-outcome.ts.
  *
  * - The target is checked first (ssrf-guard.ts), and the connection goes to the address that was
- *   checked: node's own lookup is replaced by one that returns it, so a second DNS answer (DNS
- *   rebinding) is never asked for. The URL's host stays in the Host header and, for HTTPS, in
- *   the TLS server name and the certificate check.
+ *   checked: the connection's lookup returns it, so a second DNS answer (DNS rebinding) is never
+ *   asked for. The URL's host stays in the Host header and, for HTTPS, in the TLS server name and
+ *   the certificate check.
+ * - Connections are kept alive and reused, in one pool per origin and checked address (undici):
+ *   a pooled socket only ever serves the address it was opened to, and a new address gets a new
+ *   pool. Idle pools close after a while; at most MAX_POOLS are kept.
  * - Redirects are never followed: a 3xx is an answer like any other.
  * - One deadline covers the whole try (resolution, connection, request, response headers and the
  *   excerpt). If it passes before the response headers, the try failed; if the headers (and so
  *   the status) had arrived, the try is answered with the excerpt read so far.
- * - At most 1024 bytes of the answer are read; the connection is then destroyed, so a receiver
- *   streaming a huge body costs nothing.
+ * - At most 1024 bytes of the answer are read; a longer answer's connection is then dropped, so a
+ *   receiver streaming a huge body costs nothing. A short answer read to its end keeps it.
  * - send() never throws: every failure is a `failed` answer.
  */
-import { request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
+import { Pool } from 'undici';
 import { systemClock } from '../core/shared/clock.js';
 import { checkTarget, type Resolver } from './ssrf-guard.js';
 
@@ -50,14 +52,23 @@ export interface WebhookAnswer {
 
 export const DEFAULT_USER_AGENT = 'Akwe-Webhooks/1.0 (+https://github.com/akwe)';
 export const EXCERPT_BYTES = 1024;
-const SENDER_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
+const SENDER_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect']);
 const MAX_ERROR_LENGTH = 200;
+/** Pools kept at once (origin and address pairs); the least recently used closes first. */
+const MAX_POOLS = 512;
+/** Connections per pool: above every stream's in-flight bound (delivery-budgets.ts). */
+const CONNECTIONS_PER_POOL = 64;
+/** An idle kept-alive connection closes after this (receivers often close at 5 s themselves). */
+const KEEP_ALIVE_MS = 4_000;
+
+class Deadline extends Error {}
 
 export class WebhookSender {
   private readonly allowPrivate: boolean;
   private readonly resolver: Resolver | undefined;
   private readonly userAgent: string;
   private readonly clock: { now(): Date };
+  private readonly pools = new Map<string, Pool>();
 
   /**
    * `allowPrivate`: the development setting (loopback and private targets allowed). `resolver`
@@ -74,121 +85,109 @@ export class WebhookSender {
   async send(delivery: WebhookDelivery): Promise<WebhookAnswer> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    try {
-      return await this.exchange(delivery, elapsed);
-    } catch (error) {
-      return { outcome: 'failed', durationMs: elapsed(), error: describeError(error) };
-    }
-  }
-
-  private exchange(delivery: WebhookDelivery, elapsed: () => number): Promise<WebhookAnswer> {
     const failed = (error: string): WebhookAnswer => ({ outcome: 'failed', durationMs: elapsed(), error: truncate(error) });
 
     let url: URL;
     try {
       url = new URL(delivery.url);
     } catch {
-      return Promise.resolve(failed('invalid URL'));
+      return failed('invalid URL');
     }
     const { timeoutMs } = delivery;
-    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) return Promise.resolve(failed(`invalid timeout: ${timeoutMs}`));
-    const payload = Buffer.from(delivery.body, 'utf8');
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) return failed(`invalid timeout: ${timeoutMs}`);
 
-    return new Promise<WebhookAnswer>((resolve) => {
-      let done = false;
-      let req: ClientRequest | undefined;
-      let res: IncomingMessage | undefined;
-      /** Set once the response headers are in: the answer as it stands. */
-      let answeredSoFar: (() => WebhookAnswer) | undefined;
-
-      const finish = (answer: WebhookAnswer) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        // Nothing more is read: the socket goes, with whatever the receiver still wanted to send.
-        res?.destroy();
-        req?.destroy();
-        resolve(answer);
-      };
-
-      // setTimeout cannot wait longer than 2^31 - 1 ms; a longer deadline would fire at once.
-      const timer = setTimeout(() => finish(answeredSoFar?.() ?? failed(`timeout after ${timeoutMs} ms`)), Math.min(timeoutMs, 2 ** 31 - 1));
-
-      const start = (address: string, family: 4 | 6) => {
-        const https = url.protocol === 'https:';
-        const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-        // The only answer node's connection will get: the address checkTarget approved.
-        const lookup: LookupFunction = (_hostname, options, callback) => {
-          if (options.all) callback(null, [{ address, family }]);
-          else callback(null, address, family);
-        };
-        const options: RequestOptions = {
+    const abort = new AbortController();
+    // setTimeout cannot wait longer than 2^31 - 1 ms; a longer deadline would fire at once.
+    const timer = setTimeout(() => abort.abort(new Deadline()), Math.min(timeoutMs, 2 ** 31 - 1));
+    const timedOut = () => failed(`timeout after ${timeoutMs} ms`);
+    try {
+      const check = await Promise.race([checkTarget(url, { allowPrivate: this.allowPrivate, resolver: this.resolver }), aborted(abort.signal)]);
+      if (!check.ok) return failed(`refused target: ${check.reason}`);
+      let response;
+      try {
+        response = await this.pool(url, check.address, check.family).request({
           method: 'POST',
-          protocol: url.protocol,
-          hostname,
-          port: url.port === '' ? undefined : Number(url.port),
           path: `${url.pathname}${url.search}`,
-          headers: this.headers(url, delivery.headers, payload.length),
-          lookup,
-          // A fresh connection for every try: no pooled socket to an address checked for another try.
-          agent: false,
-          // The certificate is checked against the URL's host name, never the address.
-          ...(https && isIP(hostname) === 0 ? { servername: hostname } : {}),
-        };
-        req = https ? httpsRequest(options) : httpRequest(options);
-        req.on('error', (error) => finish(answeredSoFar?.() ?? failed(describeError(error))));
-        req.on('response', (response) => {
-          res = response;
-          const statusCode = response.statusCode ?? 0;
-          const retryAfterSeconds = parseRetryAfter(response.headers['retry-after'], this.clock.now());
-          const decoder = new StringDecoder('utf8');
-          let excerpt = '';
-          let bytes = 0;
-          const answer = (): WebhookAnswer => ({
-            outcome: 'answered',
-            statusCode,
-            durationMs: elapsed(),
-            bodyExcerpt: excerpt,
-            ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-          });
-          answeredSoFar = answer;
-          response.on('data', (chunk: Buffer) => {
-            if (done) return;
-            const wanted = chunk.subarray(0, EXCERPT_BYTES - bytes);
-            bytes += wanted.length;
-            excerpt += decoder.write(wanted);
-            if (bytes >= EXCERPT_BYTES) finish(answer());
-          });
-          response.on('end', () => {
-            if (done) return;
-            excerpt += decoder.end();
-            finish(answer());
-          });
-          // A reset in the middle of the body: the status stands, with the excerpt read so far.
-          response.on('error', () => finish(answer()));
-          response.on('close', () => finish(answer()));
+          headers: this.headers(url, delivery.headers),
+          body: Buffer.from(delivery.body, 'utf8'),
+          signal: abort.signal,
+          // The deadline above governs; undici's own timers must not end the try earlier.
+          headersTimeout: 0,
+          bodyTimeout: 0,
         });
-        req.end(payload);
-      };
-
-      checkTarget(url, { allowPrivate: this.allowPrivate, resolver: this.resolver }).then(
-        (check) => {
-          if (done) return;
-          if (!check.ok) return finish(failed(`refused target: ${check.reason}`));
-          try {
-            start(check.address, check.family);
-          } catch (error) {
-            // http.request throws synchronously on, for instance, a header value with a newline.
-            finish(failed(describeError(error)));
+      } catch (error) {
+        return abort.signal.aborted ? timedOut() : failed(describeError(error));
+      }
+      const statusCode = response.statusCode;
+      const retryAfterSeconds = parseRetryAfter(headerValue(response.headers['retry-after']), this.clock.now());
+      const decoder = new StringDecoder('utf8');
+      let excerpt = '';
+      let bytes = 0;
+      try {
+        for await (const chunk of response.body as AsyncIterable<Buffer>) {
+          const wanted = chunk.subarray(0, EXCERPT_BYTES - bytes);
+          bytes += wanted.length;
+          excerpt += decoder.write(wanted);
+          // Enough read: the rest is dropped, and with it this connection.
+          if (bytes >= EXCERPT_BYTES) {
+            response.body.destroy();
+            break;
           }
-        },
-        (error: unknown) => finish(failed(describeError(error))),
-      );
-    });
+        }
+        if (bytes < EXCERPT_BYTES) excerpt += decoder.end();
+      } catch {
+        // The deadline or a reset in the middle of the body: the status stands, with what was read.
+        response.body.destroy();
+      }
+      return { outcome: 'answered', statusCode, durationMs: elapsed(), bodyExcerpt: excerpt, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
+    } catch (error) {
+      return error instanceof Deadline || abort.signal.aborted ? timedOut() : failed(describeError(error));
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
-  private headers(url: URL, given: Record<string, string>, contentLength: number): OutgoingHttpHeaders {
-    const headers: OutgoingHttpHeaders = {};
+  /** Closes every kept connection (shutdown). */
+  async close(): Promise<void> {
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((pool) => pool.destroy().catch(() => {})));
+  }
+
+  /** The pool for this origin and checked address: its connections go nowhere else. */
+  private pool(url: URL, address: string, family: 4 | 6): Pool {
+    const key = `${url.origin}|${address}`;
+    const existing = this.pools.get(key);
+    if (existing && !existing.destroyed && !existing.closed) {
+      // Map order is use order: re-inserting marks it most recently used.
+      this.pools.delete(key);
+      this.pools.set(key, existing);
+      return existing;
+    }
+    const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    // The only answer the connection's lookup gets: the address checkTarget approved.
+    const lookup: LookupFunction = (_hostname, options, callback) => {
+      if (options.all) callback(null, [{ address, family }]);
+      else callback(null, address, family);
+    };
+    const pool = new Pool(url.origin, {
+      connections: CONNECTIONS_PER_POOL,
+      keepAliveTimeout: KEEP_ALIVE_MS,
+      keepAliveMaxTimeout: KEEP_ALIVE_MS,
+      // The certificate is checked against the URL's host name, never the address.
+      connect: { lookup, ...(url.protocol === 'https:' && isIP(hostname) === 0 ? { servername: hostname } : {}) },
+    });
+    this.pools.set(key, pool);
+    if (this.pools.size > MAX_POOLS) {
+      const [oldestKey, oldest] = this.pools.entries().next().value!;
+      this.pools.delete(oldestKey);
+      void oldest.close().catch(() => {});
+    }
+    return pool;
+  }
+
+  private headers(url: URL, given: Record<string, string>): Record<string, string> {
+    const headers: Record<string, string> = {};
     const names = new Map<string, string>();
     const set = (name: string, value: string) => {
       const lower = name.toLowerCase();
@@ -202,11 +201,21 @@ export class WebhookSender {
     for (const [name, value] of Object.entries(given)) {
       if (!SENDER_HEADERS.has(name.toLowerCase())) set(name, value);
     }
-    set('Content-Length', String(contentLength));
     // url.host: the host as written (brackets kept for IPv6), with the port unless it is the default.
     set('Host', url.host);
     return headers;
   }
+}
+
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -6,8 +6,13 @@ import { WebhookSender } from './webhook-sender.js';
  * PRODUCT.md: live receivers must resolve to public addresses, always; test receivers may be
  * private or loopback only on a development server (so a merchant can test against localhost).
  */
-export function webhookSenders(options: { dev: boolean; resolver?: Resolver }): (environment: Environment) => WebhookSender {
+export function webhookSenders(options: { dev: boolean; resolver?: Resolver }): ((environment: Environment) => WebhookSender) & { close(): Promise<void> } {
   const live = new WebhookSender({ allowPrivate: false, resolver: options.resolver });
   const test = new WebhookSender({ allowPrivate: options.dev, resolver: options.resolver });
-  return (environment) => (environment === 'live' ? live : test);
+  return Object.assign((environment: Environment) => (environment === 'live' ? live : test), {
+    /** Closes the kept-alive connections of both. */
+    close: async () => {
+      await Promise.all([live.close(), test.close()]);
+    },
+  });
 }

@@ -12,6 +12,7 @@ import { newId } from '../core/shared/ids.js';
 
 /** The background jobs every worker runs (payouts join with their issue). */
 export function createJobs(services: Services, config: Pick<Config, 'dev' | 'publicUrl'>, logger?: Logger): WorkerJob[] {
+  const senders = webhookSenders({ dev: config.dev });
   return [
     paymentExpiryJob(services.payments),
     requestRecoveryJob(services.payments),
@@ -20,7 +21,8 @@ export function createJobs(services: Services, config: Pick<Config, 'dev' | 'pub
     new WebhookDeliveryJob({
       store: services.webhookStore,
       webhooks: services.webhooks,
-      senderFor: webhookSenders({ dev: config.dev }),
+      senderFor: senders,
+      closeSenders: senders.close,
       clock: services.clock,
       newId,
       publicUrl: config.publicUrl,

@@ -186,6 +186,34 @@ describe('WebhookSender against a real receiver', () => {
     assert.ok(receiver.requests[0]!.bytesWritten < huge, `the receiver got to write ${receiver.requests[0]!.bytesWritten} bytes`);
   });
 
+  it('keeps connections alive: sends to one origin and address reuse one connection', async () => {
+    const keeping = new WebhookSender({ allowPrivate: true });
+    try {
+      for (let i = 0; i < 20; i++) assert.equal((await keeping.send(delivery())).statusCode, 200);
+      assert.equal(receiver.requests.length, 20);
+      // A connection returns to the pool a moment after its answer is read, so a send right after
+      // may open a second one; without keep-alive there would be twenty.
+      assert.ok(receiver.connections <= 2, `${receiver.connections} connections for 20 sequential sends`);
+    } finally {
+      await keeping.close();
+    }
+  });
+
+  it('never sends on a kept connection to an address the name no longer resolves to', async () => {
+    // The name first resolves to the receiver, then to another loopback address nobody listens on.
+    const resolver = scriptedResolver(['127.0.0.1'], ['127.0.0.2']);
+    const keeping = new WebhookSender({ allowPrivate: true, resolver });
+    try {
+      const url = `http://hooks.example.test:${receiver.port}/hooks`;
+      assert.equal((await keeping.send({ url, body, headers: {}, timeoutMs: 5_000 })).statusCode, 200);
+      const second = await keeping.send({ url, body, headers: {}, timeoutMs: 5_000 });
+      assert.equal(second.outcome, 'failed', 'the pooled connection to the first address is not used');
+      assert.equal(receiver.requests.length, 1);
+    } finally {
+      await keeping.close();
+    }
+  });
+
   it('refuses loopback without the development setting, before any request is sent', async () => {
     const strict = new WebhookSender({ allowPrivate: false });
     const answer = await strict.send(delivery());

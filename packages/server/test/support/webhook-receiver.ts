@@ -44,6 +44,8 @@ export interface WebhookReceiver {
   requests: ReceivedRequest[];
   /** TLS server names (SNI) offered by clients, in order (HTTPS receivers only). */
   serverNames: string[];
+  /** TCP connections accepted so far (kept-alive connections carry several requests). */
+  readonly connections: number;
   /** The answer for the next requests; a function decides per request. */
   answerWith(answer: ReceiverAnswer | ((request: ReceivedRequest) => ReceiverAnswer)): void;
   /** Stops listening and cuts every open connection, pending delays included. */
@@ -149,6 +151,8 @@ export async function startWebhookReceiver(options: { answer?: ReceiverAnswer; t
         handle,
       )
     : createHttpServer(handle);
+  let connections = 0;
+  server.on('connection', () => (connections += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
@@ -157,6 +161,9 @@ export async function startWebhookReceiver(options: { answer?: ReceiverAnswer; t
     port,
     requests,
     serverNames,
+    get connections() {
+      return connections;
+    },
     answerWith(answer) {
       decide = typeof answer === 'function' ? answer : () => answer;
     },

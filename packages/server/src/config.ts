@@ -33,6 +33,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** How long an idempotency claim's holder (and an operator call's) is presumed alive. */
   idempotencyLeaseSeconds: number;
+  /** Centimes every test balance starts with (SANDBOX_FLOAT, in major units). */
+  sandboxFloatMinor: number;
 }
 
 export class ConfigError extends Error {
@@ -160,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
     catalogFile: reader.raw('AKWE_CATALOG_FILE'),
     shutdownTimeoutMs: reader.integer('SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
     idempotencyLeaseSeconds: reader.integer('IDEMPOTENCY_LEASE_SECONDS', 60, 1, 60),
+    sandboxFloatMinor: reader.integer('SANDBOX_FLOAT', 100_000_000, 0, 1_000_000_000_000) * 100,
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return Object.freeze({ ...config, database: Object.freeze(config.database), rateLimits: Object.freeze(config.rateLimits) });

@@ -19,6 +19,8 @@ import type { Clock, EventStore, IdSource } from './core/ports.js';
 import { systemClock } from './core/shared/clock.js';
 import { newId } from './core/shared/ids.js';
 import { WorkSignals } from './core/shared/work-signals.js';
+import { DEFAULT_SANDBOX_FLOAT_MINOR, type LedgerReader } from './core/ledger/ledger.js';
+import { LedgerRepository } from './storage/repositories/ledger-repository.js';
 import type { AkweDatabase } from './storage/database.js';
 import { ApiKeyRepository } from './storage/repositories/api-key-repository.js';
 import { EventRepository } from './storage/repositories/event-repository.js';
@@ -39,6 +41,7 @@ export interface Services {
   webhooks: WebhookService;
   /** Wakes the workers when work commits (and, through a bridge, other processes' workers). */
   signals: WorkSignals;
+  ledger: LedgerReader;
 }
 
 export function createServices(options: {
@@ -54,6 +57,8 @@ export function createServices(options: {
   leaseSeconds?: number;
   /** Test-only crash points between recorded phases. */
   faults?: PhaseFaults;
+  /** Centimes a test balance starts with (SANDBOX_FLOAT). */
+  sandboxFloatMinor?: number;
 }): Services {
   const clock = options.clock ?? systemClock;
   const ids = options.newId ?? newId;
@@ -66,7 +71,8 @@ export function createServices(options: {
   );
   const idempotency = new IdempotencyRepository(db, new ResponseSealing(secretBox));
   const signals = new WorkSignals();
-  const paymentStore = new PaymentRepository(db, capabilities, idempotency, signals);
+  const ledger = new LedgerRepository(db, ids, clock, options.sandboxFloatMinor ?? DEFAULT_SANDBOX_FLOAT_MINOR);
+  const paymentStore = new PaymentRepository(db, capabilities, idempotency, signals, ledger);
   const events = new EventRepository(db);
   const webhookStore = new WebhookRepository(db, capabilities, secretBox, idempotency, signals);
   return {
@@ -90,5 +96,6 @@ export function createServices(options: {
     webhookStore,
     webhooks: new WebhookService({ store: webhookStore, events, clock, newId: ids }),
     signals,
+    ledger,
   };
 }

@@ -181,6 +181,41 @@ export interface WebhookAttemptTable {
   error: string | null;
 }
 
+export interface LedgerAccountTable {
+  id: string;
+  merchant_id: string;
+  environment: string;
+  currency: string;
+  kind: string;
+  balance_minor: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LedgerTransactionTable {
+  id: string;
+  merchant_id: string;
+  environment: string;
+  currency: string;
+  type: string;
+  source_type: string;
+  source_id: string;
+  source_reference: string | null;
+  description: string;
+  available_change_minor: number;
+  reserved_change_minor: number;
+  fee_minor: number;
+  created_at: string;
+}
+
+export interface LedgerEntryTable {
+  id: string;
+  transaction_id: string;
+  account_id: string;
+  amount_minor: number;
+  created_at: string;
+}
+
 export interface Database {
   merchants: MerchantTable;
   users: UserTable;
@@ -190,6 +225,9 @@ export interface Database {
   payments: PaymentTable;
   refunds: RefundTable;
   metadata_entries: MetadataEntryTable;
+  ledger_accounts: LedgerAccountTable;
+  ledger_transactions: LedgerTransactionTable;
+  ledger_entries: LedgerEntryTable;
   webhook_endpoints: WebhookEndpointTable;
   callback_secrets: CallbackSecretTable;
   webhook_deliveries: WebhookDeliveryTable;

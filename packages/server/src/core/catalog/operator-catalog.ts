@@ -11,11 +11,24 @@ export type CountryCode = (typeof countryCodes)[number];
 export const currencies = ['XOF', 'XAF'] as const;
 export type Currency = (typeof currencies)[number];
 
+/** What Akwe charges on one operation: a share in basis points (150 = 1.5 %) plus a fixed part. */
+export interface FeeSchedule {
+  percentBps: number;
+  fixedMinor: number;
+}
+
 export interface OperatorCapability {
   supported: boolean;
   minAmountMinor: number;
   maxAmountMinor: number;
+  fee: FeeSchedule;
 }
+
+/** Fees when a catalog file gives none (docs/ledger.md "Fees"). */
+export const defaultFees: Readonly<Record<'collect' | 'payout', FeeSchedule>> = Object.freeze({
+  collect: Object.freeze({ percentBps: 150, fixedMinor: 0 }),
+  payout: Object.freeze({ percentBps: 100, fixedMinor: 5_000 }),
+});
 
 export interface CatalogOperator {
   slug: string;
@@ -97,17 +110,31 @@ class Validator {
     }
     return value;
   }
+
+  nonNegativeInteger(value: unknown, path: string): number {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) this.fail(path, 'must be a whole number, 0 or more');
+    return value;
+  }
 }
 
-function parseCapability(v: Validator, raw: unknown, path: string): OperatorCapability {
-  const obj = v.object(raw, path, ['supported', 'min_amount_minor', 'max_amount_minor']);
+function parseFee(v: Validator, raw: unknown, path: string, fallback: FeeSchedule): FeeSchedule {
+  if (raw === undefined) return fallback;
+  const obj = v.object(raw, path, ['percent_bps', 'fixed_minor']);
+  const percentBps = v.nonNegativeInteger(obj['percent_bps'], `${path}.percent_bps`);
+  if (percentBps >= 10_000) v.fail(`${path}.percent_bps`, 'must be below 10000 (100 %)');
+  return Object.freeze({ percentBps, fixedMinor: v.nonNegativeInteger(obj['fixed_minor'], `${path}.fixed_minor`) });
+}
+
+function parseCapability(v: Validator, raw: unknown, path: string, direction: 'collect' | 'payout'): OperatorCapability {
+  const obj = v.object(raw, path, ['supported', 'min_amount_minor', 'max_amount_minor', 'fee']);
   const supported = v.boolean(obj['supported'], `${path}.supported`);
   const minAmountMinor = v.positiveInteger(obj['min_amount_minor'], `${path}.min_amount_minor`);
   const maxAmountMinor = v.positiveInteger(obj['max_amount_minor'], `${path}.max_amount_minor`);
   if (minAmountMinor > maxAmountMinor) {
     v.fail(`${path}.min_amount_minor`, `(${minAmountMinor}) must not exceed max_amount_minor (${maxAmountMinor})`);
   }
-  return Object.freeze({ supported, minAmountMinor, maxAmountMinor });
+  const fee = parseFee(v, obj['fee'], `${path}.fee`, defaultFees[direction]);
+  return Object.freeze({ supported, minAmountMinor, maxAmountMinor, fee });
 }
 
 const operatorKeys = ['slug', 'label', 'gateway_code', 'aliases', 'requires_otp', 'collect', 'payout'] as const;
@@ -121,8 +148,8 @@ function parseOperator(v: Validator, raw: unknown, path: string): CatalogOperato
   const rawAliases = obj['aliases'] === undefined ? [] : v.array(obj['aliases'], `${path}.aliases`, false);
   const aliases = rawAliases.map((alias, i) => v.slug(alias, `${path}.aliases[${i}]`));
   const requiresOtp = v.boolean(obj['requires_otp'], `${path}.requires_otp`);
-  const collect = parseCapability(v, obj['collect'], `${path}.collect`);
-  const payout = parseCapability(v, obj['payout'], `${path}.payout`);
+  const collect = parseCapability(v, obj['collect'], `${path}.collect`, 'collect');
+  const payout = parseCapability(v, obj['payout'], `${path}.payout`, 'payout');
   return Object.freeze({
     slug,
     label,

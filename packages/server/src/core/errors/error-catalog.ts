@@ -38,6 +38,7 @@ export const errorCatalog = {
   refund_exceeds_amount: { status: 409, message: 'The refund is larger than what is left to refund.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'Unsupported Content-Type; send application/json.' },
+  insufficient_balance: { status: 422, message: 'The available balance cannot cover this operation and its fee.' },
   idempotency_key_reused: { status: 422, message: 'This Idempotency-Key was used with a different request body.' },
   rate_limited: { status: 429, message: 'Too many requests; retry after the time in Retry-After.' },
   headers_too_large: { status: 431, message: 'The request headers are too large (16 KB in all at most).' },

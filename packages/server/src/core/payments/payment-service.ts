@@ -10,6 +10,9 @@ import type { TenantScope } from '../shared/environment.js';
 import { finishWrite, reportCommitted, stepWrite, type RecordedRequest } from '../idempotency/request-journal.js';
 import type { OperatorAnswer, OperatorGateway, OperatorGatewayRegistry, OtpAnswer, RefundAnswer } from './operator-gateway.js';
 import type { OperatorCall, Payment, Refund } from './payment.js';
+import { defaultFees } from '../catalog/operator-catalog.js';
+import { feeFor, type LedgerPosting } from '../ledger/ledger.js';
+import { postingRules } from '../ledger/posting-rules.js';
 import { failureCodeOnEntering } from './payment-failures.js';
 import { checkMetadata } from '../shared/metadata.js';
 import { expiryBounds, maxOtpAttempts, type CreatePaymentInput } from './payment-input.js';
@@ -52,7 +55,8 @@ export interface RefundResult {
   payment: Payment;
 }
 
-type Decision = { next: Payment; events: StoredEvent[] };
+/** A payment's next state, the events reporting it, and the ledger postings it causes. */
+type Decision = { next: Payment; events: StoredEvent[]; ledger?: LedgerPosting[] };
 
 /** Times a write is retried when another request changed the payment first. */
 const writeAttempts = 3;
@@ -252,7 +256,9 @@ export class PaymentService {
         updatedAt: now,
       };
       const next = { ...current, refundedMinor: current.refundedMinor + amount, version: current.version + 1, updatedAt: now };
-      return { change: { next, insertRefund: refund, events: [this.deps.events.refund('created', refund, next)], claim }, result: { refund, payment: next } };
+      // The refund's amount leaves the available balance now; one it cannot cover is refused (422).
+      const ledger = [postingRules.refundReserved(refund)];
+      return { change: { next, insertRefund: refund, events: [this.deps.events.refund('created', refund, next)], ledger, claim }, result: { refund, payment: next } };
     });
     reportCommitted(request, claim);
     await this.reached('after_intent', refundId);
@@ -378,15 +384,17 @@ export class PaymentService {
       const decide = (): { change: LockedChange; result: RefundResult } => {
         if (answer.status === 'failed') {
           const next = { ...current, refundedMinor: current.refundedMinor - finished.amountMinor, version: current.version + 1, updatedAt: now() };
-          return { change: { next, updateRefund: finished, events: [this.deps.events.refund('failed', finished, next)] }, result: { refund: finished, payment: next } };
+          const ledger = [postingRules.refundReleased(finished)];
+          return { change: { next, updateRefund: finished, events: [this.deps.events.refund('failed', finished, next)], ledger }, result: { refund: finished, payment: next } };
         }
         const events = [this.deps.events.refund('completed', finished, current)];
+        const ledger = [postingRules.refundCompleted(finished)];
         // `pendingRefunds` still counts this refund: its row is updated by this very change.
         const fullyRefunded = current.refundedMinor === current.amountMinor && pendingRefunds === 1;
-        if (!fullyRefunded) return { change: { updateRefund: finished, events }, result: { refund: finished, payment: current } };
+        if (!fullyRefunded) return { change: { updateRefund: finished, events, ledger }, result: { refund: finished, payment: current } };
         const refunded = this.afterAnswer(current, { path: ['refunded'], message: 'Fully refunded.' });
         const next = { ...refunded.next, version: current.version + 1, updatedAt: now() };
-        return { change: { next, updateRefund: finished, events: [...events, ...refunded.events] }, result: { refund: finished, payment: next } };
+        return { change: { next, updateRefund: finished, events: [...events, ...refunded.events], ledger }, result: { refund: finished, payment: next } };
       };
       const decided = decide();
       claim = finishWrite(request, finished.id, decided.result);
@@ -425,7 +433,7 @@ export class PaymentService {
       const next: Payment = { ...decision.next, operatorCall: null, operatorCallStartedAt: null, version: current.version + 1, updatedAt: now };
       const result = toResult(next);
       const claim = finishWrite(request, next.id, result);
-      if (await this.deps.store.save({ payment: { next, expectedVersion: current.version }, events: decision.events, claim })) {
+      if (await this.deps.store.save({ payment: { next, expectedVersion: current.version }, events: decision.events, ledger: decision.ledger, claim })) {
         reportCommitted(request, claim);
         await this.reached('after_outcome', next.id);
         return result;
@@ -509,7 +517,7 @@ export class PaymentService {
       if (!decision) return this.answerOnly(request, current.id, current);
       const next: Payment = { ...decision.next, version: current.version + 1, updatedAt: this.deps.clock.now().toISOString() };
       const claim = finishWrite(request, next.id, next);
-      const change: PaymentChange = { payment: { next, expectedVersion: current.version }, events: decision.events, claim };
+      const change: PaymentChange = { payment: { next, expectedVersion: current.version }, events: decision.events, ledger: decision.ledger, claim };
       if (await this.deps.store.save(change)) {
         reportCommitted(request, claim);
         return next;
@@ -530,7 +538,15 @@ export class PaymentService {
       message: answer.message ?? current.message,
       failureCode: final ? failureCodeOnEntering(final, answer.failureCode) : current.failureCode,
     };
-    return { next: this.walk(withAnswer, path, events), events };
+    const next = this.walk(withAnswer, path, events);
+    // Completion is when the money arrives: the merchant is credited, less the fee, in the same commit.
+    const ledger = path.includes('completed') ? [postingRules.collection(next, this.collectionFee(next))] : undefined;
+    return { next, events, ...(ledger ? { ledger } : {}) };
+  }
+
+  private collectionFee(payment: Payment): number {
+    const operator = payment.operator === null ? undefined : this.deps.catalog.findOperator(payment.country, payment.operator);
+    return feeFor(operator?.collect.fee ?? defaultFees.collect, payment.amountMinor);
   }
 
   private walk(start: Payment, path: Payment['status'][], events: StoredEvent[]): Payment {

@@ -1,4 +1,5 @@
 import type { StoredEvent } from '../events/stored-event.js';
+import type { LedgerPosting } from '../ledger/ledger.js';
 import type { ClaimWrite } from '../idempotency/idempotency-store.js';
 import type { TenantScope } from '../shared/environment.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
@@ -24,6 +25,8 @@ export interface PaymentChange {
   insertRefund?: Refund;
   updateRefund?: Refund;
   events: StoredEvent[];
+  /** Ledger postings the change causes, committed with it (a balance it would overdraw refuses the whole change). */
+  ledger?: LedgerPosting[];
   /** The request's idempotency claim write, committed with the change (recorded phases). */
   claim?: ClaimWrite;
 }
@@ -34,6 +37,7 @@ export interface LockedChange {
   insertRefund?: Refund;
   updateRefund?: Refund;
   events: StoredEvent[];
+  ledger?: LedgerPosting[];
   claim?: ClaimWrite;
 }
 

@@ -18,6 +18,7 @@ import { isUniqueViolation } from '../unique-violation.js';
 import { EventOutbox } from './event-repository.js';
 import type { StoredEvent } from '../../core/events/stored-event.js';
 import type { WorkSignals } from '../../core/shared/work-signals.js';
+import type { LedgerRepository } from './ledger-repository.js';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -194,6 +195,8 @@ export class PaymentRepository implements PaymentStore {
     private readonly claims: { writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> },
     /** Told after a commit that wrote events, so the fan-out wakes at once. */
     private readonly signals?: Pick<WorkSignals, 'notify'>,
+    /** Writes the ledger postings of a change inside its transaction. */
+    private readonly ledger?: Pick<LedgerRepository, 'post'>,
   ) {
     this.paymentRows = new PreparedInsert(db, 'payments');
     this.outbox = new EventOutbox(db);
@@ -285,6 +288,7 @@ export class PaymentRepository implements PaymentStore {
         insertRefund: change.insertRefund,
         updateRefund: change.updateRefund,
         events: change.events,
+        ledger: change.ledger,
         claim: change.claim,
       });
       return result;
@@ -373,6 +377,10 @@ export class PaymentRepository implements PaymentStore {
     if (change.updateRefund) {
       const { id, ...columns } = refundToRow(change.updateRefund);
       await trx.updateTable('refunds').set(columns).where('id', '=', id).execute();
+    }
+    if (change.ledger && change.ledger.length > 0) {
+      if (!this.ledger) throw new Error('a payment change carries ledger postings but no ledger was given');
+      await this.ledger.post(trx, change.ledger);
     }
     await this.outbox.insert(trx, change.events);
   }

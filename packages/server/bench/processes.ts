@@ -130,6 +130,7 @@ export async function startAkwe(options: AkweServerOptions): Promise<AkweServer>
     RATE_LIMIT_CREATE_PER_MINUTE: LIFTED_RATE_LIMIT_PER_MINUTE,
     RATE_LIMIT_READ_PER_MINUTE: LIFTED_RATE_LIMIT_PER_MINUTE,
     RATE_LIMIT_REFUND_PER_MINUTE: LIFTED_RATE_LIMIT_PER_MINUTE,
+    RATE_LIMIT_PAYOUT_PER_MINUTE: LIFTED_RATE_LIMIT_PER_MINUTE,
   });
   if (options.databaseUrl !== undefined) env.DATABASE_URL = options.databaseUrl;
 

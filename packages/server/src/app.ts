@@ -96,7 +96,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
       await api.register(collectV2026Routes, { catalog: services.catalog });
       await api.register(paymentRoutes, { payments: services.payments, publicUrl: config.publicUrl, destinationUrls });
       await api.register(collectLegacyRoutes, { catalog: services.catalog, payments: services.payments, clock: services.clock });
-      await api.register(payoutRoutes, { catalog: services.catalog });
+      await api.register(payoutRoutes, { catalog: services.catalog, payouts: services.payouts });
       await api.register(balanceRoutes, { ledger: services.ledger });
       await api.register(eventRoutes, { events: services.events, webhooks: services.webhooks, publicUrl: config.publicUrl });
       await api.register(webhookEndpointRoutes, { webhooks: services.webhooks, destinationUrls });

@@ -12,6 +12,7 @@ export interface RateLimitConfig {
   refundPerMinute: number;
   /** Non-payment writes: webhook endpoint changes, secret rotation, event resends. */
   managePerMinute: number;
+  payoutPerMinute: number;
 }
 
 export interface Config {
@@ -35,6 +36,8 @@ export interface Config {
   idempotencyLeaseSeconds: number;
   /** Centimes every test balance starts with (SANDBOX_FLOAT, in major units). */
   sandboxFloatMinor: number;
+  /** How long a sandbox payout stays PROCESSING before its outcome (SANDBOX_PAYOUT_DELAY_MS). */
+  sandboxPayoutDelayMs: number;
 }
 
 export class ConfigError extends Error {
@@ -157,12 +160,14 @@ export function loadConfig(env: Env = process.env): Config {
       readPerMinute: reader.integer('RATE_LIMIT_READ_PER_MINUTE', 120, 1, 1_000_000),
       refundPerMinute: reader.integer('RATE_LIMIT_REFUND_PER_MINUTE', 10, 1, 1_000_000),
       managePerMinute: reader.integer('RATE_LIMIT_MANAGE_PER_MINUTE', 30, 1, 1_000_000),
+      payoutPerMinute: reader.integer('RATE_LIMIT_PAYOUT_PER_MINUTE', 30, 1, 1_000_000),
     },
     runWorkers: reader.boolean('AKWE_RUN_WORKERS', true),
     catalogFile: reader.raw('AKWE_CATALOG_FILE'),
     shutdownTimeoutMs: reader.integer('SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
     idempotencyLeaseSeconds: reader.integer('IDEMPOTENCY_LEASE_SECONDS', 60, 1, 60),
     sandboxFloatMinor: reader.integer('SANDBOX_FLOAT', 100_000_000, 0, 1_000_000_000_000) * 100,
+    sandboxPayoutDelayMs: reader.integer('SANDBOX_PAYOUT_DELAY_MS', 2_000, 0, 600_000),
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return Object.freeze({ ...config, database: Object.freeze(config.database), rateLimits: Object.freeze(config.rateLimits) });

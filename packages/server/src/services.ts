@@ -10,6 +10,11 @@ import type { PaymentStore } from './core/payments/payment-store.js';
 import { PaymentService, type PhaseFaults } from './core/payments/payment-service.js';
 import type { OperatorGatewayRegistry } from './core/payments/operator-gateway.js';
 import { OperatorRegistry } from './operators/operator-registry.js';
+import { SandboxLedger } from './operators/sandbox/sandbox-ledger.js';
+import { SandboxOperator } from './operators/sandbox/sandbox-operator.js';
+import { UnconfiguredLiveOperator } from './operators/unconfigured-live-operator.js';
+import { PayoutService } from './core/payouts/payout-service.js';
+import { PayoutRepository } from './storage/repositories/payout-repository.js';
 import { WebhookService } from './core/webhooks/webhook-service.js';
 import type { WebhookStore } from './core/webhooks/webhook-store.js';
 import { ResponseSealing } from './storage/sealed-responses.js';
@@ -42,6 +47,9 @@ export interface Services {
   /** Wakes the workers when work commits (and, through a bridge, other processes' workers). */
   signals: WorkSignals;
   ledger: LedgerReader;
+  payouts: PayoutService;
+  /** The operators by environment (the sandbox for test), for tests that look inside the sandbox. */
+  operators: OperatorGatewayRegistry;
 }
 
 export function createServices(options: {
@@ -59,6 +67,10 @@ export function createServices(options: {
   faults?: PhaseFaults;
   /** Centimes a test balance starts with (SANDBOX_FLOAT). */
   sandboxFloatMinor?: number;
+  /** How long a sandbox payout stays PROCESSING (SANDBOX_PAYOUT_DELAY_MS). */
+  sandboxPayoutDelayMs?: number;
+  /** How often a payout in PROCESSING is asked about (ms). */
+  payoutCheckIntervalMs?: number;
 }): Services {
   const clock = options.clock ?? systemClock;
   const ids = options.newId ?? newId;
@@ -73,6 +85,10 @@ export function createServices(options: {
   const signals = new WorkSignals();
   const ledger = new LedgerRepository(db, ids, clock, options.sandboxFloatMinor ?? DEFAULT_SANDBOX_FLOAT_MINOR);
   const paymentStore = new PaymentRepository(db, capabilities, idempotency, signals, ledger);
+  const operators =
+    options.operators ??
+    new OperatorRegistry({ test: new SandboxOperator(new SandboxLedger(), { payoutDelayMs: options.sandboxPayoutDelayMs, clock }), live: new UnconfiguredLiveOperator() });
+  const eventFactory = new EventFactory(clock, ids);
   const events = new EventRepository(db);
   const webhookStore = new WebhookRepository(db, capabilities, secretBox, idempotency, signals);
   return {
@@ -86,8 +102,8 @@ export function createServices(options: {
     payments: new PaymentService({
       store: paymentStore,
       catalog: options.catalog,
-      operators: options.operators ?? new OperatorRegistry(),
-      events: new EventFactory(clock, ids),
+      operators,
+      events: eventFactory,
       clock,
       newId: ids,
       leaseSeconds: options.leaseSeconds,
@@ -97,5 +113,17 @@ export function createServices(options: {
     webhooks: new WebhookService({ store: webhookStore, events, clock, newId: ids }),
     signals,
     ledger,
+    operators,
+    payouts: new PayoutService({
+      store: new PayoutRepository(db, capabilities, idempotency, ledger, signals),
+      catalog: options.catalog,
+      operators,
+      events: eventFactory,
+      clock,
+      newId: ids,
+      leaseSeconds: options.leaseSeconds,
+      checkIntervalMs: options.payoutCheckIntervalMs,
+      faults: options.faults,
+    }),
   };
 }

@@ -14,4 +14,6 @@ export class UnconfiguredLiveOperator implements OperatorGateway {
   queryStatus = async () => unavailable();
   refund = async () => unavailable();
   queryRefund = async () => unavailable();
+  sendPayout = async () => unavailable();
+  queryPayout = async () => unavailable();
 }

@@ -216,6 +216,33 @@ export interface LedgerEntryTable {
   created_at: string;
 }
 
+export interface PayoutTable {
+  id: string;
+  merchant_id: string;
+  environment: string;
+  reference: string;
+  status: string;
+  amount_minor: number;
+  fee_minor: number;
+  currency: string;
+  country: string;
+  operator: string;
+  phone: string;
+  recipient_first_name: string | null;
+  recipient_last_name: string | null;
+  description: string | null;
+  psp_reference: string | null;
+  message: string | null;
+  failure_code: string | null;
+  metadata: string;
+  handoff_started_at: string | null;
+  handed_off: number;
+  next_check_at: string | null;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
 export interface Database {
   merchants: MerchantTable;
   users: UserTable;
@@ -228,6 +255,7 @@ export interface Database {
   ledger_accounts: LedgerAccountTable;
   ledger_transactions: LedgerTransactionTable;
   ledger_entries: LedgerEntryTable;
+  payouts: PayoutTable;
   webhook_endpoints: WebhookEndpointTable;
   callback_secrets: CallbackSecretTable;
   webhook_deliveries: WebhookDeliveryTable;

@@ -22,6 +22,8 @@ export function renderDelivery(
   options: { publicUrl: string; secrets: readonly string[]; now: Date },
 ): { body: string; headers: Record<string, string> } {
   if (apiVersion === 'legacy') {
+    // Only payment events are planned for legacy endpoints (WebhookService.planDeliveries).
+    if (event.subject.kind !== 'payment') throw new Error(`event ${event.id} (${event.type}) has no earlier-contract form`);
     const body = sortedJson({ id: event.id, type: legacyEventType(event.type), created_at: event.createdAt, data: legacyPaymentToWire(event.subject.payment, options.now) });
     return { body, headers: { [SIGNATURE_HEADER]: legacySignature(body, options.secrets[0]!), [EVENT_ID_HEADER]: event.id } };
   }

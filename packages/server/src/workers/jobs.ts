@@ -4,6 +4,7 @@ import type { Services } from '../services.js';
 import { WebhookDeliveryJob } from '../webhooks/webhook-delivery-job.js';
 import { webhookSenders } from '../webhooks/webhook-senders.js';
 import { eventFanoutJob } from './event-fanout-job.js';
+import { payoutCheckJob, payoutHandoffJob } from './payout-jobs.js';
 import { idempotencyCleanupJob } from './idempotency-cleanup-job.js';
 import { paymentExpiryJob } from './payment-expiry-job.js';
 import { requestRecoveryJob } from './request-recovery-job.js';
@@ -18,6 +19,8 @@ export function createJobs(services: Services, config: Pick<Config, 'dev' | 'pub
     requestRecoveryJob(services.payments),
     idempotencyCleanupJob({ store: services.idempotency, clock: services.clock }),
     eventFanoutJob(services.webhooks),
+    payoutHandoffJob(services.payouts),
+    payoutCheckJob(services.payouts),
     new WebhookDeliveryJob({
       store: services.webhookStore,
       webhooks: services.webhooks,

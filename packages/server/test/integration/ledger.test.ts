@@ -94,7 +94,7 @@ for (const target of testDatabases()) {
     it('never overdraws under concurrent refunds: the balance covers some, the rest are refused', async () => {
       const { testKey } = await t.newMerchant();
       const api = collectClient(t.app, testKey);
-      const payments = [];
+      const payments: Wire[] = [];
       for (let i = 0; i < 3; i++) payments.push(await api.createOk(direct({ amount: 1000 })));
       // 3 × 985 FCFA credited; ten refunds of 500 race for it: at most five fit.
       const results = await Promise.all(Array.from({ length: 10 }, (_, i) => api.post(payments[i % 3]!.reference, 'refunds', { amount: 500 })));

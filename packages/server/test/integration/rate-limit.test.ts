@@ -24,7 +24,7 @@ import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases, type TestDatabase } from '../support/test-databases.js';
 
 const sqlite = testDatabases().find((d) => d.name === 'sqlite')!;
-const limits = { createPerMinute: 3, readPerMinute: 5, refundPerMinute: 2, managePerMinute: 4 };
+const limits = { createPerMinute: 3, readPerMinute: 5, refundPerMinute: 2, managePerMinute: 4, payoutPerMinute: 6 };
 const redisUrl = process.env.AKWE_TEST_REDIS_URL;
 
 /**
@@ -318,9 +318,9 @@ async function buildRecordingRoutes(target: TestDatabase, env: Record<string, st
 }
 
 /** Tiny budgets, each different, so RateLimit-Limit tells which bucket a route spends. */
-const appBudgets = { refund: 1, create: 2, read: 3, manage: 4 } as const;
+const appBudgets = { refund: 1, create: 2, read: 3, manage: 4, payout: 5 } as const;
 type Bucket = keyof typeof appBudgets;
-const bucketLabels: Record<Bucket, string> = { refund: 'refund', create: 'payment write', read: 'read', manage: 'management' };
+const bucketLabels: Record<Bucket, string> = { refund: 'refund', create: 'payment write', read: 'read', manage: 'management', payout: 'payout' };
 
 /**
  * The budget a route must spend: reads are 'read'; refund creation 'refund'; the other collect
@@ -330,6 +330,7 @@ function expectedBucket(route: SeenRoute): Bucket {
   if (route.method === 'GET' || route.method === 'HEAD') return 'read';
   if (/^\/api\/v1\/collect\/payments\/:[^/]+\/refunds\/?$/.test(route.url)) return 'refund';
   if (route.url.startsWith('/api/v1/collect/')) return 'create';
+  if (route.url.startsWith('/api/v1/payout/')) return 'payout';
   return 'manage';
 }
 
@@ -359,6 +360,7 @@ for (const target of testDatabases()) {
         RATE_LIMIT_CREATE_PER_MINUTE: String(appBudgets.create),
         RATE_LIMIT_READ_PER_MINUTE: String(appBudgets.read),
         RATE_LIMIT_MANAGE_PER_MINUTE: String(appBudgets.manage),
+        RATE_LIMIT_PAYOUT_PER_MINUTE: String(appBudgets.payout),
       });
       t = built.t;
       authenticated = built.routes.filter((route) => !route.public);

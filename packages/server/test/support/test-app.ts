@@ -37,6 +37,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     RATE_LIMIT_READ_PER_MINUTE: '1000000',
     RATE_LIMIT_REFUND_PER_MINUTE: '1000000',
     RATE_LIMIT_MANAGE_PER_MINUTE: '1000000',
+    RATE_LIMIT_PAYOUT_PER_MINUTE: '1000000',
     ...env,
   });
 }
@@ -60,7 +61,7 @@ export async function buildTestApp(
 ): Promise<TestApp> {
   const db = await target.open();
   const config = testConfig(options.env);
-  const services = createServices({ database: db.database, catalog: loadDefaultCatalog(), clock: options.clock, operators: options.operators, serverSecret: () => TEST_SERVER_SECRET, faults: options.faults, leaseSeconds: config.idempotencyLeaseSeconds, sandboxFloatMinor: config.sandboxFloatMinor });
+  const services = createServices({ database: db.database, catalog: loadDefaultCatalog(), clock: options.clock, operators: options.operators, serverSecret: () => TEST_SERVER_SECRET, faults: options.faults, leaseSeconds: config.idempotencyLeaseSeconds, sandboxFloatMinor: config.sandboxFloatMinor, sandboxPayoutDelayMs: config.sandboxPayoutDelayMs });
   const app = await buildApp({ config, services, logger: options.logger, apiExtensions: options.apiExtensions, resolver: options.resolver ?? exampleHostsResolver() });
   await options.beforeReady?.(app);
   await app.ready();

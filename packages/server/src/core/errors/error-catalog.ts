@@ -43,6 +43,7 @@ export const errorCatalog = {
   rate_limited: { status: 429, message: 'Too many requests; retry after the time in Retry-After.' },
   headers_too_large: { status: 431, message: 'The request headers are too large (16 KB in all at most).' },
   internal_error: { status: 500, message: 'Internal server error.' },
+  payout_failed: { status: 500, message: 'The payout could not be recorded; nothing was sent. Retry with the same Idempotency-Key.' },
   service_unavailable: { status: 503, message: 'The service is not ready.' },
   sandbox_only: { status: 403, message: 'This operation exists only in the test environment.' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -1,8 +1,13 @@
 import type { Clock, IdSource } from '../ports.js';
 import type { Payment, PaymentStatus, Refund } from '../payments/payment.js';
+import type { Payout } from '../payouts/payout.js';
 import type { StoredEvent } from './stored-event.js';
 
 export const EVENT_VERSION = '2026-06';
+/** SPEC.md: payout events carry `event_version: "2025-01"`. */
+export const PAYOUT_EVENT_VERSION = '2025-01';
+
+export type PayoutEventType = 'initiated' | 'updated' | 'completed' | 'failed' | 'cancelled';
 
 /** Builds outbox rows; one place decides event ids, times and kinds. */
 export class EventFactory {
@@ -25,11 +30,16 @@ export class EventFactory {
     return this.base(`collect.refund.${type}`, payment, { kind: 'refund', refund: { ...refund }, payment: { ...payment } });
   }
 
+  /** payout.initiated, .updated, .completed, .failed, .cancelled (SPEC.md "Payout events"). */
+  payout(type: PayoutEventType, payout: Payout): StoredEvent {
+    return this.base(`payout.${type}`, payout, { kind: 'payout', payout: { ...payout, metadata: { ...payout.metadata } } });
+  }
+
   private payment(type: string, payment: Payment): StoredEvent {
     return this.base(type, payment, { kind: 'payment', payment: { ...payment } });
   }
 
-  private base(type: string, payment: Payment, subject: StoredEvent['subject']): StoredEvent {
-    return { id: this.newId(), merchantId: payment.merchantId, environment: payment.environment, type, createdAt: this.clock.now().toISOString(), subject };
+  private base(type: string, owner: Pick<Payment, 'merchantId' | 'environment'>, subject: StoredEvent['subject']): StoredEvent {
+    return { id: this.newId(), merchantId: owner.merchantId, environment: owner.environment, type, createdAt: this.clock.now().toISOString(), subject };
   }
 }

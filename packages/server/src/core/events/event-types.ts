@@ -9,6 +9,11 @@ export const EVENT_TYPES: readonly string[] = [
   // A payment's later status changes, `pending` included (a hosted payment goes back to it when paid).
   ...paymentStatuses.map((status) => `collect.payment.${status}`),
   ...refundStatuses.map((status) => (status === 'pending' ? 'collect.refund.created' : `collect.refund.${status}`)),
+  'payout.initiated',
+  'payout.updated',
+  'payout.completed',
+  'payout.failed',
+  'payout.cancelled',
 ];
 
 /** `collect.payment.*`-style families: every prefix of a known type, with `.*`. */

@@ -1,10 +1,17 @@
 import type { Payment, Refund } from '../payments/payment.js';
+import type { Payout } from '../payouts/payout.js';
 import type { Environment } from '../shared/environment.js';
 
 /** What an event is about, as the domain saw it at that moment; each contract renders it at its edge. */
 export type EventSubject =
   | { kind: 'payment'; payment: Payment }
-  | { kind: 'refund'; refund: Refund; payment: Payment };
+  | { kind: 'refund'; refund: Refund; payment: Payment }
+  | { kind: 'payout'; payout: Payout };
+
+/** The merchant reference of what an event is about (GET /events?reference=). */
+export function subjectReference(subject: EventSubject): string {
+  return subject.kind === 'payout' ? subject.payout.reference : subject.payment.reference;
+}
 
 /**
  * One outbox row, written in the same transaction as the change it reports. The envelope sent to

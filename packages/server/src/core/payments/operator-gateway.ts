@@ -2,6 +2,7 @@ import type { CatalogOperator } from '../catalog/operator-catalog.js';
 import type { Environment } from '../shared/environment.js';
 import type { FailureCode } from '../shared/failure-codes.js';
 import type { Payment, PaymentStatus, Refund } from './payment.js';
+import type { Payout, PayoutAnswer } from '../payouts/payout.js';
 
 /**
  * What an operator answered. `path` lists the statuses the payment went through, in order
@@ -46,6 +47,10 @@ export interface OperatorGateway {
   refund(payment: Payment, refund: Refund): Promise<RefundAnswer>;
   /** Where the operator stands on a refund (our refund id), or undefined when it never received it. */
   queryRefund(refund: Refund): Promise<RefundAnswer | undefined>;
+  /** Sends a payout to the beneficiary's wallet, our payout id as the operator's reference. */
+  sendPayout(payout: Payout, operator: CatalogOperator): Promise<PayoutAnswer>;
+  /** Where the operator stands on a payout (our id), or undefined when it never received it. */
+  queryPayout(payout: Payout): Promise<PayoutAnswer | undefined>;
 }
 
 /** Picks the gateway for an environment (test: the sandbox; live: the configured operators). */

@@ -1,14 +1,29 @@
-import { EVENT_VERSION } from '../../core/events/event-factory.js';
+import { EVENT_VERSION, PAYOUT_EVENT_VERSION } from '../../core/events/event-factory.js';
 import type { StoredEvent } from '../../core/events/stored-event.js';
 import { paymentToWire, refundToWire } from '../collect-v2026/payment-mapper.js';
+import { payoutToWire } from '../payouts/payout-mapper.js';
 
-/** SPEC.md "Events" envelope of contract 2026-06, with our stable `id` and `created_at`. */
+function wireObject(subject: StoredEvent['subject'], publicUrl: string) {
+  switch (subject.kind) {
+    case 'payment':
+      return paymentToWire(subject.payment, publicUrl);
+    case 'refund':
+      return refundToWire(subject.refund);
+    case 'payout':
+      return payoutToWire(subject.payout);
+  }
+}
+
+/**
+ * SPEC.md "Events" envelope, with our stable `id` and `created_at`: collect events carry
+ * `event_version` 2026-06, payout events 2025-01 (their contract's version).
+ */
 export function eventEnvelope(event: StoredEvent, publicUrl: string) {
-  const object = event.subject.kind === 'payment' ? paymentToWire(event.subject.payment, publicUrl) : refundToWire(event.subject.refund);
+  const object = wireObject(event.subject, publicUrl);
   return {
     id: event.id,
     type: event.type,
-    event_version: EVENT_VERSION,
+    event_version: event.subject.kind === 'payout' ? PAYOUT_EVENT_VERSION : EVENT_VERSION,
     environment: event.environment,
     merchant_id: event.merchantId,
     created_at: event.createdAt,

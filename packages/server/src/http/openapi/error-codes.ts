@@ -16,6 +16,7 @@ const creation = ['createPayment', 'legacyCreatePayment'];
 const confirmation = ['confirmPayment', 'legacyConfirmPayment'];
 const checkoutPayment = ['simulateCheckoutPayment'];
 const refunding = ['createPaymentRefund'];
+const payoutCreation = ['createPayout'];
 /** Operations that reach an operator (a status query with sync=true included). */
 const operatorCalls = [...creation, ...confirmation, ...checkoutPayment, ...refunding, 'getPayment', 'legacyGetPayment'];
 /** Operations that change a payment under a version check. */
@@ -47,15 +48,16 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   idempotency_key_reused: withIdempotency,
   idempotency_request_in_progress: withIdempotency,
   not_found: (route) => route.hasPathParameters || operations(...confirmation)(route),
-  // No route needs a validated KYC yet (payouts and bulk payments will).
-  kyc_required: never,
-  account_inactive: operations(...creation),
+  kyc_required: operations(...payoutCreation),
+  account_inactive: operations(...creation, ...payoutCreation),
   unsupported_currency: operations(...creation),
-  invalid_operator: operations(...creation, ...checkoutPayment),
-  invalid_phone: operations(...creation, ...checkoutPayment),
-  amount_too_low: operations(...creation, ...checkoutPayment),
-  amount_too_high: operations(...creation, ...checkoutPayment),
-  duplicate_reference: operations(...creation),
+  invalid_operator: operations(...creation, ...checkoutPayment, ...payoutCreation),
+  invalid_phone: operations(...creation, ...checkoutPayment, ...payoutCreation),
+  amount_too_low: operations(...creation, ...checkoutPayment, ...payoutCreation),
+  amount_too_high: operations(...creation, ...checkoutPayment, ...payoutCreation),
+  duplicate_reference: operations(...creation, ...payoutCreation),
+  insufficient_balance: operations(...refunding, ...payoutCreation),
+  payout_failed: operations(...payoutCreation, 'getPayout'),
   invalid_otp: operations(...confirmation),
   payment_not_confirmable: operations(...confirmation),
   payment_not_cancellable: operations('cancelPayment'),

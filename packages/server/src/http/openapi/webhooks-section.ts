@@ -1,5 +1,6 @@
 import { Type, type TSchema } from 'typebox';
-import { EVENT_VERSION } from '../../core/events/event-factory.js';
+import { EVENT_VERSION, PAYOUT_EVENT_VERSION } from '../../core/events/event-factory.js';
+import { PayoutObject } from '../payouts/payout-schemas.js';
 import { EVENT_TYPES } from '../../core/events/event-types.js';
 import { SIGNATURE_HEADER } from '../../core/webhooks/webhook-signature.js';
 import { EVENT_ID_HEADER } from '../../webhooks/event-rendering.js';
@@ -7,13 +8,19 @@ import { PaymentObject, RefundObject } from '../collect-v2026/payment-schemas.js
 import { EventEnvelope } from '../events/event-routes.js';
 
 /** The object each event family carries in `data.object`; a new family must say its object here. */
-const eventObjects: { prefix: string; object: TSchema; subject: string }[] = [
-  { prefix: 'collect.payment.', object: PaymentObject, subject: 'payment' },
-  { prefix: 'collect.refund.', object: RefundObject, subject: 'refund' },
+const eventObjects: { prefix: string; object: TSchema; subject: string; version: string }[] = [
+  { prefix: 'collect.payment.', object: PaymentObject, subject: 'payment', version: EVENT_VERSION },
+  { prefix: 'collect.refund.', object: RefundObject, subject: 'refund', version: EVENT_VERSION },
+  { prefix: 'payout.', object: PayoutObject, subject: 'payout', version: PAYOUT_EVENT_VERSION },
 ];
 
 function describeEvent(type: string, subject: string, change: string): string {
-  const what = change === 'created' ? `A ${subject} was created (\`data.object.status\` is the status it starts in).` : `A ${subject}’s status became \`${change}\`.`;
+  const what =
+    change === 'created' || change === 'initiated'
+      ? `A ${subject} was created (\`data.object.status\` is the status it starts in).`
+      : change === 'updated'
+        ? `A ${subject} moved to an intermediate status (\`data.object.status\`).`
+        : `A ${subject}’s status became \`${change}\`.`;
   return `${what} \`data.object\` is the ${subject} as it is after the change.`;
 }
 
@@ -24,11 +31,11 @@ function eventOperation(type: string) {
     {
       ...EventEnvelope.properties,
       type: Type.Literal(type),
-      event_version: Type.Literal(EVENT_VERSION),
+      event_version: Type.Literal(family.version),
       environment: Type.Union([Type.Literal('test'), Type.Literal('live')], { description: 'Check it (and `data.object.sandbox`) before acting: a test event never moves money.' }),
       data: Type.Object({ object: family.object }),
     },
-    { description: `The ${type} event (envelope of contract 2026-06).` },
+    { description: `The ${type} event (envelope of contract ${family.version}).` },
   );
   return {
     post: {

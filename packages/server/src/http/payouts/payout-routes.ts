@@ -1,26 +1,131 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { OperatorCatalog } from '../../core/catalog/operator-catalog.js';
+import { AkweError } from '../../core/errors/index.js';
+import type { Payout } from '../../core/payouts/payout.js';
+import type { PayoutService } from '../../core/payouts/payout-service.js';
+import { principalOf } from '../plugins/authentication.js';
+import { recordedRequest } from '../plugins/idempotency.js';
 import { errorResponses } from '../shared/error-schemas.js';
+import { instantFilter, metadataFilter } from '../shared/list-filters.js';
+import { toPageRequest, toWireList } from '../shared/pagination.js';
 import { PayoutOperatorCatalog, payoutCatalogBody } from './payout-catalog.js';
+import { payoutToWire } from './payout-mapper.js';
+import { CreatePayoutBody, GetPayoutQuery, ListPayoutsQuery, PayoutList, PayoutObject, PayoutParams } from './payout-schemas.js';
 
 export interface PayoutRoutesOptions {
   catalog: OperatorCatalog;
+  payouts: PayoutService;
 }
 
-/** Payouts. Later issues add creation and status; the catalog is served from the start. */
-export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = async (app, { catalog }) => {
+const tags = ['payouts'];
+
+/**
+ * A fault of ours in a payout route is 500 `payout_failed` (SPEC.md "Errors"): the payout was
+ * written whole or not at all, so the merchant retries with the same Idempotency-Key.
+ */
+async function payoutFault<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AkweError || (error as { statusCode?: number }).statusCode !== undefined) throw error;
+    // Logged by the error handler with the cause, which the answer never shows.
+    throw Object.assign(new AkweError('payout_failed'), { cause: error });
+  }
+}
+
+/** Payouts, contract 2025-01: paths end with a slash as SPEC.md writes them; amounts in centimes. */
+export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = async (app, { catalog, payouts }) => {
   const body = payoutCatalogBody(catalog);
   app.get(
     '/payout/operators/',
     {
       config: { scope: 'payout:read', rateLimitBucket: 'read' },
       schema: {
-        tags: ['payouts'],
+        tags,
         operationId: 'getPayoutOperatorCatalog',
         summary: 'Payout operator catalog',
         response: { 200: PayoutOperatorCatalog, ...errorResponses(401, 403, 429) },
       },
     },
     async () => body,
+  );
+
+  app.post(
+    '/payout/mobile-money/',
+    {
+      config: { scope: 'payout:write', idempotency: { required: true, recorded: true }, rateLimitBucket: 'payout' },
+      schema: {
+        tags,
+        operationId: 'createPayout',
+        summary: 'Send money to a wallet',
+        description: 'Answers 201 PENDING at once with the amount and fee reserved; the result follows by webhook (payout.*) or GET. Header Idempotency-Key is required.',
+        body: CreatePayoutBody,
+        response: { 201: PayoutObject, ...errorResponses(400, 401, 403, 409, 422, 429, 500) },
+      },
+    },
+    async (request, reply) =>
+      payoutFault(async () => {
+        const recorded = recordedRequest(request, reply, (payout: Payout) => ({ status: 201, body: payoutToWire(payout) }));
+        const input = request.body;
+        const payout = await payouts.create(
+          principalOf(request),
+          {
+            reference: input.reference,
+            amountMinor: input.amount,
+            phone: input.phone,
+            country: input.country,
+            operator: input.operator,
+            recipientFirstName: input.recipient_first_name,
+            recipientLastName: input.recipient_last_name,
+            description: input.description,
+            metadata: input.metadata,
+          },
+          recorded,
+        );
+        return recorded.send(payout);
+      }),
+  );
+
+  app.get(
+    '/payout/mobile-money/',
+    {
+      config: { scope: 'payout:read', rateLimitBucket: 'read' },
+      schema: {
+        tags,
+        operationId: 'listPayouts',
+        summary: 'List payouts, newest first',
+        description: 'Cursor pagination like every list. Filters combine: status, operator, reference, created_gte / created_lte, one `metadata[key]=value`.',
+        querystring: ListPayoutsQuery,
+        response: { 200: PayoutList, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      const filters = {
+        status: query.status,
+        operator: query.operator,
+        reference: query.reference,
+        createdGte: instantFilter(query.created_gte, 'created_gte'),
+        createdLte: instantFilter(query.created_lte, 'created_lte'),
+        metadata: metadataFilter(query),
+      };
+      return toWireList(await payouts.list(principalOf(request), filters, toPageRequest(query)), payoutToWire);
+    },
+  );
+
+  app.get(
+    '/payout/mobile-money/:reference/',
+    {
+      config: { scope: 'payout:read', rateLimitBucket: 'read' },
+      schema: {
+        tags,
+        operationId: 'getPayout',
+        summary: 'A payout by reference (or id)',
+        params: PayoutParams,
+        querystring: GetPayoutQuery,
+        response: { 200: PayoutObject, ...errorResponses(400, 401, 403, 404, 429, 500) },
+      },
+    },
+    async (request) => payoutFault(async () => payoutToWire(await payouts.get(principalOf(request), request.params.reference, { sync: request.query.sync }))),
   );
 };

@@ -23,7 +23,7 @@ import { AkweError } from '../../core/errors/index.js';
 import type { Clock } from '../../core/shared/clock.js';
 import { MemoryRateLimitCounter, RedisRateLimitCounter, type RateLimitCounter } from './rate-limit-store.js';
 
-export type RateLimitBucket = 'create' | 'read' | 'refund' | 'manage';
+export type RateLimitBucket = 'create' | 'read' | 'refund' | 'manage' | 'payout';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -41,6 +41,7 @@ const BUCKET_LABELS: Record<RateLimitBucket, string> = {
   read: 'read',
   refund: 'refund',
   manage: 'management',
+  payout: 'payout',
 };
 
 export interface RateLimitDeps {
@@ -70,6 +71,7 @@ export async function installRateLimits(api: FastifyInstance, deps: RateLimitDep
     read: deps.limits.readPerMinute,
     refund: deps.limits.refundPerMinute,
     manage: deps.limits.managePerMinute,
+    payout: deps.limits.payoutPerMinute,
   };
   const failures = failureReporter(api.log);
   const counter: RateLimitCounter = deps.redisUrl

@@ -1,4 +1,5 @@
 import type { OperatorAnswer, RefundAnswer } from '../../core/payments/operator-gateway.js';
+import type { PayoutAnswer } from '../../core/payouts/payout.js';
 
 /** How many references the sandbox remembers; the oldest are forgotten first. */
 const DEFAULT_CAPACITY = 200_000;
@@ -20,6 +21,7 @@ interface PaymentEntry {
 export class SandboxLedger {
   private readonly payments = new Map<string, PaymentEntry>();
   private readonly refunds = new Map<string, { answer: RefundAnswer; calls: number }>();
+  private readonly payouts = new Map<string, { final: PayoutAnswer; finalAtMs: number; sends: number }>();
 
   constructor(private readonly capacity = DEFAULT_CAPACITY) {}
 
@@ -39,6 +41,20 @@ export class SandboxLedger {
 
   recordRefund(refundId: string, answer: RefundAnswer): void {
     this.remember(this.refunds, refundId, { answer, calls: (this.refunds.get(refundId)?.calls ?? 0) + 1 });
+  }
+
+  recordPayoutSent(payoutId: string, final: PayoutAnswer, finalAtMs: number): void {
+    this.remember(this.payouts, payoutId, { final, finalAtMs, sends: (this.payouts.get(payoutId)?.sends ?? 0) + 1 });
+  }
+
+  /** What the sandbox did with a payout: its final answer and when it becomes visible. */
+  payout(payoutId: string): { final: PayoutAnswer; finalAtMs: number } | undefined {
+    return this.payouts.get(payoutId);
+  }
+
+  /** Test support: how many times this payout was sent to the operator (must be one at most). */
+  payoutSendsFor(payoutId: string): number {
+    return this.payouts.get(payoutId)?.sends ?? 0;
   }
 
   payment(paymentId: string): OperatorAnswer | undefined {

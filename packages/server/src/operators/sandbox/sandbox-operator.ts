@@ -3,6 +3,28 @@ import type { CatalogOperator } from '../../core/catalog/operator-catalog.js';
 import type { OperatorAnswer, OperatorGateway, OtpAnswer, RefundAnswer } from '../../core/payments/operator-gateway.js';
 import type { Payment, Refund } from '../../core/payments/payment.js';
 import { failureCodes } from '../../core/shared/failure-codes.js';
+import type { Payout, PayoutAnswer } from '../../core/payouts/payout.js';
+import { systemClock } from '../../core/shared/clock.js';
+import type { Clock } from '../../core/ports.js';
+
+export const DEFAULT_SANDBOX_PAYOUT_DELAY_MS = 2_000;
+
+/** A sandbox payout's final answer; a PENDING outcome keeps it PROCESSING for good. */
+function payoutOutcome(payout: Payout): PayoutAnswer {
+  const outcome = scriptedOutcome(payout.reference, payout.phone);
+  switch (outcome) {
+    case 'completed':
+      return { status: 'COMPLETED', message: 'Sandbox: the money reached the wallet.' };
+    case 'pending':
+      return { status: 'PROCESSING', message: 'Sandbox: still processing.' };
+    case 'cancelled':
+      return { status: 'CANCELLED', message: 'Sandbox: the operator cancelled the payout.' };
+    case 'failed': {
+      const failureCode = scriptedFailureCode(payout.reference) ?? 'operator_declined';
+      return { status: 'FAILED', message: `Sandbox: ${failureCodes[failureCode]}`, failureCode };
+    }
+  }
+}
 import { SandboxLedger } from './sandbox-ledger.js';
 import { sandboxOtpOutcomes, scriptedFailureCode, scriptedOutcome, type ScriptedOutcome } from './sandbox-rules.js';
 
@@ -31,8 +53,36 @@ function answer(outcome: ScriptedOutcome, reference: string): OperatorAnswer {
  */
 export class SandboxOperator implements OperatorGateway {
   readonly configured = true;
+  private readonly payoutDelayMs: number;
+  private readonly clock: Clock;
 
-  constructor(readonly ledger = new SandboxLedger()) {}
+  /**
+   * `payoutDelayMs`: how long a sandbox payout stays PROCESSING before its scripted outcome shows
+   * (SANDBOX_PAYOUT_DELAY_MS; 2 s by default, 0 in tests that want it at once).
+   */
+  constructor(
+    readonly ledger = new SandboxLedger(),
+    options: { payoutDelayMs?: number; clock?: Clock } = {},
+  ) {
+    this.payoutDelayMs = options.payoutDelayMs ?? DEFAULT_SANDBOX_PAYOUT_DELAY_MS;
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** Test payouts follow the collection keyword and suffix rules (PRODUCT.md "Sandbox"), asynchronously. */
+  async sendPayout(payout: Payout): Promise<PayoutAnswer> {
+    this.ledger.recordPayoutSent(payout.id, payoutOutcome(payout), this.clock.now().getTime() + this.payoutDelayMs);
+    return { status: 'PROCESSING', pspReference: `sbx_${randomBytes(8).toString('hex')}`, message: 'Sandbox: the operator is sending the money.' };
+  }
+
+  async queryPayout(payout: Payout): Promise<PayoutAnswer | undefined> {
+    const known = this.ledger.payout(payout.id);
+    if (!known) {
+      // Forgotten after a restart, though it was handed off: the rules are deterministic, so the
+      // sandbox answers what it would have. One never handed off is unknown, as to a live operator.
+      return payout.handedOff ? payoutOutcome(payout) : undefined;
+    }
+    return this.clock.now().getTime() >= known.finalAtMs ? known.final : { status: 'PROCESSING' };
+  }
 
   async startCollection(payment: Payment, operator: CatalogOperator): Promise<OperatorAnswer> {
     const result: OperatorAnswer = operator.requiresOtp

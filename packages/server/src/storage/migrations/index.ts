@@ -6,6 +6,7 @@ import * as recordedPhases from './0004-recorded-phases.js';
 import * as integratorConventions from './0005-integrator-conventions.js';
 import * as webhooksAtScale from './0006-webhooks-at-scale.js';
 import * as ledger from './0008-ledger.js';
+import * as payouts from './0009-payouts.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005-integrator-conventions': integratorConventions,
   '0006-webhooks-at-scale': webhooksAtScale,
   '0008-ledger': ledger,
+  '0009-payouts': payouts,
 };

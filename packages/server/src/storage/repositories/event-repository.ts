@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { EventSubject, StoredEvent } from '../../core/events/stored-event.js';
+import { subjectReference, type EventSubject, type StoredEvent } from '../../core/events/stored-event.js';
 import type { EventStore } from '../../core/ports.js';
 import type { PageRequest } from '../../core/shared/pagination.js';
 import type { EventFilters } from '../../core/webhooks/webhook-store.js';
@@ -27,7 +27,7 @@ function eventToRow(event: StoredEvent): Insertable<EventTable> {
     type: event.type,
     payload: JSON.stringify(event.subject),
     created_at: event.createdAt,
-    subject_reference: event.subject.payment.reference,
+    subject_reference: subjectReference(event.subject),
   };
 }
 

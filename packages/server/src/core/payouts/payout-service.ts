@@ -1,0 +1,229 @@
+import type { CatalogCountry, CatalogOperator, OperatorCatalog } from '../catalog/operator-catalog.js';
+import { AkweError } from '../errors/index.js';
+import type { EventFactory, PayoutEventType } from '../events/event-factory.js';
+import type { StoredEvent } from '../events/stored-event.js';
+import { finishWrite, reportCommitted, type RecordedRequest } from '../idempotency/request-journal.js';
+import { feeFor, type LedgerPosting } from '../ledger/ledger.js';
+import { payoutPostings } from '../ledger/payout-postings.js';
+import type { OperatorGatewayRegistry } from '../payments/operator-gateway.js';
+import type { PaymentContext, PhaseFaults } from '../payments/payment-service.js';
+import { normalizePhone } from '../phones/phone-number.js';
+import type { Clock, IdSource } from '../ports.js';
+import type { TenantScope } from '../shared/environment.js';
+import type { FailureCode } from '../shared/failure-codes.js';
+import { checkMetadata, type Metadata } from '../shared/metadata.js';
+import type { Page, PageRequest } from '../shared/pagination.js';
+import { isFinalPayout, type Payout, type PayoutAnswer, type PayoutStatus } from './payout.js';
+import { assertPayoutTransition } from './payout-state-machine.js';
+import type { PayoutFilters, PayoutStore } from './payout-store.js';
+
+export interface CreatePayoutInput {
+  reference: string;
+  amountMinor: number;
+  phone: string;
+  country: string;
+  operator: string;
+  recipientFirstName?: string;
+  recipientLastName?: string;
+  description?: string;
+  metadata?: Metadata;
+}
+
+export interface PayoutServiceDeps {
+  store: PayoutStore;
+  catalog: OperatorCatalog;
+  operators: OperatorGatewayRegistry;
+  events: EventFactory;
+  clock: Clock;
+  newId: IdSource;
+  /** How long a hand-off's worker is presumed alive (seconds): after it, another asks the operator first. */
+  leaseSeconds?: number;
+  /** How often a payout the operator is still processing is asked about (ms). */
+  checkIntervalMs?: number;
+  faults?: PhaseFaults;
+}
+
+const statusEvent: Record<Exclude<PayoutStatus, 'PENDING'>, PayoutEventType> = {
+  PROCESSING: 'updated',
+  COMPLETED: 'completed',
+  FAILED: 'failed',
+  CANCELLED: 'cancelled',
+};
+
+const defaultFailure: Partial<Record<PayoutStatus, FailureCode>> = { FAILED: 'operator_declined', CANCELLED: 'payer_declined' };
+
+/**
+ * Payouts (SPEC.md "Payout", docs/payouts.md). Creation reserves the money and answers PENDING;
+ * workers hand each payout to its operator at most once (a recovery point is committed before
+ * the call, and a resumed hand-off asks the operator about our id before sending anything), then
+ * follow it to COMPLETED, FAILED or CANCELLED, settling or releasing the reservation.
+ */
+export class PayoutService {
+  private readonly leaseMs: number;
+  private readonly checkIntervalMs: number;
+
+  constructor(private readonly deps: PayoutServiceDeps) {
+    this.leaseMs = (deps.leaseSeconds ?? 60) * 1000;
+    this.checkIntervalMs = deps.checkIntervalMs ?? 1_000;
+  }
+
+  async create(ctx: PaymentContext, input: CreatePayoutInput, request: RecordedRequest<Payout> = {}): Promise<Payout> {
+    // PRODUCT.md "Accounts and gating": live money leaves only for an active, validated merchant.
+    if (ctx.environment === 'live') {
+      if (ctx.merchant.status !== 'active') throw new AkweError('account_inactive');
+      if (ctx.merchant.kycStatus !== 'validated') throw new AkweError('kyc_required');
+    }
+    const country = this.countryOf(input.country);
+    const operator = this.operatorOf(country, input.operator);
+    const check = normalizePhone(country.code, input.phone);
+    if (!check.ok) throw new AkweError('invalid_phone', check.message, { field: 'phone' });
+    const { minAmountMinor, maxAmountMinor, fee } = operator.payout;
+    if (input.amountMinor < minAmountMinor) throw new AkweError('amount_too_low', `The minimum is ${minAmountMinor} centimes (${minAmountMinor / 100} ${country.defaultCurrency}).`, { field: 'amount' });
+    if (input.amountMinor > maxAmountMinor) throw new AkweError('amount_too_high', `The maximum is ${maxAmountMinor} centimes.`, { field: 'amount' });
+
+    const now = this.now();
+    const payout: Payout = {
+      id: this.deps.newId(),
+      merchantId: ctx.merchantId,
+      environment: ctx.environment,
+      reference: input.reference,
+      status: 'PENDING',
+      amountMinor: input.amountMinor,
+      feeMinor: feeFor(fee, input.amountMinor),
+      currency: country.defaultCurrency,
+      country: country.code,
+      operator: operator.slug,
+      phone: check.e164,
+      recipientFirstName: input.recipientFirstName ?? null,
+      recipientLastName: input.recipientLastName ?? null,
+      description: input.description ?? null,
+      pspReference: null,
+      message: null,
+      failureCode: null,
+      metadata: checkMetadata(input.metadata),
+      handoffStartedAt: null,
+      handedOff: false,
+      nextCheckAt: null,
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    };
+    // The payout, its reservation, its event and the stored answer commit together: no operator is
+    // called in this request, so there is nothing to resume.
+    const claim = finishWrite(request, payout.id, payout);
+    await this.deps.store.insert(payout, [this.deps.events.payout('initiated', payout)], [payoutPostings.reserved(payout)], claim);
+    reportCommitted(request, claim);
+    return payout;
+  }
+
+  async get(ctx: TenantScope, referenceOrId: string, options: { sync?: boolean } = {}): Promise<Payout> {
+    const payout = await this.find(ctx, referenceOrId);
+    if (!options.sync || isFinalPayout(payout.status) || !payout.handedOff) return payout;
+    const answer = await this.deps.operators.gatewayFor(payout.environment).queryPayout(payout);
+    if (!answer || answer.status === payout.status) return payout;
+    return (await this.apply(payout, answer)) ?? (await this.find(ctx, payout.id));
+  }
+
+  list(ctx: TenantScope, filters: Omit<PayoutFilters, 'operators'> & { operator?: string }, page: PageRequest): Promise<Page<Payout>> {
+    const { operator, ...rest } = filters;
+    if (operator === undefined) return this.deps.store.list(ctx, rest, page);
+    const slugs = this.deps.catalog.countries().flatMap((country) => this.deps.catalog.findOperator(country.code, operator)?.slug ?? []);
+    if (slugs.length === 0) throw new AkweError('validation_error', `Unknown operator ${operator}; see the operator catalog.`, { field: 'operator' });
+    return this.deps.store.list(ctx, { ...rest, operators: slugs }, page);
+  }
+
+  /**
+   * Hands PENDING payouts to their operators. A payout whose earlier hand-off was left behind
+   * (its worker died) is first asked about: the operator's answer is recorded, and only a payout
+   * the operator never received is sent. Returns how many payouts it handled.
+   */
+  async handOffDue(limit = 50): Promise<number> {
+    const nowMs = this.deps.clock.now().getTime();
+    const claimed = await this.deps.store.claimHandoffs(new Date(nowMs).toISOString(), new Date(nowMs - this.leaseMs).toISOString(), limit);
+    for (const { payout, resumed } of claimed) await this.handOff(payout, resumed);
+    return claimed.length;
+  }
+
+  /** Asks operators about payouts they are processing, recording the final ones. */
+  async checkDue(limit = 100): Promise<number> {
+    const now = this.deps.clock.now();
+    const due = await this.deps.store.claimChecks(now.toISOString(), new Date(now.getTime() + this.checkIntervalMs).toISOString(), limit);
+    for (const payout of due) {
+      const answer = await this.deps.operators.gatewayFor(payout.environment).queryPayout(payout);
+      if (answer && answer.status !== payout.status) await this.apply(payout, answer);
+    }
+    return due.length;
+  }
+
+  private async handOff(payout: Payout, resumed: boolean): Promise<void> {
+    await this.reached('after_intent', payout.id);
+    const gateway = this.deps.operators.gatewayFor(payout.environment);
+    let answer: PayoutAnswer | undefined;
+    try {
+      if (resumed) answer = await gateway.queryPayout(payout);
+      answer ??= await gateway.sendPayout(payout, this.operatorOf(this.countryOf(payout.country), payout.operator));
+    } catch (error) {
+      // No operator for this environment: the payout fails cleanly and its money is released.
+      if (error instanceof AkweError && error.code === 'operator_unavailable') {
+        answer = { status: 'FAILED', message: error.message, failureCode: 'operator_unavailable' };
+      } else {
+        // The outcome is unknown: the recovery point stays, and after the lease a worker asks first.
+        throw error;
+      }
+    }
+    await this.reached('after_operator_call', payout.id);
+    await this.apply(payout, answer, { handedOff: answer.failureCode !== 'operator_unavailable' });
+    await this.reached('after_outcome', payout.id);
+  }
+
+  /** Records an operator's answer: the status it reached, its events and ledger postings, in one commit. */
+  private async apply(current: Payout, answer: PayoutAnswer, options: { handedOff?: boolean } = {}): Promise<Payout | undefined> {
+    const events: StoredEvent[] = [];
+    const ledger: LedgerPosting[] = [];
+    const now = this.now();
+    const moving = answer.status !== current.status;
+    if (moving) assertPayoutTransition(current.status, answer.status);
+    const next: Payout = {
+      ...current,
+      status: answer.status,
+      pspReference: answer.pspReference ?? current.pspReference,
+      message: answer.message ?? current.message,
+      failureCode: answer.status === 'FAILED' || answer.status === 'CANCELLED' ? (answer.failureCode ?? defaultFailure[answer.status] ?? null) : current.failureCode,
+      handoffStartedAt: null,
+      handedOff: current.handedOff || (options.handedOff ?? true),
+      nextCheckAt: answer.status === 'PROCESSING' ? new Date(this.deps.clock.now().getTime() + this.checkIntervalMs).toISOString() : null,
+      updatedAt: now,
+    };
+    if (moving) events.push(this.deps.events.payout(statusEvent[answer.status], next));
+    if (moving && answer.status === 'COMPLETED') ledger.push(payoutPostings.completed(next));
+    if (moving && (answer.status === 'FAILED' || answer.status === 'CANCELLED')) ledger.push(payoutPostings.released(next));
+    const saved = await this.deps.store.save({ next, expectedVersion: current.version, events, ledger });
+    return saved ? { ...next, version: current.version + 1 } : undefined;
+  }
+
+  private async find(ctx: TenantScope, referenceOrId: string): Promise<Payout> {
+    const payout = await this.deps.store.find(ctx, referenceOrId);
+    if (!payout) throw new AkweError('not_found', `No payout ${referenceOrId}.`);
+    return payout;
+  }
+
+  private countryOf(code: string): CatalogCountry {
+    const country = this.deps.catalog.country(code);
+    if (!country) throw new AkweError('invalid_operator', `Country ${code} is not supported; see the payout operator catalog.`, { field: 'country' });
+    return country;
+  }
+
+  private operatorOf(country: CatalogCountry, slug: string): CatalogOperator {
+    const operator = this.deps.catalog.findOperator(country.code, slug);
+    if (!operator || !operator.payout.supported) throw new AkweError('invalid_operator', `Operator ${slug} does not pay out in ${country.name}; see the payout operator catalog.`, { field: 'operator' });
+    return operator;
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  private async reached(boundary: 'after_intent' | 'after_operator_call' | 'after_outcome', id: string): Promise<void> {
+    await this.deps.faults?.reached(boundary, id);
+  }
+}

@@ -1,0 +1,44 @@
+import type { StoredEvent } from '../events/stored-event.js';
+import type { ClaimWrite } from '../idempotency/idempotency-store.js';
+import type { LedgerPosting } from '../ledger/ledger.js';
+import type { TenantScope } from '../shared/environment.js';
+import type { Page, PageRequest } from '../shared/pagination.js';
+import type { Payout, PayoutStatus } from './payout.js';
+
+export interface PayoutFilters {
+  status?: PayoutStatus;
+  operators?: readonly string[];
+  reference?: string;
+  createdGte?: string;
+  createdLte?: string;
+  metadata?: { key: string; value: string };
+}
+
+/** One atomic write: the payout's next state, its events, ledger postings and the request's claim. */
+export interface PayoutChange {
+  next: Payout;
+  expectedVersion: number;
+  events: StoredEvent[];
+  ledger?: LedgerPosting[];
+  claim?: ClaimWrite;
+}
+
+export interface PayoutStore {
+  /**
+   * Stores a new payout with its reservation, events and the request's claim in one transaction:
+   * duplicate_reference or insufficient_balance write nothing.
+   */
+  insert(payout: Payout, events: StoredEvent[], ledger: LedgerPosting[], claim?: ClaimWrite): Promise<void>;
+  find(scope: TenantScope, referenceOrId: string): Promise<Payout | undefined>;
+  list(scope: TenantScope, filters: PayoutFilters, page: PageRequest): Promise<Page<Payout>>;
+  /** Commits the change; false (nothing written) when the payout's version moved on. */
+  save(change: PayoutChange): Promise<boolean>;
+  /**
+   * Takes PENDING payouts to hand off: never started, or started before `staleBefore` by a worker
+   * that is gone. Each gets its recovery point (`handoffStartedAt = now`) committed before this
+   * returns; several workers never take the same one (SKIP LOCKED where the database has it).
+   */
+  claimHandoffs(now: string, staleBefore: string, limit: number): Promise<Array<{ payout: Payout; resumed: boolean }>>;
+  /** Takes PROCESSING payouts due for a status check, pushing their next check to `nextCheckAt`. */
+  claimChecks(now: string, nextCheckAt: string, limit: number): Promise<Payout[]>;
+}

@@ -1,0 +1,215 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { CountryCode, Currency } from '../../core/catalog/operator-catalog.js';
+import { AkweError } from '../../core/errors/index.js';
+import type { StoredEvent } from '../../core/events/stored-event.js';
+import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
+import type { LedgerPosting } from '../../core/ledger/ledger.js';
+import type { Payout, PayoutStatus } from '../../core/payouts/payout.js';
+import type { PayoutChange, PayoutFilters, PayoutStore } from '../../core/payouts/payout-store.js';
+import type { Environment, TenantScope } from '../../core/shared/environment.js';
+import type { FailureCode } from '../../core/shared/failure-codes.js';
+import type { Metadata } from '../../core/shared/metadata.js';
+import type { Page, PageRequest } from '../../core/shared/pagination.js';
+import type { WorkSignals } from '../../core/shared/work-signals.js';
+import type { DatabaseCapabilities } from '../database.js';
+import { keysetQuery, toPage } from '../keyset-page.js';
+import type { Database, PayoutTable } from '../schema.js';
+import { isUniqueViolation } from '../unique-violation.js';
+import { EventOutbox } from './event-repository.js';
+import type { LedgerRepository } from './ledger-repository.js';
+import { metadataEntries } from './metadata-entries.js';
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+class VersionConflict extends Error {}
+
+function payoutFromRow(row: Selectable<PayoutTable>): Payout {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    environment: row.environment as Environment,
+    reference: row.reference,
+    status: row.status as PayoutStatus,
+    amountMinor: Number(row.amount_minor),
+    feeMinor: Number(row.fee_minor),
+    currency: row.currency as Currency,
+    country: row.country as CountryCode,
+    operator: row.operator,
+    phone: row.phone,
+    recipientFirstName: row.recipient_first_name,
+    recipientLastName: row.recipient_last_name,
+    description: row.description,
+    pspReference: row.psp_reference,
+    message: row.message,
+    failureCode: row.failure_code as FailureCode | null,
+    metadata: JSON.parse(row.metadata) as Metadata,
+    handoffStartedAt: row.handoff_started_at,
+    handedOff: row.handed_off === 1,
+    nextCheckAt: row.next_check_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    version: row.version,
+  };
+}
+
+function payoutToRow(p: Payout): Selectable<PayoutTable> {
+  return {
+    id: p.id,
+    merchant_id: p.merchantId,
+    environment: p.environment,
+    reference: p.reference,
+    status: p.status,
+    amount_minor: p.amountMinor,
+    fee_minor: p.feeMinor,
+    currency: p.currency,
+    country: p.country,
+    operator: p.operator,
+    phone: p.phone,
+    recipient_first_name: p.recipientFirstName,
+    recipient_last_name: p.recipientLastName,
+    description: p.description,
+    psp_reference: p.pspReference,
+    message: p.message,
+    failure_code: p.failureCode,
+    metadata: JSON.stringify(p.metadata),
+    handoff_started_at: p.handoffStartedAt,
+    handed_off: p.handedOff ? 1 : 0,
+    next_check_at: p.nextCheckAt,
+    created_at: p.createdAt,
+    updated_at: p.updatedAt,
+    version: p.version,
+  };
+}
+
+/** A page of the scope's payouts, newest first (exported for the query-plan test). */
+export function payoutListQuery(db: Kysely<Database>, scope: TenantScope, filters: PayoutFilters, page: PageRequest) {
+  let query = db.selectFrom('payouts').selectAll('payouts');
+  let idColumn = 'payouts.id';
+  if (filters.metadata) {
+    query = query
+      .innerJoin('metadata_entries as m', 'm.object_id', 'payouts.id')
+      .where('m.merchant_id', '=', scope.merchantId)
+      .where('m.environment', '=', scope.environment)
+      .where('m.object_type', '=', 'payout')
+      .where('m.key', '=', filters.metadata.key)
+      .where('m.value', '=', filters.metadata.value);
+    idColumn = 'm.object_id';
+  }
+  query = query.where('payouts.merchant_id', '=', scope.merchantId).where('payouts.environment', '=', scope.environment);
+  if (filters.status) query = query.where('payouts.status', '=', filters.status);
+  if (filters.operators) query = query.where('payouts.operator', 'in', filters.operators);
+  if (filters.reference) query = query.where('payouts.reference', '=', filters.reference);
+  if (filters.createdGte) query = query.where('payouts.created_at', '>=', filters.createdGte);
+  if (filters.createdLte) query = query.where('payouts.created_at', '<=', filters.createdLte);
+  return keysetQuery(query, idColumn, page);
+}
+
+export class PayoutRepository implements PayoutStore {
+  private readonly outbox: EventOutbox;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly capabilities: DatabaseCapabilities,
+    private readonly claims: { writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> },
+    private readonly ledger: Pick<LedgerRepository, 'post'>,
+    private readonly signals?: Pick<WorkSignals, 'notify'>,
+  ) {
+    this.outbox = new EventOutbox(db);
+  }
+
+  async insert(payout: Payout, events: StoredEvent[], ledger: LedgerPosting[], claim?: ClaimWrite): Promise<void> {
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        if (claim) await this.claims.writeIn(trx, claim);
+        await trx.insertInto('payouts').values(payoutToRow(payout)).execute();
+        const entries = metadataEntries('payout', payout);
+        if (entries.length > 0) await trx.insertInto('metadata_entries').values(entries).execute();
+        await this.ledger.post(trx, ledger);
+        await this.outbox.insert(trx, events);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AkweError('duplicate_reference', `A payout with reference ${payout.reference} exists already.`, { field: 'reference' });
+      throw error;
+    }
+    this.signals?.notify('payouts');
+    this.signals?.notify('events');
+  }
+
+  async find(scope: TenantScope, referenceOrId: string): Promise<Payout | undefined> {
+    const scoped = this.db.selectFrom('payouts').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
+    if (uuidPattern.test(referenceOrId)) {
+      const byId = await scoped.where('id', '=', referenceOrId.toLowerCase()).executeTakeFirst();
+      if (byId) return payoutFromRow(byId);
+    }
+    const byReference = await scoped.where('reference', '=', referenceOrId).executeTakeFirst();
+    return byReference && payoutFromRow(byReference);
+  }
+
+  async list(scope: TenantScope, filters: PayoutFilters, page: PageRequest): Promise<Page<Payout>> {
+    const rows = await payoutListQuery(this.db, scope, filters, page).execute();
+    return toPage(rows.map(payoutFromRow), page);
+  }
+
+  async save(change: PayoutChange): Promise<boolean> {
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        if (change.claim) await this.claims.writeIn(trx, change.claim);
+        const { id: _id, merchant_id: _m, environment: _e, reference: _r, created_at: _c, ...columns } = payoutToRow(change.next);
+        const result = await trx
+          .updateTable('payouts')
+          .set({ ...columns, version: change.expectedVersion + 1 })
+          .where('id', '=', change.next.id)
+          .where('version', '=', change.expectedVersion)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1) throw new VersionConflict();
+        if (change.ledger && change.ledger.length > 0) await this.ledger.post(trx, change.ledger);
+        await this.outbox.insert(trx, change.events);
+      });
+    } catch (error) {
+      if (error instanceof VersionConflict) return false;
+      throw error;
+    }
+    if (change.events.length > 0) this.signals?.notify('events');
+    return true;
+  }
+
+  async claimHandoffs(now: string, staleBefore: string, limit: number): Promise<Array<{ payout: Payout; resumed: boolean }>> {
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx
+        .selectFrom('payouts')
+        .selectAll()
+        .where('status', '=', 'PENDING')
+        .where((eb) => eb.or([eb('handoff_started_at', 'is', null), eb('handoff_started_at', '<=', staleBefore)]))
+        .orderBy('created_at')
+        .limit(limit);
+      if (this.capabilities.skipLocked) query = query.forUpdate().skipLocked();
+      const rows = (await query.execute()).map(payoutFromRow);
+      if (rows.length === 0) return [];
+      await this.takeRows(trx, rows, { handoff_started_at: now, updated_at: now });
+      return rows.map((payout) => ({ payout: { ...payout, handoffStartedAt: now, updatedAt: now, version: payout.version + 1 }, resumed: payout.handoffStartedAt !== null }));
+    });
+  }
+
+  async claimChecks(now: string, nextCheckAt: string, limit: number): Promise<Payout[]> {
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx.selectFrom('payouts').selectAll().where('status', '=', 'PROCESSING').where('next_check_at', '<=', now).orderBy('next_check_at').limit(limit);
+      if (this.capabilities.skipLocked) query = query.forUpdate().skipLocked();
+      const rows = (await query.execute()).map(payoutFromRow);
+      if (rows.length === 0) return [];
+      await this.takeRows(trx, rows, { next_check_at: nextCheckAt, updated_at: now });
+      return rows.map((payout) => ({ ...payout, nextCheckAt, updatedAt: now, version: payout.version + 1 }));
+    });
+  }
+
+  /** Marks claimed rows in one statement, bumping their version so a slower claimant's write fails. */
+  private async takeRows(trx: Transaction<Database>, rows: Payout[], set: Partial<Pick<PayoutTable, 'handoff_started_at' | 'next_check_at' | 'updated_at'>>): Promise<void> {
+    for (const payout of rows) {
+      await trx
+        .updateTable('payouts')
+        .set({ ...set, version: payout.version + 1 })
+        .where('id', '=', payout.id)
+        .where('version', '=', payout.version)
+        .execute();
+    }
+  }
+}

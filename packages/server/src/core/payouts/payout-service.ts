@@ -140,7 +140,16 @@ export class PayoutService {
   async handOffDue(limit = 50): Promise<number> {
     const nowMs = this.deps.clock.now().getTime();
     const claimed = await this.deps.store.claimHandoffs(new Date(nowMs).toISOString(), new Date(nowMs - this.leaseMs).toISOString(), limit);
-    for (const { payout, resumed } of claimed) await this.handOff(payout, resumed);
+    // One payout's trouble must not hold the others of the batch until their lease ends.
+    let firstError: unknown;
+    for (const { payout, resumed } of claimed) {
+      try {
+        await this.handOff(payout, resumed);
+      } catch (error) {
+        firstError ??= error;
+      }
+    }
+    if (firstError !== undefined) throw firstError;
     return claimed.length;
   }
 

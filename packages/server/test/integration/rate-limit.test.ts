@@ -271,8 +271,8 @@ describe('rate limit windows and installation', () => {
     try {
       await installRateLimits(app, { limits });
       assert.throws(
-        () => app.get('/x', { config: { rateLimitBucket: 'payout' as never } }, async () => ({})),
-        /Unknown rateLimitBucket "payout"/,
+        () => app.get('/x', { config: { rateLimitBucket: 'bulk' as never } }, async () => ({})),
+        /Unknown rateLimitBucket "bulk"/,
       );
     } finally {
       await app.close();

@@ -61,7 +61,7 @@ for (const target of testDatabases()) {
 
       it('refuses unknown event types on create and on update, naming the type and the known ones, and stores nothing', async () => {
         const before = (await call('GET', '/webhook-endpoints')).json().data.length;
-        for (const events of [['collect.payment.succeeded'], ['collect.payment.completed', 'payout.completed'], ['collect.payments.*']]) {
+        for (const events of [['collect.payment.succeeded'], ['collect.payment.completed', 'payout.succeeded'], ['collect.payments.*']]) {
           const res = await call('POST', '/webhook-endpoints', { url: 'https://shop.example/typo', events });
           assert.equal(res.statusCode, 400, `${events}: ${res.body}`);
           const error = res.json().error;

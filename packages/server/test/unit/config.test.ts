@@ -32,7 +32,7 @@ describe('loadConfig', () => {
     assert.equal(config.publicUrl, 'http://localhost:8080');
     assert.deepEqual(config.database, { kind: 'sqlite', file: resolve('data', 'akwe.db') });
     assert.equal(config.dataDir, resolve('data'));
-    assert.deepEqual({ ...config.rateLimits }, { createPerMinute: 30, readPerMinute: 120, refundPerMinute: 10, managePerMinute: 30 });
+    assert.deepEqual({ ...config.rateLimits }, { createPerMinute: 30, readPerMinute: 120, refundPerMinute: 10, managePerMinute: 30, payoutPerMinute: 30 });
     assert.equal(config.dev, false);
     assert.equal(config.secret, undefined);
     assert.equal(config.redisUrl, undefined);
@@ -75,8 +75,8 @@ describe('loadConfig', () => {
   });
 
   it('reads each rate-limit budget from its own variable', () => {
-    const config = loadConfig({ RATE_LIMIT_CREATE_PER_MINUTE: '7', RATE_LIMIT_READ_PER_MINUTE: '8', RATE_LIMIT_REFUND_PER_MINUTE: '9', RATE_LIMIT_MANAGE_PER_MINUTE: '11' });
-    assert.deepEqual({ ...config.rateLimits }, { createPerMinute: 7, readPerMinute: 8, refundPerMinute: 9, managePerMinute: 11 });
+    const config = loadConfig({ RATE_LIMIT_CREATE_PER_MINUTE: '7', RATE_LIMIT_READ_PER_MINUTE: '8', RATE_LIMIT_REFUND_PER_MINUTE: '9', RATE_LIMIT_MANAGE_PER_MINUTE: '11', RATE_LIMIT_PAYOUT_PER_MINUTE: '12' });
+    assert.deepEqual({ ...config.rateLimits }, { createPerMinute: 7, readPerMinute: 8, refundPerMinute: 9, managePerMinute: 11, payoutPerMinute: 12 });
   });
 
   it('returns a frozen config', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { loadDefaultCatalog, OperatorCatalog } from '../../src/core/catalog/operator-catalog.js';
+import { defaultFees, loadDefaultCatalog, OperatorCatalog } from '../../src/core/catalog/operator-catalog.js';
 
 // A small valid catalog, independent of the shipped data, that each validation test breaks in
 // one place. Two countries so that paths like countries[1]... are exercised.
@@ -162,9 +162,16 @@ describe('OperatorCatalog.fromData validation', () => {
       gatewayCode: 'TMONEY_TG',
       aliases: ['togocom_tg'],
       requiresOtp: false,
-      collect: { supported: true, minAmountMinor: 10000, maxAmountMinor: 200000000 },
-      payout: { supported: true, minAmountMinor: 10000, maxAmountMinor: 200000000 },
+      collect: { supported: true, minAmountMinor: 10000, maxAmountMinor: 200000000, fee: { percentBps: 150, fixedMinor: 0 } },
+      payout: { supported: true, minAmountMinor: 10000, maxAmountMinor: 200000000, fee: { percentBps: 100, fixedMinor: 5000 } },
     });
+  });
+
+  it('reads fees per direction, defaults them when absent, and refuses impossible ones', () => {
+    const noFee = OperatorCatalog.fromData(withValue('countries[0].operators[0].collect.fee', remove));
+    assert.deepEqual(noFee.countries()[0]!.operators[0]!.collect.fee, defaultFees.collect);
+    assert.throws(() => OperatorCatalog.fromData(withValue('countries[0].operators[0].payout.fee', { percent_bps: 10_000, fixed_minor: 0 })), /payout\.fee\.percent_bps must be below 10000/);
+    assert.throws(() => OperatorCatalog.fromData(withValue('countries[0].operators[0].payout.fee', { percent_bps: 100, fixed_minor: -1 })), /fixed_minor must be a whole number/);
   });
 
   it('treats missing aliases as none (aliases are optional in the contract)', () => {

@@ -5,6 +5,7 @@ import * as webhooks from './0003-webhooks.js';
 import * as recordedPhases from './0004-recorded-phases.js';
 import * as integratorConventions from './0005-integrator-conventions.js';
 import * as webhooksAtScale from './0006-webhooks-at-scale.js';
+import * as merchantHistory from './0007-merchant-history.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-recorded-phases': recordedPhases,
   '0005-integrator-conventions': integratorConventions,
   '0006-webhooks-at-scale': webhooksAtScale,
+  '0007-merchant-history': merchantHistory,
 };

@@ -12,6 +12,7 @@ export async function ensureDemoMerchant(services: Services): Promise<{ merchant
     name: DEMO_MERCHANT_NAME,
     kycStatus: 'validated',
     keyEnvironments: ['test'],
+    actor: 'demo-setup',
   });
   return { merchantId: merchant.id, testKey: keys[0]!.secret };
 }

@@ -95,7 +95,7 @@ export function createServices(options: {
     database: options.database,
     catalog: options.catalog,
     clock,
-    merchants: new MerchantService({ merchants: new MerchantRepository(db), apiKeys: new ApiKeyRepository(db), clock, newId: ids }),
+    merchants: new MerchantService({ merchants: new MerchantRepository(db, capabilities), apiKeys: new ApiKeyRepository(db), clock, newId: ids }),
     events,
     idempotency,
     paymentStore,

@@ -3,7 +3,8 @@
  * tests and workers supply a Clock. Nothing here knows HTTP, SQL dialects or contract versions.
  */
 import type { ApiKey } from './merchants/api-key.js';
-import type { KycStatus, Merchant, MerchantStatus } from './merchants/merchant.js';
+import type { Merchant } from './merchants/merchant.js';
+import type { MerchantStatusChange, MerchantStatusUpdate } from './merchants/merchant-status-change.js';
 import type { StoredEvent } from './events/stored-event.js';
 import type { TenantScope } from './shared/environment.js';
 
@@ -11,12 +12,20 @@ export type { Clock } from './shared/clock.js';
 export type { IdSource } from './shared/ids.js';
 
 export interface MerchantStore {
-  /** Creates the merchant and its first keys atomically. */
-  createWithKeys(merchant: Merchant, keys: ApiKey[]): Promise<void>;
+  /** Creates the merchant, its first keys and the history rows of its first statuses atomically. */
+  createWithKeys(merchant: Merchant, keys: ApiKey[], history: MerchantStatusChange[]): Promise<void>;
   findById(id: string): Promise<Merchant | undefined>;
   list(): Promise<Merchant[]>;
   count(): Promise<number>;
-  update(id: string, changes: { status?: MerchantStatus; kycStatus?: KycStatus; updatedAt: string }): Promise<Merchant | undefined>;
+  /**
+   * Reads the merchant under a lock no other change of it can pass, lets `decide` say what changes,
+   * and writes the new merchant and its history rows in that same transaction; `decide` answering
+   * undefined writes nothing. Resolves to the merchant as it is afterwards, or undefined when
+   * there is no such merchant.
+   */
+  changeStatuses(id: string, decide: (current: Merchant) => MerchantStatusUpdate | undefined): Promise<Merchant | undefined>;
+  /** The merchant's recorded status changes, newest first. */
+  listStatusChanges(merchantId: string): Promise<MerchantStatusChange[]>;
 }
 
 export interface ApiKeyStore {

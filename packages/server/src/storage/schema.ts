@@ -14,6 +14,17 @@ export interface MerchantTable {
   updated_at: string;
 }
 
+export interface MerchantStatusChangeTable {
+  id: string;
+  merchant_id: string;
+  change_number: number;
+  field: string;
+  from_value: string | null;
+  to_value: string;
+  actor: string;
+  changed_at: string;
+}
+
 export interface UserTable {
   id: string;
   merchant_id: string;
@@ -245,6 +256,7 @@ export interface PayoutTable {
 
 export interface Database {
   merchants: MerchantTable;
+  merchant_status_changes: MerchantStatusChangeTable;
   users: UserTable;
   api_keys: ApiKeyTable;
   events: EventTable;

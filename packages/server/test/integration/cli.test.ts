@@ -31,6 +31,16 @@ interface CreatedMerchantJson {
   live_key: { id: string; key: string };
 }
 
+interface StatusChangeJson {
+  id: string;
+  merchant_id: string;
+  field: string;
+  from: string | null;
+  to: string;
+  actor: string;
+  changed_at: string;
+}
+
 interface KeyJson {
   id: string;
   merchant_id: string;
@@ -56,6 +66,7 @@ describe('akwe --help', () => {
     [['merchants', 'create'], true],
     [['merchants', 'list'], true],
     [['merchants', 'set'], true],
+    [['merchants', 'history'], true],
     [['keys'], false],
     [['keys', 'create'], true],
     [['keys', 'list'], true],
@@ -149,6 +160,82 @@ for (const target of testDatabases()) {
       const stored = (await services.merchants.listMerchants()).find((m) => m.id === plain.merchant.id);
       assert.equal(stored?.kycStatus, 'validated');
       assert.equal(stored?.status, 'suspended');
+    });
+
+    it('merchants history --json lists the changes of set newest first, then the creation, each by cli', async () => {
+      // A set to the statuses the merchant has already (after the test above) records nothing.
+      const unchanged = await akwe(['merchants', 'set', '--merchant', plain.merchant.id, '--kyc', 'validated', '--status', 'suspended']);
+      assert.equal(unchanged.code, 0, unchanged.stderr);
+
+      const history = await akweJson<StatusChangeJson[]>(['merchants', 'history', '--merchant', plain.merchant.id, '--json']);
+      assert.equal(history.length, 4);
+      for (const change of history) {
+        assert.equal(change.merchant_id, plain.merchant.id);
+        assert.equal(change.actor, 'cli');
+      }
+      assert.deepEqual(
+        history.slice(0, 2).map((c) => [c.field, c.from, c.to]).sort(),
+        [
+          ['kyc_status', 'pending', 'validated'],
+          ['status', 'active', 'suspended'],
+        ],
+      );
+      assert.deepEqual(
+        history.slice(2).map((c) => [c.field, c.from, c.to, c.changed_at]).sort(),
+        [
+          ['kyc_status', null, 'pending', plain.merchant.created_at],
+          ['status', null, 'active', plain.merchant.created_at],
+        ],
+      );
+      const stored = await services.merchants.statusHistory(plain.merchant.id);
+      assert.deepEqual(history.map((c) => c.id), stored.map((c) => c.id), 'the CLI and the service disagree on the order');
+    });
+
+    it('merchants history prints a table: one line per change, newest first, "-" where a status started', async () => {
+      const result = await akwe(['merchants', 'history', '--merchant', plain.merchant.id]);
+      assert.equal(result.code, 0, result.stderr);
+      const [header, ...lines] = result.stdout.trimEnd().split('\n');
+      assert.match(header!, /^changed\s+field\s+from\s+to\s+actor$/);
+      const rows = lines.map((line) => line.split(/\s+/));
+      const created = plain.merchant.created_at;
+      assert.deepEqual(
+        rows.slice(0, 2).map(([changed, ...rest]) => [changed! > created, ...rest]).sort(),
+        [
+          [true, 'kyc_status', 'pending', 'validated', 'cli'],
+          [true, 'status', 'active', 'suspended', 'cli'],
+        ],
+      );
+      assert.deepEqual(
+        rows.slice(2).sort(),
+        [
+          [created, 'kyc_status', '-', 'pending', 'cli'],
+          [created, 'status', '-', 'active', 'cli'],
+        ],
+      );
+    });
+
+    it('merchants history for an unknown merchant exits 1 with a clear message and no stack trace', async () => {
+      const unknown = '00000000-0000-7000-8000-000000000000';
+      const result = await akwe(['merchants', 'history', '--merchant', unknown, '--json']);
+      assert.equal(result.code, 1);
+      assert.equal(result.stdout, '');
+      assert.match(result.stderr, new RegExp(`^akwe: no merchant with id ${unknown}`));
+      assert.doesNotMatch(result.stderr, stackTraceLine);
+    });
+
+    it('two merchants set processes at once are both recorded, the second from where the first left the KYC status', async () => {
+      const { merchant } = await services.merchants.createMerchant({ name: 'Kiosque Kara', keyEnvironments: [] });
+      const results = await Promise.all(['submitted', 'rejected'].map((kyc) => akwe(['merchants', 'set', '--merchant', merchant.id, '--kyc', kyc])));
+      for (const result of results) assert.equal(result.code, 0, result.stderr);
+
+      const history = await akweJson<StatusChangeJson[]>(['merchants', 'history', '--merchant', merchant.id, '--json']);
+      const kyc = history.filter((c) => c.field === 'kyc_status').reverse();
+      assert.equal(kyc.length, 3, 'a concurrent set was lost');
+      assert.equal(kyc[0]!.from, null);
+      assert.equal(kyc[1]!.from, 'pending');
+      assert.equal(kyc[2]!.from, kyc[1]!.to);
+      assert.deepEqual([kyc[1]!.to, kyc[2]!.to].sort(), ['rejected', 'submitted']);
+      assert.equal((await services.merchants.getMerchant(merchant.id)).kycStatus, kyc[2]!.to);
     });
 
     it('keys create --env live --scopes issues a live key with exactly those scopes', async () => {

@@ -42,7 +42,7 @@ for (const target of testDatabases()) {
 
     before(async () => {
       open = await target.open();
-      merchants = new MerchantRepository(open.database.db);
+      merchants = new MerchantRepository(open.database.db, open.database.capabilities);
       keys = new ApiKeyRepository(open.database.db);
       events = new EventRepository(open.database.db);
     });
@@ -80,7 +80,7 @@ for (const target of testDatabases()) {
       it('stores a merchant with its keys and reads it back exactly', async () => {
         const merchant = aMerchant();
         const key = aKey(merchant.id);
-        await merchants.createWithKeys(merchant, [key]);
+        await merchants.createWithKeys(merchant, [key], []);
         assert.deepEqual(await merchants.findById(merchant.id), merchant);
         const found = await keys.findByHash(key.keyHash);
         assert.deepEqual(found, { key, merchant });
@@ -89,34 +89,36 @@ for (const target of testDatabases()) {
       it('writes nothing when one of the keys cannot be stored', async () => {
         const first = aMerchant();
         const key = aKey(first.id);
-        await merchants.createWithKeys(first, [key]);
+        await merchants.createWithKeys(first, [key], []);
         const second = aMerchant({ name: 'Second' });
         // Same hash as an existing key: the unique index refuses it, and the merchant must go too.
         const clash = aKey(second.id, { keyHash: key.keyHash });
-        await assert.rejects(merchants.createWithKeys(second, [aKey(second.id), clash]));
+        await assert.rejects(merchants.createWithKeys(second, [aKey(second.id), clash], []));
         assert.equal(await merchants.findById(second.id), undefined);
         assert.deepEqual(await keys.list({ merchantId: second.id }), []);
       });
 
       it('updates status and KYC without touching the other fields', async () => {
         const merchant = aMerchant();
-        await merchants.createWithKeys(merchant, []);
+        await merchants.createWithKeys(merchant, [], []);
         const later = new Date(Date.now() + 1000).toISOString();
-        const updated = await merchants.update(merchant.id, { kycStatus: 'validated', updatedAt: later });
+        const updated = await merchants.changeStatuses(merchant.id, (current) => ({ merchant: { ...current, kycStatus: 'validated', updatedAt: later }, changes: [] }));
         assert.deepEqual(updated, { ...merchant, kycStatus: 'validated', updatedAt: later });
-        assert.equal(await merchants.update(newId(), { status: 'suspended', updatedAt: later }), undefined);
+        assert.deepEqual(await merchants.findById(merchant.id), updated);
+        const missing = await merchants.changeStatuses(newId(), (current) => ({ merchant: { ...current, status: 'suspended' }, changes: [] }));
+        assert.equal(missing, undefined);
       });
 
       it('refuses a status outside the known set', async () => {
-        await assert.rejects(merchants.createWithKeys(aMerchant({ status: 'closed' as never }), []));
+        await assert.rejects(merchants.createWithKeys(aMerchant({ status: 'closed' as never }), [], []));
       });
 
       it('counts and lists merchants in creation order', async () => {
         const before = await merchants.count();
         const a = aMerchant({ name: 'A' });
         const b = aMerchant({ name: 'B' });
-        await merchants.createWithKeys(a, []);
-        await merchants.createWithKeys(b, []);
+        await merchants.createWithKeys(a, [], []);
+        await merchants.createWithKeys(b, [], []);
         assert.equal(await merchants.count(), before + 2);
         const ids = (await merchants.list()).map((m) => m.id);
         assert.ok(ids.indexOf(a.id) < ids.indexOf(b.id));
@@ -124,7 +126,7 @@ for (const target of testDatabases()) {
 
       it('creates merchants concurrently without losing any', async () => {
         const batch = Array.from({ length: 20 }, (_, i) => aMerchant({ name: `M${i}` }));
-        await Promise.all(batch.map((m) => merchants.createWithKeys(m, [aKey(m.id), aKey(m.id, { environment: 'live' })])));
+        await Promise.all(batch.map((m) => merchants.createWithKeys(m, [aKey(m.id), aKey(m.id, { environment: 'live' })], [])));
         for (const m of batch) assert.equal((await keys.list({ merchantId: m.id })).length, 2);
       });
     });
@@ -132,14 +134,14 @@ for (const target of testDatabases()) {
     describe('API keys', () => {
       it('refuses an environment other than test or live', async () => {
         const merchant = aMerchant();
-        await merchants.createWithKeys(merchant, []);
+        await merchants.createWithKeys(merchant, [], []);
         await assert.rejects(keys.insert(aKey(merchant.id, { environment: 'staging' as never })));
       });
 
       it('keeps the first revocation time when a key is revoked twice', async () => {
         const merchant = aMerchant();
         const key = aKey(merchant.id);
-        await merchants.createWithKeys(merchant, [key]);
+        await merchants.createWithKeys(merchant, [key], []);
         const first = await keys.revoke(key.id, '2026-01-01T00:00:00.000Z');
         const second = await keys.revoke(key.id, '2026-02-01T00:00:00.000Z');
         assert.equal(first?.revokedAt, '2026-01-01T00:00:00.000Z');
@@ -156,8 +158,8 @@ for (const target of testDatabases()) {
       it('returns an event only to its own merchant and environment', async () => {
         const owner = aMerchant();
         const other = aMerchant();
-        await merchants.createWithKeys(owner, []);
-        await merchants.createWithKeys(other, []);
+        await merchants.createWithKeys(owner, [], []);
+        await merchants.createWithKeys(other, [], []);
         const id = newId();
         // A large amount proves bigint centimes survive the JSON round trip exactly.
         const subject = { kind: 'payment' as const, payment: aPayment(owner.id, { environment: 'live', amountMinor: 9_007_199_254_740 }) };
@@ -169,7 +171,7 @@ for (const target of testDatabases()) {
 
       it('does not commit an event whose transaction fails', async () => {
         const owner = aMerchant();
-        await merchants.createWithKeys(owner, []);
+        await merchants.createWithKeys(owner, [], []);
         const id = newId();
         await assert.rejects(
           open.database.db.transaction().execute(async (trx) => {

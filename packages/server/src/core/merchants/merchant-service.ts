@@ -4,6 +4,7 @@ import { isoNow } from '../shared/clock.js';
 import type { Environment } from '../shared/environment.js';
 import { generateApiKeySecret, hashApiKey, hashesMatch, looksLikeApiKey, type ApiKey } from './api-key.js';
 import type { KycStatus, Merchant, MerchantStatus } from './merchant.js';
+import { applyStatusChanges, initialStatusChanges, type MerchantStatusChange, type RequestedStatusChanges } from './merchant-status-change.js';
 import type { Authentication } from './principal.js';
 import type { Scope } from './scopes.js';
 
@@ -12,6 +13,13 @@ export interface IssuedKey {
   /** The full key, shown once to whoever created it and never stored. */
   secret: string;
 }
+
+/** Who makes a change, for the status history (`cli`, `demo-setup`, …); `system` when not said. */
+export interface ChangeActor {
+  actor?: string;
+}
+
+const UNNAMED_ACTOR = 'system';
 
 export interface MerchantServiceDeps {
   merchants: MerchantStore;
@@ -28,7 +36,7 @@ export class MerchantService {
     kycStatus?: KycStatus;
     status?: MerchantStatus;
     keyEnvironments?: Environment[];
-  }): Promise<{ merchant: Merchant; keys: IssuedKey[] }> {
+  } & ChangeActor): Promise<{ merchant: Merchant; keys: IssuedKey[] }> {
     const name = input.name.trim();
     if (name.length === 0 || name.length > 200) {
       throw new AkweError('validation_error', 'name must be 1 to 200 characters', { field: 'name' });
@@ -43,7 +51,8 @@ export class MerchantService {
       updatedAt: now,
     };
     const keys = (input.keyEnvironments ?? ['test', 'live']).map((environment) => this.issueKey(merchant.id, environment, [], now));
-    await this.deps.merchants.createWithKeys(merchant, keys.map((k) => k.key));
+    const history = initialStatusChanges(merchant, { actor: input.actor ?? UNNAMED_ACTOR, at: now, newId: this.deps.newId });
+    await this.deps.merchants.createWithKeys(merchant, keys.map((k) => k.key), history);
     return { merchant, keys };
   }
 
@@ -79,10 +88,25 @@ export class MerchantService {
     return this.deps.merchants.count();
   }
 
-  async updateMerchant(id: string, changes: { status?: MerchantStatus; kycStatus?: KycStatus }): Promise<Merchant> {
-    const updated = await this.deps.merchants.update(id, { ...changes, updatedAt: isoNow(this.deps.clock) });
+  /**
+   * Sets the account status and/or the KYC status, recording each status that really changes
+   * (from, to, when, by whom) in the same transaction. Setting a status to the value it has
+   * already changes nothing: no history row, and `updated_at` stays.
+   */
+  async updateMerchant(id: string, requested: RequestedStatusChanges, by: ChangeActor = {}): Promise<Merchant> {
+    const actor = by.actor ?? UNNAMED_ACTOR;
+    // The time is read once the merchant is locked, so history times follow the order of the changes.
+    const updated = await this.deps.merchants.changeStatuses(id, (current) =>
+      applyStatusChanges(current, requested, { actor, at: isoNow(this.deps.clock), newId: this.deps.newId }),
+    );
     if (!updated) throw new AkweError('not_found', `no merchant with id ${id}`);
     return updated;
+  }
+
+  /** The merchant's status changes, newest first, its creation last. */
+  async statusHistory(merchantId: string): Promise<MerchantStatusChange[]> {
+    await this.getMerchant(merchantId);
+    return this.deps.merchants.listStatusChanges(merchantId);
   }
 
   /** Resolves a presented key. Only its hash is looked up; the comparison runs in constant time. */

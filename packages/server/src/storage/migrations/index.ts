@@ -5,6 +5,7 @@ import * as webhooks from './0003-webhooks.js';
 import * as recordedPhases from './0004-recorded-phases.js';
 import * as integratorConventions from './0005-integrator-conventions.js';
 import * as webhooksAtScale from './0006-webhooks-at-scale.js';
+import * as merchantHistory from './0007-merchant-history.js';
 import * as ledger from './0008-ledger.js';
 import * as payouts from './0009-payouts.js';
 
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '0004-recorded-phases': recordedPhases,
   '0005-integrator-conventions': integratorConventions,
   '0006-webhooks-at-scale': webhooksAtScale,
+  '0007-merchant-history': merchantHistory,
   '0008-ledger': ledger,
   '0009-payouts': payouts,
 };

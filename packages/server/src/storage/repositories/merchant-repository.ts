@@ -1,17 +1,24 @@
 import type { Kysely } from 'kysely';
 import type { ApiKey } from '../../core/merchants/api-key.js';
 import type { Merchant } from '../../core/merchants/merchant.js';
+import type { MerchantStatusChange } from '../../core/merchants/merchant-status-change.js';
 import type { MerchantStore } from '../../core/ports.js';
+import type { DatabaseCapabilities } from '../database.js';
 import type { Database } from '../schema.js';
+import { insertStatusChanges, statusChangeFromRow, statusChangesQuery } from './merchant-status-changes.js';
 import { apiKeyToRow, merchantFromRow, merchantToRow } from './row-mappers.js';
 
 export class MerchantRepository implements MerchantStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly capabilities: Pick<DatabaseCapabilities, 'rowLocks'>,
+  ) {}
 
-  async createWithKeys(merchant: Merchant, keys: ApiKey[]): Promise<void> {
+  async createWithKeys(merchant: Merchant, keys: ApiKey[], history: MerchantStatusChange[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('merchants').values(merchantToRow(merchant)).execute();
       if (keys.length > 0) await trx.insertInto('api_keys').values(keys.map(apiKeyToRow)).execute();
+      await insertStatusChanges(trx, merchant.id, history);
     });
   }
 
@@ -33,17 +40,29 @@ export class MerchantRepository implements MerchantStore {
     return Number(count);
   }
 
-  async update(id: string, changes: Parameters<MerchantStore['update']>[1]): Promise<Merchant | undefined> {
-    const row = await this.db
-      .updateTable('merchants')
-      .set({
-        updated_at: changes.updatedAt,
-        ...(changes.status !== undefined ? { status: changes.status } : {}),
-        ...(changes.kycStatus !== undefined ? { kyc_status: changes.kycStatus } : {}),
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
-    return row && merchantFromRow(row);
+  async changeStatuses(id: string, decide: Parameters<MerchantStore['changeStatuses']>[1]): Promise<Merchant | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      // PostgreSQL: two changes of one merchant queue here, so the second sees the first's result
+      // as its "from". SQLite runs one write transaction at a time, which gives the same order.
+      let query = trx.selectFrom('merchants').selectAll().where('id', '=', id);
+      if (this.capabilities.rowLocks) query = query.forUpdate();
+      const row = await query.executeTakeFirst();
+      if (!row) return undefined;
+      const current = merchantFromRow(row);
+      const update = decide(current);
+      if (!update) return current;
+      await trx
+        .updateTable('merchants')
+        .set({ status: update.merchant.status, kyc_status: update.merchant.kycStatus, updated_at: update.merchant.updatedAt })
+        .where('id', '=', id)
+        .execute();
+      await insertStatusChanges(trx, id, update.changes);
+      return update.merchant;
+    });
+  }
+
+  async listStatusChanges(merchantId: string): Promise<MerchantStatusChange[]> {
+    const rows = await statusChangesQuery(this.db, merchantId).execute();
+    return rows.map(statusChangeFromRow);
   }
 }

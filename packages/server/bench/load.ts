@@ -15,6 +15,8 @@ export interface LoadPhase {
   durationSeconds?: number;
   /** Stop after this many requests (warm-ups). */
   amount?: number;
+  /** Requests per second over all connections (a steady load); unset: as fast as the server answers. */
+  overallRate?: number;
   requests: autocannon.Request[];
   /** The process under test, for its CPU use. */
   serverPid?: number;
@@ -66,6 +68,7 @@ export async function runLoad(phase: LoadPhase): Promise<LoadResult> {
         pipelining: 1,
         timeout: 10,
         ...(phase.amount !== undefined ? { amount: phase.amount } : { duration: phase.durationSeconds ?? 10 }),
+        ...(phase.overallRate !== undefined ? { overallRate: phase.overallRate } : {}),
         requests: phase.requests,
       },
       (error: unknown, done: autocannon.Result) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(done)),
@@ -102,7 +105,7 @@ export async function runLoad(phase: LoadPhase): Promise<LoadResult> {
   };
 }
 
-function summarize(values: number[]): LatencySummary {
+export function summarize(values: number[]): LatencySummary {
   if (values.length === 0) return { p50: NaN, p90: NaN, p99: NaN, max: NaN, mean: NaN };
   const sorted = Float64Array.from(values).sort();
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;

@@ -105,41 +105,80 @@ export interface AkweServerOptions {
   databaseUrl?: string;
   /** Extra node flags (e.g. --cpu-prof). */
   nodeFlags?: string[];
+  /** false: AKWE_RUN_WORKERS=false (the webhook phase builds a backlog with the workers off). */
+  runWorkers?: boolean;
+  /** The demo merchant's test key, when the database was made by an earlier start (no announcement then). */
+  knownTestKey?: string;
 }
 
-/**
- * `node bin/akwe.js serve` as in development (AKWE_DEV=true, which creates the demo merchant on an
- * empty database), workers on, warnings-only logs and the rate limits lifted as far as the
- * configuration allows. Variables that would change what is measured (REDIS_URL, HOST, …) are
- * dropped from the inherited environment.
- */
-export async function startAkwe(options: AkweServerOptions): Promise<AkweServer> {
+/** The environment of an Akwe child: development setting, the bench's data folder and database, nothing inherited that would change what is measured. */
+export function akweEnv(options: Pick<AkweServerOptions, 'dataDir' | 'databaseUrl'>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env)) {
     if (name.startsWith('RATE_LIMIT_') || ['DATABASE_URL', 'REDIS_URL', 'HOST', 'PUBLIC_URL', 'AKWE_CATALOG_FILE', 'BODY_LIMIT_BYTES', 'NODE_OPTIONS'].includes(name)) {
       delete env[name];
     }
   }
+  Object.assign(env, { AKWE_DEV: 'true', AKWE_DATA_DIR: options.dataDir, LOG_LEVEL: 'warn' });
+  if (options.databaseUrl !== undefined) env.DATABASE_URL = options.databaseUrl;
+  return env;
+}
+
+/**
+ * `node bin/akwe.js serve` as in development (AKWE_DEV=true, which creates the demo merchant on an
+ * empty database), workers on unless `runWorkers` is false, warnings-only logs and the rate limits
+ * lifted as far as the configuration allows. Variables that would change what is measured
+ * (REDIS_URL, HOST, …) are dropped from the inherited environment.
+ */
+export async function startAkwe(options: AkweServerOptions): Promise<AkweServer> {
+  const env = akweEnv(options);
   Object.assign(env, {
     PORT: String(options.port),
     HOST: '127.0.0.1',
-    AKWE_DEV: 'true',
-    AKWE_DATA_DIR: options.dataDir,
-    LOG_LEVEL: 'warn',
-    AKWE_RUN_WORKERS: 'true',
+    AKWE_RUN_WORKERS: options.runWorkers === false ? 'false' : 'true',
     RATE_LIMIT_CREATE_PER_MINUTE: LIFTED_RATE_LIMIT_PER_MINUTE,
     RATE_LIMIT_READ_PER_MINUTE: LIFTED_RATE_LIMIT_PER_MINUTE,
     RATE_LIMIT_REFUND_PER_MINUTE: LIFTED_RATE_LIMIT_PER_MINUTE,
     RATE_LIMIT_PAYOUT_PER_MINUTE: LIFTED_RATE_LIMIT_PER_MINUTE,
+    RATE_LIMIT_MANAGE_PER_MINUTE: LIFTED_RATE_LIMIT_PER_MINUTE,
   });
-  if (options.databaseUrl !== undefined) env.DATABASE_URL = options.databaseUrl;
 
   const child = startChild([...(options.nodeFlags ?? []), 'bin/akwe.js', 'serve'], env, 'akwe serve');
   const url = `http://127.0.0.1:${options.port}`;
   try {
-    const [testKey] = await waitForOutput(child, /ak_test_[A-Za-z0-9_-]{20,}/, 'akwe serve');
+    const testKey = options.knownTestKey ?? (await waitForOutput(child, /ak_test_[A-Za-z0-9_-]{20,}/, 'akwe serve'))[0];
     await waitForHealth(`${url}/health`, child, 'akwe serve');
     return { child, url, testKey: testKey! };
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
+}
+
+/**
+ * `node bin/akwe.js worker` on the database of an `akwe serve` already started (same data folder,
+ * hence the same development secret); resolves once it says its workers run (info log).
+ */
+export async function startAkweWorker(options: Pick<AkweServerOptions, 'dataDir' | 'databaseUrl' | 'nodeFlags'>, label = 'akwe worker'): Promise<Child> {
+  const env = akweEnv(options);
+  env.LOG_LEVEL = 'info';
+  const child = startChild([...(options.nodeFlags ?? []), 'bin/akwe.js', 'worker'], env, label);
+  try {
+    await waitForOutput(child, /akwe worker is running/, label);
+    return child;
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
+}
+
+/** A bench script run as a child (`node --import tsx <script>`), ready once `ready` appears in its output. */
+export async function startScript(script: string, env: NodeJS.ProcessEnv, ready: RegExp, label: string): Promise<{ child: Child; match: RegExpMatchArray }> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+  delete childEnv.NODE_OPTIONS;
+  const child = startChild(['--import', 'tsx', script], childEnv, label);
+  try {
+    return { child, match: await waitForOutput(child, ready, label) };
   } catch (error) {
     await child.stop();
     throw error;

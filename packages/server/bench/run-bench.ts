@@ -20,7 +20,12 @@
  * bench-results/bench-<database>-<timestamp>.json at the repository root for each database, and
  * exits 1 when more than 1 % of the requests of any phase failed (non-2xx or connection error).
  *
- * Environment: BENCH_DATABASES (sqlite, postgres or both; default both, PostgreSQL skipped with a
+ *   4. For each database, the webhook phase (bench/webhooks.ts): a backlog drained to 10 endpoints,
+ *      then deliveries under a steady creation load at half the creation rate just measured, with
+ *      and without an endpoint that never answers; a table and targets of its own.
+ *
+ * Environment: BENCH_WEBHOOKS=0 (skip the webhook phase), BENCH_WEBHOOK_EVENTS (20 000: the
+ * drained backlog), BENCH_DATABASES (sqlite, postgres or both; default both, PostgreSQL skipped with a
  * line when unreachable), BENCH_DURATION_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_LATENCY_CONNECTIONS (10),
  * BENCH_WARMUP_REQUESTS (500), BENCH_DATA_DIR (parent of the SQLite folder; os.tmpdir()),
  * BENCH_CPU_PROF=1 (server child under --cpu-prof; profile in bench-results/profiles/),
@@ -36,6 +41,7 @@ import type { DatabaseProcesses } from './cpu.js';
 import { round, runLoad, type LoadResult } from './load.js';
 import { measurePgbenchCeiling, PGBENCH_CLIENTS, type PgbenchCeiling } from './pgbench.js';
 import { createBenchDatabase, DEFAULT_POSTGRES_URL, isPostgresUrl, postgresUnavailableReason, safeUrl, type BenchDatabase } from './postgres.js';
+import { measureWebhooks, webhookLoads, webhookReport, webhookTargets, type WebhookMeasurements } from './webhooks.js';
 import { freePort, LIFTED_RATE_LIMIT_PER_MINUTE, repoRoot, startAkwe, startBareApp, type AkweServer } from './processes.js';
 
 const CREATE_PATH = '/api/v1/collect/payments';
@@ -65,6 +71,8 @@ const settings = {
   warmupRequests: envInt('BENCH_WARMUP_REQUESTS', 500, 0),
   cpuProfile: process.env.BENCH_CPU_PROF === '1' || process.env.BENCH_CPU_PROF === 'true',
   rateLimitPerMinute: Number(LIFTED_RATE_LIMIT_PER_MINUTE),
+  webhooks: process.env.BENCH_WEBHOOKS !== '0' && process.env.BENCH_WEBHOOKS !== 'false',
+  webhookEvents: envInt('BENCH_WEBHOOK_EVENTS', 20_000, 3),
 };
 
 /** The body of every creation (and of the bare app's POST), with its own reference. */
@@ -250,6 +258,8 @@ interface DatabaseRun {
   akwe: AkweMeasurements;
   /** PostgreSQL only: pgbench's figure on the same server, or why there is none. */
   ceiling: PgbenchCeiling | null;
+  /** The webhook phase, unless BENCH_WEBHOOKS=0. */
+  webhooks: WebhookMeasurements | null;
 }
 
 /** One database: on PostgreSQL pgbench first (no Akwe server running yet), then Akwe on a fresh database. */
@@ -279,7 +289,10 @@ async function measureDatabase(kind: DatabaseKind, postgresUrl: string, profileD
       ...(settings.cpuProfile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
     });
     const akwe = await measureAkwe(server, benchDatabase ? { name: 'postgres', titleIncludes: ` ${benchDatabase.name} ` } : undefined, `akwe/${kind}`);
-    return { kind, facts, akwe, ceiling };
+    const webhooks = settings.webhooks
+      ? await measureWebhooks(kind, postgresUrl, akwe.createHigh.requestsPerSecond, { events: settings.webhookEvents, durationSeconds: settings.durationSeconds, connections: settings.connections, ...(settings.cpuProfile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}), ...(process.env.BENCH_DATA_DIR ? { dataParent: process.env.BENCH_DATA_DIR } : {}) }, progress)
+      : null;
+    return { kind, facts, akwe, ceiling, webhooks };
   } finally {
     if (benchDatabase) {
       await benchDatabase.drop().then(
@@ -341,7 +354,8 @@ async function main(): Promise<number> {
   }
   const startedAt = new Date();
   const loadAtStart = loadavg().map((l) => round(l, 2));
-  const expectedSeconds = settings.durationSeconds * 2 + 10 + kinds.reduce((n, k) => n + (k === 'sqlite' ? settings.durationSeconds * 3 + 10 : settings.durationSeconds * 4 + 25), 0);
+  const webhookSeconds = settings.webhooks ? settings.durationSeconds * 2 + settings.webhookEvents / 1000 + 40 : 0;
+  const expectedSeconds = settings.durationSeconds * 2 + 10 + kinds.reduce((n, k) => n + webhookSeconds + (k === 'sqlite' ? settings.durationSeconds * 3 + 10 : settings.durationSeconds * 4 + 25), 0);
   progress(`databases: ${kinds.join(', ')}; ${settings.durationSeconds} s per phase, about ${expectedSeconds} s in all`);
 
   const bare = await measureBare();
@@ -409,7 +423,7 @@ async function main(): Promise<number> {
     } else {
       targets = onSqlite;
     }
-    const measured = [...bareMeasured, akwe.createHigh, akwe.createLow, akwe.getHigh];
+    const measured = [...bareMeasured, akwe.createHigh, akwe.createLow, akwe.getHigh, ...(run.webhooks ? webhookLoads(run.webhooks) : [])];
     const failedRequests = measured.reduce((n, r) => n + r.non2xx + r.errors, 0);
     const failedPhases = measured.filter((r) => r.failureRate > MAX_FAILURE_RATE);
     const runOther = Math.max(...measured.map((r) => r.cpu.other ?? 0), ceiling?.measured ? (ceiling.cpu.other ?? 0) : 0);
@@ -431,6 +445,7 @@ async function main(): Promise<number> {
       ...targets.map((t) => `    ${targetLine(t)}`),
     );
     if (referenceTargets.length > 0) lines.push(`  SQLite's targets, shown for reference:`, ...referenceTargets.map((t) => `    ${targetLine(t)}`));
+    if (run.webhooks) lines.push(...webhookReport(run.webhooks, run.kind === 'sqlite'));
     if (failedRequests > 0) {
       notes.push(`WARNING (${run.kind}): ${failedRequests} request(s) failed (non-2xx or connection errors) in the measured phases.`);
       for (const r of measured.filter((m) => m.non2xx + m.errors > 0)) notes.push(`  ${r.title} at ${r.connections}: status codes ${JSON.stringify(r.statusCodes)}, errors ${r.errors}, timeouts ${r.timeouts}`);
@@ -470,6 +485,7 @@ async function main(): Promise<number> {
       failures: { requests: failedRequests, phasesOverLimit: failedPhases.map((r) => `${r.title} at ${r.connections}`), maxFailureRate: MAX_FAILURE_RATE },
       phases: { bare: { post: bare.high, postLatency: bare.low }, akwe: { create: akwe.createHigh, createLatency: akwe.createLow, get: akwe.getHigh, warmup: akwe.warmup } },
       server: { paymentsCreated: akwe.paymentsCreated, exitCode: akwe.serverExitCode, log: akwe.serverLog, cpuProfileDir: settings.cpuProfile ? profileDir : null },
+      webhooks: run.webhooks ? { ...run.webhooks, targets: webhookTargets(run.webhooks), targetsApply: run.kind === 'sqlite' } : null,
     };
     const file = join(resultsDir, `bench-${run.kind}-${stamp}.json`);
     writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);

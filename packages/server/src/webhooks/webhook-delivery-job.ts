@@ -12,6 +12,9 @@ import type { WorkerJob } from '../workers/worker-pool.js';
 import { renderDelivery } from './event-rendering.js';
 import type { WebhookAnswer, WebhookDelivery as OutgoingRequest } from './webhook-sender.js';
 
+/** How long a freed send slot waits for others before waking the claim (see slotFreed). */
+const SLOT_WAKE_DELAY_MS = 2;
+
 export interface DeliveryJobOptions {
   /** SPEC.md: the receiver answers within 30 s. */
   timeoutMs?: number;
@@ -55,6 +58,7 @@ export class WebhookDeliveryJob implements WorkerJob {
   private readonly streamSends = new Map<string, number>();
   private readonly throttle: StreamThrottle;
   private readonly results: ResultBatcher<TryResult, boolean>;
+  private slotWake: NodeJS.Timeout | undefined;
   private readonly budgets: DeliveryBudgets;
   private readonly options: Required<Omit<DeliveryJobOptions, 'random' | 'idleDelayMs' | 'budgets'>> & { random?: () => number };
 
@@ -97,11 +101,23 @@ export class WebhookDeliveryJob implements WorkerJob {
           const left = (this.streamSends.get(delivery.stream) ?? 1) - 1;
           if (left > 0) this.streamSends.set(delivery.stream, left);
           else this.streamSends.delete(delivery.stream);
-          this.deps.onSlotFree?.();
+          this.slotFreed();
         });
       this.inFlight.add(send);
     }
     return claimed.length;
+  }
+
+  /**
+   * Sends finishing one by one would each start a claim pass for one slot; the wake-up waits a
+   * moment so that the sends finishing meanwhile free their slots for the same pass.
+   */
+  private slotFreed(): void {
+    if (this.slotWake !== undefined || !this.deps.onSlotFree) return;
+    this.slotWake = setTimeout(() => {
+      this.slotWake = undefined;
+      this.deps.onSlotFree?.();
+    }, SLOT_WAKE_DELAY_MS);
   }
 
   /** Waits for every send started so far and its recorded result (tests use it after `runOnce`). */
@@ -112,6 +128,7 @@ export class WebhookDeliveryJob implements WorkerJob {
 
   async stop(): Promise<void> {
     await this.drain();
+    clearTimeout(this.slotWake);
     await this.deps.closeSenders?.();
   }
 

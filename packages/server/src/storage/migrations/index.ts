@@ -8,6 +8,7 @@ import * as webhooksAtScale from './0006-webhooks-at-scale.js';
 import * as merchantHistory from './0007-merchant-history.js';
 import * as ledger from './0008-ledger.js';
 import * as payouts from './0009-payouts.js';
+import * as deliveryClaimIndex from './0010-delivery-claim-index.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007-merchant-history': merchantHistory,
   '0008-ledger': ledger,
   '0009-payouts': payouts,
+  '0010-delivery-claim-index': deliveryClaimIndex,
 };

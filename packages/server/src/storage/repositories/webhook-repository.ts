@@ -215,25 +215,23 @@ export class WebhookRepository implements WebhookStore {
       const full = saturation(counts, inFlight, budgets, streamCap);
       const excludedStreams = [...full.streams, ...(options.pausedStreams ?? [])];
 
-      let query = trx
-        .selectFrom('webhook_deliveries')
-        .selectAll()
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('status', 'in', waiting), eb('next_attempt_at', '<=', now)]),
-            // A claim whose lease ran out belongs to a worker that died mid-delivery: deliver again.
-            eb.and([eb('status', '=', 'delivering'), eb('locked_until', '<=', now)]),
-          ]),
-        )
-        .orderBy('next_attempt_at')
-        .orderBy('id')
-        .limit(limit * 4);
-      // A backlog that cannot be sent now must not fill the window and hide everyone else's work.
-      if (excludedStreams.length > 0) query = query.where('stream', 'not in', excludedStreams);
-      if (full.merchants.size > 0) query = query.where('merchant_id', 'not in', [...full.merchants]);
-      if (full.hosts.size > 0) query = query.where('target_host', 'not in', [...full.hosts]);
-      if (this.capabilities.skipLocked) query = query.forUpdate().skipLocked();
-      const candidates = (await query.execute()).map(deliveryFromRow);
+      // Each waiting status, and the claims whose lease ran out (a worker that died mid-delivery),
+      // read in index order and merged: no sort of the whole backlog on every pass.
+      const window = limit * 4;
+      const due = (status: DeliveryStatus) => {
+        let query = trx.selectFrom('webhook_deliveries').selectAll().where('status', '=', status);
+        query = status === 'delivering' ? query.where('locked_until', '<=', now) : query.where('next_attempt_at', '<=', now).orderBy('next_attempt_at').orderBy('id');
+        // A backlog that cannot be sent now must not fill the window and hide everyone else's work.
+        if (excludedStreams.length > 0) query = query.where('stream', 'not in', excludedStreams);
+        if (full.merchants.size > 0) query = query.where('merchant_id', 'not in', [...full.merchants]);
+        if (full.hosts.size > 0) query = query.where('target_host', 'not in', [...full.hosts]);
+        query = query.limit(window);
+        return this.capabilities.skipLocked ? query.forUpdate().skipLocked() : query;
+      };
+      const rows: Selectable<WebhookDeliveryTable>[] = [];
+      for (const status of ['pending', 'retrying', 'delivering'] as const) rows.push(...(await due(status).execute()));
+      rows.sort((a, b) => (a.next_attempt_at === b.next_attempt_at ? (a.id < b.id ? -1 : 1) : a.next_attempt_at < b.next_attempt_at ? -1 : 1));
+      const candidates = rows.slice(0, window).map(deliveryFromRow);
       if (candidates.length === 0) return [];
 
       const chosenIds = new Set(chooseDeliveries(await this.slots(trx, candidates), counts, limit, budgets, streamCap));

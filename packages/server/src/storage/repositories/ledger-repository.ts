@@ -123,6 +123,9 @@ export class LedgerRepository {
    * born with the sandbox float, posted like any other transaction so the entries still add up.
    */
   private async openAccounts(trx: Transaction<Database> | Kysely<Database>, scope: TenantScope, currency: Currency): Promise<Map<AccountKind, string>> {
+    const existing = await this.accountIds(trx, scope, currency);
+    // Every posting after the first finds its accounts: a read, no write.
+    if (existing.size === accountKinds.length) return existing;
     const now = this.clock.now().toISOString();
     const opened = await trx
       .insertInto('ledger_accounts')
@@ -130,14 +133,7 @@ export class LedgerRepository {
       .onConflict((oc) => oc.columns(['merchant_id', 'environment', 'currency', 'kind']).doNothing())
       .returning(['kind'])
       .execute();
-    const rows = await trx
-      .selectFrom('ledger_accounts')
-      .select(['id', 'kind'])
-      .where('merchant_id', '=', scope.merchantId)
-      .where('environment', '=', scope.environment)
-      .where('currency', '=', currency)
-      .execute();
-    const accounts = new Map(rows.map((row) => [row.kind as AccountKind, row.id]));
+    const accounts = await this.accountIds(trx, scope, currency);
     if (scope.environment === 'test' && this.sandboxFloatMinor > 0 && opened.some((row) => row.kind === 'available')) {
       await this.postOne(trx, {
         merchantId: scope.merchantId,
@@ -153,6 +149,17 @@ export class LedgerRepository {
       });
     }
     return accounts;
+  }
+
+  private async accountIds(trx: Transaction<Database> | Kysely<Database>, scope: TenantScope, currency: Currency): Promise<Map<AccountKind, string>> {
+    const rows = await trx
+      .selectFrom('ledger_accounts')
+      .select(['id', 'kind'])
+      .where('merchant_id', '=', scope.merchantId)
+      .where('environment', '=', scope.environment)
+      .where('currency', '=', currency)
+      .execute();
+    return new Map(rows.map((row) => [row.kind as AccountKind, row.id]));
   }
 }
 

@@ -273,6 +273,11 @@ export class OperatorCatalog {
   }
 
   /** Slug or alias, case-insensitive; always returns the canonical operator of that country. */
+  /** The canonical slugs a slug or alias names in any country (list filters). */
+  slugsNamed(slugOrAlias: string): string[] {
+    return this.countries().flatMap((country) => this.findOperator(country.code, slugOrAlias)?.slug ?? []);
+  }
+
   findOperator(country: string, slugOrAlias: string): CatalogOperator | undefined {
     if (typeof slugOrAlias !== 'string') return undefined; // callers may pass unchecked input
     return this.#byCode.get(country.toUpperCase())?.byName.get(slugOrAlias.toLowerCase());

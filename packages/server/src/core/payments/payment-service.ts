@@ -565,7 +565,7 @@ export class PaymentService {
 
   /** The canonical slugs a slug or alias names in any country; an unknown one is refused, not silently empty. */
   private canonicalOperators(slugOrAlias: string): string[] {
-    const slugs = this.deps.catalog.countries().flatMap((country) => this.deps.catalog.findOperator(country.code, slugOrAlias)?.slug ?? []);
+    const slugs = this.deps.catalog.slugsNamed(slugOrAlias);
     if (slugs.length === 0) throw new AkweError('validation_error', `Unknown operator ${slugOrAlias}; see the operator catalog.`, { field: 'operator' });
     return slugs;
   }

@@ -127,7 +127,7 @@ export class PayoutService {
   list(ctx: TenantScope, filters: Omit<PayoutFilters, 'operators'> & { operator?: string }, page: PageRequest): Promise<Page<Payout>> {
     const { operator, ...rest } = filters;
     if (operator === undefined) return this.deps.store.list(ctx, rest, page);
-    const slugs = this.deps.catalog.countries().flatMap((country) => this.deps.catalog.findOperator(country.code, operator)?.slug ?? []);
+    const slugs = this.deps.catalog.slugsNamed(operator);
     if (slugs.length === 0) throw new AkweError('validation_error', `Unknown operator ${operator}; see the operator catalog.`, { field: 'operator' });
     return this.deps.store.list(ctx, { ...rest, operators: slugs }, page);
   }

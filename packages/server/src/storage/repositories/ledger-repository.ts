@@ -83,7 +83,10 @@ export class LedgerRepository {
     const id = this.newId();
     const change = (kind: AccountKind) => entry.lines.filter((line) => line.kind === kind).reduce((sum, line) => sum + line.amountMinor, 0);
     try {
-      for (const line of entry.lines) {
+      // Always in the same account order, whatever the posting's: two transactions touching the
+      // same accounts then take their row locks in one order and cannot deadlock (PostgreSQL).
+      const lockOrder = [...entry.lines].sort((a, b) => accountKinds.indexOf(a.kind) - accountKinds.indexOf(b.kind));
+      for (const line of lockOrder) {
         await trx
           .updateTable('ledger_accounts')
           .set((eb) => ({ balance_minor: eb('balance_minor', '+', line.amountMinor), updated_at: now }))

@@ -107,6 +107,20 @@ for (const target of testDatabases()) {
       assert.ok(balance.available >= 0);
     });
 
+    it('posts concurrent reservations, settlements and releases of one merchant without a deadlock', async () => {
+      const { testKey } = await t.newMerchant();
+      const api = collectClient(t.app, testKey);
+      const payments: Wire[] = [];
+      for (let i = 0; i < 8; i++) payments.push(await api.createOk(direct({ amount: 5000 })));
+      // Failing refunds release (reserved then available), others reserve (available then reserved):
+      // the same two rows, touched in both orders, by many transactions at once.
+      const results = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => api.post(payments[i % 8]!.reference, 'refunds', { amount: 100, ...(i % 2 === 0 ? { reason: 'FAIL on purpose' } : {}) })),
+      );
+      assert.deepEqual(results.filter((r) => r.statusCode >= 500).map((r) => r.body), []);
+      assert.equal(results.filter((r) => r.statusCode === 201).length, 40);
+    });
+
     it('lists balance transactions newest first, paginated and filtered, summing to the balance', async () => {
       const { testKey } = await t.newMerchant();
       const api = collectClient(t.app, testKey);

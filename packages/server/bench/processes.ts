@@ -109,6 +109,8 @@ export interface AkweServerOptions {
   runWorkers?: boolean;
   /** The demo merchant's test key, when the database was made by an earlier start (no announcement then). */
   knownTestKey?: string;
+  /** More variables for the server (e.g. the payout phase's SANDBOX_FLOAT and SANDBOX_PAYOUT_DELAY_MS). */
+  env?: Record<string, string>;
 }
 
 /** The environment of an Akwe child: development setting, the bench's data folder and database, nothing inherited that would change what is measured. */
@@ -141,6 +143,7 @@ export async function startAkwe(options: AkweServerOptions): Promise<AkweServer>
     RATE_LIMIT_REFUND_PER_MINUTE: LIFTED_RATE_LIMIT_PER_MINUTE,
     RATE_LIMIT_PAYOUT_PER_MINUTE: LIFTED_RATE_LIMIT_PER_MINUTE,
     RATE_LIMIT_MANAGE_PER_MINUTE: LIFTED_RATE_LIMIT_PER_MINUTE,
+    ...options.env,
   });
 
   const child = startChild([...(options.nodeFlags ?? []), 'bin/akwe.js', 'serve'], env, 'akwe serve');

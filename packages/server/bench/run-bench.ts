@@ -23,9 +23,13 @@
  *   4. For each database, the webhook phase (bench/webhooks.ts): a backlog drained to 10 endpoints,
  *      then deliveries under a steady creation load at half the creation rate just measured, with
  *      and without an endpoint that never answers; a table and targets of its own.
+ *   5. For each database, the payout phase (bench/payouts.ts), before the webhook phase: payout
+ *      creation req/s at 50 connections, then BENCH_PAYOUTS sandbox payouts (paced, then at once)
+ *      and the time from each one's creation to its payout.completed webhook, p50/p99.
  *
  * Environment: BENCH_WEBHOOKS=0 (skip the webhook phase), BENCH_WEBHOOK_EVENTS (20 000: the
- * drained backlog), BENCH_DATABASES (sqlite, postgres or both; default both, PostgreSQL skipped with a
+ * drained backlog), BENCH_PAYOUTS (1 000; 0 skips the payout phase), BENCH_PAYOUT_RATE (100: creations
+ * per second of the paced payout run), BENCH_DATABASES (sqlite, postgres or both; default both, PostgreSQL skipped with a
  * line when unreachable), BENCH_DURATION_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_LATENCY_CONNECTIONS (10),
  * BENCH_WARMUP_REQUESTS (500), BENCH_DATA_DIR (parent of the SQLite folder; os.tmpdir()),
  * BENCH_CPU_PROF=1 (server child under --cpu-prof; profile in bench-results/profiles/),
@@ -41,6 +45,7 @@ import type { DatabaseProcesses } from './cpu.js';
 import { round, runLoad, type LoadResult } from './load.js';
 import { measurePgbenchCeiling, PGBENCH_CLIENTS, type PgbenchCeiling } from './pgbench.js';
 import { createBenchDatabase, DEFAULT_POSTGRES_URL, isPostgresUrl, postgresUnavailableReason, safeUrl, type BenchDatabase } from './postgres.js';
+import { measurePayouts, payoutLoads, payoutReport, type PayoutMeasurements } from './payouts.js';
 import { measureWebhooks, webhookLoads, webhookReport, webhookTargets, type WebhookMeasurements } from './webhooks.js';
 import { freePort, LIFTED_RATE_LIMIT_PER_MINUTE, repoRoot, startAkwe, startBareApp, type AkweServer } from './processes.js';
 
@@ -73,6 +78,8 @@ const settings = {
   rateLimitPerMinute: Number(LIFTED_RATE_LIMIT_PER_MINUTE),
   webhooks: process.env.BENCH_WEBHOOKS !== '0' && process.env.BENCH_WEBHOOKS !== 'false',
   webhookEvents: envInt('BENCH_WEBHOOK_EVENTS', 20_000, 3),
+  payouts: envInt('BENCH_PAYOUTS', 1_000, 0),
+  payoutRate: envInt('BENCH_PAYOUT_RATE', 100, 1),
 };
 
 /** The body of every creation (and of the bare app's POST), with its own reference. */
@@ -260,6 +267,8 @@ interface DatabaseRun {
   ceiling: PgbenchCeiling | null;
   /** The webhook phase, unless BENCH_WEBHOOKS=0. */
   webhooks: WebhookMeasurements | null;
+  /** The payout phase, unless BENCH_PAYOUTS=0. */
+  payouts: PayoutMeasurements | null;
 }
 
 /** One database: on PostgreSQL pgbench first (no Akwe server running yet), then Akwe on a fresh database. */
@@ -289,10 +298,13 @@ async function measureDatabase(kind: DatabaseKind, postgresUrl: string, profileD
       ...(settings.cpuProfile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
     });
     const akwe = await measureAkwe(server, benchDatabase ? { name: 'postgres', titleIncludes: ` ${benchDatabase.name} ` } : undefined, `akwe/${kind}`);
+    const payouts = settings.payouts > 0
+      ? await measurePayouts(kind, postgresUrl, { durationSeconds: settings.durationSeconds, connections: settings.connections, warmupRequests: settings.warmupRequests, payouts: settings.payouts, pacedRate: settings.payoutRate, ...(settings.cpuProfile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}), ...(process.env.BENCH_DATA_DIR ? { dataParent: process.env.BENCH_DATA_DIR } : {}) }, progress)
+      : null;
     const webhooks = settings.webhooks
       ? await measureWebhooks(kind, postgresUrl, akwe.createHigh.requestsPerSecond, { events: settings.webhookEvents, durationSeconds: settings.durationSeconds, connections: settings.connections, ...(settings.cpuProfile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}), ...(process.env.BENCH_DATA_DIR ? { dataParent: process.env.BENCH_DATA_DIR } : {}) }, progress)
       : null;
-    return { kind, facts, akwe, ceiling, webhooks };
+    return { kind, facts, akwe, ceiling, webhooks, payouts };
   } finally {
     if (benchDatabase) {
       await benchDatabase.drop().then(
@@ -355,7 +367,8 @@ async function main(): Promise<number> {
   const startedAt = new Date();
   const loadAtStart = loadavg().map((l) => round(l, 2));
   const webhookSeconds = settings.webhooks ? settings.durationSeconds * 2 + settings.webhookEvents / 1000 + 40 : 0;
-  const expectedSeconds = settings.durationSeconds * 2 + 10 + kinds.reduce((n, k) => n + webhookSeconds + (k === 'sqlite' ? settings.durationSeconds * 3 + 10 : settings.durationSeconds * 4 + 25), 0);
+  const payoutSeconds = settings.payouts > 0 ? settings.durationSeconds * 2 + settings.payouts / settings.payoutRate + 30 : 0;
+  const expectedSeconds = settings.durationSeconds * 2 + 10 + kinds.reduce((n, k) => n + webhookSeconds + payoutSeconds + (k === 'sqlite' ? settings.durationSeconds * 3 + 10 : settings.durationSeconds * 4 + 25), 0);
   progress(`databases: ${kinds.join(', ')}; ${settings.durationSeconds} s per phase, about ${expectedSeconds} s in all`);
 
   const bare = await measureBare();
@@ -384,6 +397,7 @@ async function main(): Promise<number> {
       lines.push(tableRow([`pgbench -N on postgres (tps)`, String(c.clients), fmt(c.tps), '-', '-', c.failedTransactions === null ? '-' : String(c.failedTransactions), '-', fmt(c.cpu.server ?? NaN, 2), fmt(c.cpu.database ?? NaN, 2), fmt(c.cpu.other ?? NaN, 2)], widths));
     }
     lines.push(loadRow(run.akwe.createHigh), loadRow(run.akwe.createLow), loadRow(run.akwe.getHigh));
+    if (run.payouts) lines.push(loadRow(run.payouts.creation.load));
   }
   lines.push('(cores used on average: srv by the process under test (for pgbench, its client), db by the PostgreSQL backends of the bench database, oth by anything else but the load generator)');
 
@@ -423,7 +437,17 @@ async function main(): Promise<number> {
     } else {
       targets = onSqlite;
     }
-    const measured = [...bareMeasured, akwe.createHigh, akwe.createLow, akwe.getHigh, ...(run.webhooks ? webhookLoads(run.webhooks) : [])];
+    if (run.payouts) {
+      figures.payoutCreateRequestsPerSecond = run.payouts.creation.load.requestsPerSecond;
+      for (const r of run.payouts.runs) {
+        const key = r.name === 'paced' ? 'payoutPaced' : 'payoutAtOnce';
+        figures[`${key}ToWebhookP50Ms`] = r.totalMs.p50;
+        figures[`${key}ToWebhookP99Ms`] = r.totalMs.p99;
+        figures[`${key}ToCompletedP50Ms`] = r.completedMs.p50;
+        figures[`${key}ToCompletedP99Ms`] = r.completedMs.p99;
+      }
+    }
+    const measured = [...bareMeasured, akwe.createHigh, akwe.createLow, akwe.getHigh, ...(run.webhooks ? webhookLoads(run.webhooks) : []), ...(run.payouts ? payoutLoads(run.payouts) : [])];
     const failedRequests = measured.reduce((n, r) => n + r.non2xx + r.errors, 0);
     const failedPhases = measured.filter((r) => r.failureRate > MAX_FAILURE_RATE);
     const runOther = Math.max(...measured.map((r) => r.cpu.other ?? 0), ceiling?.measured ? (ceiling.cpu.other ?? 0) : 0);
@@ -445,6 +469,7 @@ async function main(): Promise<number> {
       ...targets.map((t) => `    ${targetLine(t)}`),
     );
     if (referenceTargets.length > 0) lines.push(`  SQLite's targets, shown for reference:`, ...referenceTargets.map((t) => `    ${targetLine(t)}`));
+    if (run.payouts) lines.push(...payoutReport(run.payouts));
     if (run.webhooks) lines.push(...webhookReport(run.webhooks, run.kind === 'sqlite'));
     if (failedRequests > 0) {
       notes.push(`WARNING (${run.kind}): ${failedRequests} request(s) failed (non-2xx or connection errors) in the measured phases.`);
@@ -486,6 +511,7 @@ async function main(): Promise<number> {
       phases: { bare: { post: bare.high, postLatency: bare.low }, akwe: { create: akwe.createHigh, createLatency: akwe.createLow, get: akwe.getHigh, warmup: akwe.warmup } },
       server: { paymentsCreated: akwe.paymentsCreated, exitCode: akwe.serverExitCode, log: akwe.serverLog, cpuProfileDir: settings.cpuProfile ? profileDir : null },
       webhooks: run.webhooks ? { ...run.webhooks, targets: webhookTargets(run.webhooks), targetsApply: run.kind === 'sqlite' } : null,
+      payouts: run.payouts,
     };
     const file = join(resultsDir, `bench-${run.kind}-${stamp}.json`);
     writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);

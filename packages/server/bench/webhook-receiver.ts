@@ -8,7 +8,9 @@
  *   its event id (`X-Service-Event-Id`) and the time from the event's `created_at` to the answer.
  * - One slow receiver that reads the request and never answers (Akwe gives up after its 30 s).
  * - A control port, for the benchmark: `GET /stats` (counts and latency percentiles since the last
- *   reset), `GET /ids` (every (receiver, event id) pair with how often it arrived), `POST /reset`.
+ *   reset), `GET /ids` (every (receiver, event id) pair with how often it arrived), `GET /times`
+ *   (every (receiver, event id) pair with the time, in ms since the epoch, of its first answer: the
+ *   payout phase joins it to the events in the database), `POST /reset`.
  *
  * Prints `receiver control=<port> fast=<port,…> slow=<port>` once listening. SIGTERM closes every
  * connection (the slow ones included, so Akwe's sends end at once) and exits.
@@ -31,6 +33,8 @@ interface ReceiverStats {
 let stats: ReceiverStats[] = [];
 /** `<receiver index> <event id>` -> deliveries of that event to that receiver. */
 let seen = new Map<string, number>();
+/** `<receiver index> <event id>` -> when its first delivery was answered (ms since the epoch). */
+let firstAnswers = new Map<string, number>();
 let slowRequests = 0;
 let firstAt: number | null = null;
 let lastAt: number | null = null;
@@ -38,6 +42,7 @@ let lastAt: number | null = null;
 function reset(): void {
   stats = Array.from({ length: fastCount }, () => ({ deliveries: 0, latencies: [], unreadable: 0 }));
   seen = new Map();
+  firstAnswers = new Map();
   slowRequests = 0;
   firstAt = null;
   lastAt = null;
@@ -67,6 +72,7 @@ function fastHandler(index: number) {
       const eventId = request.headers['x-service-event-id'];
       const key = `${index} ${typeof eventId === 'string' ? eventId : '?'}`;
       seen.set(key, (seen.get(key) ?? 0) + 1);
+      if (!firstAnswers.has(key)) firstAnswers.set(key, answeredAt);
       firstAt ??= answeredAt;
       lastAt = answeredAt;
     });
@@ -125,6 +131,7 @@ function control(request: IncomingMessage, response: ServerResponse): void {
     }
     if (request.method === 'GET' && request.url === '/stats') return send(200, statsJson());
     if (request.method === 'GET' && request.url === '/ids') return send(200, Object.fromEntries(seen));
+    if (request.method === 'GET' && request.url === '/times') return send(200, Object.fromEntries(firstAnswers));
     send(404, { error: 'not found' });
   });
 }

@@ -44,6 +44,8 @@ export interface Receiver {
   stats(): Promise<ReceiverStats>;
   /** `<receiver index> <event id>` -> how many times it arrived. */
   ids(): Promise<Record<string, number>>;
+  /** `<receiver index> <event id>` -> when its first delivery was answered (ms since the epoch). */
+  times(): Promise<Record<string, number>>;
   reset(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function startReceiver(fastServers: number): Promise<Receiver> {
     slowUrl: `http://127.0.0.1:${match[3]}/hooks/slow`,
     stats: () => call<ReceiverStats>('GET', '/stats'),
     ids: () => call<Record<string, number>>('GET', '/ids'),
+    times: () => call<Record<string, number>>('GET', '/times'),
     reset: async () => {
       await call('POST', '/reset');
     },

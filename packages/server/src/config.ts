@@ -38,6 +38,8 @@ export interface Config {
   sandboxFloatMinor: number;
   /** How long a sandbox payout stays PROCESSING before its outcome (SANDBOX_PAYOUT_DELAY_MS). */
   sandboxPayoutDelayMs: number;
+  /** How long after a hand-off (and between checks) a PROCESSING payout is asked about (PAYOUT_CHECK_INTERVAL_MS). */
+  payoutCheckIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -168,6 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     idempotencyLeaseSeconds: reader.integer('IDEMPOTENCY_LEASE_SECONDS', 60, 1, 60),
     sandboxFloatMinor: reader.integer('SANDBOX_FLOAT', 100_000_000, 0, 1_000_000_000_000) * 100,
     sandboxPayoutDelayMs: reader.integer('SANDBOX_PAYOUT_DELAY_MS', 2_000, 0, 600_000),
+    payoutCheckIntervalMs: reader.integer('PAYOUT_CHECK_INTERVAL_MS', 1_000, 100, 3_600_000),
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return Object.freeze({ ...config, database: Object.freeze(config.database), rateLimits: Object.freeze(config.rateLimits) });

@@ -13,6 +13,7 @@ import type { TenantScope } from '../shared/environment.js';
 import type { FailureCode } from '../shared/failure-codes.js';
 import { checkMetadata, type Metadata } from '../shared/metadata.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
+import { eachConcurrently } from '../shared/concurrently.js';
 import { isFinalPayout, type Payout, type PayoutAnswer, type PayoutStatus } from './payout.js';
 import { assertPayoutTransition } from './payout-state-machine.js';
 import type { PayoutFilters, PayoutStore } from './payout-store.js';
@@ -49,6 +50,9 @@ const statusEvent: Record<Exclude<PayoutStatus, 'PENDING'>, PayoutEventType> = {
   FAILED: 'failed',
   CANCELLED: 'cancelled',
 };
+
+/** Operator calls a worker pass makes at once (hand-offs, status checks). */
+const OPERATOR_CALLS_IN_FLIGHT = 16;
 
 const defaultFailure: Partial<Record<PayoutStatus, FailureCode>> = { FAILED: 'operator_declined', CANCELLED: 'payer_declined' };
 
@@ -140,16 +144,9 @@ export class PayoutService {
   async handOffDue(limit = 50): Promise<number> {
     const nowMs = this.deps.clock.now().getTime();
     const claimed = await this.deps.store.claimHandoffs(new Date(nowMs).toISOString(), new Date(nowMs - this.leaseMs).toISOString(), limit);
-    // One payout's trouble must not hold the others of the batch until their lease ends.
-    let firstError: unknown;
-    for (const { payout, resumed } of claimed) {
-      try {
-        await this.handOff(payout, resumed);
-      } catch (error) {
-        firstError ??= error;
-      }
-    }
-    if (firstError !== undefined) throw firstError;
+    // Side by side (operator calls wait on the network); one payout's trouble does not hold the
+    // others of the batch until their lease ends.
+    await eachConcurrently(claimed, OPERATOR_CALLS_IN_FLIGHT, ({ payout, resumed }) => this.handOff(payout, resumed));
     return claimed.length;
   }
 
@@ -157,10 +154,10 @@ export class PayoutService {
   async checkDue(limit = 100): Promise<number> {
     const now = this.deps.clock.now();
     const due = await this.deps.store.claimChecks(now.toISOString(), new Date(now.getTime() + this.checkIntervalMs).toISOString(), limit);
-    for (const payout of due) {
+    await eachConcurrently(due, OPERATOR_CALLS_IN_FLIGHT, async (payout) => {
       const answer = await this.deps.operators.gatewayFor(payout.environment).queryPayout(payout);
       if (answer && answer.status !== payout.status) await this.apply(payout, answer);
-    }
+    });
     return due.length;
   }
 

@@ -266,18 +266,17 @@ export class OperatorCatalog {
     return this.#countries;
   }
 
-  /** Exact, case-sensitive country code ('BJ', not 'bj'). */
   /** By ISO code, case-insensitive (`bj` is Benin), like operator slugs. */
   country(code: string): CatalogCountry | undefined {
     return this.#byCode.get(code.toUpperCase())?.country;
   }
 
-  /** Slug or alias, case-insensitive; always returns the canonical operator of that country. */
   /** The canonical slugs a slug or alias names in any country (list filters). */
   slugsNamed(slugOrAlias: string): string[] {
     return this.countries().flatMap((country) => this.findOperator(country.code, slugOrAlias)?.slug ?? []);
   }
 
+  /** Slug or alias, case-insensitive; always returns the canonical operator of that country. */
   findOperator(country: string, slugOrAlias: string): CatalogOperator | undefined {
     if (typeof slugOrAlias !== 'string') return undefined; // callers may pass unchecked input
     return this.#byCode.get(country.toUpperCase())?.byName.get(slugOrAlias.toLowerCase());

@@ -71,6 +71,11 @@ describe('readBatchCsv: delimiters, encoding, quoting, line ends', () => {
     ]);
   });
 
+  it('reads LF, CRLF and lone CR line ends mixed in one file', async () => {
+    const file = 'nom;telephone;montant;devise;reference;operateur\nA;1;1;XOF;a;x\r\nB;1;1;XOF;b;x\rC;1;1;XOF;c;x';
+    assert.deepEqual((await readAll(file)).map((r) => [r.row, r.line.beneficiaryName, r.line.operator]), [[2, 'A', 'x'], [3, 'B', 'x'], [4, 'C', 'x']]);
+  });
+
   it('takes a quote inside an unquoted cell as text, and a comma in a semicolon file as text', async () => {
     const [row] = await readAll('nom;telephone;montant;devise;reference;operateur\nKossi "Papa" Mensah, fils;0197000000;100000;XOF;a;mtn_bj\n');
     assert.equal(row!.line.beneficiaryName, 'Kossi "Papa" Mensah, fils');
@@ -82,6 +87,12 @@ describe('readBatchCsv: delimiters, encoding, quoting, line ends', () => {
     assert.equal(delimiterOf('"a,b,c";d;e'), ';');
     assert.equal(delimiterOf('"a;b;c",d'), ',');
     assert.equal(delimiterOf('phone'), ',');
+  });
+
+  it('looks only at the header row for the delimiter, not at the rows read with it', async () => {
+    const name = 'A;'.repeat(30); // more semicolons than the whole file has commas
+    const [row] = await readAll(`${englishHeader}\n${name},0197000000,100000,XOF,a,BJ,mtn_bj,\n`);
+    assert.equal(row!.line.beneficiaryName, name);
   });
 
   it('skips blank rows (also the ;;; ones spreadsheets leave) but keeps counting them', async () => {
@@ -141,6 +152,10 @@ describe('readBatchCsv: file-level errors', () => {
   it('refuses a file that is not UTF-8 (Excel\'s Windows-1252 "CSV")', async () => {
     const latin1 = Buffer.from('nom;t\xe9l\xe9phone;montant;devise;reference;operateur\nA;1;2;XOF;r;x\n', 'latin1');
     await assertFileRefused(latin1, 'validation_error', /not UTF-8 text: save it as "CSV UTF-8"/);
+  });
+
+  it('refuses a header row with no line end in sight', async () => {
+    await assertFileRefused(`phone,${'x'.repeat(20_000)}`, 'validation_error', /header row is longer than 16384 characters/);
   });
 
   it('refuses broken CSV: a quote never closed, a cell running on past the row size', async () => {

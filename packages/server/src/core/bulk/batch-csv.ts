@@ -53,13 +53,12 @@ export async function* readBatchCsv(source: BatchCsvSource, limits: Partial<Batc
     await text.return?.(undefined);
     throw error;
   }
-  if (head.trim() === '') throw fileError('The file is empty: it needs a header row naming the columns, then one row per payment.');
 
   const parser = parse({
     delimiter: delimiterOf(head.split(/[\r\n]/, 1)[0] ?? ''),
     record_delimiter: ['\r\n', '\n', '\r'],
     bom: true,
-    relax_column_count: true, // a short or long row is judged here, with a clearer message
+    relax_column_count: true, // missing cells are empty ones; toRow reports values past the header
     relax_quotes: true, // a quote inside an unquoted cell (Kossi "Papa" Mensah) is text
     max_record_size: maxRowBytes,
     info: true,
@@ -86,6 +85,7 @@ export async function* readBatchCsv(source: BatchCsvSource, limits: Partial<Batc
   } finally {
     parser.destroy();
   }
+  if (columns === undefined) throw fileError('The file is empty: it needs a header row naming the columns, then one row per payment.');
   if (lines === 0) throw fileError('The file has no payment lines: after the header row, write one row per payment.');
 }
 

@@ -1,0 +1,214 @@
+// The checks of one batch line, on plain values: what a single payout would be refused for
+// (payout-service create: country, operator paying out there, phone of that country, amount
+// within the operator's limits), plus what only a batch can get wrong (a reference twice).
+// Every problem of a line is reported, not only the first, and the checker keeps the batch's
+// totals so that a later balance check needs no second pass.
+import { getCountryCallingCode } from 'libphonenumber-js/max';
+import { countryCodes, type CatalogCountry, type CatalogOperator, type CountryCode, type Currency, type OperatorCatalog } from '../catalog/operator-catalog.js';
+import { feeFor } from '../ledger/ledger.js';
+import { normalizePhone } from '../phones/phone-number.js';
+import { metadataLimits, type Metadata } from '../shared/metadata.js';
+import { readAmount } from './batch-amount.js';
+import type { BatchLineProblem, BatchProblemCode } from './batch-problems.js';
+
+/** A line as the merchant wrote it: CSV cells (strings) or a JSON item (amount a number). */
+export interface BatchLineInput {
+  beneficiaryName?: string;
+  phone?: string;
+  amount?: string | number;
+  currency?: string;
+  reference?: string;
+  country?: string;
+  operator?: string;
+  description?: string;
+  metadata?: Readonly<Record<string, string>>;
+}
+
+/** A line that passed every check: the values a payout is created from. */
+export interface BatchItem {
+  row: number;
+  beneficiaryName: string;
+  /** E.164. */
+  phone: string;
+  amountMinor: number;
+  /** The operator's payout fee on this amount, reserved with it. */
+  feeMinor: number;
+  currency: Currency;
+  reference: string;
+  country: CountryCode;
+  /** The canonical slug, whatever alias the line used. */
+  operator: string;
+  description: string | null;
+  metadata: Metadata;
+}
+
+export type BatchLineCheck = { ok: true; item: BatchItem } | { ok: false; problems: BatchLineProblem[] };
+
+/** What the valid lines of one currency add up to. */
+export interface BatchCurrencyTotal {
+  currency: Currency;
+  lines: number;
+  amountMinor: number;
+  feeMinor: number;
+}
+
+// The payout contract's lengths (http/payouts/payout-schemas.ts), so a line that passes here
+// also passes as a payout; a beneficiary name takes the room of a first and a last name.
+export const batchLineLimits = { beneficiaryName: 200, reference: 100, description: 255 } as const;
+const referencePattern = /^[A-Za-z0-9._:-]+$/;
+
+/** Calling code -> country, to derive the country of an international number (+229 is Benin). */
+const countryOfCallingCode: ReadonlyMap<string, CountryCode> = new Map(countryCodes.map((code) => [getCountryCallingCode(code), code]));
+
+function internationalDigits(phone: string): string | undefined {
+  const compact = phone.replace(/[\s.\-()]/g, '');
+  if (compact.startsWith('+')) return compact.slice(1);
+  if (compact.startsWith('00')) return compact.slice(2);
+  return undefined;
+}
+
+function present(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+export class BatchLineChecker {
+  readonly #catalog: OperatorCatalog;
+  readonly #firstRowOfReference = new Map<string, number>();
+  readonly #totals = new Map<Currency, BatchCurrencyTotal>();
+
+  constructor(catalog: OperatorCatalog) {
+    this.#catalog = catalog;
+  }
+
+  /**
+   * Checks one line. `row` names it in problems (a CSV row number, or whatever numbering the
+   * caller documents); `earlierProblems` are problems already found for it (while reading the
+   * file) and come first in the answer. Lines must be checked in order: the first line with a
+   * reference keeps it, later ones are duplicates.
+   */
+  check(row: number, line: BatchLineInput, earlierProblems: readonly BatchLineProblem[] = []): BatchLineCheck {
+    const problems = [...earlierProblems];
+    const refuse = (field: string, code: BatchProblemCode, message: string): undefined => {
+      problems.push({ row, field, code, message });
+      return undefined;
+    };
+    const required = (field: string, value: string | undefined): string | undefined =>
+      present(value) ?? refuse(field, 'validation_error', `${field} is required.`);
+    const bounded = (field: string, value: string | undefined, max: number): string | undefined =>
+      value !== undefined && value.length > max ? refuse(field, 'validation_error', `${field} has at most ${max} characters; got ${value.length}.`) : value;
+
+    const beneficiaryName = bounded('beneficiary_name', required('beneficiary_name', line.beneficiaryName), batchLineLimits.beneficiaryName);
+    const reference = this.#reference(row, required('reference', line.reference), refuse);
+    const amount = line.amount === undefined || (typeof line.amount === 'string' && present(line.amount) === undefined)
+      ? refuse('amount', 'validation_error', 'amount is required.')
+      : readAmount(line.amount);
+    const amountMinor = amount === undefined ? undefined : amount.ok ? amount.amountMinor : refuse('amount', 'validation_error', amount.message);
+    const currency = this.#currency(required('currency', line.currency), refuse);
+    const phone = required('phone', line.phone);
+    const country = this.#country(present(line.country), phone, refuse);
+    const e164 = phone === undefined || country === undefined ? undefined : this.#phone(country, phone, refuse);
+    const operator = this.#operator(country, present(line.operator), refuse);
+    if (country !== undefined && currency !== undefined && currency !== country.defaultCurrency) {
+      // Payouts go out in the country's currency (payout-service), so another one cannot be honoured.
+      refuse('currency', 'unsupported_currency', `Payouts in ${country.name} are in ${country.defaultCurrency}; got ${currency}.`);
+    }
+    if (operator !== undefined && amountMinor !== undefined && country !== undefined) {
+      const { minAmountMinor, maxAmountMinor } = operator.payout;
+      if (amountMinor < minAmountMinor) refuse('amount', 'amount_too_low', `The minimum for ${operator.slug} is ${minAmountMinor} centimes (${minAmountMinor / 100} ${country.defaultCurrency}).`);
+      if (amountMinor > maxAmountMinor) refuse('amount', 'amount_too_high', `The maximum for ${operator.slug} is ${maxAmountMinor} centimes (${maxAmountMinor / 100} ${country.defaultCurrency}).`);
+    }
+    const description = bounded('description', present(line.description), batchLineLimits.description);
+    const metadata = this.#metadata(line.metadata ?? {}, refuse);
+
+    if (problems.length > 0) return { ok: false, problems };
+    // Every value below was checked above; the conditions only convince the type checker.
+    if (beneficiaryName === undefined || reference === undefined || amountMinor === undefined || currency === undefined
+      || country === undefined || e164 === undefined || operator === undefined) {
+      throw new Error('batch line passed its checks with a value missing');
+    }
+    const feeMinor = feeFor(operator.payout.fee, amountMinor);
+    this.#addToTotals(currency, amountMinor, feeMinor);
+    return {
+      ok: true,
+      item: { row, beneficiaryName, phone: e164, amountMinor, feeMinor, currency, reference, country: country.code, operator: operator.slug, description: description ?? null, metadata },
+    };
+  }
+
+  /** Totals of the valid lines so far, one per currency (in the order the currencies first appeared). */
+  totals(): BatchCurrencyTotal[] {
+    return [...this.#totals.values()].map((total) => ({ ...total }));
+  }
+
+  #reference(row: number, reference: string | undefined, refuse: Refuse): string | undefined {
+    if (reference === undefined) return undefined;
+    // Every line takes part, valid or not: a reference belongs to the first line that names it.
+    const firstRow = this.#firstRowOfReference.get(reference);
+    if (firstRow === undefined) this.#firstRowOfReference.set(reference, row);
+    if (reference.length > batchLineLimits.reference) return refuse('reference', 'validation_error', `reference has at most ${batchLineLimits.reference} characters; got ${reference.length}.`);
+    if (!referencePattern.test(reference)) return refuse('reference', 'validation_error', 'reference may hold only letters, digits and . _ : - (it is used in URLs).');
+    if (firstRow !== undefined) return refuse('reference', 'duplicate_reference', `Reference ${reference} is already used on row ${firstRow}.`);
+    return reference;
+  }
+
+  #currency(raw: string | undefined, refuse: Refuse): Currency | undefined {
+    if (raw === undefined) return undefined;
+    const code = raw.toUpperCase();
+    if (code === 'XOF' || code === 'XAF') return code;
+    return refuse('currency', 'unsupported_currency', `currency is XOF or XAF; got ${raw}.`);
+  }
+
+  /** The line's country, or the one its international number belongs to. */
+  #country(raw: string | undefined, phone: string | undefined, refuse: Refuse): CatalogCountry | undefined {
+    if (raw !== undefined) {
+      return this.#catalog.country(raw) ?? refuse('country', 'invalid_operator', `Country ${raw} is not served; the countries are ${this.#servedCountries()}.`);
+    }
+    if (phone === undefined) return undefined; // the missing phone is the problem reported
+    const digits = internationalDigits(phone);
+    if (digits === undefined) {
+      return refuse('country', 'validation_error', 'country is required when the phone number is in national form (or write it as +229…, +228…, +225…).');
+    }
+    const code = [...countryOfCallingCode].find(([callingCode]) => digits.startsWith(callingCode))?.[1];
+    const country = code === undefined ? undefined : this.#catalog.country(code);
+    return country ?? refuse('phone', 'invalid_phone', `This number is not in a served country (${this.#servedCountries()}).`);
+  }
+
+  #phone(country: CatalogCountry, phone: string, refuse: Refuse): string | undefined {
+    const check = normalizePhone(country.code, phone);
+    return check.ok ? check.e164 : refuse('phone', 'invalid_phone', check.message);
+  }
+
+  #operator(country: CatalogCountry | undefined, raw: string | undefined, refuse: Refuse): CatalogOperator | undefined {
+    if (raw === undefined) return refuse('operator', 'validation_error', 'operator is required: Akwe does not derive it from the phone number.');
+    if (country === undefined) return undefined; // checked once the country is known
+    const operator = this.#catalog.findOperator(country.code, raw);
+    if (operator === undefined || !operator.payout.supported) {
+      return refuse('operator', 'invalid_operator', `Operator ${raw} does not pay out in ${country.name}; see the payout operator catalog.`);
+    }
+    return operator;
+  }
+
+  #metadata(metadata: Readonly<Record<string, string>>, refuse: Refuse): Metadata {
+    const entries = Object.entries(metadata);
+    if (entries.length > metadataLimits.keys) refuse('metadata', 'validation_error', `metadata holds at most ${metadataLimits.keys} keys; got ${entries.length}.`);
+    const kept: Array<[string, string]> = [];
+    for (const [key, value] of entries) {
+      const field = `metadata.${key}`;
+      if (key.length === 0 || key.length > metadataLimits.keyLength) refuse(field, 'validation_error', `metadata keys have 1 to ${metadataLimits.keyLength} characters.`);
+      else if (typeof value !== 'string' || value.length > metadataLimits.valueLength) refuse(field, 'validation_error', `metadata values are text of at most ${metadataLimits.valueLength} characters.`);
+      else kept.push([key, value]);
+    }
+    return Object.fromEntries(kept);
+  }
+
+  #servedCountries(): string {
+    return this.#catalog.countries().map((country) => country.code).join(', ');
+  }
+
+  #addToTotals(currency: Currency, amountMinor: number, feeMinor: number): void {
+    const total = this.#totals.get(currency) ?? { currency, lines: 0, amountMinor: 0, feeMinor: 0 };
+    this.#totals.set(currency, { currency, lines: total.lines + 1, amountMinor: total.amountMinor + amountMinor, feeMinor: total.feeMinor + feeMinor });
+  }
+}
+
+type Refuse = (field: string, code: BatchProblemCode, message: string) => undefined;

@@ -79,23 +79,13 @@ export class LedgerRepository {
 
   private async postOne(trx: Transaction<Database> | Kysely<Database>, entry: LedgerPosting): Promise<void> {
     const now = this.clock.now().toISOString();
-    const accounts = await this.openAccounts(trx, entry, entry.currency);
     const id = this.newId();
     const change = (kind: AccountKind) => entry.lines.filter((line) => line.kind === kind).reduce((sum, line) => sum + line.amountMinor, 0);
-    try {
-      // Always in the same account order, whatever the posting's: two transactions touching the
-      // same accounts then take their row locks in one order and cannot deadlock (PostgreSQL).
-      const lockOrder = [...entry.lines].sort((a, b) => accountKinds.indexOf(a.kind) - accountKinds.indexOf(b.kind));
-      for (const line of lockOrder) {
-        await trx
-          .updateTable('ledger_accounts')
-          .set((eb) => ({ balance_minor: eb('balance_minor', '+', line.amountMinor), updated_at: now }))
-          .where('id', '=', accounts.get(line.kind)!)
-          .execute();
-      }
-    } catch (error) {
-      if (isCheckViolation(error)) throw insufficientBalance(-change('available'), entry.currency);
-      throw error;
+    let accounts = await this.applyLines(trx, entry, now);
+    if (!accounts) {
+      // First posting of this merchant, environment and currency: open its accounts, then apply.
+      await this.openAccounts(trx, entry, entry.currency);
+      accounts = (await this.applyLines(trx, entry, now))!;
     }
     await trx
       .insertInto('ledger_transactions')
@@ -119,6 +109,40 @@ export class LedgerRepository {
       .insertInto('ledger_entries')
       .values(entry.lines.map((line) => ({ id: this.newId(), transaction_id: id, account_id: accounts.get(line.kind)!, amount_minor: line.amountMinor, created_at: now })))
       .execute();
+  }
+
+  /**
+   * Adds each line to its account's balance, finding the account by its key (no read before):
+   * the ids come back for the entries. Undefined, with nothing changed, when an account does not
+   * exist yet. Always in the same account order, whatever the posting's, so two transactions
+   * touching the same accounts take their row locks in one order and cannot deadlock (PostgreSQL).
+   */
+  private async applyLines(trx: Transaction<Database> | Kysely<Database>, entry: LedgerPosting, now: string): Promise<Map<AccountKind, string> | undefined> {
+    const accounts = new Map<AccountKind, string>();
+    const lockOrder = [...entry.lines].sort((a, b) => accountKinds.indexOf(a.kind) - accountKinds.indexOf(b.kind));
+    try {
+      for (const line of lockOrder) {
+        const row = await trx
+          .updateTable('ledger_accounts')
+          .set((eb) => ({ balance_minor: eb('balance_minor', '+', line.amountMinor), updated_at: now }))
+          .where('merchant_id', '=', entry.merchantId)
+          .where('environment', '=', entry.environment)
+          .where('currency', '=', entry.currency)
+          .where('kind', '=', line.kind)
+          .returning('id')
+          .executeTakeFirst();
+        if (!row) {
+          // Only the first line can miss (accounts are opened all together): nothing was changed.
+          if (accounts.size > 0) throw new Error(`ledger account ${line.kind} missing beside existing ones`);
+          return undefined;
+        }
+        accounts.set(line.kind, row.id);
+      }
+    } catch (error) {
+      if (isCheckViolation(error)) throw insufficientBalance(-entry.lines.filter((l) => l.kind === 'available').reduce((sum, l) => sum + l.amountMinor, 0), entry.currency);
+      throw error;
+    }
+    return accounts;
   }
 
   /**

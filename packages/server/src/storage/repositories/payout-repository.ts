@@ -201,15 +201,16 @@ export class PayoutRepository implements PayoutStore {
     });
   }
 
-  /** Marks claimed rows in one statement, bumping their version so a slower claimant's write fails. */
+  /**
+   * Marks the claimed rows in one statement, bumping their version so a slower claimant's write
+   * fails. The rows are ours while the transaction lasts (locked on PostgreSQL, the single writer
+   * on SQLite), so no version check is needed here.
+   */
   private async takeRows(trx: Transaction<Database>, rows: Payout[], set: Partial<Pick<PayoutTable, 'handoff_started_at' | 'next_check_at' | 'updated_at'>>): Promise<void> {
-    for (const payout of rows) {
-      await trx
-        .updateTable('payouts')
-        .set({ ...set, version: payout.version + 1 })
-        .where('id', '=', payout.id)
-        .where('version', '=', payout.version)
-        .execute();
-    }
+    await trx
+      .updateTable('payouts')
+      .set((eb) => ({ ...set, version: eb('version', '+', 1) }))
+      .where('id', 'in', rows.map((payout) => payout.id))
+      .execute();
   }
 }

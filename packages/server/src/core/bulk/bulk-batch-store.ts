@@ -1,0 +1,23 @@
+import type { ClaimWrite } from '../idempotency/idempotency-store.js';
+import type { TenantScope } from '../shared/environment.js';
+import type { Page, PageRequest } from '../shared/pagination.js';
+import type { BulkBatch, BulkBatchItem, BulkBatchStatus, BulkItemStatus, BulkStatusTotal } from './bulk-batch.js';
+
+export interface BulkBatchFilters {
+  status?: BulkBatchStatus;
+  createdGte?: string;
+  createdLte?: string;
+}
+
+export interface BulkBatchStore {
+  /** Stores a batch, all its lines and the request's claim in one transaction. */
+  insert(batch: BulkBatch, items: BulkBatchItem[], claim?: ClaimWrite): Promise<void>;
+  find(scope: TenantScope, id: string): Promise<BulkBatch | undefined>;
+  list(scope: TenantScope, filters: BulkBatchFilters, page: PageRequest): Promise<Page<BulkBatch>>;
+  /** A batch's lines in row order: `startingAfter` gives the rows after that line, `endingBefore` those before it. */
+  items(batchId: string, filters: { status?: BulkItemStatus }, page: PageRequest): Promise<Page<BulkBatchItem>>;
+  /** Count, amount and fee of the batch's lines per status (only the statuses that have lines). */
+  totalsByStatus(batchId: string): Promise<BulkStatusTotal[]>;
+  /** Which of `references` name a payout of the scope already. */
+  existingPayoutReferences(scope: TenantScope, references: readonly string[]): Promise<Set<string>>;
+}

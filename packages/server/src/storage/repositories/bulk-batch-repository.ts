@@ -1,0 +1,194 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { CountryCode, Currency } from '../../core/catalog/operator-catalog.js';
+import type { BatchLineProblem } from '../../core/bulk/batch-problems.js';
+import type { BulkBatch, BulkBatchItem, BulkBatchSource, BulkBatchStatus, BulkItemStatus, BulkStatusTotal } from '../../core/bulk/bulk-batch.js';
+import type { BulkBatchFilters, BulkBatchStore } from '../../core/bulk/bulk-batch-store.js';
+import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
+import type { Environment, TenantScope } from '../../core/shared/environment.js';
+import type { FailureCode } from '../../core/shared/failure-codes.js';
+import type { Metadata } from '../../core/shared/metadata.js';
+import type { Page, PageRequest } from '../../core/shared/pagination.js';
+import { keysetQuery, toPage } from '../keyset-page.js';
+import type { BulkBatchItemTable, BulkBatchTable, Database } from '../schema.js';
+import { metadataEntries } from './metadata-entries.js';
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Rows per INSERT: 20 columns x 500 stays under every database's bound on statement parameters. */
+const INSERT_CHUNK = 500;
+/** References per IN list when looking for existing payouts. */
+const LOOKUP_CHUNK = 500;
+
+function batchFromRow(row: Selectable<BulkBatchTable>): BulkBatch {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    environment: row.environment as Environment,
+    name: row.name,
+    description: row.description,
+    status: row.status as BulkBatchStatus,
+    source: row.source as BulkBatchSource,
+    currency: row.currency as Currency,
+    itemCount: Number(row.item_count),
+    totalAmountMinor: Number(row.total_amount_minor),
+    totalFeeMinor: Number(row.total_fee_minor),
+    metadata: JSON.parse(row.metadata) as Metadata,
+    validatedAt: row.validated_at,
+    completedAt: row.completed_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    version: row.version,
+  };
+}
+
+function batchToRow(b: BulkBatch): Selectable<BulkBatchTable> {
+  return {
+    id: b.id,
+    merchant_id: b.merchantId,
+    environment: b.environment,
+    name: b.name,
+    description: b.description,
+    status: b.status,
+    source: b.source,
+    currency: b.currency,
+    item_count: b.itemCount,
+    total_amount_minor: b.totalAmountMinor,
+    total_fee_minor: b.totalFeeMinor,
+    metadata: JSON.stringify(b.metadata),
+    validated_at: b.validatedAt,
+    completed_at: b.completedAt,
+    created_at: b.createdAt,
+    updated_at: b.updatedAt,
+    version: b.version,
+  };
+}
+
+function itemFromRow(row: Selectable<BulkBatchItemTable>): BulkBatchItem {
+  return {
+    id: row.id,
+    batchId: row.batch_id,
+    row: Number(row.row_number),
+    beneficiaryName: row.beneficiary_name,
+    phone: row.phone,
+    amountMinor: Number(row.amount_minor),
+    feeMinor: Number(row.fee_minor),
+    currency: row.currency as Currency,
+    country: row.country as CountryCode,
+    operator: row.operator,
+    reference: row.reference,
+    description: row.description,
+    metadata: JSON.parse(row.metadata) as Metadata,
+    status: row.status as BulkItemStatus,
+    problems: row.problems === null ? null : (JSON.parse(row.problems) as BatchLineProblem[]),
+    payoutId: row.payout_id,
+    failureCode: row.failure_code as FailureCode | null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function itemToRow(i: BulkBatchItem): Selectable<BulkBatchItemTable> {
+  return {
+    id: i.id,
+    batch_id: i.batchId,
+    row_number: i.row,
+    beneficiary_name: i.beneficiaryName,
+    phone: i.phone,
+    amount_minor: i.amountMinor,
+    fee_minor: i.feeMinor,
+    currency: i.currency,
+    country: i.country,
+    operator: i.operator,
+    reference: i.reference,
+    description: i.description,
+    metadata: JSON.stringify(i.metadata),
+    status: i.status,
+    problems: i.problems === null ? null : JSON.stringify(i.problems),
+    payout_id: i.payoutId,
+    failure_code: i.failureCode,
+    created_at: i.createdAt,
+    updated_at: i.updatedAt,
+  };
+}
+
+/** A page of the scope's batches, newest first (exported for query-plan tests). */
+export function bulkBatchListQuery(db: Kysely<Database>, scope: TenantScope, filters: BulkBatchFilters, page: PageRequest) {
+  let query = db.selectFrom('bulk_batches').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
+  if (filters.status) query = query.where('status', '=', filters.status);
+  if (filters.createdGte) query = query.where('created_at', '>=', filters.createdGte);
+  if (filters.createdLte) query = query.where('created_at', '<=', filters.createdLte);
+  return keysetQuery(query, 'id', page);
+}
+
+export class BulkBatchRepository implements BulkBatchStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly claims: { writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> },
+  ) {}
+
+  async insert(batch: BulkBatch, items: BulkBatchItem[], claim?: ClaimWrite): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      if (claim) await this.claims.writeIn(trx, claim);
+      await trx.insertInto('bulk_batches').values(batchToRow(batch)).execute();
+      const entries = metadataEntries('bulk_batch', batch);
+      if (entries.length > 0) await trx.insertInto('metadata_entries').values(entries).execute();
+      for (let start = 0; start < items.length; start += INSERT_CHUNK) {
+        await trx.insertInto('bulk_batch_items').values(items.slice(start, start + INSERT_CHUNK).map(itemToRow)).execute();
+      }
+    });
+  }
+
+  async find(scope: TenantScope, id: string): Promise<BulkBatch | undefined> {
+    if (!uuidPattern.test(id)) return undefined;
+    const row = await this.db
+      .selectFrom('bulk_batches')
+      .selectAll()
+      .where('merchant_id', '=', scope.merchantId)
+      .where('environment', '=', scope.environment)
+      .where('id', '=', id.toLowerCase())
+      .executeTakeFirst();
+    return row && batchFromRow(row);
+  }
+
+  async list(scope: TenantScope, filters: BulkBatchFilters, page: PageRequest): Promise<Page<BulkBatch>> {
+    const rows = await bulkBatchListQuery(this.db, scope, filters, page).execute();
+    return toPage(rows.map(batchFromRow), page);
+  }
+
+  async items(batchId: string, filters: { status?: BulkItemStatus }, page: PageRequest): Promise<Page<BulkBatchItem>> {
+    let query = this.db.selectFrom('bulk_batch_items').selectAll().where('batch_id', '=', batchId);
+    if (filters.status) query = query.where('status', '=', filters.status);
+    // Row order (ids are made in row order): the mirror of keysetQuery's newest-first order.
+    if (page.endingBefore !== undefined) {
+      query = query.where('id', '<', page.endingBefore).orderBy('id', 'desc').limit(page.limit + 1);
+    } else {
+      if (page.startingAfter !== undefined) query = query.where('id', '>', page.startingAfter);
+      query = query.orderBy('id', 'asc').limit(page.limit + 1);
+    }
+    return toPage((await query.execute()).map(itemFromRow), page);
+  }
+
+  async totalsByStatus(batchId: string): Promise<BulkStatusTotal[]> {
+    const rows = await this.db
+      .selectFrom('bulk_batch_items')
+      .select((eb) => ['status', eb.fn.countAll().as('count'), eb.fn.sum('amount_minor').as('amount'), eb.fn.sum('fee_minor').as('fee')])
+      .where('batch_id', '=', batchId)
+      .groupBy('status')
+      .execute();
+    return rows.map((row) => ({ status: row.status as BulkItemStatus, count: Number(row.count), amountMinor: Number(row.amount), feeMinor: Number(row.fee) }));
+  }
+
+  async existingPayoutReferences(scope: TenantScope, references: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let start = 0; start < references.length; start += LOOKUP_CHUNK) {
+      const rows = await this.db
+        .selectFrom('payouts')
+        .select('reference')
+        .where('merchant_id', '=', scope.merchantId)
+        .where('environment', '=', scope.environment)
+        .where('reference', 'in', references.slice(start, start + LOOKUP_CHUNK))
+        .execute();
+      for (const row of rows) found.add(row.reference);
+    }
+    return found;
+  }
+}

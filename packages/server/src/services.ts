@@ -96,6 +96,17 @@ export function createServices(options: {
   const eventFactory = new EventFactory(clock, ids);
   const events = new EventRepository(db);
   const webhookStore = new WebhookRepository(db, capabilities, secretBox, idempotency, signals);
+  const payouts = new PayoutService({
+    store: new PayoutRepository(db, capabilities, idempotency, ledger, signals),
+    catalog: options.catalog,
+    operators,
+    events: eventFactory,
+    clock,
+    newId: ids,
+    leaseSeconds: options.leaseSeconds,
+    checkIntervalMs: options.payoutCheckIntervalMs,
+    faults: options.faults,
+  });
   return {
     database: options.database,
     catalog: options.catalog,
@@ -119,17 +130,7 @@ export function createServices(options: {
     signals,
     ledger,
     operators,
-    payouts: new PayoutService({
-      store: new PayoutRepository(db, capabilities, idempotency, ledger, signals),
-      catalog: options.catalog,
-      operators,
-      events: eventFactory,
-      clock,
-      newId: ids,
-      leaseSeconds: options.leaseSeconds,
-      checkIntervalMs: options.payoutCheckIntervalMs,
-      faults: options.faults,
-    }),
-    bulk: new BulkService({ store: new BulkBatchRepository(db, idempotency), catalog: options.catalog, clock, newId: ids, maxLines: options.bulkMaxLines ?? 10_000 }),
+    payouts,
+    bulk: new BulkService({ store: new BulkBatchRepository(db, idempotency), catalog: options.catalog, clock, newId: ids, maxLines: options.bulkMaxLines ?? 10_000, payouts, ledger }),
   };
 }

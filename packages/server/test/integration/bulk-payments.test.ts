@@ -6,6 +6,11 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { newId } from '../../src/core/shared/ids.js';
+import { OperatorRegistry } from '../../src/operators/operator-registry.js';
+import { SandboxLedger } from '../../src/operators/sandbox/sandbox-ledger.js';
+import { SandboxOperator } from '../../src/operators/sandbox/sandbox-operator.js';
+import { UnconfiguredLiveOperator } from '../../src/operators/unconfigured-live-operator.js';
+import { FakeClock } from '../support/fake-clock.js';
 import { assertBooksBalance } from '../support/ledger-invariants.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
@@ -15,9 +20,14 @@ type Wire = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 for (const target of testDatabases()) {
   describe(`bulk payments on ${target.name}`, { skip: target.skip }, () => {
     let t: TestApp;
+    const clock = new FakeClock(new Date());
 
     before(async () => {
-      t = await buildTestApp(target, { env: { BULK_MAX_LINES: '50', BULK_MAX_BYTES: '20000' } });
+      t = await buildTestApp(target, {
+        clock,
+        env: { BULK_MAX_LINES: '50', BULK_MAX_BYTES: '20000', SANDBOX_FLOAT: '1000000' },
+        operators: new OperatorRegistry({ test: new SandboxOperator(new SandboxLedger(), { payoutDelayMs: 0, clock }), live: new UnconfiguredLiveOperator() }),
+      });
     });
     after(() => t.close());
     afterEach(() => assertBooksBalance(t.services.database.db));
@@ -289,6 +299,124 @@ for (const target of testDatabases()) {
         assert.equal((await send(stranger.testKey, 'GET', `/bulk-payments/${batch.id}/items/`)).statusCode, 404);
         assert.equal((await send(liveKey, 'GET', `/bulk-payments/${batch.id}/`)).statusCode, 404);
         assert.equal((await send(testKey, 'GET', '/bulk-payments/not-an-id/')).json().error.code, 'not_found');
+      });
+    });
+
+    describe('validate: execution as payouts', () => {
+      /** What the workers do: hand off, ask about what is processing, follow the batches. */
+      const work = async () => {
+        while ((await t.services.payouts.handOffDue()) > 0);
+        clock.advance(1_000);
+        while ((await t.services.payouts.checkDue()) > 0);
+        while ((await t.services.bulk.followDue()) > 0);
+      };
+      const validate = (key: string, id: string, idempotencyKey: string | null = newId()) => send(key, 'POST', `/bulk-payments/${id}/validate/`, undefined, { idempotencyKey });
+      const itemsOf = async (key: string, id: string) => (await send(key, 'GET', `/bulk-payments/${id}/items/?limit=100`)).json().data as Wire[];
+      const payoutOf = async (key: string, reference: string) => (await send(key, 'GET', `/payout/mobile-money/${reference}/`)).json() as Wire;
+
+      it('pays each line as a payout (its reference, the line id as payout id) and completes the batch', async () => {
+        const { testKey } = await t.newMerchant();
+        const batch = await create(testKey, [line(), line({ amount: 1_000_000 })]);
+        const keyless = await validate(testKey, batch.id, null);
+        assert.equal(keyless.json().error.code, 'missing_idempotency_key');
+        const before = await balance(testKey);
+        const res = await validate(testKey, batch.id, 'validate-1');
+        assert.equal(res.statusCode, 200, res.body);
+        const processing = res.json();
+        assert.equal(processing.status, 'processing');
+        assert.ok(processing.validated_at);
+        assert.equal(processing.totals.processing.count, 2);
+        const reserved = await balance(testKey);
+        assert.equal(before.available - reserved.available, batch.total_amount + batch.total_fee, 'every line reserved with its fee');
+        const replay = await validate(testKey, batch.id, 'validate-1');
+        assert.equal(replay.json().idempotent_replay, true);
+
+        const items = await itemsOf(testKey, batch.id);
+        for (const item of items) {
+          assert.equal(item.status, 'processing');
+          assert.equal(item.payout_id, item.id);
+          const payout = await payoutOf(testKey, item.reference);
+          assert.equal(payout.id, item.id);
+          assert.equal(payout.amount, item.amount);
+          assert.equal(payout.recipient_last_name, 'Afi Mensah');
+        }
+        await work();
+        const done = (await send(testKey, 'GET', `/bulk-payments/${batch.id}/`)).json();
+        assert.equal(done.status, 'completed');
+        assert.ok(done.completed_at);
+        assert.equal(done.totals.completed.count, 2);
+        assert.equal(done.totals.completed.amount, batch.total_amount);
+        assert.deepEqual((await itemsOf(testKey, batch.id)).map((i) => i.status), ['completed', 'completed']);
+        assert.equal((await balance(testKey)).reserved, 0);
+        const again = await validate(testKey, batch.id);
+        assert.equal(again.statusCode, 409);
+        assert.equal(again.json().error.code, 'invalid_state_transition');
+      });
+
+      it('ends partially_completed when some payouts fail, failed when none is paid', async () => {
+        const { testKey } = await t.newMerchant();
+        const mixed = await create(testKey, [line(), line({ phone: '0197000001' })]);
+        assert.equal((await validate(testKey, mixed.id)).statusCode, 200);
+        const none = await create(testKey, [line({ phone: '0197000001' }), line({ reference: `FAIL-${newId()}` })]);
+        assert.equal((await validate(testKey, none.id)).statusCode, 200);
+        await work();
+        const mixedDone = (await send(testKey, 'GET', `/bulk-payments/${mixed.id}/`)).json();
+        assert.equal(mixedDone.status, 'partially_completed');
+        assert.equal(mixedDone.totals.completed.count, 1);
+        assert.equal(mixedDone.totals.failed.count, 1);
+        const failedLine = (await itemsOf(testKey, mixed.id)).find((i) => i.status === 'failed')!;
+        assert.ok(failedLine.failure_code, 'the payout\'s failure code');
+        assert.equal((await send(testKey, 'GET', `/bulk-payments/${none.id}/`)).json().status, 'failed');
+        assert.equal((await send(testKey, 'GET', '/bulk-payments/?status=failed')).json().data.length, 1);
+        assert.equal((await balance(testKey)).reserved, 0);
+      });
+
+      it('refuses a batch the available balance cannot cover (422) and leaves it a draft', async () => {
+        const { testKey } = await t.newMerchant();
+        const batch = await create(testKey, Array.from({ length: 45 }, () => line()));
+        const res = await validate(testKey, batch.id);
+        assert.equal(res.statusCode, 422, res.body);
+        assert.equal(res.json().error.code, 'insufficient_balance');
+        assert.equal((await send(testKey, 'GET', `/bulk-payments/${batch.id}/`)).json().status, 'draft');
+        assert.equal((await balance(testKey)).reserved, 0);
+      });
+
+      it('leaves invalid a line whose reference was taken since the draft, and pays the others', async () => {
+        const { testKey } = await t.newMerchant();
+        const batch = await create(testKey, [line({ reference: 'TAKEN-LATER' }), line()]);
+        const payout = await send(testKey, 'POST', '/payout/mobile-money/', { amount: 500_000, phone: '0197000000', country: 'BJ', operator: 'mtn_bj', reference: 'TAKEN-LATER' });
+        assert.equal(payout.statusCode, 201);
+        assert.equal((await validate(testKey, batch.id)).statusCode, 200);
+        const [taken, paid] = await itemsOf(testKey, batch.id);
+        assert.equal(taken!.status, 'invalid');
+        assert.equal(taken!.payout_id, null);
+        assert.deepEqual(taken!.problems.map((p: Wire) => [p.row, p.field, p.code]), [[1, 'reference', 'duplicate_reference']]);
+        assert.equal(paid!.status, 'processing');
+        await work();
+        assert.equal((await send(testKey, 'GET', `/bulk-payments/${batch.id}/`)).json().status, 'partially_completed');
+      });
+
+      it('resumes a run that died after a line\'s payout committed, without paying that line twice', async () => {
+        const { testKey, merchantId } = await t.newMerchant();
+        const batch = await create(testKey, [line(), line(), line()]);
+        const [first] = await itemsOf(testKey, batch.id);
+        // The state an interrupted run leaves: the batch processing, line 1's payout committed
+        // (with the line's id) but the line not yet updated, lines 2 and 3 untouched.
+        const merchant = await t.services.merchants.getMerchant(merchantId);
+        await t.services.payouts.create({ merchantId, environment: 'test', merchant }, { id: first!.id, reference: first!.reference, amountMinor: first!.amount, phone: first!.phone, country: first!.country, operator: first!.operator });
+        await t.services.database.db.updateTable('bulk_batches').set({ status: 'processing', version: 2 }).where('id', '=', batch.id).execute();
+        const before = await balance(testKey);
+
+        const res = await validate(testKey, batch.id);
+        assert.equal(res.statusCode, 200, res.body);
+        const items = await itemsOf(testKey, batch.id);
+        assert.deepEqual(items.map((i) => [i.status, i.payout_id]), items.map((i) => ['processing', i.id]));
+        const payouts = (await send(testKey, 'GET', '/payout/mobile-money/?limit=100')).json().data as Wire[];
+        assert.equal(payouts.length, 3, 'one payout per line');
+        const lines2and3 = items[1]!.amount + items[1]!.fee + items[2]!.amount + items[2]!.fee;
+        assert.equal(before.available - (await balance(testKey)).available, lines2and3, 'line 1 reserved once, before the crash');
+        await work();
+        assert.equal((await send(testKey, 'GET', `/bulk-payments/${batch.id}/`)).json().status, 'completed');
       });
     });
 

@@ -1,7 +1,7 @@
 import type { ClaimWrite } from '../idempotency/idempotency-store.js';
 import type { TenantScope } from '../shared/environment.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
-import type { BulkBatch, BulkBatchItem, BulkBatchStatus, BulkItemStatus, BulkStatusTotal } from './bulk-batch.js';
+import type { BulkBatch, BulkBatchItem, BulkBatchStatus, BulkItemStatus, BulkLineProblem, BulkStatusTotal } from './bulk-batch.js';
 
 export interface BulkBatchFilters {
   status?: BulkBatchStatus;
@@ -18,6 +18,16 @@ export interface BulkBatchStore {
   items(batchId: string, filters: { status?: BulkItemStatus }, page: PageRequest): Promise<Page<BulkBatchItem>>;
   /** Count, amount and fee of the batch's lines per status (only the statuses that have lines). */
   totalsByStatus(batchId: string): Promise<BulkStatusTotal[]>;
+  /** Commits `next` if the batch is still at `expectedVersion` (false otherwise, nothing written). */
+  saveBatch(next: BulkBatch, expectedVersion: number): Promise<boolean>;
+  /** Up to `limit` lines still `pending`, in row order. */
+  pendingItems(batchId: string, limit: number): Promise<BulkBatchItem[]>;
+  /** A line's outcome at execution: its payout (`processing`), or `invalid` with its problems. */
+  settleItem(itemId: string, change: { status: 'processing'; payoutId: string } | { status: 'invalid'; problems: BulkLineProblem[] }, now: string): Promise<void>;
+  /** Brings `processing` lines to their payout's final status; returns how many moved. */
+  followPayouts(batchId: string, now: string): Promise<number>;
+  /** Batches being executed, least recently touched first. */
+  processingBatches(limit: number): Promise<BulkBatch[]>;
   /** Which of `references` name a payout of the scope already. */
   existingPayoutReferences(scope: TenantScope, references: readonly string[]): Promise<Set<string>>;
 }

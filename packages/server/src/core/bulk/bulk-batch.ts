@@ -2,7 +2,6 @@ import type { CountryCode, Currency } from '../catalog/operator-catalog.js';
 import type { Environment } from '../shared/environment.js';
 import type { FailureCode } from '../shared/failure-codes.js';
 import type { Metadata } from '../shared/metadata.js';
-import type { BatchLineProblem } from './batch-problems.js';
 
 /**
  * A batch's statuses (docs/bulk.md "Lifecycle"): stored as `draft`; `validate` moves it to
@@ -59,7 +58,8 @@ export interface BulkBatchItem {
   description: string | null;
   metadata: Metadata;
   status: BulkItemStatus;
-  problems: BatchLineProblem[] | null;
+  /** Why a line was not paid: what its re-check at `validate` refused (a payout's error code, as `{row, field, code, message}`). */
+  problems: BulkLineProblem[] | null;
   payoutId: string | null;
   failureCode: FailureCode | null;
   createdAt: string;
@@ -72,4 +72,12 @@ export interface BulkStatusTotal {
   count: number;
   amountMinor: number;
   feeMinor: number;
+}
+
+/** A problem stored with a line: a line check's, or the error a payout was refused with at `validate`. */
+export interface BulkLineProblem {
+  row: number;
+  field: string;
+  code: string;
+  message: string;
 }

@@ -1,7 +1,9 @@
 import type { OperatorCatalog } from '../catalog/operator-catalog.js';
 import { AkweError } from '../errors/index.js';
 import { finishWrite, reportCommitted, type RecordedRequest } from '../idempotency/request-journal.js';
+import { insufficientBalance, type LedgerReader } from '../ledger/ledger.js';
 import type { PaymentContext } from '../payments/payment-service.js';
+import type { PayoutService } from '../payouts/payout-service.js';
 import type { Clock, IdSource } from '../ports.js';
 import type { TenantScope } from '../shared/environment.js';
 import { checkMetadata, type Metadata } from '../shared/metadata.js';
@@ -19,7 +21,12 @@ export interface BulkServiceDeps {
   newId: IdSource;
   /** Lines per batch, JSON or CSV (BULK_MAX_LINES). */
   maxLines: number;
+  payouts: PayoutService;
+  ledger: LedgerReader;
 }
+
+/** Lines read at a time while a batch is executed. */
+const EXECUTION_PAGE = 200;
 
 export interface CreateBatchInput {
   name: string;
@@ -76,6 +83,97 @@ export class BulkService {
   async items(ctx: TenantScope, id: string, filters: { status?: BulkItemStatus }, page: PageRequest): Promise<Page<BulkBatchItem>> {
     const batch = await this.find(ctx, id);
     return this.deps.store.items(batch.id, filters, page);
+  }
+
+  /**
+   * `POST /bulk-payments/{id}/validate/`: the merchant's approval. A `draft` whose lines the
+   * available balance covers (amounts and fees) becomes `processing`, and each `pending` line is
+   * made a payout through the payouts core (reservation, events, at-most-once hand-off), in row
+   * order. The payout's id is the line's id, so a run interrupted between a payout's commit and
+   * the line's update finds that payout on the next run (its reference is taken) and links it:
+   * no line is ever paid twice. A line the payout checks refuse now (the catalog changed, the
+   * balance ran short) is left `invalid` with the problem. Validating a `processing` batch resumes
+   * the lines still `pending`; a finished batch is 409 `invalid_state_transition`.
+   */
+  async validate(ctx: PaymentContext, id: string): Promise<BulkBatchDetail> {
+    this.gate(ctx);
+    let batch = await this.find(ctx, id);
+    if (batch.status !== 'draft' && batch.status !== 'processing') {
+      throw new AkweError('invalid_state_transition', `Batch ${batch.id} is ${batch.status}: only a draft is validated.`);
+    }
+    if (batch.status === 'draft') {
+      const need = batch.totalAmountMinor + batch.totalFeeMinor;
+      const available = (await this.deps.ledger.balances(ctx)).find((balance) => balance.currency === batch.currency)?.availableMinor ?? 0;
+      if (available < need) throw insufficientBalance(need, batch.currency);
+      const now = this.deps.clock.now().toISOString();
+      const next: BulkBatch = { ...batch, status: 'processing', validatedAt: now, updatedAt: now, version: batch.version + 1 };
+      // Two validations at once: one moves the draft, the other reads it back and executes alongside.
+      batch = (await this.deps.store.saveBatch(next, batch.version)) ? next : await this.find(ctx, id);
+    }
+    await this.execute(ctx, batch);
+    await this.follow(batch);
+    return this.get(ctx, batch.id);
+  }
+
+  /** Brings every batch being executed up to date with its lines' payouts (the worker's job). */
+  async followDue(limit = 20): Promise<number> {
+    const batches = await this.deps.store.processingBatches(limit);
+    let moved = 0;
+    for (const batch of batches) moved += await this.follow(batch);
+    return moved;
+  }
+
+  private async execute(ctx: PaymentContext, batch: BulkBatch): Promise<void> {
+    for (;;) {
+      const items = await this.deps.store.pendingItems(batch.id, EXECUTION_PAGE);
+      if (items.length === 0) return;
+      for (const item of items) await this.executeLine(ctx, item);
+    }
+  }
+
+  private async executeLine(ctx: PaymentContext, item: BulkBatchItem): Promise<void> {
+    const now = () => this.deps.clock.now().toISOString();
+    try {
+      const payout = await this.deps.payouts.create(ctx, {
+        id: item.id,
+        reference: item.reference,
+        amountMinor: item.amountMinor,
+        phone: item.phone,
+        country: item.country,
+        operator: item.operator,
+        recipientLastName: item.beneficiaryName,
+        description: item.description ?? undefined,
+        metadata: item.metadata,
+      });
+      await this.deps.store.settleItem(item.id, { status: 'processing', payoutId: payout.id }, now());
+    } catch (error) {
+      if (!(error instanceof AkweError) || error.status >= 500) throw error; // the batch stays processing; a retry resumes here
+      if (error.code === 'duplicate_reference') {
+        // Made by an earlier, interrupted run of this line (same id)? Then it is this line's payout.
+        const earlier = await this.deps.payouts.get(ctx, item.id).catch(() => undefined);
+        if (earlier?.id === item.id) {
+          await this.deps.store.settleItem(item.id, { status: 'processing', payoutId: earlier.id }, now());
+          return;
+        }
+      }
+      if (error.code === 'account_inactive' || error.code === 'kyc_required') throw error;
+      await this.deps.store.settleItem(item.id, { status: 'invalid', problems: [{ row: item.row, field: error.field ?? 'line', code: error.code, message: error.message }] }, now());
+    }
+  }
+
+  /** Moves lines whose payouts finished, and the batch to its final status once no line is open. */
+  private async follow(batch: BulkBatch): Promise<number> {
+    const now = this.deps.clock.now().toISOString();
+    const moved = await this.deps.store.followPayouts(batch.id, now);
+    const totals = await this.deps.store.totalsByStatus(batch.id);
+    const count = (status: BulkItemStatus) => totals.find((total) => total.status === status)?.count ?? 0;
+    if (count('pending') > 0 || count('processing') > 0) return moved;
+    const current = await this.deps.store.find(batch, batch.id);
+    if (!current || current.status !== 'processing') return moved;
+    const paid = count('completed');
+    const status = paid === current.itemCount ? 'completed' : paid === 0 ? 'failed' : 'partially_completed';
+    await this.deps.store.saveBatch({ ...current, status, completedAt: now, updatedAt: now, version: current.version + 1 }, current.version);
+    return moved + 1;
   }
 
   /** PRODUCT.md "Accounts and gating": live bulk payments need an active, validated merchant, as payouts do. */

@@ -138,6 +138,23 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
     },
   );
 
+  app.post(
+    '/bulk-payments/:id/validate/',
+    {
+      config: { scope: 'bulk:write', idempotency: { required: true }, rateLimitBucket: 'payout' },
+      schema: {
+        tags,
+        operationId: 'validateBulkPayment',
+        summary: 'Approve a batch and pay its lines',
+        description:
+          'The merchant\'s approval of a `draft`: with the available balance covering every line\'s amount and fee (else 422 `insufficient_balance`, nothing changes), the batch becomes `processing` and each `pending` line becomes a payout (reference = the line\'s reference, payout id = the line\'s id), in row order; a line the payout checks refuse now is left `invalid` with its problem. Answers 200 with the batch once every line has its payout; the payouts then follow their own lifecycle (webhooks payout.*) and the batch ends `completed`, `partially_completed` or `failed`. Validating a `processing` batch resumes lines an interrupted run left `pending`, never paying a line twice. Header Idempotency-Key is required.',
+        params: BulkParams,
+        response: { 200: BulkBatchObject, ...errorResponses(400, 401, 403, 404, 409, 422, 429) },
+      },
+    },
+    async (request) => bulkBatchToWire(await bulk.validate(principalOf(request), request.params.id)),
+  );
+
   app.get(
     '/bulk-payments/template.csv',
     {

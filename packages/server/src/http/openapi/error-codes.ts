@@ -19,6 +19,7 @@ const refunding = ['createPaymentRefund'];
 const payoutCreation = ['createPayout'];
 /** Bulk batch creation; its line problems are `details` of a `validation_error`, not codes of their own. */
 const bulkCreation = ['createBulkPayment', 'importBulkPaymentCsv'];
+const bulkExecution = ['validateBulkPayment'];
 /** Routes whose body is not JSON (so not in the route's schema). */
 const rawBody = ['importBulkPaymentCsv'];
 /** Operations that reach an operator (a status query with sync=true included). */
@@ -52,15 +53,15 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   idempotency_key_reused: withIdempotency,
   idempotency_request_in_progress: withIdempotency,
   not_found: (route) => route.hasPathParameters || operations(...confirmation)(route),
-  kyc_required: operations(...payoutCreation, ...bulkCreation),
-  account_inactive: operations(...creation, ...payoutCreation, ...bulkCreation),
+  kyc_required: operations(...payoutCreation, ...bulkCreation, ...bulkExecution),
+  account_inactive: operations(...creation, ...payoutCreation, ...bulkCreation, ...bulkExecution),
   unsupported_currency: operations(...creation),
   invalid_operator: operations(...creation, ...checkoutPayment, ...payoutCreation),
   invalid_phone: operations(...creation, ...checkoutPayment, ...payoutCreation),
   amount_too_low: operations(...creation, ...checkoutPayment, ...payoutCreation),
   amount_too_high: operations(...creation, ...checkoutPayment, ...payoutCreation),
   duplicate_reference: operations(...creation, ...payoutCreation),
-  insufficient_balance: operations(...refunding, ...payoutCreation),
+  insufficient_balance: operations(...refunding, ...payoutCreation, ...bulkExecution),
   payout_failed: operations(...payoutCreation, 'getPayout'),
   invalid_otp: operations(...confirmation),
   payment_not_confirmable: operations(...confirmation),
@@ -72,7 +73,7 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   operator_unavailable: operations(...operatorCalls),
   operator_outcome_unknown: operations(...operatorCalls),
   operator_call_in_progress: operations(...operatorCalls),
-  invalid_state_transition: operations(...paymentChanges),
+  invalid_state_transition: operations(...paymentChanges, ...bulkExecution),
   endpoint_limit_reached: operations('createWebhookEndpoint'),
 };
 

@@ -29,6 +29,9 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema.createIndex('bulk_batches_scope_id').on('bulk_batches').columns(['merchant_id', 'environment', 'id']).execute();
   await db.schema.createIndex('bulk_batches_scope_status').on('bulk_batches').columns(['merchant_id', 'environment', 'status', 'id']).execute();
 
+  // The worker's queue: batches being executed, whose lines' payouts it follows.
+  await db.schema.createIndex('bulk_batches_processing').on('bulk_batches').columns(['updated_at']).where(sql.ref('status'), '=', 'processing').execute();
+
   await db.schema
     .createTable('bulk_batch_items')
     .addColumn('id', 'text', (c) => c.primaryKey())

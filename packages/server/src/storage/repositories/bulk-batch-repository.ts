@@ -1,7 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { CountryCode, Currency } from '../../core/catalog/operator-catalog.js';
-import type { BatchLineProblem } from '../../core/bulk/batch-problems.js';
-import type { BulkBatch, BulkBatchItem, BulkBatchSource, BulkBatchStatus, BulkItemStatus, BulkStatusTotal } from '../../core/bulk/bulk-batch.js';
+import type { BulkBatch, BulkBatchItem, BulkBatchSource, BulkBatchStatus, BulkItemStatus, BulkLineProblem, BulkStatusTotal } from '../../core/bulk/bulk-batch.js';
 import type { BulkBatchFilters, BulkBatchStore } from '../../core/bulk/bulk-batch-store.js';
 import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
@@ -78,7 +77,7 @@ function itemFromRow(row: Selectable<BulkBatchItemTable>): BulkBatchItem {
     description: row.description,
     metadata: JSON.parse(row.metadata) as Metadata,
     status: row.status as BulkItemStatus,
-    problems: row.problems === null ? null : (JSON.parse(row.problems) as BatchLineProblem[]),
+    problems: row.problems === null ? null : (JSON.parse(row.problems) as BulkLineProblem[]),
     payoutId: row.payout_id,
     failureCode: row.failure_code as FailureCode | null,
     createdAt: row.created_at,
@@ -175,6 +174,64 @@ export class BulkBatchRepository implements BulkBatchStore {
       .groupBy('status')
       .execute();
     return rows.map((row) => ({ status: row.status as BulkItemStatus, count: Number(row.count), amountMinor: Number(row.amount), feeMinor: Number(row.fee) }));
+  }
+
+  async saveBatch(next: BulkBatch, expectedVersion: number): Promise<boolean> {
+    const { id: _id, merchant_id: _m, environment: _e, created_at: _c, ...columns } = batchToRow(next);
+    const result = await this.db
+      .updateTable('bulk_batches')
+      .set({ ...columns, version: expectedVersion + 1 })
+      .where('id', '=', next.id)
+      .where('version', '=', expectedVersion)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async pendingItems(batchId: string, limit: number): Promise<BulkBatchItem[]> {
+    const rows = await this.db.selectFrom('bulk_batch_items').selectAll().where('batch_id', '=', batchId).where('status', '=', 'pending').orderBy('id').limit(limit).execute();
+    return rows.map(itemFromRow);
+  }
+
+  async settleItem(itemId: string, change: { status: 'processing'; payoutId: string } | { status: 'invalid'; problems: BulkLineProblem[] }, now: string): Promise<void> {
+    const set = change.status === 'processing' ? { status: 'processing', payout_id: change.payoutId } : { status: 'invalid', problems: JSON.stringify(change.problems) };
+    await this.db.updateTable('bulk_batch_items').set({ ...set, updated_at: now }).where('id', '=', itemId).where('status', '=', 'pending').execute();
+  }
+
+  async followPayouts(batchId: string, now: string): Promise<number> {
+    const rows = await this.db
+      .selectFrom('bulk_batch_items as i')
+      .innerJoin('payouts as p', 'p.id', 'i.payout_id')
+      .select(['i.id as id', 'p.status as payout_status', 'p.failure_code as failure_code'])
+      .where('i.batch_id', '=', batchId)
+      .where('i.status', '=', 'processing')
+      .where('p.status', 'in', ['COMPLETED', 'FAILED', 'CANCELLED'])
+      .execute();
+    // One statement per outcome, in chunks: a 10 000-line batch is a few statements, not 10 000.
+    const groups = new Map<string, { status: string; failureCode: string | null; ids: string[] }>();
+    for (const row of rows) {
+      const key = `${row.payout_status}:${row.failure_code ?? ''}`;
+      const group = groups.get(key) ?? { status: row.payout_status.toLowerCase(), failureCode: row.failure_code, ids: [] };
+      group.ids.push(row.id);
+      groups.set(key, group);
+    }
+    await this.db.transaction().execute(async (trx) => {
+      for (const { status, failureCode, ids } of groups.values()) {
+        for (let start = 0; start < ids.length; start += LOOKUP_CHUNK) {
+          await trx
+            .updateTable('bulk_batch_items')
+            .set({ status, failure_code: failureCode, updated_at: now })
+            .where('id', 'in', ids.slice(start, start + LOOKUP_CHUNK))
+            .where('status', '=', 'processing')
+            .execute();
+        }
+      }
+    });
+    return rows.length;
+  }
+
+  async processingBatches(limit: number): Promise<BulkBatch[]> {
+    const rows = await this.db.selectFrom('bulk_batches').selectAll().where('status', '=', 'processing').orderBy('updated_at').limit(limit).execute();
+    return rows.map(batchFromRow);
   }
 
   async existingPayoutReferences(scope: TenantScope, references: readonly string[]): Promise<Set<string>> {

@@ -96,6 +96,7 @@ export function createServices(options: {
   const eventFactory = new EventFactory(clock, ids);
   const events = new EventRepository(db);
   const webhookStore = new WebhookRepository(db, capabilities, secretBox, idempotency, signals);
+  const merchants = new MerchantService({ merchants: new MerchantRepository(db, capabilities), apiKeys: new ApiKeyRepository(db), clock, newId: ids });
   const payouts = new PayoutService({
     store: new PayoutRepository(db, capabilities, idempotency, ledger, signals),
     catalog: options.catalog,
@@ -111,7 +112,7 @@ export function createServices(options: {
     database: options.database,
     catalog: options.catalog,
     clock,
-    merchants: new MerchantService({ merchants: new MerchantRepository(db, capabilities), apiKeys: new ApiKeyRepository(db), clock, newId: ids }),
+    merchants,
     events,
     idempotency,
     paymentStore,
@@ -131,6 +132,6 @@ export function createServices(options: {
     ledger,
     operators,
     payouts,
-    bulk: new BulkService({ store: new BulkBatchRepository(db, idempotency), catalog: options.catalog, clock, newId: ids, maxLines: options.bulkMaxLines ?? 10_000, payouts, ledger }),
+    bulk: new BulkService({ store: new BulkBatchRepository(db, idempotency), catalog: options.catalog, clock, newId: ids, maxLines: options.bulkMaxLines ?? 10_000, payouts, ledger, merchants }),
   };
 }

@@ -303,8 +303,12 @@ for (const target of testDatabases()) {
     });
 
     describe('validate: execution as payouts', () => {
-      /** What the workers do: hand off, ask about what is processing, follow the batches. */
+      /** What the workers do: execute the batches' lines, hand off, ask about what is processing, follow. */
+      const execute = async () => {
+        while ((await t.services.bulk.followDue()) > 0);
+      };
       const work = async () => {
+        await execute();
         while ((await t.services.payouts.handOffDue()) > 0);
         clock.advance(1_000);
         while ((await t.services.payouts.checkDue()) > 0);
@@ -325,11 +329,14 @@ for (const target of testDatabases()) {
         const processing = res.json();
         assert.equal(processing.status, 'processing');
         assert.ok(processing.validated_at);
-        assert.equal(processing.totals.processing.count, 2);
+        assert.equal(processing.totals.pending.count, 2, 'the worker makes the payouts');
+        assert.deepEqual(await balance(testKey), before);
+        await execute();
         const reserved = await balance(testKey);
         assert.equal(before.available - reserved.available, batch.total_amount + batch.total_fee, 'every line reserved with its fee');
         const replay = await validate(testKey, batch.id, 'validate-1');
         assert.equal(replay.json().idempotent_replay, true);
+        assert.equal(replay.json().status, 'processing');
 
         const items = await itemsOf(testKey, batch.id);
         for (const item of items) {
@@ -387,6 +394,7 @@ for (const target of testDatabases()) {
         const payout = await send(testKey, 'POST', '/payout/mobile-money/', { amount: 500_000, phone: '0197000000', country: 'BJ', operator: 'mtn_bj', reference: 'TAKEN-LATER' });
         assert.equal(payout.statusCode, 201);
         assert.equal((await validate(testKey, batch.id)).statusCode, 200);
+        await execute();
         const [taken, paid] = await itemsOf(testKey, batch.id);
         assert.equal(taken!.status, 'invalid');
         assert.equal(taken!.payout_id, null);
@@ -403,19 +411,51 @@ for (const target of testDatabases()) {
         // The state an interrupted run leaves: the batch processing, line 1's payout committed
         // (with the line's id) but the line not yet updated, lines 2 and 3 untouched.
         const merchant = await t.services.merchants.getMerchant(merchantId);
-        await t.services.payouts.create({ merchantId, environment: 'test', merchant }, { id: first!.id, reference: first!.reference, amountMinor: first!.amount, phone: first!.phone, country: first!.country, operator: first!.operator });
         await t.services.database.db.updateTable('bulk_batches').set({ status: 'processing', version: 2 }).where('id', '=', batch.id).execute();
         const before = await balance(testKey);
+        await t.services.payouts.create({ merchantId, environment: 'test', merchant }, { id: first!.id, reference: first!.reference, amountMinor: first!.amount, phone: first!.phone, country: first!.country, operator: first!.operator });
 
         const res = await validate(testKey, batch.id);
         assert.equal(res.statusCode, 200, res.body);
+        assert.equal(res.json().totals.pending.count, 3, 'a processing batch is answered as it is');
+        await execute();
         const items = await itemsOf(testKey, batch.id);
         assert.deepEqual(items.map((i) => [i.status, i.payout_id]), items.map((i) => ['processing', i.id]));
         const payouts = (await send(testKey, 'GET', '/payout/mobile-money/?limit=100')).json().data as Wire[];
         assert.equal(payouts.length, 3, 'one payout per line');
-        const lines2and3 = items[1]!.amount + items[1]!.fee + items[2]!.amount + items[2]!.fee;
-        assert.equal(before.available - (await balance(testKey)).available, lines2and3, 'line 1 reserved once, before the crash');
+        const everyLineOnce = items.reduce((sum, i) => sum + i.amount + i.fee, 0);
+        assert.equal(before.available - (await balance(testKey)).available, everyLineOnce, 'each line reserved once, line 1 before the crash');
         await work();
+        assert.equal((await send(testKey, 'GET', `/bulk-payments/${batch.id}/`)).json().status, 'completed');
+      });
+
+      it('a worker that dies mid-batch, after a payout committed and before its line was marked, is resumed by the next pass', async () => {
+        const { testKey } = await t.newMerchant();
+        const batch = await create(testKey, Array.from({ length: 5 }, () => line()));
+        const before = await balance(testKey);
+        assert.equal((await validate(testKey, batch.id)).statusCode, 200);
+        const payouts = t.services.payouts;
+        const original = payouts.create.bind(payouts);
+        let calls = 0;
+        payouts.create = async (...args: Parameters<typeof original>) => {
+          const payout = await original(...args);
+          calls += 1;
+          if (calls === 3) throw new Error('worker died after the third payout committed');
+          return payout;
+        };
+        try {
+          await assert.rejects(t.services.bulk.followDue(), /worker died/);
+        } finally {
+          payouts.create = original;
+        }
+        const halfway = (await itemsOf(testKey, batch.id)).map((i) => i.status);
+        assert.deepEqual(halfway, ['processing', 'processing', 'pending', 'pending', 'pending'], 'line 3 paid but not marked');
+        await work();
+        const items = await itemsOf(testKey, batch.id);
+        assert.deepEqual(items.map((i) => [i.status, i.payout_id]), items.map((i) => ['completed', i.id]));
+        const made = (await send(testKey, 'GET', '/payout/mobile-money/?limit=100')).json().data as Wire[];
+        assert.equal(made.length, 5, 'one payout per line');
+        assert.equal(before.available - (await balance(testKey)).available, items.reduce((sum, i) => sum + i.amount + i.fee, 0), 'each line paid once');
         assert.equal((await send(testKey, 'GET', `/bulk-payments/${batch.id}/`)).json().status, 'completed');
       });
     });

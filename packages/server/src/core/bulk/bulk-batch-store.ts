@@ -26,6 +26,8 @@ export interface BulkBatchStore {
   settleItem(itemId: string, change: { status: 'processing'; payoutId: string } | { status: 'invalid'; problems: BulkLineProblem[] }, now: string): Promise<void>;
   /** Brings `processing` lines to their payout's final status; returns how many moved. */
   followPayouts(batchId: string, now: string): Promise<number>;
+  /** Puts a batch at the back of the worker's queue (its `updated_at`), changing nothing else. */
+  touch(batchId: string, now: string): Promise<void>;
   /** Batches being executed, least recently touched first. */
   processingBatches(limit: number): Promise<BulkBatch[]>;
   /** Which of `references` name a payout of the scope already. */

@@ -2,6 +2,7 @@ import type { OperatorCatalog } from '../catalog/operator-catalog.js';
 import { AkweError } from '../errors/index.js';
 import { finishWrite, reportCommitted, type RecordedRequest } from '../idempotency/request-journal.js';
 import { insufficientBalance, type LedgerReader } from '../ledger/ledger.js';
+import type { Merchant } from '../merchants/merchant.js';
 import type { PaymentContext } from '../payments/payment-service.js';
 import type { PayoutService } from '../payouts/payout-service.js';
 import type { Clock, IdSource } from '../ports.js';
@@ -23,6 +24,8 @@ export interface BulkServiceDeps {
   maxLines: number;
   payouts: PayoutService;
   ledger: LedgerReader;
+  /** The batch's merchant, read when the worker executes its lines (its status may have changed since). */
+  merchants: { getMerchant(id: string): Promise<Merchant> };
 }
 
 /** Lines read at a time while a batch is executed. */
@@ -87,17 +90,14 @@ export class BulkService {
 
   /**
    * `POST /bulk-payments/{id}/validate/`: the merchant's approval. A `draft` whose lines the
-   * available balance covers (amounts and fees) becomes `processing`, and each `pending` line is
-   * made a payout through the payouts core (reservation, events, at-most-once hand-off), in row
-   * order. The payout's id is the line's id, so a run interrupted between a payout's commit and
-   * the line's update finds that payout on the next run (its reference is taken) and links it:
-   * no line is ever paid twice. A line the payout checks refuse now (the catalog changed, the
-   * balance ran short) is left `invalid` with the problem. Validating a `processing` batch resumes
-   * the lines still `pending`; a finished batch is 409 `invalid_state_transition`.
+   * available balance covers (amounts and fees; else 422 `insufficient_balance` and nothing
+   * changes) becomes `processing`, and the answer comes at once: the worker (`followDue`) then
+   * makes each `pending` line a payout. Validating a `processing` batch answers it as it is; a
+   * finished one is 409 `invalid_state_transition`.
    */
   async validate(ctx: PaymentContext, id: string): Promise<BulkBatchDetail> {
     this.gate(ctx);
-    let batch = await this.find(ctx, id);
+    const batch = await this.find(ctx, id);
     if (batch.status !== 'draft' && batch.status !== 'processing') {
       throw new AkweError('invalid_state_transition', `Batch ${batch.id} is ${batch.status}: only a draft is validated.`);
     }
@@ -106,28 +106,48 @@ export class BulkService {
       const available = (await this.deps.ledger.balances(ctx)).find((balance) => balance.currency === batch.currency)?.availableMinor ?? 0;
       if (available < need) throw insufficientBalance(need, batch.currency);
       const now = this.deps.clock.now().toISOString();
-      const next: BulkBatch = { ...batch, status: 'processing', validatedAt: now, updatedAt: now, version: batch.version + 1 };
-      // Two validations at once: one moves the draft, the other reads it back and executes alongside.
-      batch = (await this.deps.store.saveBatch(next, batch.version)) ? next : await this.find(ctx, id);
+      // Two validations at once: one moves the draft; the other finds it processing, which is the same answer.
+      await this.deps.store.saveBatch({ ...batch, status: 'processing', validatedAt: now, updatedAt: now, version: batch.version + 1 }, batch.version);
     }
-    await this.execute(ctx, batch);
-    await this.follow(batch);
     return this.get(ctx, batch.id);
   }
 
-  /** Brings every batch being executed up to date with its lines' payouts (the worker's job). */
+  /**
+   * The worker's job over batches being executed: makes their `pending` lines payouts, moves lines
+   * whose payouts finished, and a batch with no open line to its final status. Returns how much it
+   * did (0 when it only waited on operators).
+   */
   async followDue(limit = 20): Promise<number> {
     const batches = await this.deps.store.processingBatches(limit);
-    let moved = 0;
-    for (const batch of batches) moved += await this.follow(batch);
-    return moved;
+    let done = 0;
+    for (const batch of batches) {
+      const executed = await this.execute(batch);
+      const followed = await this.follow(batch);
+      if (executed + followed > 0) {
+        done += executed + followed;
+        // To the back of the queue, so that a long batch does not hold the others.
+        await this.deps.store.touch(batch.id, this.deps.clock.now().toISOString());
+      }
+    }
+    return done;
   }
 
-  private async execute(ctx: PaymentContext, batch: BulkBatch): Promise<void> {
+  /**
+   * Makes each `pending` line a payout through the payouts core, in row order. The payout's id is
+   * the line's id, so a run interrupted between a payout's commit and the line's update finds that
+   * payout on the next run (its reference is taken) and links it: no line is paid twice, even
+   * with two workers on one batch. A line the payout checks refuse now (the catalog changed, the
+   * balance ran short, the account was suspended) is left `invalid` with the problem.
+   */
+  private async execute(batch: BulkBatch): Promise<number> {
+    let executed = 0;
+    let ctx: PaymentContext | undefined;
     for (;;) {
       const items = await this.deps.store.pendingItems(batch.id, EXECUTION_PAGE);
-      if (items.length === 0) return;
+      if (items.length === 0) return executed;
+      ctx ??= { merchantId: batch.merchantId, environment: batch.environment, merchant: await this.deps.merchants.getMerchant(batch.merchantId) };
       for (const item of items) await this.executeLine(ctx, item);
+      executed += items.length;
     }
   }
 
@@ -156,7 +176,6 @@ export class BulkService {
           return;
         }
       }
-      if (error.code === 'account_inactive' || error.code === 'kyc_required') throw error;
       await this.deps.store.settleItem(item.id, { status: 'invalid', problems: [{ row: item.row, field: error.field ?? 'line', code: error.code, message: error.message }] }, now());
     }
   }
@@ -168,7 +187,7 @@ export class BulkService {
     const totals = await this.deps.store.totalsByStatus(batch.id);
     const count = (status: BulkItemStatus) => totals.find((total) => total.status === status)?.count ?? 0;
     if (count('pending') > 0 || count('processing') > 0) return moved;
-    const current = await this.deps.store.find(batch, batch.id);
+    const current = await this.deps.store.find({ merchantId: batch.merchantId, environment: batch.environment }, batch.id);
     if (!current || current.status !== 'processing') return moved;
     const paid = count('completed');
     const status = paid === current.itemCount ? 'completed' : paid === 0 ? 'failed' : 'partially_completed';

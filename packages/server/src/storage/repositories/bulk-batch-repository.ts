@@ -229,6 +229,10 @@ export class BulkBatchRepository implements BulkBatchStore {
     return rows.length;
   }
 
+  async touch(batchId: string, now: string): Promise<void> {
+    await this.db.updateTable('bulk_batches').set({ updated_at: now }).where('id', '=', batchId).where('status', '=', 'processing').execute();
+  }
+
   async processingBatches(limit: number): Promise<BulkBatch[]> {
     const rows = await this.db.selectFrom('bulk_batches').selectAll().where('status', '=', 'processing').orderBy('updated_at').limit(limit).execute();
     return rows.map(batchFromRow);

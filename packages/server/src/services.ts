@@ -132,6 +132,6 @@ export function createServices(options: {
     ledger,
     operators,
     payouts,
-    bulk: new BulkService({ store: new BulkBatchRepository(db, idempotency), catalog: options.catalog, clock, newId: ids, maxLines: options.bulkMaxLines ?? 10_000, payouts, ledger, merchants }),
+    bulk: new BulkService({ store: new BulkBatchRepository(db, idempotency, signals), events: eventFactory, catalog: options.catalog, clock, newId: ids, maxLines: options.bulkMaxLines ?? 10_000, payouts, ledger, merchants }),
   };
 }

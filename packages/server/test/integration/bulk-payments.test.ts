@@ -355,6 +355,14 @@ for (const target of testDatabases()) {
         assert.equal(done.totals.completed.amount, batch.total_amount);
         assert.deepEqual((await itemsOf(testKey, batch.id)).map((i) => i.status), ['completed', 'completed']);
         assert.equal((await balance(testKey)).reserved, 0);
+        const events = (await send(testKey, 'GET', `/events?reference=${batch.id}`)).json().data as Wire[];
+        assert.deepEqual(events.map((e) => [e.type, e.event_version, e.data.object.object, e.data.object.status]).reverse(), [
+          ['bulk_payment.processing', '2025-01', 'bulk_payment', 'processing'],
+          ['bulk_payment.completed', '2025-01', 'bulk_payment', 'completed'],
+        ]);
+        assert.equal(events[0]!.data.object.totals.completed.count, 2);
+        const lineEvents = (await send(testKey, 'GET', `/events?reference=${items[0]!.reference}`)).json().data as Wire[];
+        assert.deepEqual(lineEvents.map((e) => e.type).reverse(), ['payout.initiated', 'payout.updated', 'payout.completed']);
         const again = await validate(testKey, batch.id);
         assert.equal(again.statusCode, 409);
         assert.equal(again.json().error.code, 'invalid_state_transition');
@@ -374,6 +382,9 @@ for (const target of testDatabases()) {
         const failedLine = (await itemsOf(testKey, mixed.id)).find((i) => i.status === 'failed')!;
         assert.ok(failedLine.failure_code, 'the payout\'s failure code');
         assert.equal((await send(testKey, 'GET', `/bulk-payments/${none.id}/`)).json().status, 'failed');
+        const finalEvent = async (id: string) => ((await send(testKey, 'GET', `/events?reference=${id}`)).json().data as Wire[])[0]!.type;
+        assert.equal(await finalEvent(mixed.id), 'bulk_payment.partially_completed');
+        assert.equal(await finalEvent(none.id), 'bulk_payment.failed');
         assert.equal((await send(testKey, 'GET', '/bulk-payments/?status=failed')).json().data.length, 1);
         assert.equal((await balance(testKey)).reserved, 0);
       });

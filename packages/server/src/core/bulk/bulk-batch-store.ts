@@ -1,3 +1,4 @@
+import type { StoredEvent } from '../events/stored-event.js';
 import type { ClaimWrite } from '../idempotency/idempotency-store.js';
 import type { TenantScope } from '../shared/environment.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
@@ -18,8 +19,8 @@ export interface BulkBatchStore {
   items(batchId: string, filters: { status?: BulkItemStatus }, page: PageRequest): Promise<Page<BulkBatchItem>>;
   /** Count, amount and fee of the batch's lines per status (only the statuses that have lines). */
   totalsByStatus(batchId: string): Promise<BulkStatusTotal[]>;
-  /** Commits `next` if the batch is still at `expectedVersion` (false otherwise, nothing written). */
-  saveBatch(next: BulkBatch, expectedVersion: number): Promise<boolean>;
+  /** Commits `next` and its events if the batch is still at `expectedVersion` (false otherwise, nothing written). */
+  saveBatch(next: BulkBatch, expectedVersion: number, events?: StoredEvent[]): Promise<boolean>;
   /** Up to `limit` lines still `pending`, in row order. */
   pendingItems(batchId: string, limit: number): Promise<BulkBatchItem[]>;
   /** A line's outcome at execution: its payout (`processing`), or `invalid` with its problems. */

@@ -1,5 +1,6 @@
 import type { OperatorCatalog } from '../catalog/operator-catalog.js';
 import { AkweError } from '../errors/index.js';
+import type { EventFactory } from '../events/event-factory.js';
 import { finishWrite, reportCommitted, type RecordedRequest } from '../idempotency/request-journal.js';
 import { insufficientBalance, type LedgerReader } from '../ledger/ledger.js';
 import type { Merchant } from '../merchants/merchant.js';
@@ -26,6 +27,7 @@ export interface BulkServiceDeps {
   ledger: LedgerReader;
   /** The batch's merchant, read when the worker executes its lines (its status may have changed since). */
   merchants: { getMerchant(id: string): Promise<Merchant> };
+  events: EventFactory;
 }
 
 /** Lines read at a time while a batch is executed. */
@@ -107,7 +109,9 @@ export class BulkService {
       if (available < need) throw insufficientBalance(need, batch.currency);
       const now = this.deps.clock.now().toISOString();
       // Two validations at once: one moves the draft; the other finds it processing, which is the same answer.
-      await this.deps.store.saveBatch({ ...batch, status: 'processing', validatedAt: now, updatedAt: now, version: batch.version + 1 }, batch.version);
+      const next: BulkBatch = { ...batch, status: 'processing', validatedAt: now, updatedAt: now, version: batch.version + 1 };
+      const totals = await this.deps.store.totalsByStatus(batch.id);
+      await this.deps.store.saveBatch(next, batch.version, [this.deps.events.bulkBatch('processing', next, totals)]);
     }
     return this.get(ctx, batch.id);
   }
@@ -191,7 +195,8 @@ export class BulkService {
     if (!current || current.status !== 'processing') return moved;
     const paid = count('completed');
     const status = paid === current.itemCount ? 'completed' : paid === 0 ? 'failed' : 'partially_completed';
-    await this.deps.store.saveBatch({ ...current, status, completedAt: now, updatedAt: now, version: current.version + 1 }, current.version);
+    const next: BulkBatch = { ...current, status, completedAt: now, updatedAt: now, version: current.version + 1 };
+    await this.deps.store.saveBatch(next, current.version, [this.deps.events.bulkBatch(status, next, totals)]);
     return moved + 1;
   }
 

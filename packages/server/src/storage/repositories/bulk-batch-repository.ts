@@ -2,13 +2,16 @@ import type { Kysely, Selectable } from 'kysely';
 import type { CountryCode, Currency } from '../../core/catalog/operator-catalog.js';
 import type { BulkBatch, BulkBatchItem, BulkBatchSource, BulkBatchStatus, BulkItemStatus, BulkLineProblem, BulkStatusTotal } from '../../core/bulk/bulk-batch.js';
 import type { BulkBatchFilters, BulkBatchStore } from '../../core/bulk/bulk-batch-store.js';
+import type { StoredEvent } from '../../core/events/stored-event.js';
 import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
+import type { WorkSignals } from '../../core/shared/work-signals.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import type { FailureCode } from '../../core/shared/failure-codes.js';
 import type { Metadata } from '../../core/shared/metadata.js';
 import type { Page, PageRequest } from '../../core/shared/pagination.js';
 import { keysetQuery, toPage } from '../keyset-page.js';
 import type { BulkBatchItemTable, BulkBatchTable, Database } from '../schema.js';
+import { EventOutbox } from './event-repository.js';
 import { metadataEntries } from './metadata-entries.js';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -118,11 +121,18 @@ export function bulkBatchListQuery(db: Kysely<Database>, scope: TenantScope, fil
   return keysetQuery(query, 'id', page);
 }
 
+class VersionConflict extends Error {}
+
 export class BulkBatchRepository implements BulkBatchStore {
+  private readonly outbox: EventOutbox;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly claims: { writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> },
-  ) {}
+    private readonly signals?: Pick<WorkSignals, 'notify'>,
+  ) {
+    this.outbox = new EventOutbox(db);
+  }
 
   async insert(batch: BulkBatch, items: BulkBatchItem[], claim?: ClaimWrite): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
@@ -176,15 +186,25 @@ export class BulkBatchRepository implements BulkBatchStore {
     return rows.map((row) => ({ status: row.status as BulkItemStatus, count: Number(row.count), amountMinor: Number(row.amount), feeMinor: Number(row.fee) }));
   }
 
-  async saveBatch(next: BulkBatch, expectedVersion: number): Promise<boolean> {
+  async saveBatch(next: BulkBatch, expectedVersion: number, events: StoredEvent[] = []): Promise<boolean> {
     const { id: _id, merchant_id: _m, environment: _e, created_at: _c, ...columns } = batchToRow(next);
-    const result = await this.db
-      .updateTable('bulk_batches')
-      .set({ ...columns, version: expectedVersion + 1 })
-      .where('id', '=', next.id)
-      .where('version', '=', expectedVersion)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('bulk_batches')
+          .set({ ...columns, version: expectedVersion + 1 })
+          .where('id', '=', next.id)
+          .where('version', '=', expectedVersion)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1) throw new VersionConflict();
+        await this.outbox.insert(trx, events);
+      });
+    } catch (error) {
+      if (error instanceof VersionConflict) return false;
+      throw error;
+    }
+    if (events.length > 0) this.signals?.notify('events');
+    return true;
   }
 
   async pendingItems(batchId: string, limit: number): Promise<BulkBatchItem[]> {

@@ -16,6 +16,7 @@ import { healthRoutes } from './http/health/health-routes.js';
 import { installApiReference } from './http/openapi/api-reference.js';
 import { installOpenApi, openApiRoute } from './http/openapi/openapi.js';
 import { payoutRoutes } from './http/payouts/payout-routes.js';
+import { bulkRoutes } from './http/bulk/bulk-routes.js';
 import { balanceRoutes } from './http/balances/balance-routes.js';
 import { webhookEndpointRoutes } from './http/webhooks/webhook-endpoint-routes.js';
 import { installAuthentication } from './http/plugins/authentication.js';
@@ -97,6 +98,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
       await api.register(paymentRoutes, { payments: services.payments, publicUrl: config.publicUrl, destinationUrls });
       await api.register(collectLegacyRoutes, { catalog: services.catalog, payments: services.payments, clock: services.clock });
       await api.register(payoutRoutes, { catalog: services.catalog, payouts: services.payouts });
+      await api.register(bulkRoutes, { catalog: services.catalog, bulk: services.bulk, limits: { maxLines: config.bulkMaxLines, maxBytes: config.bulkMaxBytes } });
       await api.register(balanceRoutes, { ledger: services.ledger });
       await api.register(eventRoutes, { events: services.events, webhooks: services.webhooks, publicUrl: config.publicUrl });
       await api.register(webhookEndpointRoutes, { webhooks: services.webhooks, destinationUrls });

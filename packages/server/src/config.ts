@@ -40,6 +40,10 @@ export interface Config {
   sandboxPayoutDelayMs: number;
   /** How long after a hand-off (and between checks) a PROCESSING payout is asked about (PAYOUT_CHECK_INTERVAL_MS). */
   payoutCheckIntervalMs: number;
+  /** Lines per bulk batch, JSON or CSV (BULK_MAX_LINES). */
+  bulkMaxLines: number;
+  /** Bytes of a bulk batch's body: the CSV file, or the JSON of a create (BULK_MAX_BYTES). */
+  bulkMaxBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -171,6 +175,8 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxFloatMinor: reader.integer('SANDBOX_FLOAT', 100_000_000, 0, 1_000_000_000_000) * 100,
     sandboxPayoutDelayMs: reader.integer('SANDBOX_PAYOUT_DELAY_MS', 2_000, 0, 600_000),
     payoutCheckIntervalMs: reader.integer('PAYOUT_CHECK_INTERVAL_MS', 1_000, 100, 3_600_000),
+    bulkMaxLines: reader.integer('BULK_MAX_LINES', 10_000, 1, 100_000),
+    bulkMaxBytes: reader.integer('BULK_MAX_BYTES', 5 * 1024 * 1024, 1024, 104_857_600),
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return Object.freeze({ ...config, database: Object.freeze(config.database), rateLimits: Object.freeze(config.rateLimits) });

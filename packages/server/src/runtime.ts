@@ -27,5 +27,5 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     await database.close();
     throw error;
   }
-  return createServices({ database, catalog, serverSecret: () => resolveSecret(config), operators: options.operators, leaseSeconds: config.idempotencyLeaseSeconds, sandboxFloatMinor: config.sandboxFloatMinor, sandboxPayoutDelayMs: config.sandboxPayoutDelayMs, payoutCheckIntervalMs: config.payoutCheckIntervalMs });
+  return createServices({ database, catalog, serverSecret: () => resolveSecret(config), operators: options.operators, leaseSeconds: config.idempotencyLeaseSeconds, sandboxFloatMinor: config.sandboxFloatMinor, sandboxPayoutDelayMs: config.sandboxPayoutDelayMs, payoutCheckIntervalMs: config.payoutCheckIntervalMs, bulkMaxLines: config.bulkMaxLines });
 }

@@ -14,6 +14,8 @@ import { SandboxLedger } from './operators/sandbox/sandbox-ledger.js';
 import { SandboxOperator } from './operators/sandbox/sandbox-operator.js';
 import { UnconfiguredLiveOperator } from './operators/unconfigured-live-operator.js';
 import { PayoutService } from './core/payouts/payout-service.js';
+import { BulkService } from './core/bulk/bulk-service.js';
+import { BulkBatchRepository } from './storage/repositories/bulk-batch-repository.js';
 import { PayoutRepository } from './storage/repositories/payout-repository.js';
 import { WebhookService } from './core/webhooks/webhook-service.js';
 import type { WebhookStore } from './core/webhooks/webhook-store.js';
@@ -48,6 +50,7 @@ export interface Services {
   signals: WorkSignals;
   ledger: LedgerReader;
   payouts: PayoutService;
+  bulk: BulkService;
   /** The operators by environment (the sandbox for test), for tests that look inside the sandbox. */
   operators: OperatorGatewayRegistry;
 }
@@ -71,6 +74,8 @@ export function createServices(options: {
   sandboxPayoutDelayMs?: number;
   /** How often a payout in PROCESSING is asked about (ms). */
   payoutCheckIntervalMs?: number;
+  /** Lines per bulk batch (BULK_MAX_LINES, default 10 000). */
+  bulkMaxLines?: number;
 }): Services {
   const clock = options.clock ?? systemClock;
   const ids = options.newId ?? newId;
@@ -91,11 +96,23 @@ export function createServices(options: {
   const eventFactory = new EventFactory(clock, ids);
   const events = new EventRepository(db);
   const webhookStore = new WebhookRepository(db, capabilities, secretBox, idempotency, signals);
+  const merchants = new MerchantService({ merchants: new MerchantRepository(db, capabilities), apiKeys: new ApiKeyRepository(db), clock, newId: ids });
+  const payouts = new PayoutService({
+    store: new PayoutRepository(db, capabilities, idempotency, ledger, signals),
+    catalog: options.catalog,
+    operators,
+    events: eventFactory,
+    clock,
+    newId: ids,
+    leaseSeconds: options.leaseSeconds,
+    checkIntervalMs: options.payoutCheckIntervalMs,
+    faults: options.faults,
+  });
   return {
     database: options.database,
     catalog: options.catalog,
     clock,
-    merchants: new MerchantService({ merchants: new MerchantRepository(db, capabilities), apiKeys: new ApiKeyRepository(db), clock, newId: ids }),
+    merchants,
     events,
     idempotency,
     paymentStore,
@@ -114,16 +131,7 @@ export function createServices(options: {
     signals,
     ledger,
     operators,
-    payouts: new PayoutService({
-      store: new PayoutRepository(db, capabilities, idempotency, ledger, signals),
-      catalog: options.catalog,
-      operators,
-      events: eventFactory,
-      clock,
-      newId: ids,
-      leaseSeconds: options.leaseSeconds,
-      checkIntervalMs: options.payoutCheckIntervalMs,
-      faults: options.faults,
-    }),
+    payouts,
+    bulk: new BulkService({ store: new BulkBatchRepository(db, idempotency, signals), events: eventFactory, catalog: options.catalog, clock, newId: ids, maxLines: options.bulkMaxLines ?? 10_000, payouts, ledger, merchants }),
   };
 }

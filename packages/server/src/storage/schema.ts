@@ -254,6 +254,49 @@ export interface PayoutTable {
   version: number;
 }
 
+export interface BulkBatchTable {
+  id: string;
+  merchant_id: string;
+  environment: string;
+  name: string;
+  description: string | null;
+  status: string;
+  source: string;
+  currency: string;
+  item_count: number;
+  total_amount_minor: number;
+  total_fee_minor: number;
+  metadata: string;
+  validated_at: string | null;
+  completed_at: string | null;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+export interface BulkBatchItemTable {
+  id: string;
+  batch_id: string;
+  row_number: number;
+  beneficiary_name: string;
+  phone: string;
+  amount_minor: number;
+  fee_minor: number;
+  currency: string;
+  country: string;
+  operator: string;
+  reference: string;
+  description: string | null;
+  metadata: string;
+  status: string;
+  /** JSON array of line problems, for a line stored `invalid`; null otherwise. */
+  problems: string | null;
+  payout_id: string | null;
+  failure_code: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   merchants: MerchantTable;
   merchant_status_changes: MerchantStatusChangeTable;
@@ -268,6 +311,8 @@ export interface Database {
   ledger_transactions: LedgerTransactionTable;
   ledger_entries: LedgerEntryTable;
   payouts: PayoutTable;
+  bulk_batches: BulkBatchTable;
+  bulk_batch_items: BulkBatchItemTable;
   webhook_endpoints: WebhookEndpointTable;
   callback_secrets: CallbackSecretTable;
   webhook_deliveries: WebhookDeliveryTable;

@@ -4,7 +4,7 @@ import type { Services } from '../services.js';
 import { WebhookDeliveryJob } from '../webhooks/webhook-delivery-job.js';
 import { webhookSenders } from '../webhooks/webhook-senders.js';
 import { eventFanoutJob } from './event-fanout-job.js';
-import { payoutCheckJob, payoutHandoffJob } from './payout-jobs.js';
+import { bulkFollowJob, payoutCheckJob, payoutHandoffJob } from './payout-jobs.js';
 import { idempotencyCleanupJob } from './idempotency-cleanup-job.js';
 import { paymentExpiryJob } from './payment-expiry-job.js';
 import { requestRecoveryJob } from './request-recovery-job.js';
@@ -21,6 +21,7 @@ export function createJobs(services: Services, config: Pick<Config, 'dev' | 'pub
     eventFanoutJob(services.webhooks),
     payoutHandoffJob(services.payouts),
     payoutCheckJob(services.payouts),
+    bulkFollowJob(services.bulk),
     new WebhookDeliveryJob({
       store: services.webhookStore,
       webhooks: services.webhooks,

@@ -172,15 +172,16 @@ describe('OpenAPI document', () => {
     for (const code of Object.keys(errorCatalog)) assert.ok(document.info.description.includes(`\`${code}\``), code);
   });
 
-  it('describes each event type in its webhooks section, with the payment, refund or payout in data.object', () => {
+  it('describes each event type in its webhooks section, with the payment, refund, payout or bulk payment batch in data.object', () => {
     assert.deepEqual(Object.keys(document.webhooks).sort(), [...EVENT_TYPES].sort());
     for (const type of EVENT_TYPES) {
       const operation = document.webhooks[type].post;
       const body = operation.requestBody.content['application/json'].schema;
       assert.deepEqual(body.properties.type.enum, [type]);
       const payout = type.startsWith('payout.');
-      assert.deepEqual(body.properties.event_version.enum, [payout ? '2025-01' : '2026-06'], type);
-      const object = payout ? 'Payout' : type.startsWith('collect.refund.') ? 'Refund' : 'Payment';
+      const bulk = type.startsWith('bulk_payment.');
+      assert.deepEqual(body.properties.event_version.enum, [payout || bulk ? '2025-01' : '2026-06'], type);
+      const object = payout ? 'Payout' : bulk ? 'BulkPayment' : type.startsWith('collect.refund.') ? 'Refund' : 'Payment';
       assert.deepEqual(body.properties.data.properties.object, { $ref: `#/components/schemas/${object}` }, type);
       assert.ok(operation.parameters.some((p: Json) => p.name === 'X-Service-Signature' && p.required), type);
     }

@@ -324,13 +324,14 @@ const bucketLabels: Record<Bucket, string> = { refund: 'refund', create: 'paymen
 
 /**
  * The budget a route must spend: reads are 'read'; refund creation 'refund'; the other collect
- * writes (creation, confirm, cancel, pay, either contract) 'create'; every other write 'manage'.
+ * writes (creation, confirm, cancel, pay, either contract) 'create'; payout and bulk payment
+ * writes 'payout'; every other write 'manage'.
  */
 function expectedBucket(route: SeenRoute): Bucket {
   if (route.method === 'GET' || route.method === 'HEAD') return 'read';
   if (/^\/api\/v1\/collect\/payments\/:[^/]+\/refunds\/?$/.test(route.url)) return 'refund';
   if (route.url.startsWith('/api/v1/collect/')) return 'create';
-  if (route.url.startsWith('/api/v1/payout/')) return 'payout';
+  if (route.url.startsWith('/api/v1/payout/') || route.url.startsWith('/api/v1/bulk-payments/')) return 'payout';
   return 'manage';
 }
 

@@ -3,6 +3,10 @@ import { errorCatalog, type ErrorCode } from './error-catalog.js';
 export interface ErrorDetail {
   field: string;
   message: string;
+  /** The line at fault, for a bulk batch's line problems (docs/bulk.md "Problems"). */
+  row?: number;
+  /** The line problem's own code, when it is not the error's (`invalid_phone` in a `validation_error`). */
+  code?: string;
 }
 
 /** A failure the caller can act on: a stable code, a human message, optionally the field at fault. */

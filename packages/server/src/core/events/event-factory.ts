@@ -1,3 +1,4 @@
+import type { BulkBatch, BulkBatchStatus, BulkStatusTotal } from '../bulk/bulk-batch.js';
 import type { Clock, IdSource } from '../ports.js';
 import type { Payment, PaymentStatus, Refund } from '../payments/payment.js';
 import type { Payout } from '../payouts/payout.js';
@@ -8,6 +9,9 @@ export const EVENT_VERSION = '2026-06';
 export const PAYOUT_EVENT_VERSION = '2025-01';
 
 export type PayoutEventType = 'initiated' | 'updated' | 'completed' | 'failed' | 'cancelled';
+
+/** Bulk batch events carry the payout contract's version: the same centimes and family of objects. */
+export const BULK_EVENT_VERSION = PAYOUT_EVENT_VERSION;
 
 /** Builds outbox rows; one place decides event ids, times and kinds. */
 export class EventFactory {
@@ -33,6 +37,11 @@ export class EventFactory {
   /** payout.initiated, .updated, .completed, .failed, .cancelled (SPEC.md "Payout events"). */
   payout(type: PayoutEventType, payout: Payout): StoredEvent {
     return this.base(`payout.${type}`, payout, { kind: 'payout', payout: { ...payout, metadata: { ...payout.metadata } } });
+  }
+
+  /** bulk_payment.processing (validated), .completed, .partially_completed, .failed (docs/bulk.md). */
+  bulkBatch(status: Exclude<BulkBatchStatus, 'draft'>, batch: BulkBatch, totals: BulkStatusTotal[]): StoredEvent {
+    return this.base(`bulk_payment.${status}`, batch, { kind: 'bulk_batch', batch: { ...batch, metadata: { ...batch.metadata } }, totals: totals.map((total) => ({ ...total })) });
   }
 
   private payment(type: string, payment: Payment): StoredEvent {

@@ -14,6 +14,10 @@ export const EVENT_TYPES: readonly string[] = [
   'payout.completed',
   'payout.failed',
   'payout.cancelled',
+  'bulk_payment.processing',
+  'bulk_payment.completed',
+  'bulk_payment.partially_completed',
+  'bulk_payment.failed',
 ];
 
 /** `collect.payment.*`-style families: every prefix of a known type, with `.*`. */

@@ -1,3 +1,4 @@
+import type { BulkBatch, BulkStatusTotal } from '../bulk/bulk-batch.js';
 import type { Payment, Refund } from '../payments/payment.js';
 import type { Payout } from '../payouts/payout.js';
 import type { Environment } from '../shared/environment.js';
@@ -6,11 +7,19 @@ import type { Environment } from '../shared/environment.js';
 export type EventSubject =
   | { kind: 'payment'; payment: Payment }
   | { kind: 'refund'; refund: Refund; payment: Payment }
-  | { kind: 'payout'; payout: Payout };
+  | { kind: 'payout'; payout: Payout }
+  | { kind: 'bulk_batch'; batch: BulkBatch; totals: BulkStatusTotal[] };
 
 /** The merchant reference of what an event is about (GET /events?reference=). */
 export function subjectReference(subject: EventSubject): string {
-  return subject.kind === 'payout' ? subject.payout.reference : subject.payment.reference;
+  switch (subject.kind) {
+    case 'payout':
+      return subject.payout.reference;
+    case 'bulk_batch':
+      return subject.batch.id; // a batch has no merchant reference: GET /events?reference=<batch id>
+    default:
+      return subject.payment.reference;
+  }
 }
 
 /**

@@ -19,6 +19,8 @@ import { assertPayoutTransition } from './payout-state-machine.js';
 import type { PayoutFilters, PayoutStore } from './payout-store.js';
 
 export interface CreatePayoutInput {
+  /** The payout's id when the caller must know it before the commit (a bulk line's id); new otherwise. */
+  id?: string;
   reference: string;
   amountMinor: number;
   phone: string;
@@ -87,7 +89,7 @@ export class PayoutService {
 
     const now = this.now();
     const payout: Payout = {
-      id: this.deps.newId(),
+      id: input.id ?? this.deps.newId(),
       merchantId: ctx.merchantId,
       environment: ctx.environment,
       reference: input.reference,

@@ -144,8 +144,8 @@ export class WebhookService {
       .filter((endpoint) => endpoint.enabled && subscribes(endpoint, event.type))
       .filter((endpoint) => endpoint.apiVersion === '2026-06' || event.subject.kind === 'payment')
       .map((endpoint) => ({ destination: endpoint.id, endpointId: endpoint.id, targetUrl: endpoint.url, apiVersion: endpoint.apiVersion }));
-    // A payment's callback_url gets that payment's events (its refunds' too); payouts have none.
-    const callbackUrl = event.subject.kind === 'payout' ? null : event.subject.payment.callbackUrl;
+    // A payment's callback_url gets that payment's events (its refunds' too); payouts and batches have none.
+    const callbackUrl = event.subject.kind === 'payment' || event.subject.kind === 'refund' ? event.subject.payment.callbackUrl : null;
     if (callbackUrl) targets.push({ destination: CALLBACK_DESTINATION, endpointId: null, targetUrl: callbackUrl, apiVersion: '2026-06' });
     return targets;
   }

@@ -1,4 +1,5 @@
-import { EVENT_VERSION, PAYOUT_EVENT_VERSION } from '../../core/events/event-factory.js';
+import { BULK_EVENT_VERSION, EVENT_VERSION, PAYOUT_EVENT_VERSION } from '../../core/events/event-factory.js';
+import { bulkBatchToWire } from '../bulk/bulk-mapper.js';
 import type { StoredEvent } from '../../core/events/stored-event.js';
 import { paymentToWire, refundToWire } from '../collect-v2026/payment-mapper.js';
 import { payoutToWire } from '../payouts/payout-mapper.js';
@@ -11,6 +12,8 @@ function wireObject(subject: StoredEvent['subject'], publicUrl: string) {
       return refundToWire(subject.refund);
     case 'payout':
       return payoutToWire(subject.payout);
+    case 'bulk_batch':
+      return bulkBatchToWire({ batch: subject.batch, totals: subject.totals });
   }
 }
 
@@ -23,7 +26,7 @@ export function eventEnvelope(event: StoredEvent, publicUrl: string) {
   return {
     id: event.id,
     type: event.type,
-    event_version: event.subject.kind === 'payout' ? PAYOUT_EVENT_VERSION : EVENT_VERSION,
+    event_version: event.subject.kind === 'payout' ? PAYOUT_EVENT_VERSION : event.subject.kind === 'bulk_batch' ? BULK_EVENT_VERSION : EVENT_VERSION,
     environment: event.environment,
     merchant_id: event.merchantId,
     created_at: event.createdAt,

@@ -17,6 +17,11 @@ const confirmation = ['confirmPayment', 'legacyConfirmPayment'];
 const checkoutPayment = ['simulateCheckoutPayment'];
 const refunding = ['createPaymentRefund'];
 const payoutCreation = ['createPayout'];
+/** Bulk batch creation; its line problems are `details` of a `validation_error`, not codes of their own. */
+const bulkCreation = ['createBulkPayment', 'importBulkPaymentCsv'];
+const bulkExecution = ['validateBulkPayment'];
+/** Routes whose body is not JSON (so not in the route's schema). */
+const rawBody = ['importBulkPaymentCsv'];
 /** Operations that reach an operator (a status query with sync=true included). */
 const operatorCalls = [...creation, ...confirmation, ...checkoutPayment, ...refunding, 'getPayment', 'legacyGetPayment'];
 /** Operations that change a payment under a version check. */
@@ -41,22 +46,22 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   insufficient_scope: (route) => route.scope !== undefined,
   validation_error: (route) => route.hasInput,
   invalid_json: withBody,
-  unsupported_media_type: withBody,
-  payload_too_large: withBody,
+  unsupported_media_type: (route) => withBody(route) || operations(...rawBody)(route),
+  payload_too_large: (route) => withBody(route) || operations(...rawBody)(route),
   missing_idempotency_key: (route) => route.idempotency?.required === true,
   invalid_idempotency_key: withIdempotency,
   idempotency_key_reused: withIdempotency,
   idempotency_request_in_progress: withIdempotency,
   not_found: (route) => route.hasPathParameters || operations(...confirmation)(route),
-  kyc_required: operations(...payoutCreation),
-  account_inactive: operations(...creation, ...payoutCreation),
+  kyc_required: operations(...payoutCreation, ...bulkCreation, ...bulkExecution),
+  account_inactive: operations(...creation, ...payoutCreation, ...bulkCreation, ...bulkExecution),
   unsupported_currency: operations(...creation),
   invalid_operator: operations(...creation, ...checkoutPayment, ...payoutCreation),
   invalid_phone: operations(...creation, ...checkoutPayment, ...payoutCreation),
   amount_too_low: operations(...creation, ...checkoutPayment, ...payoutCreation),
   amount_too_high: operations(...creation, ...checkoutPayment, ...payoutCreation),
   duplicate_reference: operations(...creation, ...payoutCreation),
-  insufficient_balance: operations(...refunding, ...payoutCreation),
+  insufficient_balance: operations(...refunding, ...payoutCreation, ...bulkExecution),
   payout_failed: operations(...payoutCreation, 'getPayout'),
   invalid_otp: operations(...confirmation),
   payment_not_confirmable: operations(...confirmation),
@@ -68,7 +73,7 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   operator_unavailable: operations(...operatorCalls),
   operator_outcome_unknown: operations(...operatorCalls),
   operator_call_in_progress: operations(...operatorCalls),
-  invalid_state_transition: operations(...paymentChanges),
+  invalid_state_transition: operations(...paymentChanges, ...bulkExecution),
   endpoint_limit_reached: operations('createWebhookEndpoint'),
 };
 

@@ -9,6 +9,17 @@ type RouteSchema = Record<string, unknown>;
 /** @fastify/swagger reads a response's description from this key and drops it from the schema. */
 const RESPONSE_DESCRIPTION = 'x-response-description';
 
+/**
+ * Request bodies that are not JSON, so not in the route's schema (their parser is the route
+ * plugin's): shown in the document by operation id.
+ */
+const rawBodies: Record<string, { contentType: string; description: string }> = {
+  importBulkPaymentCsv: {
+    contentType: 'text/csv',
+    description: 'The batch file, UTF-8 (with or without BOM), comma or semicolon, header row first (docs/bulk.md; GET /bulk-payments/template.csv).',
+  },
+};
+
 /** What a reader needs beyond the route's own words: the key, the scope, the budget, idempotency. */
 function operationNotes(route: RouteFacts): string[] {
   if (route.public) return ['No API key needed.'];
@@ -43,5 +54,7 @@ export function operationTransform({ schema, url, route }: { schema: unknown; ur
   transformed.description = [original.description, ...operationNotes(facts)].filter(Boolean).join('\n\n');
   if (facts.idempotency) transformed.headers = headersWithIdempotencyKey(original.headers, facts.idempotency);
   if (original.response) transformed.response = describedErrorResponses(original.response as Record<string, unknown>, facts);
+  const raw = typeof original.operationId === 'string' ? rawBodies[original.operationId] : undefined;
+  if (raw) transformed.body = { content: { [raw.contentType]: { schema: { type: 'string', description: raw.description } } } };
   return { schema: transformed as never, url };
 }

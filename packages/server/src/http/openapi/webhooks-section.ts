@@ -1,5 +1,6 @@
 import { Type, type TSchema } from 'typebox';
-import { EVENT_VERSION, PAYOUT_EVENT_VERSION } from '../../core/events/event-factory.js';
+import { BULK_EVENT_VERSION, EVENT_VERSION, PAYOUT_EVENT_VERSION } from '../../core/events/event-factory.js';
+import { BulkBatchObject } from '../bulk/bulk-schemas.js';
 import { PayoutObject } from '../payouts/payout-schemas.js';
 import { EVENT_TYPES } from '../../core/events/event-types.js';
 import { SIGNATURE_HEADER } from '../../core/webhooks/webhook-signature.js';
@@ -12,6 +13,7 @@ const eventObjects: { prefix: string; object: TSchema; subject: string; version:
   { prefix: 'collect.payment.', object: PaymentObject, subject: 'payment', version: EVENT_VERSION },
   { prefix: 'collect.refund.', object: RefundObject, subject: 'refund', version: EVENT_VERSION },
   { prefix: 'payout.', object: PayoutObject, subject: 'payout', version: PAYOUT_EVENT_VERSION },
+  { prefix: 'bulk_payment.', object: BulkBatchObject, subject: 'bulk payment batch', version: BULK_EVENT_VERSION },
 ];
 
 function describeEvent(type: string, subject: string, change: string): string {

@@ -10,7 +10,16 @@ export const ErrorResponse = Type.Object(
       code: Type.String({ description: 'Stable snake_case code from the error catalog.', examples: codes }),
       message: Type.String(),
       field: Type.Optional(Type.String({ description: 'The first field at fault, for validation errors.' })),
-      details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+      details: Type.Optional(
+        Type.Array(
+          Type.Object({
+            field: Type.String(),
+            message: Type.String(),
+            row: Type.Optional(Type.Integer({ description: 'Bulk payments: the line at fault (CSV: the spreadsheet row, header = 1; JSON: the position in items, from 1).' })),
+            code: Type.Optional(Type.String({ description: 'Bulk payments: the line problem\'s own code (invalid_phone, duplicate_reference, ...).' })),
+          }),
+        ),
+      ),
       request_id: Type.String(),
     }),
   },

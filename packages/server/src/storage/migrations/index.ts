@@ -9,6 +9,7 @@ import * as merchantHistory from './0007-merchant-history.js';
 import * as ledger from './0008-ledger.js';
 import * as payouts from './0009-payouts.js';
 import * as deliveryClaimIndex from './0010-delivery-claim-index.js';
+import * as bulkBatches from './0011-bulk-batches.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-ledger': ledger,
   '0009-payouts': payouts,
   '0010-delivery-claim-index': deliveryClaimIndex,
+  '0011-bulk-batches': bulkBatches,
 };

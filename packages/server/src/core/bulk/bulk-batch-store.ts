@@ -1,0 +1,36 @@
+import type { StoredEvent } from '../events/stored-event.js';
+import type { ClaimWrite } from '../idempotency/idempotency-store.js';
+import type { TenantScope } from '../shared/environment.js';
+import type { Page, PageRequest } from '../shared/pagination.js';
+import type { BulkBatch, BulkBatchItem, BulkBatchStatus, BulkItemStatus, BulkLineProblem, BulkStatusTotal } from './bulk-batch.js';
+
+export interface BulkBatchFilters {
+  status?: BulkBatchStatus;
+  createdGte?: string;
+  createdLte?: string;
+}
+
+export interface BulkBatchStore {
+  /** Stores a batch, all its lines and the request's claim in one transaction. */
+  insert(batch: BulkBatch, items: BulkBatchItem[], claim?: ClaimWrite): Promise<void>;
+  find(scope: TenantScope, id: string): Promise<BulkBatch | undefined>;
+  list(scope: TenantScope, filters: BulkBatchFilters, page: PageRequest): Promise<Page<BulkBatch>>;
+  /** A batch's lines in row order: `startingAfter` gives the rows after that line, `endingBefore` those before it. */
+  items(batchId: string, filters: { status?: BulkItemStatus }, page: PageRequest): Promise<Page<BulkBatchItem>>;
+  /** Count, amount and fee of the batch's lines per status (only the statuses that have lines). */
+  totalsByStatus(batchId: string): Promise<BulkStatusTotal[]>;
+  /** Commits `next` and its events if the batch is still at `expectedVersion` (false otherwise, nothing written). */
+  saveBatch(next: BulkBatch, expectedVersion: number, events?: StoredEvent[]): Promise<boolean>;
+  /** Up to `limit` lines still `pending`, in row order. */
+  pendingItems(batchId: string, limit: number): Promise<BulkBatchItem[]>;
+  /** A line's outcome at execution: its payout (`processing`), or `invalid` with its problems. */
+  settleItem(itemId: string, change: { status: 'processing'; payoutId: string } | { status: 'invalid'; problems: BulkLineProblem[] }, now: string): Promise<void>;
+  /** Brings `processing` lines to their payout's final status; returns how many moved. */
+  followPayouts(batchId: string, now: string): Promise<number>;
+  /** Puts a batch at the back of the worker's queue (its `updated_at`), changing nothing else. */
+  touch(batchId: string, now: string): Promise<void>;
+  /** Batches being executed, least recently touched first. */
+  processingBatches(limit: number): Promise<BulkBatch[]>;
+  /** Which of `references` name a payout of the scope already. */
+  existingPayoutReferences(scope: TenantScope, references: readonly string[]): Promise<Set<string>>;
+}

@@ -1,0 +1,304 @@
+import type { OperatorCatalog } from '../catalog/operator-catalog.js';
+import { AkweError } from '../errors/index.js';
+import type { EventFactory } from '../events/event-factory.js';
+import { finishWrite, reportCommitted, type RecordedRequest } from '../idempotency/request-journal.js';
+import { insufficientBalance, type LedgerReader } from '../ledger/ledger.js';
+import type { Merchant } from '../merchants/merchant.js';
+import type { PaymentContext } from '../payments/payment-service.js';
+import type { PayoutService } from '../payouts/payout-service.js';
+import type { Clock, IdSource } from '../ports.js';
+import type { TenantScope } from '../shared/environment.js';
+import { eachConcurrently } from '../shared/concurrently.js';
+import { checkMetadata, type Metadata } from '../shared/metadata.js';
+import type { Page, PageRequest } from '../shared/pagination.js';
+import type { CheckedBatchFile } from './batch-csv-check.js';
+import { BatchLineChecker, type BatchItem, type BatchLineInput } from './batch-lines.js';
+import type { BatchLineProblem } from './batch-problems.js';
+import type { BulkBatch, BulkBatchItem, BulkBatchSource, BulkItemStatus, BulkStatusTotal } from './bulk-batch.js';
+import type { BulkBatchFilters, BulkBatchStore } from './bulk-batch-store.js';
+
+export interface BulkServiceDeps {
+  store: BulkBatchStore;
+  catalog: OperatorCatalog;
+  clock: Clock;
+  newId: IdSource;
+  /** Lines per batch, JSON or CSV (BULK_MAX_LINES). */
+  maxLines: number;
+  payouts: PayoutService;
+  ledger: LedgerReader;
+  /** The batch's merchant, read when the worker executes its lines (its status may have changed since). */
+  merchants: { getMerchant(id: string): Promise<Merchant> };
+  events: EventFactory;
+}
+
+/** Lines read at a time while a batch is executed. */
+const EXECUTION_PAGE = 200;
+/** Lines made payouts at once. */
+const LINES_IN_FLIGHT = 16;
+
+export interface CreateBatchInput {
+  name: string;
+  description?: string;
+  metadata?: Metadata;
+}
+
+/** A batch with what its lines add up to per status (the detail). */
+export interface BulkBatchDetail {
+  batch: BulkBatch;
+  totals: BulkStatusTotal[];
+}
+
+/**
+ * Bulk payment batches (SPEC.md "Bulk payment batch", docs/bulk.md). A batch is checked whole:
+ * every problem of every line is reported at once and a batch with any problem is refused (400
+ * `validation_error`, nothing stored). A stored batch is a `draft` whose lines are all `pending`.
+ */
+export class BulkService {
+  constructor(private readonly deps: BulkServiceDeps) {}
+
+  /** `POST /bulk-payments/`: lines numbered by their position in `items`, from 1. */
+  async createFromItems(ctx: PaymentContext, input: CreateBatchInput & { items: BatchLineInput[] }, request: RecordedRequest<BulkBatchDetail> = {}): Promise<BulkBatchDetail> {
+    this.gate(ctx);
+    if (input.items.length > this.deps.maxLines) {
+      throw new AkweError('validation_error', `A batch holds at most ${this.deps.maxLines} lines; got ${input.items.length}.`, { field: 'items' });
+    }
+    const checker = new BatchLineChecker(this.deps.catalog);
+    const items: BatchItem[] = [];
+    const problems: BatchLineProblem[] = [];
+    input.items.forEach((line, index) => {
+      const check = checker.check(index + 1, line);
+      if (check.ok) items.push(check.item);
+      else problems.push(...check.problems);
+    });
+    return this.store(ctx, input, 'api', { items, problems }, 'items', request);
+  }
+
+  /** `POST /bulk-payments/import_csv/`: the file was read and checked as it arrived (checkBatchCsv). */
+  async createFromCsv(ctx: PaymentContext, input: CreateBatchInput, file: CheckedBatchFile, request: RecordedRequest<BulkBatchDetail> = {}): Promise<BulkBatchDetail> {
+    this.gate(ctx);
+    return this.store(ctx, input, 'csv', file, 'file', request);
+  }
+
+  async get(ctx: TenantScope, id: string): Promise<BulkBatchDetail> {
+    const batch = await this.find(ctx, id);
+    return { batch, totals: await this.deps.store.totalsByStatus(batch.id) };
+  }
+
+  list(ctx: TenantScope, filters: BulkBatchFilters, page: PageRequest): Promise<Page<BulkBatch>> {
+    return this.deps.store.list(ctx, filters, page);
+  }
+
+  async items(ctx: TenantScope, id: string, filters: { status?: BulkItemStatus }, page: PageRequest): Promise<Page<BulkBatchItem>> {
+    const batch = await this.find(ctx, id);
+    return this.deps.store.items(batch.id, filters, page);
+  }
+
+  /**
+   * `POST /bulk-payments/{id}/validate/`: the merchant's approval. A `draft` whose lines the
+   * available balance covers (amounts and fees; else 422 `insufficient_balance` and nothing
+   * changes) becomes `processing`, and the answer comes at once: the worker (`followDue`) then
+   * makes each `pending` line a payout. Validating a `processing` batch answers it as it is; a
+   * finished one is 409 `invalid_state_transition`.
+   */
+  async validate(ctx: PaymentContext, id: string): Promise<BulkBatchDetail> {
+    this.gate(ctx);
+    const batch = await this.find(ctx, id);
+    if (batch.status !== 'draft' && batch.status !== 'processing') {
+      throw new AkweError('invalid_state_transition', `Batch ${batch.id} is ${batch.status}: only a draft is validated.`);
+    }
+    if (batch.status === 'draft') {
+      const need = batch.totalAmountMinor + batch.totalFeeMinor;
+      const available = (await this.deps.ledger.balances(ctx)).find((balance) => balance.currency === batch.currency)?.availableMinor ?? 0;
+      if (available < need) throw insufficientBalance(need, batch.currency);
+      const now = this.deps.clock.now().toISOString();
+      // Two validations at once: one moves the draft; the other finds it processing, which is the same answer.
+      const next: BulkBatch = { ...batch, status: 'processing', validatedAt: now, updatedAt: now, version: batch.version + 1 };
+      const totals = await this.deps.store.totalsByStatus(batch.id);
+      await this.deps.store.saveBatch(next, batch.version, [this.deps.events.bulkBatch('processing', next, totals)]);
+    }
+    return this.get(ctx, batch.id);
+  }
+
+  /**
+   * The worker's job over batches being executed: makes their `pending` lines payouts, moves lines
+   * whose payouts finished, and a batch with no open line to its final status. Returns how much it
+   * did (0 when it only waited on operators).
+   */
+  async followDue(limit = 20): Promise<number> {
+    const batches = await this.deps.store.processingBatches(limit);
+    let done = 0;
+    for (const batch of batches) {
+      const executed = await this.execute(batch);
+      const followed = await this.follow(batch);
+      if (executed + followed > 0) {
+        done += executed + followed;
+        // To the back of the queue, so that a long batch does not hold the others.
+        await this.deps.store.touch(batch.id, this.deps.clock.now().toISOString());
+      }
+    }
+    return done;
+  }
+
+  /**
+   * Makes each `pending` line a payout through the payouts core, in row order, 16 at a time. The
+   * payout's id is the line's id, so a run interrupted between a payout's commit and the line's update finds that
+   * payout on the next run (its reference is taken) and links it: no line is paid twice, even
+   * with two workers on one batch. A line the payout checks refuse now (the catalog changed, the
+   * balance ran short, the account was suspended) is left `invalid` with the problem.
+   */
+  private async execute(batch: BulkBatch): Promise<number> {
+    let executed = 0;
+    let ctx: PaymentContext | undefined;
+    for (;;) {
+      const items = await this.deps.store.pendingItems(batch.id, EXECUTION_PAGE);
+      if (items.length === 0) return executed;
+      ctx ??= { merchantId: batch.merchantId, environment: batch.environment, merchant: await this.deps.merchants.getMerchant(batch.merchantId) };
+      const lineCtx = ctx;
+      // Side by side: each line is its own payout transaction, and concurrent commits share the
+      // database's group commit (SQLite) or its connections (PostgreSQL) instead of queuing one by one.
+      await eachConcurrently(items, LINES_IN_FLIGHT, (item) => this.executeLine(lineCtx, item));
+      executed += items.length;
+    }
+  }
+
+  private async executeLine(ctx: PaymentContext, item: BulkBatchItem): Promise<void> {
+    const now = () => this.deps.clock.now().toISOString();
+    try {
+      const payout = await this.deps.payouts.create(ctx, {
+        id: item.id,
+        reference: item.reference,
+        amountMinor: item.amountMinor,
+        phone: item.phone,
+        country: item.country,
+        operator: item.operator,
+        recipientLastName: item.beneficiaryName,
+        description: item.description ?? undefined,
+        metadata: item.metadata,
+      });
+      await this.deps.store.settleItem(item.id, { status: 'processing', payoutId: payout.id }, now());
+    } catch (error) {
+      if (!(error instanceof AkweError) || error.status >= 500) throw error; // the batch stays processing; a retry resumes here
+      if (error.code === 'duplicate_reference') {
+        // Made by an earlier, interrupted run of this line (same id)? Then it is this line's payout.
+        const earlier = await this.deps.payouts.get(ctx, item.id).catch(() => undefined);
+        if (earlier?.id === item.id) {
+          await this.deps.store.settleItem(item.id, { status: 'processing', payoutId: earlier.id }, now());
+          return;
+        }
+      }
+      await this.deps.store.settleItem(item.id, { status: 'invalid', problems: [{ row: item.row, field: error.field ?? 'line', code: error.code, message: error.message }] }, now());
+    }
+  }
+
+  /** Moves lines whose payouts finished, and the batch to its final status once no line is open. */
+  private async follow(batch: BulkBatch): Promise<number> {
+    const now = this.deps.clock.now().toISOString();
+    const moved = await this.deps.store.followPayouts(batch.id, now);
+    const totals = await this.deps.store.totalsByStatus(batch.id);
+    const count = (status: BulkItemStatus) => totals.find((total) => total.status === status)?.count ?? 0;
+    if (count('pending') > 0 || count('processing') > 0) return moved;
+    const current = await this.deps.store.find({ merchantId: batch.merchantId, environment: batch.environment }, batch.id);
+    if (!current || current.status !== 'processing') return moved;
+    const paid = count('completed');
+    const status = paid === current.itemCount ? 'completed' : paid === 0 ? 'failed' : 'partially_completed';
+    const next: BulkBatch = { ...current, status, completedAt: now, updatedAt: now, version: current.version + 1 };
+    await this.deps.store.saveBatch(next, current.version, [this.deps.events.bulkBatch(status, next, totals)]);
+    return moved + 1;
+  }
+
+  /** PRODUCT.md "Accounts and gating": live bulk payments need an active, validated merchant, as payouts do. */
+  private gate(ctx: PaymentContext): void {
+    if (ctx.environment !== 'live') return;
+    if (ctx.merchant.status !== 'active') throw new AkweError('account_inactive');
+    if (ctx.merchant.kycStatus !== 'validated') throw new AkweError('kyc_required');
+  }
+
+  private async store(
+    ctx: PaymentContext,
+    input: CreateBatchInput,
+    source: BulkBatchSource,
+    checked: { items: BatchItem[]; problems: BatchLineProblem[] },
+    field: 'items' | 'file',
+    request: RecordedRequest<BulkBatchDetail>,
+  ): Promise<BulkBatchDetail> {
+    const metadata = checkMetadata(input.metadata);
+    const problems = [...checked.problems];
+    const [first] = checked.items;
+    // One currency per batch: its totals and the balance it draws on are in that currency.
+    for (const item of checked.items) {
+      if (first && item.currency !== first.currency) {
+        problems.push({ row: item.row, field: 'currency', code: 'unsupported_currency', message: `A batch pays in one currency: row ${first.row} uses ${first.currency}, this line ${item.currency}.` });
+      }
+    }
+    // A line's reference becomes its payout's, which is unique per merchant and environment.
+    const taken = await this.deps.store.existingPayoutReferences(ctx, checked.items.map((item) => item.reference));
+    for (const item of checked.items) {
+      if (taken.has(item.reference)) problems.push({ row: item.row, field: 'reference', code: 'duplicate_reference', message: `A payout with reference ${item.reference} exists already.` });
+    }
+    if (problems.length > 0 || !first) {
+      problems.sort((a, b) => a.row - b.row);
+      const rows = new Set(problems.map((problem) => problem.row)).size;
+      throw new AkweError('validation_error', `${rows} line${rows === 1 ? '' : 's'} of the batch ${rows === 1 ? 'has' : 'have'} problems; nothing was stored. See details.`, {
+        field,
+        details: problems.map(({ row, field: lineField, code, message }) => ({ row, field: lineField, code, message })),
+      });
+    }
+
+    const now = this.deps.clock.now().toISOString();
+    const batchId = this.deps.newId();
+    const items: BulkBatchItem[] = checked.items.map((item) => ({
+      id: this.deps.newId(),
+      batchId,
+      row: item.row,
+      beneficiaryName: item.beneficiaryName,
+      phone: item.phone,
+      amountMinor: item.amountMinor,
+      feeMinor: item.feeMinor,
+      currency: item.currency,
+      country: item.country,
+      operator: item.operator,
+      reference: item.reference,
+      description: item.description,
+      metadata: item.metadata,
+      status: 'pending',
+      problems: null,
+      payoutId: null,
+      failureCode: null,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    const totalAmountMinor = items.reduce((sum, item) => sum + item.amountMinor, 0);
+    const totalFeeMinor = items.reduce((sum, item) => sum + item.feeMinor, 0);
+    const batch: BulkBatch = {
+      id: batchId,
+      merchantId: ctx.merchantId,
+      environment: ctx.environment,
+      name: input.name,
+      description: input.description ?? null,
+      status: 'draft',
+      source,
+      currency: first.currency,
+      itemCount: items.length,
+      totalAmountMinor,
+      totalFeeMinor,
+      metadata,
+      validatedAt: null,
+      completedAt: null,
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    };
+    const detail: BulkBatchDetail = { batch, totals: [{ status: 'pending', count: items.length, amountMinor: totalAmountMinor, feeMinor: totalFeeMinor }] };
+    // The batch, its lines and the stored answer commit together.
+    const claim = finishWrite(request, batch.id, detail);
+    await this.deps.store.insert(batch, items, claim);
+    reportCommitted(request, claim);
+    return detail;
+  }
+
+  private async find(ctx: TenantScope, id: string): Promise<BulkBatch> {
+    const batch = await this.deps.store.find(ctx, id);
+    if (!batch) throw new AkweError('not_found', `No bulk payment batch ${id}.`);
+    return batch;
+  }
+}

@@ -1,0 +1,229 @@
+import { createHash } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { OperatorCatalog } from '../../core/catalog/operator-catalog.js';
+import { checkBatchCsv, type CheckedBatchFile } from '../../core/bulk/batch-csv-check.js';
+import type { BatchCsvLimits } from '../../core/bulk/batch-csv.js';
+import { batchTemplateCsv, batchTemplateFileName } from '../../core/bulk/batch-template.js';
+import type { BulkBatchDetail, BulkService } from '../../core/bulk/bulk-service.js';
+import { AkweError } from '../../core/errors/index.js';
+import { principalOf } from '../plugins/authentication.js';
+import { recordedRequest } from '../plugins/idempotency.js';
+import { errorResponses } from '../shared/error-schemas.js';
+import { instantFilter } from '../shared/list-filters.js';
+import { toPageRequest, toWireList } from '../shared/pagination.js';
+import { bulkBatchSummaryToWire, bulkBatchToWire, bulkItemToWire } from './bulk-mapper.js';
+import {
+  BulkBatchList,
+  BulkBatchObject,
+  BulkItemList,
+  BulkParams,
+  CreateBulkBody,
+  ImportCsvQuery,
+  ListBulkItemsQuery,
+  ListBulkQuery,
+  TemplateQuery,
+} from './bulk-schemas.js';
+
+export interface BulkRoutesOptions {
+  catalog: OperatorCatalog;
+  bulk: BulkService;
+  /** BULK_MAX_LINES and BULK_MAX_BYTES: the CSV reader's limits and the JSON body limit. */
+  limits: BatchCsvLimits;
+}
+
+const tags = ['bulk payments'];
+const IMPORT_PATH = '/bulk-payments/import_csv/';
+
+/**
+ * A CSV body, read and checked as it arrived. Its idempotency fingerprint is the file's SHA-256
+ * (`toJSON`), so the same file again with the same key replays and another file is 422.
+ */
+class CsvUpload {
+  constructor(
+    readonly checked: CheckedBatchFile,
+    private readonly sha256: string,
+    private readonly bytes: number,
+  ) {}
+
+  toJSON() {
+    return { csv_sha256: this.sha256, csv_bytes: this.bytes };
+  }
+}
+
+async function readCsvBody(request: FastifyRequest, payload: AsyncIterable<Buffer>, catalog: OperatorCatalog, limits: BatchCsvLimits): Promise<CsvUpload> {
+  if (request.routeOptions.url?.endsWith(IMPORT_PATH) !== true) throw new AkweError('unsupported_media_type', 'Send application/json; text/csv is for POST /bulk-payments/import_csv/.');
+  const hash = createHash('sha256');
+  let bytes = 0;
+  async function* hashed(): AsyncGenerator<Buffer> {
+    for await (const chunk of payload) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      yield chunk;
+    }
+  }
+  // The file streams through the reader and the line checks: memory holds the checked lines
+  // (bounded by the line limit), never the file; a file past a limit stops being read there.
+  const checked = await checkBatchCsv(hashed(), catalog, limits);
+  return new CsvUpload(checked, hash.digest('hex'), bytes);
+}
+
+/** Bulk payments (SPEC.md "Bulk payments", docs/bulk.md): paths end with a slash as SPEC.md writes them. */
+export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (app, { catalog, bulk, limits }) => {
+  app.addContentTypeParser('text/csv', async (request: FastifyRequest, payload: AsyncIterable<Buffer>) => readCsvBody(request, payload, catalog, limits));
+  const render = (detail: BulkBatchDetail) => ({ status: 201, body: bulkBatchToWire(detail) });
+
+  app.post(
+    '/bulk-payments/',
+    {
+      bodyLimit: limits.maxBytes,
+      config: { scope: 'bulk:write', idempotency: { required: true, recorded: true }, rateLimitBucket: 'payout' },
+      schema: {
+        tags,
+        operationId: 'createBulkPayment',
+        summary: 'Create a bulk payment batch',
+        description:
+          'Stores a `draft` batch whose lines are all `pending`; nothing is paid until the batch is validated. Every problem of every line is checked at once: a batch with any problem is refused whole with 400 `validation_error` whose `details` list `{row, field, code, message}`, and nothing is stored. Header Idempotency-Key is required.',
+        body: CreateBulkBody,
+        response: { 201: BulkBatchObject, ...errorResponses(400, 401, 403, 409, 413, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const recorded = recordedRequest(request, reply, render);
+      const { name, description, items, metadata } = request.body;
+      const detail = await bulk.createFromItems(
+        principalOf(request),
+        {
+          name,
+          description,
+          metadata,
+          items: items.map((item) => ({
+            beneficiaryName: item.beneficiary_name,
+            phone: item.phone,
+            amount: item.amount,
+            currency: item.currency,
+            reference: item.reference,
+            country: item.country,
+            operator: item.operator,
+            description: item.description,
+            metadata: item.metadata,
+          })),
+        },
+        recorded,
+      );
+      return recorded.send(detail);
+    },
+  );
+
+  app.post(
+    IMPORT_PATH,
+    {
+      config: { scope: 'bulk:write', idempotency: { required: true, recorded: true }, rateLimitBucket: 'payout' },
+      schema: {
+        tags,
+        operationId: 'importBulkPaymentCsv',
+        summary: 'Create a bulk payment batch from a CSV file',
+        description:
+          'The body is the file itself, `Content-Type: text/csv` (format in docs/bulk.md and the template). The batch is named by the `name` query parameter. As for a create, every problem of every line is reported at once (rows as a spreadsheet shows them, header = row 1) and a file with any problem stores nothing. Over BULK_MAX_BYTES is 413 `payload_too_large`; over BULK_MAX_LINES lines is 400. Header Idempotency-Key is required; the same file with the same key replays. Multipart upload is not accepted yet.',
+        querystring: ImportCsvQuery,
+        response: { 201: BulkBatchObject, ...errorResponses(400, 401, 403, 409, 413, 415, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const upload = request.body;
+      if (!(upload instanceof CsvUpload)) throw new AkweError('unsupported_media_type', 'Send the file as the body with Content-Type: text/csv.');
+      const recorded = recordedRequest(request, reply, render);
+      const detail = await bulk.createFromCsv(principalOf(request), { name: request.query.name, description: request.query.description }, upload.checked, recorded);
+      return recorded.send(detail);
+    },
+  );
+
+  app.post(
+    '/bulk-payments/:id/validate/',
+    {
+      config: { scope: 'bulk:write', idempotency: { required: true }, rateLimitBucket: 'payout' },
+      schema: {
+        tags,
+        operationId: 'validateBulkPayment',
+        summary: 'Approve a batch and pay its lines',
+        description:
+          'The merchant\'s approval of a `draft`: with the available balance covering every line\'s amount and fee (else 422 `insufficient_balance`, nothing changes), the batch becomes `processing` and is answered at once; the worker then makes each `pending` line a payout (reference = the line\'s reference, payout id = the line\'s id) in row order, leaving `invalid` a line the payout checks refuse now. The payouts follow their own lifecycle (webhooks payout.*), each line follows its payout, and the batch ends `completed`, `partially_completed` or `failed`. An interrupted execution resumes without paying a line twice. Validating a `processing` batch answers it as it is; a finished one is 409. Header Idempotency-Key is required.',
+        params: BulkParams,
+        response: { 200: BulkBatchObject, ...errorResponses(400, 401, 403, 404, 409, 422, 429) },
+      },
+    },
+    async (request) => bulkBatchToWire(await bulk.validate(principalOf(request), request.params.id)),
+  );
+
+  app.get(
+    '/bulk-payments/template.csv',
+    {
+      config: { scope: 'bulk:read', rateLimitBucket: 'read' },
+      schema: {
+        tags,
+        operationId: 'getBulkPaymentTemplate',
+        summary: 'The CSV template to fill',
+        description: 'UTF-8 with a byte order mark, the header row with every column, one example line; semicolons unless `delimiter=comma`.',
+        querystring: TemplateQuery,
+        response: { 200: { description: 'The template file.', content: { 'text/csv': { schema: { type: 'string' } } } }, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${batchTemplateFileName}"`)
+        .send(batchTemplateCsv(request.query.delimiter === 'comma' ? ',' : ';')),
+  );
+
+  app.get(
+    '/bulk-payments/',
+    {
+      config: { scope: 'bulk:read', rateLimitBucket: 'read' },
+      schema: {
+        tags,
+        operationId: 'listBulkPayments',
+        summary: 'List bulk payment batches, newest first',
+        description: 'Cursor pagination like every list. Filters combine: status, created_gte / created_lte.',
+        querystring: ListBulkQuery,
+        response: { 200: BulkBatchList, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      const filters = { status: query.status, createdGte: instantFilter(query.created_gte, 'created_gte'), createdLte: instantFilter(query.created_lte, 'created_lte') };
+      return toWireList(await bulk.list(principalOf(request), filters, toPageRequest(query)), bulkBatchSummaryToWire);
+    },
+  );
+
+  app.get(
+    '/bulk-payments/:id/',
+    {
+      config: { scope: 'bulk:read', rateLimitBucket: 'read' },
+      schema: {
+        tags,
+        operationId: 'getBulkPayment',
+        summary: 'A bulk payment batch, with count, amount and fee per line status',
+        params: BulkParams,
+        response: { 200: BulkBatchObject, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => bulkBatchToWire(await bulk.get(principalOf(request), request.params.id)),
+  );
+
+  app.get(
+    '/bulk-payments/:id/items/',
+    {
+      config: { scope: 'bulk:read', rateLimitBucket: 'read' },
+      schema: {
+        tags,
+        operationId: 'listBulkPaymentItems',
+        summary: 'The lines of a batch, in row order',
+        description: 'Cursor pagination on line ids: starting_after gives the rows after that line, ending_before those before it. Filter: status.',
+        params: BulkParams,
+        querystring: ListBulkItemsQuery,
+        response: { 200: BulkItemList, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => toWireList(await bulk.items(principalOf(request), request.params.id, { status: request.query.status }, toPageRequest(request.query)), bulkItemToWire),
+  );
+};

@@ -1,0 +1,275 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { CountryCode, Currency } from '../../core/catalog/operator-catalog.js';
+import type { BulkBatch, BulkBatchItem, BulkBatchSource, BulkBatchStatus, BulkItemStatus, BulkLineProblem, BulkStatusTotal } from '../../core/bulk/bulk-batch.js';
+import type { BulkBatchFilters, BulkBatchStore } from '../../core/bulk/bulk-batch-store.js';
+import type { StoredEvent } from '../../core/events/stored-event.js';
+import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
+import type { WorkSignals } from '../../core/shared/work-signals.js';
+import type { Environment, TenantScope } from '../../core/shared/environment.js';
+import type { FailureCode } from '../../core/shared/failure-codes.js';
+import type { Metadata } from '../../core/shared/metadata.js';
+import type { Page, PageRequest } from '../../core/shared/pagination.js';
+import { keysetQuery, toPage } from '../keyset-page.js';
+import type { BulkBatchItemTable, BulkBatchTable, Database } from '../schema.js';
+import { EventOutbox } from './event-repository.js';
+import { metadataEntries } from './metadata-entries.js';
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Rows per INSERT: 20 columns x 500 stays under every database's bound on statement parameters. */
+const INSERT_CHUNK = 500;
+/** References per IN list when looking for existing payouts. */
+const LOOKUP_CHUNK = 500;
+
+function batchFromRow(row: Selectable<BulkBatchTable>): BulkBatch {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    environment: row.environment as Environment,
+    name: row.name,
+    description: row.description,
+    status: row.status as BulkBatchStatus,
+    source: row.source as BulkBatchSource,
+    currency: row.currency as Currency,
+    itemCount: Number(row.item_count),
+    totalAmountMinor: Number(row.total_amount_minor),
+    totalFeeMinor: Number(row.total_fee_minor),
+    metadata: JSON.parse(row.metadata) as Metadata,
+    validatedAt: row.validated_at,
+    completedAt: row.completed_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    version: row.version,
+  };
+}
+
+function batchToRow(b: BulkBatch): Selectable<BulkBatchTable> {
+  return {
+    id: b.id,
+    merchant_id: b.merchantId,
+    environment: b.environment,
+    name: b.name,
+    description: b.description,
+    status: b.status,
+    source: b.source,
+    currency: b.currency,
+    item_count: b.itemCount,
+    total_amount_minor: b.totalAmountMinor,
+    total_fee_minor: b.totalFeeMinor,
+    metadata: JSON.stringify(b.metadata),
+    validated_at: b.validatedAt,
+    completed_at: b.completedAt,
+    created_at: b.createdAt,
+    updated_at: b.updatedAt,
+    version: b.version,
+  };
+}
+
+function itemFromRow(row: Selectable<BulkBatchItemTable>): BulkBatchItem {
+  return {
+    id: row.id,
+    batchId: row.batch_id,
+    row: Number(row.row_number),
+    beneficiaryName: row.beneficiary_name,
+    phone: row.phone,
+    amountMinor: Number(row.amount_minor),
+    feeMinor: Number(row.fee_minor),
+    currency: row.currency as Currency,
+    country: row.country as CountryCode,
+    operator: row.operator,
+    reference: row.reference,
+    description: row.description,
+    metadata: JSON.parse(row.metadata) as Metadata,
+    status: row.status as BulkItemStatus,
+    problems: row.problems === null ? null : (JSON.parse(row.problems) as BulkLineProblem[]),
+    payoutId: row.payout_id,
+    failureCode: row.failure_code as FailureCode | null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function itemToRow(i: BulkBatchItem): Selectable<BulkBatchItemTable> {
+  return {
+    id: i.id,
+    batch_id: i.batchId,
+    row_number: i.row,
+    beneficiary_name: i.beneficiaryName,
+    phone: i.phone,
+    amount_minor: i.amountMinor,
+    fee_minor: i.feeMinor,
+    currency: i.currency,
+    country: i.country,
+    operator: i.operator,
+    reference: i.reference,
+    description: i.description,
+    metadata: JSON.stringify(i.metadata),
+    status: i.status,
+    problems: i.problems === null ? null : JSON.stringify(i.problems),
+    payout_id: i.payoutId,
+    failure_code: i.failureCode,
+    created_at: i.createdAt,
+    updated_at: i.updatedAt,
+  };
+}
+
+/** A page of the scope's batches, newest first (exported for query-plan tests). */
+export function bulkBatchListQuery(db: Kysely<Database>, scope: TenantScope, filters: BulkBatchFilters, page: PageRequest) {
+  let query = db.selectFrom('bulk_batches').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
+  if (filters.status) query = query.where('status', '=', filters.status);
+  if (filters.createdGte) query = query.where('created_at', '>=', filters.createdGte);
+  if (filters.createdLte) query = query.where('created_at', '<=', filters.createdLte);
+  return keysetQuery(query, 'id', page);
+}
+
+class VersionConflict extends Error {}
+
+export class BulkBatchRepository implements BulkBatchStore {
+  private readonly outbox: EventOutbox;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly claims: { writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> },
+    private readonly signals?: Pick<WorkSignals, 'notify'>,
+  ) {
+    this.outbox = new EventOutbox(db);
+  }
+
+  async insert(batch: BulkBatch, items: BulkBatchItem[], claim?: ClaimWrite): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      if (claim) await this.claims.writeIn(trx, claim);
+      await trx.insertInto('bulk_batches').values(batchToRow(batch)).execute();
+      const entries = metadataEntries('bulk_batch', batch);
+      if (entries.length > 0) await trx.insertInto('metadata_entries').values(entries).execute();
+      for (let start = 0; start < items.length; start += INSERT_CHUNK) {
+        await trx.insertInto('bulk_batch_items').values(items.slice(start, start + INSERT_CHUNK).map(itemToRow)).execute();
+      }
+    });
+  }
+
+  async find(scope: TenantScope, id: string): Promise<BulkBatch | undefined> {
+    if (!uuidPattern.test(id)) return undefined;
+    const row = await this.db
+      .selectFrom('bulk_batches')
+      .selectAll()
+      .where('merchant_id', '=', scope.merchantId)
+      .where('environment', '=', scope.environment)
+      .where('id', '=', id.toLowerCase())
+      .executeTakeFirst();
+    return row && batchFromRow(row);
+  }
+
+  async list(scope: TenantScope, filters: BulkBatchFilters, page: PageRequest): Promise<Page<BulkBatch>> {
+    const rows = await bulkBatchListQuery(this.db, scope, filters, page).execute();
+    return toPage(rows.map(batchFromRow), page);
+  }
+
+  async items(batchId: string, filters: { status?: BulkItemStatus }, page: PageRequest): Promise<Page<BulkBatchItem>> {
+    let query = this.db.selectFrom('bulk_batch_items').selectAll().where('batch_id', '=', batchId);
+    if (filters.status) query = query.where('status', '=', filters.status);
+    // Row order (ids are made in row order): the mirror of keysetQuery's newest-first order.
+    if (page.endingBefore !== undefined) {
+      query = query.where('id', '<', page.endingBefore).orderBy('id', 'desc').limit(page.limit + 1);
+    } else {
+      if (page.startingAfter !== undefined) query = query.where('id', '>', page.startingAfter);
+      query = query.orderBy('id', 'asc').limit(page.limit + 1);
+    }
+    return toPage((await query.execute()).map(itemFromRow), page);
+  }
+
+  async totalsByStatus(batchId: string): Promise<BulkStatusTotal[]> {
+    const rows = await this.db
+      .selectFrom('bulk_batch_items')
+      .select((eb) => ['status', eb.fn.countAll().as('count'), eb.fn.sum('amount_minor').as('amount'), eb.fn.sum('fee_minor').as('fee')])
+      .where('batch_id', '=', batchId)
+      .groupBy('status')
+      .execute();
+    return rows.map((row) => ({ status: row.status as BulkItemStatus, count: Number(row.count), amountMinor: Number(row.amount), feeMinor: Number(row.fee) }));
+  }
+
+  async saveBatch(next: BulkBatch, expectedVersion: number, events: StoredEvent[] = []): Promise<boolean> {
+    const { id: _id, merchant_id: _m, environment: _e, created_at: _c, ...columns } = batchToRow(next);
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('bulk_batches')
+          .set({ ...columns, version: expectedVersion + 1 })
+          .where('id', '=', next.id)
+          .where('version', '=', expectedVersion)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1) throw new VersionConflict();
+        await this.outbox.insert(trx, events);
+      });
+    } catch (error) {
+      if (error instanceof VersionConflict) return false;
+      throw error;
+    }
+    if (events.length > 0) this.signals?.notify('events');
+    return true;
+  }
+
+  async pendingItems(batchId: string, limit: number): Promise<BulkBatchItem[]> {
+    const rows = await this.db.selectFrom('bulk_batch_items').selectAll().where('batch_id', '=', batchId).where('status', '=', 'pending').orderBy('id').limit(limit).execute();
+    return rows.map(itemFromRow);
+  }
+
+  async settleItem(itemId: string, change: { status: 'processing'; payoutId: string } | { status: 'invalid'; problems: BulkLineProblem[] }, now: string): Promise<void> {
+    const set = change.status === 'processing' ? { status: 'processing', payout_id: change.payoutId } : { status: 'invalid', problems: JSON.stringify(change.problems) };
+    await this.db.updateTable('bulk_batch_items').set({ ...set, updated_at: now }).where('id', '=', itemId).where('status', '=', 'pending').execute();
+  }
+
+  async followPayouts(batchId: string, now: string): Promise<number> {
+    const rows = await this.db
+      .selectFrom('bulk_batch_items as i')
+      .innerJoin('payouts as p', 'p.id', 'i.payout_id')
+      .select(['i.id as id', 'p.status as payout_status', 'p.failure_code as failure_code'])
+      .where('i.batch_id', '=', batchId)
+      .where('i.status', '=', 'processing')
+      .where('p.status', 'in', ['COMPLETED', 'FAILED', 'CANCELLED'])
+      .execute();
+    // One statement per outcome, in chunks: a 10 000-line batch is a few statements, not 10 000.
+    const groups = new Map<string, { status: string; failureCode: string | null; ids: string[] }>();
+    for (const row of rows) {
+      const key = `${row.payout_status}:${row.failure_code ?? ''}`;
+      const group = groups.get(key) ?? { status: row.payout_status.toLowerCase(), failureCode: row.failure_code, ids: [] };
+      group.ids.push(row.id);
+      groups.set(key, group);
+    }
+    await this.db.transaction().execute(async (trx) => {
+      for (const { status, failureCode, ids } of groups.values()) {
+        for (let start = 0; start < ids.length; start += LOOKUP_CHUNK) {
+          await trx
+            .updateTable('bulk_batch_items')
+            .set({ status, failure_code: failureCode, updated_at: now })
+            .where('id', 'in', ids.slice(start, start + LOOKUP_CHUNK))
+            .where('status', '=', 'processing')
+            .execute();
+        }
+      }
+    });
+    return rows.length;
+  }
+
+  async touch(batchId: string, now: string): Promise<void> {
+    await this.db.updateTable('bulk_batches').set({ updated_at: now }).where('id', '=', batchId).where('status', '=', 'processing').execute();
+  }
+
+  async processingBatches(limit: number): Promise<BulkBatch[]> {
+    const rows = await this.db.selectFrom('bulk_batches').selectAll().where('status', '=', 'processing').orderBy('updated_at').limit(limit).execute();
+    return rows.map(batchFromRow);
+  }
+
+  async existingPayoutReferences(scope: TenantScope, references: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let start = 0; start < references.length; start += LOOKUP_CHUNK) {
+      const rows = await this.db
+        .selectFrom('payouts')
+        .select('reference')
+        .where('merchant_id', '=', scope.merchantId)
+        .where('environment', '=', scope.environment)
+        .where('reference', 'in', references.slice(start, start + LOOKUP_CHUNK))
+        .execute();
+      for (const row of rows) found.add(row.reference);
+    }
+    return found;
+  }
+}

@@ -232,6 +232,25 @@ for (const target of testDatabases()) {
         assert.deepEqual((await send(testKey, 'GET', '/bulk-payments/')).json().data, []);
       });
 
+      it('takes the file as a multipart/form-data upload too, and refuses a form without a file', async () => {
+        const { testKey } = await t.newMerchant();
+        const csv = `beneficiary_name;phone;amount;currency;reference;country;operator\r\nAfi;0197000000;1000000;XOF;MP-A-${newId()};BJ;mtn_bj\r\nKofi;0197000000;2000000;XOF;MP-B-${newId()};BJ;moov_bj\r\n`;
+        const multipart = (parts: string) =>
+          t.app.inject({
+            method: 'POST',
+            url: '/api/v1/bulk-payments/import_csv/?name=Upload',
+            headers: { authorization: `Bearer ${testKey}`, 'idempotency-key': newId(), 'content-type': 'multipart/form-data; boundary=akweboundary' },
+            payload: `${parts}--akweboundary--\r\n`,
+          });
+        const fileField = `--akweboundary\r\nContent-Disposition: form-data; name="note"\r\n\r\nignored\r\n--akweboundary\r\nContent-Disposition: form-data; name="file"; filename="paie.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n`;
+        const res = await multipart(fileField);
+        assert.equal(res.statusCode, 201, res.body);
+        assert.deepEqual([res.json().source, res.json().item_count, res.json().total_amount], ['csv', 2, 3_000_000]);
+        const empty = await multipart(`--akweboundary\r\nContent-Disposition: form-data; name="note"\r\n\r\nno file\r\n`);
+        assert.equal(empty.statusCode, 400, empty.body);
+        assert.equal(empty.json().error.code, 'validation_error');
+      });
+
       it('replays the same file under the same key and refuses another file under it', async () => {
         const { testKey } = await t.newMerchant();
         const csv = `${header}\nA;0197000000;2500000;XOF;I-1;BJ;mtn_bj\n`;

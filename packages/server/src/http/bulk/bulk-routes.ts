@@ -1,3 +1,4 @@
+import busboy from 'busboy';
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
@@ -68,9 +69,42 @@ async function readCsvBody(request: FastifyRequest, payload: AsyncIterable<Buffe
   return new CsvUpload(checked, hash.digest('hex'), bytes);
 }
 
+/**
+ * A multipart upload (`multipart/form-data`, the file in any field): the first file part streams
+ * through the same reader as a raw body (busboy, the parser @fastify/multipart is built on); other
+ * fields are ignored (the batch's name comes from the query, as for a raw body).
+ */
+function readMultipartCsv(request: FastifyRequest, payload: NodeJS.ReadableStream, catalog: OperatorCatalog, limits: BatchCsvLimits): Promise<CsvUpload> {
+  if (request.routeOptions.url?.endsWith(IMPORT_PATH) !== true) throw new AkweError('unsupported_media_type', 'Send application/json; multipart/form-data is for POST /bulk-payments/import_csv/.');
+  return new Promise<CsvUpload>((resolve, reject) => {
+    let parser: ReturnType<typeof busboy>;
+    try {
+      // One byte over the limit reaches the reader, which then answers 413 as for a raw body.
+      parser = busboy({ headers: request.headers, limits: { files: 1, fileSize: limits.maxBytes + 1, fields: 10, parts: 20 } });
+    } catch (error) {
+      reject(new AkweError('validation_error', `The multipart body cannot be read: ${(error as Error).message}.`, { field: 'body' }));
+      return;
+    }
+    let file: Promise<CsvUpload> | undefined;
+    parser.on('file', (_field, stream) => {
+      if (file) return void stream.resume();
+      file = readCsvBody(request, stream as AsyncIterable<Buffer>, catalog, limits);
+      // A file refused half-way still has its remaining bytes drained, so the request can end.
+      file.catch(() => stream.resume());
+    });
+    parser.on('error', (error) => reject(new AkweError('validation_error', `The multipart body cannot be read: ${(error as Error).message}.`, { field: 'body' })));
+    parser.on('close', () => {
+      if (file) file.then(resolve, reject);
+      else reject(new AkweError('validation_error', 'The multipart body holds no file: send the CSV as a file field.', { field: 'body' }));
+    });
+    payload.pipe(parser);
+  });
+}
+
 /** Bulk payments (SPEC.md "Bulk payments", docs/bulk.md): paths end with a slash as SPEC.md writes them. */
 export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (app, { catalog, bulk, limits }) => {
   app.addContentTypeParser('text/csv', async (request: FastifyRequest, payload: AsyncIterable<Buffer>) => readCsvBody(request, payload, catalog, limits));
+  app.addContentTypeParser('multipart/form-data', async (request: FastifyRequest, payload: NodeJS.ReadableStream) => readMultipartCsv(request, payload, catalog, limits));
   const render = (detail: BulkBatchDetail) => ({ status: 201, body: bulkBatchToWire(detail) });
 
   app.post(
@@ -124,14 +158,14 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
         operationId: 'importBulkPaymentCsv',
         summary: 'Create a bulk payment batch from a CSV file',
         description:
-          'The body is the file itself, `Content-Type: text/csv` (format in docs/bulk.md and the template). The batch is named by the `name` query parameter. As for a create, every problem of every line is reported at once (rows as a spreadsheet shows them, header = row 1) and a file with any problem stores nothing. Over BULK_MAX_BYTES is 413 `payload_too_large`; over BULK_MAX_LINES lines is 400. Header Idempotency-Key is required; the same file with the same key replays. Multipart upload is not accepted yet.',
+          'The body is the file itself, `Content-Type: text/csv`, or a `multipart/form-data` upload whose first file field is the file (format in docs/bulk.md and the template). The batch is named by the `name` query parameter. As for a create, every problem of every line is reported at once (rows as a spreadsheet shows them, header = row 1) and a file with any problem stores nothing. Over BULK_MAX_BYTES is 413 `payload_too_large`; over BULK_MAX_LINES lines is 400. Header Idempotency-Key is required; the same file with the same key replays.',
         querystring: ImportCsvQuery,
         response: { 201: BulkBatchObject, ...errorResponses(400, 401, 403, 409, 413, 415, 422, 429) },
       },
     },
     async (request, reply) => {
       const upload = request.body;
-      if (!(upload instanceof CsvUpload)) throw new AkweError('unsupported_media_type', 'Send the file as the body with Content-Type: text/csv.');
+      if (!(upload instanceof CsvUpload)) throw new AkweError('unsupported_media_type', 'Send the file as the body with Content-Type: text/csv, or as a multipart/form-data upload.');
       const recorded = recordedRequest(request, reply, render);
       const detail = await bulk.createFromCsv(principalOf(request), { name: request.query.name, description: request.query.description }, upload.checked, recorded);
       return recorded.send(detail);

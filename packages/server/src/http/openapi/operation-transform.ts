@@ -13,10 +13,14 @@ const RESPONSE_DESCRIPTION = 'x-response-description';
  * Request bodies that are not JSON, so not in the route's schema (their parser is the route
  * plugin's): shown in the document by operation id.
  */
-const rawBodies: Record<string, { contentType: string; description: string }> = {
+const batchFile = 'The batch file, UTF-8 (with or without BOM), comma or semicolon, header row first (docs/bulk.md; GET /bulk-payments/template.csv).';
+
+const rawBodies: Record<string, Record<string, unknown>> = {
   importBulkPaymentCsv: {
-    contentType: 'text/csv',
-    description: 'The batch file, UTF-8 (with or without BOM), comma or semicolon, header row first (docs/bulk.md; GET /bulk-payments/template.csv).',
+    'text/csv': { schema: { type: 'string', description: batchFile } },
+    'multipart/form-data': {
+      schema: { type: 'object', properties: { file: { type: 'string', format: 'binary', description: `${batchFile} The first file field is read, whatever its name.` } }, required: ['file'] },
+    },
   },
 };
 
@@ -55,6 +59,6 @@ export function operationTransform({ schema, url, route }: { schema: unknown; ur
   if (facts.idempotency) transformed.headers = headersWithIdempotencyKey(original.headers, facts.idempotency);
   if (original.response) transformed.response = describedErrorResponses(original.response as Record<string, unknown>, facts);
   const raw = typeof original.operationId === 'string' ? rawBodies[original.operationId] : undefined;
-  if (raw) transformed.body = { content: { [raw.contentType]: { schema: { type: 'string', description: raw.description } } } };
+  if (raw) transformed.body = { content: raw };
   return { schema: transformed as never, url };
 }

@@ -14,5 +14,5 @@ export function payoutCheckJob(payouts: PayoutService, options: { batchSize?: nu
 
 /** Moves the lines of batches being executed to their payouts' final status, and each batch to its own. */
 export function bulkFollowJob(bulk: BulkService, options: { batchSize?: number; idleDelayMs?: number } = {}): WorkerJob {
-  return { name: 'bulk-follow', idleDelayMs: options.idleDelayMs ?? 1_000, runOnce: () => bulk.followDue(options.batchSize ?? 20) };
+  return { name: 'bulk-follow', idleDelayMs: options.idleDelayMs ?? 1_000, wakeOn: ['bulk'], runOnce: () => bulk.followDue(options.batchSize ?? 20) };
 }

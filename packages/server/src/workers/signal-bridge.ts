@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { WorkSignals, WorkTopic } from '../core/shared/work-signals.js';
 import type { WorkNotifications } from '../storage/postgres/work-notifications.js';
 
-const topics: readonly WorkTopic[] = ['events', 'deliveries', 'payouts'];
+const topics: readonly WorkTopic[] = ['events', 'deliveries', 'payouts', 'bulk'];
 
 /** At most one NOTIFY per topic in this interval: a burst of commits costs one, not one each. */
 const MIN_NOTIFY_INTERVAL_MS = 10;

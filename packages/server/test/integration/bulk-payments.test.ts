@@ -5,7 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
+import { pino } from 'pino';
 import { newId } from '../../src/core/shared/ids.js';
+import { bulkFollowJob } from '../../src/workers/payout-jobs.js';
+import { WorkerPool } from '../../src/workers/worker-pool.js';
 import { OperatorRegistry } from '../../src/operators/operator-registry.js';
 import { SandboxLedger } from '../../src/operators/sandbox/sandbox-ledger.js';
 import { SandboxOperator } from '../../src/operators/sandbox/sandbox-operator.js';
@@ -336,6 +339,24 @@ for (const target of testDatabases()) {
       const validate = (key: string, id: string, idempotencyKey: string | null = newId()) => send(key, 'POST', `/bulk-payments/${id}/validate/`, undefined, { idempotencyKey });
       const itemsOf = async (key: string, id: string) => (await send(key, 'GET', `/bulk-payments/${id}/items/?limit=100`)).json().data as Wire[];
       const payoutOf = async (key: string, reference: string) => (await send(key, 'GET', `/payout/mobile-money/${reference}/`)).json() as Wire;
+
+      it('wakes the bulk worker when a batch is validated, without waiting for its polling pause', async () => {
+        const { testKey } = await t.newMerchant();
+        const batch = await create(testKey, [line(), line()]);
+        const pool = new WorkerPool([bulkFollowJob(t.services.bulk, { idleDelayMs: 60_000 })], pino({ level: 'silent' }), t.services.signals);
+        pool.start();
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 100)); // the loop is now in its one-minute pause
+          assert.equal((await validate(testKey, batch.id)).statusCode, 200);
+          const deadline = Date.now() + 10_000;
+          while ((await itemsOf(testKey, batch.id)).some((item) => item.status === 'pending')) {
+            assert.ok(Date.now() < deadline, 'the lines became payouts before the polling pause ended');
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        } finally {
+          await pool.stop();
+        }
+      });
 
       it('pays each line as a payout (its reference, the line id as payout id) and completes the batch', async () => {
         const { testKey } = await t.newMerchant();

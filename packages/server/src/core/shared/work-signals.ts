@@ -1,5 +1,5 @@
 /** Kinds of work a commit can make due at once. */
-export type WorkTopic = 'events' | 'deliveries' | 'payouts';
+export type WorkTopic = 'events' | 'deliveries' | 'payouts' | 'bulk';
 
 /**
  * Wakes the workers when work commits, so they need not poll for it (docs/webhooks.md

@@ -204,6 +204,8 @@ export class BulkBatchRepository implements BulkBatchStore {
       throw error;
     }
     if (events.length > 0) this.signals?.notify('events');
+    // A batch just validated has lines to pay: the bulk worker starts at once instead of at its next poll.
+    if (next.status === 'processing') this.signals?.notify('bulk');
     return true;
   }
 

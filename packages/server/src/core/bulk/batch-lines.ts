@@ -181,8 +181,8 @@ export class BatchLineChecker {
   #operator(country: CatalogCountry | undefined, raw: string | undefined, refuse: Refuse): CatalogOperator | undefined {
     if (raw === undefined) return refuse('operator', 'validation_error', 'operator is required: Akwe does not derive it from the phone number.');
     if (country === undefined) return undefined; // checked once the country is known
-    const operator = this.#catalog.findOperator(country.code, raw);
-    if (operator === undefined || !operator.payout.supported) {
+    const operator = this.#catalog.operatorFor(country.code, raw, 'payout');
+    if (operator === undefined) {
       return refuse('operator', 'invalid_operator', `Operator ${raw} does not pay out in ${country.name}; see the payout operator catalog.`);
     }
     return operator;

@@ -276,6 +276,12 @@ export class OperatorCatalog {
     return this.countries().flatMap((country) => this.findOperator(country.code, slugOrAlias)?.slug ?? []);
   }
 
+  /** The operator a slug or alias names in the country, when it collects (or pays out) there. */
+  operatorFor(country: string, slugOrAlias: string, direction: 'collect' | 'payout'): CatalogOperator | undefined {
+    const operator = this.findOperator(country, slugOrAlias);
+    return operator?.[direction].supported ? operator : undefined;
+  }
+
   /** Slug or alias, case-insensitive; always returns the canonical operator of that country. */
   findOperator(country: string, slugOrAlias: string): CatalogOperator | undefined {
     if (typeof slugOrAlias !== 'string') return undefined; // callers may pass unchecked input

@@ -577,8 +577,8 @@ export class PaymentService {
   }
 
   private operatorOf(country: CatalogCountry, slug: string): CatalogOperator {
-    const operator = this.deps.catalog.findOperator(country.code, slug);
-    if (!operator || !operator.collect.supported) {
+    const operator = this.deps.catalog.operatorFor(country.code, slug, 'collect');
+    if (!operator) {
       throw new AkweError('invalid_operator', `Operator ${slug} does not collect in ${country.name}; see the operator catalog.`, { field: 'operator' });
     }
     return operator;

@@ -222,8 +222,8 @@ export class PayoutService {
   }
 
   private operatorOf(country: CatalogCountry, slug: string): CatalogOperator {
-    const operator = this.deps.catalog.findOperator(country.code, slug);
-    if (!operator || !operator.payout.supported) throw new AkweError('invalid_operator', `Operator ${slug} does not pay out in ${country.name}; see the payout operator catalog.`, { field: 'operator' });
+    const operator = this.deps.catalog.operatorFor(country.code, slug, 'payout');
+    if (!operator) throw new AkweError('invalid_operator', `Operator ${slug} does not pay out in ${country.name}; see the payout operator catalog.`, { field: 'operator' });
     return operator;
   }
 

@@ -13,8 +13,8 @@ import { keysetQuery, toPage } from '../keyset-page.js';
 import type { BulkBatchItemTable, BulkBatchTable, Database } from '../schema.js';
 import { EventOutbox } from './event-repository.js';
 import { metadataEntries } from './metadata-entries.js';
+import { looksLikeId } from '../../core/shared/ids.js';
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Rows per INSERT: 20 columns x 500 stays under every database's bound on statement parameters. */
 const INSERT_CHUNK = 500;
 /** References per IN list when looking for existing payouts. */
@@ -147,7 +147,7 @@ export class BulkBatchRepository implements BulkBatchStore {
   }
 
   async find(scope: TenantScope, id: string): Promise<BulkBatch | undefined> {
-    if (!uuidPattern.test(id)) return undefined;
+    if (!looksLikeId(id)) return undefined;
     const row = await this.db
       .selectFrom('bulk_batches')
       .selectAll()

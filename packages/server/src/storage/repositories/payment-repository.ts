@@ -19,8 +19,7 @@ import { EventOutbox } from './event-repository.js';
 import type { StoredEvent } from '../../core/events/stored-event.js';
 import type { WorkSignals } from '../../core/shared/work-signals.js';
 import type { LedgerRepository } from './ledger-repository.js';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { looksLikeId } from '../../core/shared/ids.js';
 
 /** Thrown inside a transaction to roll it back when the payment changed under us. */
 class VersionConflict extends Error {}
@@ -227,7 +226,7 @@ export class PaymentRepository implements PaymentStore {
 
   async find(scope: TenantScope, referenceOrId: string): Promise<Payment | undefined> {
     // An id is tried first: a reference that happens to look like a UUID still resolves by reference.
-    if (uuidPattern.test(referenceOrId)) {
+    if (looksLikeId(referenceOrId)) {
       const byId = await this.byId.first(this.db, scope.merchantId, scope.environment, referenceOrId.toLowerCase());
       if (byId) return paymentFromRow(byId);
     }
@@ -312,7 +311,7 @@ export class PaymentRepository implements PaymentStore {
   }
 
   async findRefund(scope: TenantScope, refundId: string): Promise<Refund | undefined> {
-    if (!uuidPattern.test(refundId)) return undefined;
+    if (!looksLikeId(refundId)) return undefined;
     const row = await refundsWithReference(this.db)
       .where('refunds.id', '=', refundId.toLowerCase())
       .where('refunds.merchant_id', '=', scope.merchantId)
@@ -355,7 +354,7 @@ export class PaymentRepository implements PaymentStore {
   }
 
   async findForCheckout(id: string): Promise<Payment | undefined> {
-    if (!uuidPattern.test(id)) return undefined;
+    if (!looksLikeId(id)) return undefined;
     const row = await this.db.selectFrom('payments').selectAll().where('id', '=', id.toLowerCase()).where('mode', '=', 'hosted').executeTakeFirst();
     return row && paymentFromRow(row);
   }

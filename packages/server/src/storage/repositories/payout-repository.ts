@@ -18,8 +18,7 @@ import { isUniqueViolation } from '../unique-violation.js';
 import { EventOutbox } from './event-repository.js';
 import type { LedgerRepository } from './ledger-repository.js';
 import { metadataEntries } from './metadata-entries.js';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { looksLikeId } from '../../core/shared/ids.js';
 
 class VersionConflict extends Error {}
 
@@ -137,7 +136,7 @@ export class PayoutRepository implements PayoutStore {
 
   async find(scope: TenantScope, referenceOrId: string): Promise<Payout | undefined> {
     const scoped = this.db.selectFrom('payouts').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
-    if (uuidPattern.test(referenceOrId)) {
+    if (looksLikeId(referenceOrId)) {
       const byId = await scoped.where('id', '=', referenceOrId.toLowerCase()).executeTakeFirst();
       if (byId) return payoutFromRow(byId);
     }

@@ -89,7 +89,7 @@ export function createServices(options: {
   const idempotency = new IdempotencyRepository(db, new ResponseSealing(secretBox));
   const signals = new WorkSignals();
   const ledger = new LedgerRepository(db, ids, clock, options.sandboxFloatMinor ?? DEFAULT_SANDBOX_FLOAT_MINOR);
-  const paymentStore = new PaymentRepository(db, capabilities, idempotency, signals, ledger);
+  const paymentStore = new PaymentRepository(db, capabilities, idempotency, ledger, signals);
   const operators =
     options.operators ??
     new OperatorRegistry({ test: new SandboxOperator(new SandboxLedger(), { payoutDelayMs: options.sandboxPayoutDelayMs, clock }), live: new UnconfiguredLiveOperator() });

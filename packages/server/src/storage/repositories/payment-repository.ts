@@ -192,10 +192,10 @@ export class PaymentRepository implements PaymentStore {
     private readonly capabilities: DatabaseCapabilities,
     /** Makes a request's idempotency claim write inside our transactions. */
     private readonly claims: { writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> },
+    /** Writes the ledger postings of a change inside its transaction. */
+    private readonly ledger: Pick<LedgerRepository, 'post'>,
     /** Told after a commit that wrote events, so the fan-out wakes at once. */
     private readonly signals?: Pick<WorkSignals, 'notify'>,
-    /** Writes the ledger postings of a change inside its transaction. */
-    private readonly ledger?: Pick<LedgerRepository, 'post'>,
   ) {
     this.paymentRows = new PreparedInsert(db, 'payments');
     this.outbox = new EventOutbox(db);
@@ -377,10 +377,7 @@ export class PaymentRepository implements PaymentStore {
       const { id, ...columns } = refundToRow(change.updateRefund);
       await trx.updateTable('refunds').set(columns).where('id', '=', id).execute();
     }
-    if (change.ledger && change.ledger.length > 0) {
-      if (!this.ledger) throw new Error('a payment change carries ledger postings but no ledger was given');
-      await this.ledger.post(trx, change.ledger);
-    }
+    if (change.ledger && change.ledger.length > 0) await this.ledger.post(trx, change.ledger);
     await this.outbox.insert(trx, change.events);
   }
 }

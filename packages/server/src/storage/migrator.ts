@@ -32,3 +32,9 @@ export async function pendingMigrations(database: AkweDatabase): Promise<string[
   const all = await (await migratorFor(database)).getMigrations();
   return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
 }
+
+/** Applies the migrations up to and including `name` (tests of a migration's effect on existing rows). */
+export async function migrateTo(database: AkweDatabase, name: string): Promise<void> {
+  const { error } = await (await migratorFor(database)).migrateTo(name);
+  if (error) throw new Error(`migrating to ${name} failed: ${String(error)}`, { cause: error });
+}

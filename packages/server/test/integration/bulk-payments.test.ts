@@ -439,6 +439,63 @@ for (const target of testDatabases()) {
         assert.equal((await balance(testKey)).reserved, 0);
       });
 
+      it('cancels a draft with all its lines and one bulk_payment.cancelled event; a cancelled batch is not validated', async () => {
+        const { testKey } = await t.newMerchant();
+        const batch = await create(testKey, [line(), line({ amount: 1_000_000 })]);
+        const before = await balance(testKey);
+        const cancel = (idempotencyKey: string | null = null) => send(testKey, 'POST', `/bulk-payments/${batch.id}/cancel/`, undefined, { idempotencyKey });
+        const res = await cancel();
+        assert.equal(res.statusCode, 200, res.body);
+        const cancelled = res.json();
+        assert.equal(cancelled.status, 'cancelled');
+        assert.ok(cancelled.completed_at);
+        assert.deepEqual(cancelled.totals.cancelled, { count: 2, amount: batch.total_amount, fee: batch.total_fee });
+        assert.equal(cancelled.totals.pending.count, 0);
+        assert.deepEqual((await itemsOf(testKey, batch.id)).map((i) => i.status), ['cancelled', 'cancelled']);
+        assert.equal((await cancel()).json().status, 'cancelled', 'cancelling again answers the batch as it is');
+        const refused = await validate(testKey, batch.id);
+        assert.equal(refused.statusCode, 409);
+        assert.equal(refused.json().error.code, 'invalid_state_transition');
+        await execute();
+        assert.deepEqual(await balance(testKey), before, 'nothing reserved, nothing paid');
+        const events = (await send(testKey, 'GET', `/events?reference=${batch.id}`)).json().data as Wire[];
+        assert.deepEqual(events.map((e) => [e.type, e.data.object.status]), [['bulk_payment.cancelled', 'cancelled']]);
+        assert.equal((await send(testKey, 'GET', '/bulk-payments/?status=cancelled')).json().data.length, 1);
+      });
+
+      it('refuses to cancel a validated batch (409) and pays it in full', async () => {
+        const { testKey } = await t.newMerchant();
+        const batch = await create(testKey, [line()]);
+        assert.equal((await validate(testKey, batch.id)).statusCode, 200);
+        const res = await send(testKey, 'POST', `/bulk-payments/${batch.id}/cancel/`, undefined, { idempotencyKey: null });
+        assert.equal(res.statusCode, 409);
+        assert.equal(res.json().error.code, 'invalid_state_transition');
+        await work();
+        assert.equal((await send(testKey, 'GET', `/bulk-payments/${batch.id}/`)).json().status, 'completed');
+      });
+
+      it('lets exactly one of a cancel and a validation racing on one draft win, never both', async () => {
+        const { testKey } = await t.newMerchant();
+        for (let round = 0; round < 5; round++) {
+          const batch = await create(testKey, [line(), line()]);
+          const [cancel, approve] = await Promise.all([
+            send(testKey, 'POST', `/bulk-payments/${batch.id}/cancel/`, undefined, { idempotencyKey: null }),
+            validate(testKey, batch.id),
+          ]);
+          const final = (await send(testKey, 'GET', `/bulk-payments/${batch.id}/`)).json();
+          const events = ((await send(testKey, 'GET', `/events?reference=${batch.id}`)).json().data as Wire[]).map((e) => e.type);
+          if (final.status === 'cancelled') {
+            assert.deepEqual([cancel.statusCode, approve.statusCode], [200, 409], `round ${round}`);
+            assert.deepEqual(events, ['bulk_payment.cancelled']);
+          } else {
+            assert.equal(final.status, 'processing');
+            assert.deepEqual([cancel.statusCode, approve.statusCode], [409, 200], `round ${round}`);
+            assert.deepEqual(events, ['bulk_payment.processing']);
+          }
+        }
+        await work();
+      });
+
       it('leaves invalid a line whose reference was taken since the draft, and pays the others', async () => {
         const { testKey } = await t.newMerchant();
         const batch = await create(testKey, [line({ reference: 'TAKEN-LATER' }), line()]);

@@ -5,7 +5,7 @@ import { generateApiKeySecret, type ApiKey } from '../../src/core/merchants/api-
 import type { Merchant } from '../../src/core/merchants/merchant.js';
 import { newId } from '../../src/core/shared/ids.js';
 import { migrations } from '../../src/storage/migrations/index.js';
-import { migrateToLatest, pendingMigrations } from '../../src/storage/migrator.js';
+import { migrateTo, migrateToLatest, pendingMigrations } from '../../src/storage/migrator.js';
 import { ApiKeyRepository } from '../../src/storage/repositories/api-key-repository.js';
 import { EventOutbox, EventRepository } from '../../src/storage/repositories/event-repository.js';
 import { MerchantRepository } from '../../src/storage/repositories/merchant-repository.js';
@@ -70,6 +70,35 @@ for (const target of testDatabases()) {
           const [a, b] = await Promise.all([migrateToLatest(fresh.database), migrateToLatest(fresh.database)]);
           assert.equal(a.length + b.length, Object.keys(migrations).length);
           assert.deepEqual(await pendingMigrations(fresh.database), []);
+        } finally {
+          await fresh.close();
+        }
+      });
+
+      it('keeps every batch and line, their foreign key and indexes, when 0012 lets a batch be cancelled', async () => {
+        const fresh = await target.open({ migrate: false });
+        try {
+          const db = fresh.database.db;
+          await migrateTo(fresh.database, '0011-bulk-batches');
+          const now = new Date().toISOString();
+          const merchantId = newId();
+          const batchId = newId();
+          await db.insertInto('merchants').values({ id: merchantId, name: 'M', status: 'active', kyc_status: 'pending', created_at: now, updated_at: now }).execute();
+          const batch = { id: batchId, merchant_id: merchantId, environment: 'test', name: 'Juin', description: null, status: 'draft', source: 'csv', currency: 'XOF', item_count: 1, total_amount_minor: 500, total_fee_minor: 55, metadata: '{}', validated_at: null, completed_at: null, created_at: now, updated_at: now, version: 1 };
+          const item = { id: newId(), batch_id: batchId, row_number: 2, beneficiary_name: 'Afi', phone: '+2290197000000', amount_minor: 500, fee_minor: 55, currency: 'XOF', country: 'BJ', operator: 'mtn_bj', reference: 'L-1', description: null, metadata: '{}', status: 'pending', problems: null, payout_id: null, failure_code: null, created_at: now, updated_at: now };
+          await db.insertInto('bulk_batches').values(batch).execute();
+          await db.insertInto('bulk_batch_items').values(item).execute();
+          await assert.rejects(db.updateTable('bulk_batches').set({ status: 'cancelled' }).execute(), 'before 0012 a batch cannot be cancelled');
+
+          await migrateToLatest(fresh.database);
+          const numbers = <T extends Record<string, unknown>>(row: T) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v]));
+          assert.deepEqual((await db.selectFrom('bulk_batches').selectAll().execute()).map(numbers), [batch]);
+          assert.deepEqual((await db.selectFrom('bulk_batch_items').selectAll().execute()).map(numbers), [item]);
+          await db.updateTable('bulk_batches').set({ status: 'cancelled' }).where('id', '=', batchId).execute();
+          await assert.rejects(db.updateTable('bulk_batches').set({ status: 'lost' }).execute(), 'the widened check still refuses other statuses');
+          await assert.rejects(db.insertInto('bulk_batch_items').values({ ...item, id: newId(), reference: 'L-2', batch_id: newId() }).execute(), 'a line still needs its batch');
+          const duplicate = db.insertInto('bulk_batch_items').values({ ...item, id: newId() }).execute();
+          await assert.rejects(duplicate, 'the unique (batch, reference) index came back');
         } finally {
           await fresh.close();
         }

@@ -19,8 +19,11 @@ export interface BulkBatchStore {
   items(batchId: string, filters: { status?: BulkItemStatus }, page: PageRequest): Promise<Page<BulkBatchItem>>;
   /** Count, amount and fee of the batch's lines per status (only the statuses that have lines). */
   totalsByStatus(batchId: string): Promise<BulkStatusTotal[]>;
-  /** Commits `next` and its events if the batch is still at `expectedVersion` (false otherwise, nothing written). */
-  saveBatch(next: BulkBatch, expectedVersion: number, events?: StoredEvent[]): Promise<boolean>;
+  /**
+   * Commits `next` and its events if the batch is still at `expectedVersion` (false otherwise,
+   * nothing written); with `cancelPendingLines`, its `pending` lines become `cancelled` in the same transaction.
+   */
+  saveBatch(next: BulkBatch, expectedVersion: number, events?: StoredEvent[], options?: { cancelPendingLines?: boolean }): Promise<boolean>;
   /** Up to `limit` lines still `pending`, in row order. */
   pendingItems(batchId: string, limit: number): Promise<BulkBatchItem[]>;
   /** A line's outcome at execution: its payout (`processing`), or `invalid` with its problems. */

@@ -6,14 +6,14 @@ import type { Metadata } from '../shared/metadata.js';
 /**
  * A batch's statuses (docs/bulk.md "Lifecycle"): stored as `draft`; `validate` moves it to
  * `processing`, and it ends `completed` (every line paid), `partially_completed` (some paid, some
- * not) or `failed` (none paid).
+ * not) or `failed` (none paid). A draft may instead be `cancelled`, its lines with it.
  */
-export const bulkBatchStatuses = ['draft', 'processing', 'completed', 'partially_completed', 'failed'] as const;
+export const bulkBatchStatuses = ['draft', 'processing', 'completed', 'partially_completed', 'failed', 'cancelled'] as const;
 export type BulkBatchStatus = (typeof bulkBatchStatuses)[number];
 
 /**
  * A line's statuses: `pending` until the batch is validated, then `processing` while its payout
- * is not final, then the payout's outcome. `invalid` is kept for lines a stored batch could hold
+ * is not final, then the payout's outcome; `cancelled` too when its draft was cancelled. `invalid` is kept for lines a stored batch could hold
  * with problems; today a batch with any problem is refused whole, so no line is stored `invalid`.
  */
 export const bulkItemStatuses = ['pending', 'invalid', 'processing', 'completed', 'failed', 'cancelled'] as const;

@@ -98,23 +98,46 @@ export class BulkService {
    * available balance covers (amounts and fees; else 422 `insufficient_balance` and nothing
    * changes) becomes `processing`, and the answer comes at once: the worker (`followDue`) then
    * makes each `pending` line a payout. Validating a `processing` batch answers it as it is; a
-   * finished one is 409 `invalid_state_transition`.
+   * finished or cancelled one is 409 `invalid_state_transition`.
    */
   async validate(ctx: PaymentContext, id: string): Promise<BulkBatchDetail> {
     this.gate(ctx);
     const batch = await this.find(ctx, id);
-    if (batch.status !== 'draft' && batch.status !== 'processing') {
-      throw new AkweError('invalid_state_transition', `Batch ${batch.id} is ${batch.status}: only a draft is validated.`);
-    }
+    if (batch.status !== 'draft' && batch.status !== 'processing') throw notValidated(batch);
     if (batch.status === 'draft') {
       const need = batch.totalAmountMinor + batch.totalFeeMinor;
       const available = (await this.deps.ledger.balances(ctx)).find((balance) => balance.currency === batch.currency)?.availableMinor ?? 0;
       if (available < need) throw insufficientBalance(need, batch.currency);
       const now = this.deps.clock.now().toISOString();
-      // Two validations at once: one moves the draft; the other finds it processing, which is the same answer.
       const next: BulkBatch = { ...batch, status: 'processing', validatedAt: now, updatedAt: now, version: batch.version + 1 };
       const totals = await this.deps.store.totalsByStatus(batch.id);
-      await this.deps.store.saveBatch(next, batch.version, [this.deps.events.bulkBatch('processing', next, totals)]);
+      if (!(await this.deps.store.saveBatch(next, batch.version, [this.deps.events.bulkBatch('processing', next, totals)]))) {
+        // Moved meanwhile: by another validation (processing, the same answer) or by a cancel.
+        const moved = await this.find(ctx, batch.id);
+        if (moved.status !== 'processing') throw notValidated(moved);
+      }
+    }
+    return this.get(ctx, batch.id);
+  }
+
+  /**
+   * `POST /bulk-payments/{id}/cancel/`: a `draft` becomes `cancelled` with all its lines, and
+   * `bulk_payment.cancelled` is emitted, in one transaction. Nothing was reserved, so nothing is
+   * released. Cancelling a cancelled batch answers it as it is; a validated one is 409
+   * `invalid_state_transition` (its lines are payouts already, each with its own lifecycle).
+   */
+  async cancel(ctx: TenantScope, id: string): Promise<BulkBatchDetail> {
+    const batch = await this.find(ctx, id);
+    if (batch.status === 'draft') {
+      const now = this.deps.clock.now().toISOString();
+      const next: BulkBatch = { ...batch, status: 'cancelled', completedAt: now, updatedAt: now, version: batch.version + 1 };
+      // A draft's lines are all pending: cancelled, they add up to the same.
+      const totals = (await this.deps.store.totalsByStatus(batch.id)).map((total) => ({ ...total, status: 'cancelled' as const }));
+      if (!(await this.deps.store.saveBatch(next, batch.version, [this.deps.events.bulkBatch('cancelled', next, totals)], { cancelPendingLines: true }))) {
+        return this.cancel(ctx, id); // moved meanwhile: answer what it became
+      }
+    } else if (batch.status !== 'cancelled') {
+      throw new AkweError('invalid_state_transition', `Batch ${batch.id} is ${batch.status}: only a draft can be cancelled.`);
     }
     return this.get(ctx, batch.id);
   }
@@ -301,4 +324,8 @@ export class BulkService {
     if (!batch) throw new AkweError('not_found', `No bulk payment batch ${id}.`);
     return batch;
   }
+}
+
+function notValidated(batch: BulkBatch): AkweError {
+  return new AkweError('invalid_state_transition', `Batch ${batch.id} is ${batch.status}: only a draft is validated.`);
 }

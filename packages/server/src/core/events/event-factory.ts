@@ -39,7 +39,7 @@ export class EventFactory {
     return this.base(`payout.${type}`, payout, { kind: 'payout', payout: { ...payout, metadata: { ...payout.metadata } } });
   }
 
-  /** bulk_payment.processing (validated), .completed, .partially_completed, .failed (docs/bulk.md). */
+  /** bulk_payment.processing (validated), .completed, .partially_completed, .failed, .cancelled (docs/bulk.md). */
   bulkBatch(status: Exclude<BulkBatchStatus, 'draft'>, batch: BulkBatch, totals: BulkStatusTotal[]): StoredEvent {
     return this.base(`bulk_payment.${status}`, batch, { kind: 'bulk_batch', batch: { ...batch, metadata: { ...batch.metadata } }, totals: totals.map((total) => ({ ...total })) });
   }

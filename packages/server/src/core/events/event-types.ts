@@ -18,6 +18,7 @@ export const EVENT_TYPES: readonly string[] = [
   'bulk_payment.completed',
   'bulk_payment.partially_completed',
   'bulk_payment.failed',
+  'bulk_payment.cancelled',
 ];
 
 /** `collect.payment.*`-style families: every prefix of a known type, with `.*`. */

@@ -189,6 +189,23 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
     async (request) => bulkBatchToWire(await bulk.validate(principalOf(request), request.params.id)),
   );
 
+  app.post(
+    '/bulk-payments/:id/cancel/',
+    {
+      config: { scope: 'bulk:write', idempotency: { required: false }, rateLimitBucket: 'payout' },
+      schema: {
+        tags,
+        operationId: 'cancelBulkPayment',
+        summary: 'Cancel a draft batch',
+        description:
+          'A `draft` becomes `cancelled` with all its lines (`bulk_payment.cancelled` is emitted); nothing was reserved, so no balance moves. Cancelling a cancelled batch answers it as it is; a validated batch is 409 `invalid_state_transition`: its lines are payouts already. Idempotency-Key is honoured when sent.',
+        params: BulkParams,
+        response: { 200: BulkBatchObject, ...errorResponses(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (request) => bulkBatchToWire(await bulk.cancel(principalOf(request), request.params.id)),
+  );
+
   app.get(
     '/bulk-payments/template.csv',
     {

@@ -60,7 +60,7 @@ const batchProperties = {
   id: Type.String({ format: 'uuid' }),
   name: Type.String(),
   description: Type.Union([Type.String(), Type.Null()]),
-  status: Type.Enum(bulkBatchStatuses, { description: 'draft, then processing once validated; completed, partially_completed or failed at the end.' }),
+  status: Type.Enum(bulkBatchStatuses, { description: 'draft, then processing once validated; completed, partially_completed or failed at the end; cancelled for a draft cancelled instead.' }),
   source: Type.Enum(['api', 'csv'], { description: 'Created from JSON items or imported from a CSV file.' }),
   currency: Type.String(),
   item_count: Type.Integer(),

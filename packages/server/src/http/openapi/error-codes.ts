@@ -73,7 +73,7 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   operator_unavailable: operations(...operatorCalls),
   operator_outcome_unknown: operations(...operatorCalls),
   operator_call_in_progress: operations(...operatorCalls),
-  invalid_state_transition: operations(...paymentChanges, ...bulkExecution),
+  invalid_state_transition: operations(...paymentChanges, ...bulkExecution, 'cancelBulkPayment'),
   endpoint_limit_reached: operations('createWebhookEndpoint'),
 };
 

@@ -186,7 +186,7 @@ export class BulkBatchRepository implements BulkBatchStore {
     return rows.map((row) => ({ status: row.status as BulkItemStatus, count: Number(row.count), amountMinor: Number(row.amount), feeMinor: Number(row.fee) }));
   }
 
-  async saveBatch(next: BulkBatch, expectedVersion: number, events: StoredEvent[] = []): Promise<boolean> {
+  async saveBatch(next: BulkBatch, expectedVersion: number, events: StoredEvent[] = [], options: { cancelPendingLines?: boolean } = {}): Promise<boolean> {
     const { id: _id, merchant_id: _m, environment: _e, created_at: _c, ...columns } = batchToRow(next);
     try {
       await this.db.transaction().execute(async (trx) => {
@@ -197,6 +197,9 @@ export class BulkBatchRepository implements BulkBatchStore {
           .where('version', '=', expectedVersion)
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) !== 1) throw new VersionConflict();
+        if (options.cancelPendingLines) {
+          await trx.updateTable('bulk_batch_items').set({ status: 'cancelled', updated_at: next.updatedAt }).where('batch_id', '=', next.id).where('status', '=', 'pending').execute();
+        }
         await this.outbox.insert(trx, events);
       });
     } catch (error) {

@@ -26,10 +26,14 @@
  *   5. For each database, the payout phase (bench/payouts.ts), before the webhook phase: payout
  *      creation req/s at 50 connections, then BENCH_PAYOUTS sandbox payouts (paced, then at once)
  *      and the time from each one's creation to its payout.completed webhook, p50/p99.
+ *   6. For each database, the bulk phase (bench/bulk.ts), after the payout phase: a BENCH_BULK_LINES
+ *      (10 000) line CSV imported, validated and executed in the sandbox; each time and the
+ *      server's memory growth, with targets of its own (import + checks < 2 s, execution < 60 s,
+ *      growth < 100 MB).
  *
  * Environment: BENCH_WEBHOOKS=0 (skip the webhook phase), BENCH_WEBHOOK_EVENTS (20 000: the
  * drained backlog), BENCH_PAYOUTS (1 000; 0 skips the payout phase), BENCH_PAYOUT_RATE (100: creations
- * per second of the paced payout run), BENCH_DATABASES (sqlite, postgres or both; default both, PostgreSQL skipped with a
+ * per second of the paced payout run), BENCH_BULK_LINES (10 000; 0 skips the bulk phase), BENCH_DATABASES (sqlite, postgres or both; default both, PostgreSQL skipped with a
  * line when unreachable), BENCH_DURATION_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_LATENCY_CONNECTIONS (10),
  * BENCH_WARMUP_REQUESTS (500), BENCH_DATA_DIR (parent of the SQLite folder; os.tmpdir()),
  * BENCH_CPU_PROF=1 (server child under --cpu-prof; profile in bench-results/profiles/),
@@ -45,6 +49,7 @@ import type { DatabaseProcesses } from './cpu.js';
 import { round, runLoad, type LoadResult } from './load.js';
 import { measurePgbenchCeiling, PGBENCH_CLIENTS, type PgbenchCeiling } from './pgbench.js';
 import { createBenchDatabase, DEFAULT_POSTGRES_URL, isPostgresUrl, postgresUnavailableReason, safeUrl, type BenchDatabase } from './postgres.js';
+import { bulkReport, bulkTargetLines, measureBulk, type BulkMeasurements } from './bulk.js';
 import { measurePayouts, payoutLoads, payoutReport, type PayoutMeasurements } from './payouts.js';
 import { measureWebhooks, webhookLoads, webhookReport, webhookTargets, type WebhookMeasurements } from './webhooks.js';
 import { freePort, LIFTED_RATE_LIMIT_PER_MINUTE, repoRoot, startAkwe, startBareApp, type AkweServer } from './processes.js';
@@ -80,6 +85,7 @@ const settings = {
   webhookEvents: envInt('BENCH_WEBHOOK_EVENTS', 20_000, 3),
   payouts: envInt('BENCH_PAYOUTS', 1_000, 0),
   payoutRate: envInt('BENCH_PAYOUT_RATE', 100, 1),
+  bulkLines: envInt('BENCH_BULK_LINES', 10_000, 0),
 };
 
 /** The body of every creation (and of the bare app's POST), with its own reference. */
@@ -269,6 +275,8 @@ interface DatabaseRun {
   webhooks: WebhookMeasurements | null;
   /** The payout phase, unless BENCH_PAYOUTS=0. */
   payouts: PayoutMeasurements | null;
+  /** The bulk phase, unless BENCH_BULK_LINES=0. */
+  bulk: BulkMeasurements | null;
 }
 
 /** One database: on PostgreSQL pgbench first (no Akwe server running yet), then Akwe on a fresh database. */
@@ -301,10 +309,13 @@ async function measureDatabase(kind: DatabaseKind, postgresUrl: string, profileD
     const payouts = settings.payouts > 0
       ? await measurePayouts(kind, postgresUrl, { durationSeconds: settings.durationSeconds, connections: settings.connections, warmupRequests: settings.warmupRequests, payouts: settings.payouts, pacedRate: settings.payoutRate, ...(settings.cpuProfile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}), ...(process.env.BENCH_DATA_DIR ? { dataParent: process.env.BENCH_DATA_DIR } : {}) }, progress)
       : null;
+    const bulk = settings.bulkLines > 0
+      ? await measureBulk(kind, postgresUrl, { lines: settings.bulkLines, ...(settings.cpuProfile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}), ...(process.env.BENCH_DATA_DIR ? { dataParent: process.env.BENCH_DATA_DIR } : {}) }, progress)
+      : null;
     const webhooks = settings.webhooks
       ? await measureWebhooks(kind, postgresUrl, akwe.createHigh.requestsPerSecond, { events: settings.webhookEvents, durationSeconds: settings.durationSeconds, connections: settings.connections, ...(settings.cpuProfile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}), ...(process.env.BENCH_DATA_DIR ? { dataParent: process.env.BENCH_DATA_DIR } : {}) }, progress)
       : null;
-    return { kind, facts, akwe, ceiling, webhooks, payouts };
+    return { kind, facts, akwe, ceiling, webhooks, payouts, bulk };
   } finally {
     if (benchDatabase) {
       await benchDatabase.drop().then(
@@ -368,7 +379,8 @@ async function main(): Promise<number> {
   const loadAtStart = loadavg().map((l) => round(l, 2));
   const webhookSeconds = settings.webhooks ? settings.durationSeconds * 2 + settings.webhookEvents / 1000 + 40 : 0;
   const payoutSeconds = settings.payouts > 0 ? settings.durationSeconds * 2 + settings.payouts / settings.payoutRate + 30 : 0;
-  const expectedSeconds = settings.durationSeconds * 2 + 10 + kinds.reduce((n, k) => n + webhookSeconds + payoutSeconds + (k === 'sqlite' ? settings.durationSeconds * 3 + 10 : settings.durationSeconds * 4 + 25), 0);
+  const bulkSeconds = settings.bulkLines > 0 ? 15 + settings.bulkLines / 250 : 0;
+  const expectedSeconds = settings.durationSeconds * 2 + 10 + kinds.reduce((n, k) => n + webhookSeconds + payoutSeconds + bulkSeconds + (k === 'sqlite' ? settings.durationSeconds * 3 + 10 : settings.durationSeconds * 4 + 25), 0);
   progress(`databases: ${kinds.join(', ')}; ${settings.durationSeconds} s per phase, about ${expectedSeconds} s in all`);
 
   const bare = await measureBare();
@@ -470,6 +482,12 @@ async function main(): Promise<number> {
     );
     if (referenceTargets.length > 0) lines.push(`  SQLite's targets, shown for reference:`, ...referenceTargets.map((t) => `    ${targetLine(t)}`));
     if (run.payouts) lines.push(...payoutReport(run.payouts));
+    if (run.bulk) {
+      lines.push(...bulkReport(run.bulk), '  targets:', ...bulkTargetLines(run.bulk).map((t) => `    ${t.ok ? 'PASS' : 'FAIL'}  ${t.name} (measured ${t.detail})`));
+      figures.bulkImportAndChecksMs = run.bulk.importMs + run.bulk.checksMs;
+      figures.bulkExecutionSeconds = run.bulk.executionSeconds;
+      figures.bulkMemoryGrowthMb = run.bulk.memoryMb.growth;
+    }
     if (run.webhooks) lines.push(...webhookReport(run.webhooks, run.kind === 'sqlite'));
     if (failedRequests > 0) {
       notes.push(`WARNING (${run.kind}): ${failedRequests} request(s) failed (non-2xx or connection errors) in the measured phases.`);
@@ -512,6 +530,7 @@ async function main(): Promise<number> {
       server: { paymentsCreated: akwe.paymentsCreated, exitCode: akwe.serverExitCode, log: akwe.serverLog, cpuProfileDir: settings.cpuProfile ? profileDir : null },
       webhooks: run.webhooks ? { ...run.webhooks, targets: webhookTargets(run.webhooks), targetsApply: run.kind === 'sqlite' } : null,
       payouts: run.payouts,
+      bulk: run.bulk ? { ...run.bulk, targets: bulkTargetLines(run.bulk) } : null,
     };
     const file = join(resultsDir, `bench-${run.kind}-${stamp}.json`);
     writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);

@@ -52,6 +52,21 @@ for (const target of testDatabases()) {
       );
     });
 
+    it('opens a balance in a payout that is refused, and again for the next posting: nothing of the refused one remains', async () => {
+      const { testKey } = await t.newMerchant();
+      // The first posting of this balance opens its accounts in the payout's transaction; with no
+      // float the reservation trips the CHECK, and that transaction (accounts included) rolls back.
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/payout/mobile-money/',
+        headers: { authorization: `Bearer ${testKey}`, 'idempotency-key': newId() },
+        payload: { amount: 500_000, phone: '0197000000', country: 'BJ', operator: 'mtn_bj', reference: `P-${newId()}` },
+      });
+      assert.equal(refused.json().error.code, 'insufficient_balance', refused.body);
+      await collectClient(t.app, testKey).createOk(direct({ amount: 3000 }));
+      assert.deepEqual(await available(testKey), { currency: 'XOF', available: 300_000 - feeFor(mtnBj.collect.fee, 300_000), reserved: 0 });
+    });
+
     it('credits a hosted payment when the customer pays, with the paying operator’s fee', async () => {
       const { testKey } = await t.newMerchant();
       const api = collectClient(t.app, testKey);

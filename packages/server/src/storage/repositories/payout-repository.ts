@@ -123,8 +123,9 @@ export class PayoutRepository implements PayoutStore {
         await trx.insertInto('payouts').values(payoutToRow(payout)).execute();
         const entries = metadataEntries('payout', payout);
         if (entries.length > 0) await trx.insertInto('metadata_entries').values(entries).execute();
-        await this.ledger.post(trx, ledger);
         await this.outbox.insert(trx, events);
+        // Last: the merchant's account rows stay locked from here to the commit (ledger-repository.ts).
+        await this.ledger.post(trx, ledger);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AkweError('duplicate_reference', `A payout with reference ${payout.reference} exists already.`, { field: 'reference' });
@@ -161,8 +162,8 @@ export class PayoutRepository implements PayoutStore {
           .where('version', '=', change.expectedVersion)
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) !== 1) throw new VersionConflict();
-        if (change.ledger && change.ledger.length > 0) await this.ledger.post(trx, change.ledger);
         await this.outbox.insert(trx, change.events);
+        if (change.ledger && change.ledger.length > 0) await this.ledger.post(trx, change.ledger);
       });
     } catch (error) {
       if (error instanceof VersionConflict) return false;

@@ -151,6 +151,29 @@ for (const target of testDatabases()) {
         assert.deepEqual((await send(testKey, 'GET', '/bulk-payments/')).json().data, []);
       });
 
+      it('reports values of the wrong type with their row, beside the other lines\' problems', async () => {
+        const { testKey } = await t.newMerchant();
+        const items = [line(), line({ amount: '25000', phone: 97000000 }), line({ operator: 'nobody' }), line({ amount: 2.5, colour: 'blue' })];
+        const res = await send(testKey, 'POST', '/bulk-payments/', batchBody(items));
+        assert.equal(res.statusCode, 400, res.body);
+        const details = res.json().error.details as Wire[];
+        assert.deepEqual(
+          details.map((d) => [d.row, d.field, d.code]).sort((a, b) => a[0] - b[0] || String(a[1]).localeCompare(String(b[1]))),
+          [
+            [2, 'amount', 'validation_error'],
+            [2, 'phone', 'validation_error'],
+            [3, 'operator', 'invalid_operator'],
+            [4, 'amount', 'validation_error'],
+            [4, 'colour', 'validation_error'],
+          ],
+        );
+        for (const detail of details) assert.ok(detail.message, 'each problem says what is wrong');
+        const unrelated = await send(testKey, 'POST', '/bulk-payments/', batchBody([line({ amount: 'x' })], { name: 7 }));
+        assert.equal(unrelated.statusCode, 400);
+        assert.ok((unrelated.json().error.details as Wire[]).some((d) => d.field === 'name'), 'a problem outside the lines is an ordinary 400');
+        assert.deepEqual((await send(testKey, 'GET', '/bulk-payments/')).json().data, []);
+      });
+
       it('refuses a batch over BULK_MAX_LINES, and schema errors as validation_error', async () => {
         const { testKey } = await t.newMerchant();
         const tooMany = await send(testKey, 'POST', '/bulk-payments/', batchBody(Array.from({ length: 51 }, () => line())));

@@ -90,7 +90,8 @@ export class BatchLineChecker {
   check(row: number, line: BatchLineInput, earlierProblems: readonly BatchLineProblem[] = []): BatchLineCheck {
     const problems = [...earlierProblems];
     const refuse = (field: string, code: BatchProblemCode, message: string): undefined => {
-      problems.push({ row, field, code, message });
+      // A field refused earlier (its value unreadable) is not reported again as missing.
+      if (!earlierProblems.some((problem) => problem.field === field)) problems.push({ row, field, code, message });
       return undefined;
     };
     const required = (field: string, value: string | undefined): string | undefined =>

@@ -56,8 +56,15 @@ export interface BulkBatchDetail {
 export class BulkService {
   constructor(private readonly deps: BulkServiceDeps) {}
 
-  /** `POST /bulk-payments/`: lines numbered by their position in `items`, from 1. */
-  async createFromItems(ctx: PaymentContext, input: CreateBatchInput & { items: BatchLineInput[] }, request: RecordedRequest<BulkBatchDetail> = {}): Promise<BulkBatchDetail> {
+  /**
+   * `POST /bulk-payments/`: lines numbered by their position in `items`, from 1. `earlierProblems`
+   * (by row) are what the request's schema already refused in a line; they are reported with the rest.
+   */
+  async createFromItems(
+    ctx: PaymentContext,
+    input: CreateBatchInput & { items: BatchLineInput[]; earlierProblems?: ReadonlyMap<number, BatchLineProblem[]> },
+    request: RecordedRequest<BulkBatchDetail> = {},
+  ): Promise<BulkBatchDetail> {
     this.gate(ctx);
     if (input.items.length > this.deps.maxLines) {
       throw new AkweError('validation_error', `A batch holds at most ${this.deps.maxLines} lines; got ${input.items.length}.`, { field: 'items' });
@@ -66,7 +73,7 @@ export class BulkService {
     const items: BatchItem[] = [];
     const problems: BatchLineProblem[] = [];
     input.items.forEach((line, index) => {
-      const check = checker.check(index + 1, line);
+      const check = checker.check(index + 1, line, input.earlierProblems?.get(index + 1));
       if (check.ok) items.push(check.item);
       else problems.push(...check.problems);
     });

@@ -13,6 +13,8 @@ import { recordedRequest } from '../plugins/idempotency.js';
 import { errorResponses } from '../shared/error-schemas.js';
 import { instantFilter } from '../shared/list-filters.js';
 import { toPageRequest, toWireList } from '../shared/pagination.js';
+import { toAkweError } from '../shared/to-akwe-error.js';
+import { itemSchemaProblems, withoutRefusedFields } from './item-schema-problems.js';
 import { bulkBatchSummaryToWire, bulkBatchToWire, bulkItemToWire } from './bulk-mapper.js';
 import {
   BulkBatchList,
@@ -111,6 +113,7 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
     '/bulk-payments/',
     {
       bodyLimit: limits.maxBytes,
+      attachValidation: true,
       config: { scope: 'bulk:write', idempotency: { required: true, recorded: true }, rateLimitBucket: 'payout' },
       schema: {
         tags,
@@ -123,6 +126,9 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
       },
     },
     async (request, reply) => {
+      // Schema errors inside items join the line checks' report (every line at once); any other is a plain 400.
+      const earlierProblems = request.validationError && itemSchemaProblems(request.validationError.validation);
+      if (request.validationError && !earlierProblems) throw toAkweError(request.validationError);
       const recorded = recordedRequest(request, reply, render);
       const { name, description, items, metadata } = request.body;
       const detail = await bulk.createFromItems(
@@ -131,7 +137,8 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
           name,
           description,
           metadata,
-          items: items.map((item) => ({
+          ...(earlierProblems ? { earlierProblems } : {}),
+          items: items.map((line, index) => withoutRefusedFields(line, earlierProblems?.get(index + 1))).map((item) => ({
             beneficiaryName: item.beneficiary_name,
             phone: item.phone,
             amount: item.amount,

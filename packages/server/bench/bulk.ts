@@ -15,13 +15,13 @@
  * Targets (2-core machine): import + checks < 2 s, execution < 60 s, peak - baseline < 100 MB.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureCpu, type CpuUse, type DatabaseProcesses } from './cpu.js';
 import { round } from './load.js';
 import { PAYOUT_SANDBOX_DELAY_MS, PAYOUT_SANDBOX_FLOAT } from './payouts.js';
-import { createBenchDatabase, safeUrl, type BenchDatabase } from './postgres.js';
+import { createBenchDatabase, safeUrl, type BenchDatabase, cleanUpBenchData } from './postgres.js';
 import { freePort, startAkwe, type AkweServer } from './processes.js';
 
 const BULK_PATH = '/api/v1/bulk-payments/';
@@ -193,13 +193,7 @@ export async function measureBulk(kind: 'sqlite' | 'postgres', postgresUrl: stri
   } finally {
     memory?.stop();
     await server?.child.stop(30_000);
-    if (benchDatabase) {
-      await benchDatabase.drop().then(
-        () => progress(`${label}: dropped database ${benchDatabase!.name}`),
-        (error: unknown) => progress(`${label}: could not drop database ${benchDatabase!.name}: ${String(error)}`),
-      );
-    }
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanUpBenchData(benchDatabase, dataDir, progress, label);
   }
 }
 

@@ -23,12 +23,12 @@
  */
 import type autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureCpu, type DatabaseProcesses } from './cpu.js';
 import { round, runLoad, summarize, type LatencySummary, type LoadResult } from './load.js';
-import { createBenchDatabase, safeUrl, type BenchDatabase } from './postgres.js';
+import { createBenchDatabase, safeUrl, type BenchDatabase, cleanUpBenchData } from './postgres.js';
 import { freePort, startAkwe, type Child } from './processes.js';
 import { queryDatabase, startReceiver, waitForReceiver, type AkweData, type Receiver } from './webhook-setup.js';
 
@@ -332,13 +332,7 @@ export async function measurePayouts(kind: 'sqlite' | 'postgres', postgresUrl: s
   } finally {
     await receiver?.child.stop();
     await server?.child.stop(30_000);
-    if (benchDatabase) {
-      await benchDatabase.drop().then(
-        () => progress(`${label}: dropped database ${benchDatabase!.name}`),
-        (error: unknown) => progress(`${label}: could not drop database ${benchDatabase!.name}: ${String(error)}`),
-      );
-    }
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanUpBenchData(benchDatabase, dataDir, progress, label);
   }
 }
 

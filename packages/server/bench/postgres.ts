@@ -4,6 +4,7 @@
  * server instead, points Akwe at it, and drops it afterwards.
  */
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import pg from 'pg';
 
 export interface BenchDatabase {
@@ -81,4 +82,16 @@ export async function createBenchDatabase(adminUrl: string): Promise<BenchDataba
       }
     },
   };
+}
+
+/** After a phase: drops its PostgreSQL database (saying so, or why not) and removes its data folder. */
+export async function cleanUpBenchData(database: BenchDatabase | undefined, dataDir: string | undefined, progress: (text: string) => void, label?: string): Promise<void> {
+  const prefix = label ? `${label}: ` : '';
+  if (database) {
+    await database.drop().then(
+      () => progress(`${prefix}dropped database ${database.name}`),
+      (error: unknown) => progress(`${prefix}could not drop database ${database.name}: ${String(error)}`),
+    );
+  }
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }

@@ -42,13 +42,13 @@
 import type autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, statfsSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import type { DatabaseProcesses } from './cpu.js';
 import { round, runLoad, type LoadResult } from './load.js';
 import { measurePgbenchCeiling, PGBENCH_CLIENTS, type PgbenchCeiling } from './pgbench.js';
-import { createBenchDatabase, DEFAULT_POSTGRES_URL, isPostgresUrl, postgresUnavailableReason, safeUrl, type BenchDatabase } from './postgres.js';
+import { createBenchDatabase, DEFAULT_POSTGRES_URL, isPostgresUrl, postgresUnavailableReason, safeUrl, type BenchDatabase, cleanUpBenchData } from './postgres.js';
 import { bulkReport, bulkTargetLines, measureBulk, type BulkMeasurements } from './bulk.js';
 import { measurePayouts, payoutLoads, payoutReport, type PayoutMeasurements } from './payouts.js';
 import { measureWebhooks, webhookLoads, webhookReport, webhookTargets, type WebhookMeasurements } from './webhooks.js';
@@ -317,13 +317,7 @@ async function measureDatabase(kind: DatabaseKind, postgresUrl: string, profileD
       : null;
     return { kind, facts, akwe, ceiling, webhooks, payouts, bulk };
   } finally {
-    if (benchDatabase) {
-      await benchDatabase.drop().then(
-        () => progress(`dropped database ${benchDatabase!.name}`),
-        (error: unknown) => progress(`could not drop database ${benchDatabase!.name}: ${String(error)}`),
-      );
-    }
-    if (sqliteRoot) rmSync(sqliteRoot, { recursive: true, force: true });
+    await cleanUpBenchData(benchDatabase, sqliteRoot, progress);
   }
 }
 

@@ -17,11 +17,11 @@
  * exits 1 when an event never arrived or a delivery did not succeed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { round, runLoad } from './load.js';
-import { createBenchDatabase, DEFAULT_POSTGRES_URL, isPostgresUrl, postgresUnavailableReason, safeUrl, type BenchDatabase } from './postgres.js';
+import { createBenchDatabase, DEFAULT_POSTGRES_URL, isPostgresUrl, postgresUnavailableReason, safeUrl, type BenchDatabase, cleanUpBenchData } from './postgres.js';
 import { freePort, repoRoot, startAkwe, startAkweWorker, type Child } from './processes.js';
 import { createEndpoint, createMerchants, creationsOverMerchants, deliveriesByStatus, eventsOf, startReceiver, waitForReceiver, type AkweData, type Receiver } from './webhook-setup.js';
 
@@ -162,13 +162,7 @@ async function main(): Promise<number> {
   } finally {
     await receiver?.child.stop();
     for (const child of [...new Set([...workers, ...children])].reverse()) await child.stop(30_000);
-    if (benchDatabase) {
-      await benchDatabase.drop().then(
-        () => progress(`dropped database ${benchDatabase!.name}`),
-        (error: unknown) => progress(`could not drop database ${benchDatabase!.name}: ${String(error)}`),
-      );
-    }
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanUpBenchData(benchDatabase, dataDir, progress);
   }
 }
 

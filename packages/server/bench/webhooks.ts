@@ -19,12 +19,12 @@
  *       a port that never answers: the p99 of the other endpoints against (b)'s.
  */
 import { randomBytes } from 'node:crypto';
-import { rmSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureCpu, type DatabaseProcesses } from './cpu.js';
 import { round, runLoad, type LatencySummary, type LoadResult } from './load.js';
-import { createBenchDatabase, safeUrl, type BenchDatabase } from './postgres.js';
+import { createBenchDatabase, safeUrl, type BenchDatabase, cleanUpBenchData } from './postgres.js';
 import { freePort, startAkwe, startAkweWorker, type AkweServer, type Child } from './processes.js';
 import {
   createEndpoint,
@@ -288,13 +288,7 @@ export async function measureWebhooks(kind: 'sqlite' | 'postgres', postgresUrl: 
     // so the workers stop at once instead of waiting out Akwe's 30 s timeout.
     await receiver?.child.stop();
     for (const child of children.reverse()) await child.stop(30_000);
-    if (benchDatabase) {
-      await benchDatabase.drop().then(
-        () => progress(`${label}: dropped database ${benchDatabase!.name}`),
-        (error: unknown) => progress(`${label}: could not drop database ${benchDatabase!.name}: ${String(error)}`),
-      );
-    }
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanUpBenchData(benchDatabase, dataDir, progress, label);
   }
 }
 

@@ -10,6 +10,7 @@ import * as ledger from './0008-ledger.js';
 import * as payouts from './0009-payouts.js';
 import * as deliveryClaimIndex from './0010-delivery-claim-index.js';
 import * as bulkBatches from './0011-bulk-batches.js';
+import * as checkout from './0013-checkout.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009-payouts': payouts,
   '0010-delivery-claim-index': deliveryClaimIndex,
   '0011-bulk-batches': bulkBatches,
+  '0013-checkout': checkout,
 };

@@ -102,6 +102,8 @@ function documentOf(ctx: PageContext, head: string, body: string): string {
     '<meta name="viewport" content="width=device-width,initial-scale=1">',
     '<meta name="referrer" content="no-referrer">',
     '<meta name="robots" content="noindex,nofollow">',
+    // An empty icon: no /favicon.ico request on a slow connection.
+    '<link rel="icon" href="data:,">',
     `<link rel="stylesheet" href="${esc(ctx.assets.css)}">`,
     `<script src="${esc(ctx.assets.js)}" defer></script>`,
     head,

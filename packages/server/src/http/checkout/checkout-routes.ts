@@ -122,7 +122,7 @@ export const checkoutRoutes: FastifyPluginAsync<CheckoutRoutesOptions> = async (
   const admit = async (request: FastifyRequest<{ Params: TokenParams }>, reply: FastifyReply): Promise<CheckoutView | undefined> => {
     const { token } = request.params;
     const ctx = pageContext(request);
-    const wait = await overLimit(counter, options.limits, token, request.ip);
+    const wait = await overLimit(counter, options.limits, token, request.ip, (error) => request.log.warn({ err: error }, 'checkout rate limits unavailable; action let through'));
     if (wait !== undefined) {
       reply.header('retry-after', String(wait));
       await html(reply, 429, renderMessagePage(ctx, ctx.t.pageTitle, ctx.t.errors.tooMany(wait), { href: pageUrl(token, ctx), label: ctx.t.refresh }));

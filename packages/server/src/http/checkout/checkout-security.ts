@@ -74,9 +74,19 @@ export interface CheckoutLimits {
 
 export const CHECKOUT_WINDOW_MS = 60_000;
 
-/** Counts one action for the token and for the address; the seconds to wait when either is over its budget. */
-export async function overLimit(counter: RateLimitCounter, limits: CheckoutLimits, token: string, address: string): Promise<number | undefined> {
-  const [byToken, byAddress] = await Promise.all([counter.hit(`checkout:token:${token}`, CHECKOUT_WINDOW_MS), counter.hit(`checkout:ip:${address}`, CHECKOUT_WINDOW_MS)]);
+/**
+ * Counts one action for the token and for the address; the seconds to wait when either is over its
+ * budget. Counters that fail (Redis down) let the action through, as the API's limits do: a Redis
+ * outage must not stop customers paying.
+ */
+export async function overLimit(counter: RateLimitCounter, limits: CheckoutLimits, token: string, address: string, onError: (error: unknown) => void): Promise<number | undefined> {
+  let byToken, byAddress;
+  try {
+    [byToken, byAddress] = await Promise.all([counter.hit(`checkout:token:${token}`, CHECKOUT_WINDOW_MS), counter.hit(`checkout:ip:${address}`, CHECKOUT_WINDOW_MS)]);
+  } catch (error) {
+    onError(error);
+    return undefined;
+  }
   const over = [byToken.count > limits.perToken ? byToken.resetInMs : 0, byAddress.count > limits.perAddress ? byAddress.resetInMs : 0];
   const wait = Math.max(...over);
   return wait > 0 ? Math.max(1, Math.ceil(wait / 1000)) : undefined;

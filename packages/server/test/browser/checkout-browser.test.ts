@@ -128,11 +128,11 @@ describe('checkout page in Chromium (SQLite)', { skip: missing && !process.env.C
     assert.equal(await statusOf(payment.reference), 'pending');
     let navigations = 0;
     page.on('framenavigated', () => navigations++);
-    await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
+    await page.evaluate(() => ((globalThis as unknown as { stillHere: boolean }).stillHere = true));
     clock.advance(601_000);
     assert.equal(await t.services.payments.expireDue(), 1);
-    await page.getByRole('heading', { name: 'Paiement expiré' }).waitFor({ timeout: 10_000 });
-    assert.equal(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere), true, 'the same document, updated in place');
+    await page.getByRole('heading', { name: 'Paiement expiré' }).waitFor({ timeout: 20_000 });
+    assert.equal(await page.evaluate(() => (globalThis as unknown as { stillHere?: boolean }).stillHere), true, 'the same document, updated in place');
     assert.equal(navigations, 0);
     assert.equal(await statusOf(payment.reference), 'expired');
     assert.deepEqual(problems, []);
@@ -162,19 +162,20 @@ describe('checkout page in Chromium (SQLite)', { skip: missing && !process.env.C
     await page.getByRole('heading', { name: 'Validez le paiement sur votre téléphone' }).waitFor();
     assert.ok(await page.getByRole('link', { name: 'Actualiser' }).isVisible());
     await api.post(payment.reference, 'cancel', {});
-    await page.getByRole('heading', { name: 'Paiement annulé' }).waitFor({ timeout: 10_000 });
+    await page.getByRole('heading', { name: 'Paiement annulé' }).waitFor({ timeout: 20_000 });
     await context.close();
   });
 
   it('fits a 360 px screen with no horizontal scroll, every field labelled, English on the switch (screenshot kept)', async () => {
     const { context, page, problems } = await phone();
     await openCheckout(page, { amount: 25_000, country: 'CI', description: 'Commande n° 4521 — 2 pagnes wax, livraison à Cocody' });
-    const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+    // Run in the page (this package's TypeScript has no DOM types, so as source text).
+    const widths = await page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
     assert.ok(widths.scroll <= 360 && widths.scroll <= widths.client, `page is ${widths.scroll} px wide`);
-    const unlabelled = await page.evaluate(() =>
-      [...document.querySelectorAll('input:not([type=hidden]), button')]
-        .filter((el) => (el instanceof HTMLInputElement ? (el.labels?.length ?? 0) === 0 : (el.textContent ?? '').trim() === ''))
-        .map((el) => el.outerHTML),
+    const unlabelled = await page.evaluate<string[]>(
+      `[...document.querySelectorAll('input:not([type=hidden]), button')]
+        .filter((el) => (el.tagName === 'INPUT' ? el.labels.length === 0 : el.textContent.trim() === ''))
+        .map((el) => el.outerHTML)`,
     );
     assert.deepEqual(unlabelled, []);
     mkdirSync(artifacts, { recursive: true });

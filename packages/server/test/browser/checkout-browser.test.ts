@@ -37,6 +37,7 @@ describe('checkout page in Chromium (SQLite)', { skip: missing && !process.env.C
     base = address;
     api = collectClient(t.app, (await t.newMerchant({ name: 'Boutique Adjoa' })).testKey);
     browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+    mkdirSync(artifacts, { recursive: true });
   });
   after(async () => {
     await browser?.close();
@@ -77,6 +78,7 @@ describe('checkout page in Chromium (SQLite)', { skip: missing && !process.env.C
     await pay(page, /^MTN/, '05 00 00 00 00');
     await page.getByRole('heading', { name: 'Paiement réussi' }).waitFor();
     assert.equal(await page.getByRole('link', { name: 'Retour chez Boutique Adjoa' }).getAttribute('href'), 'https://shop.example/merci');
+    await page.screenshot({ path: `${artifacts}checkout-360-paid.png`, fullPage: true });
     assert.equal(await statusOf(payment.reference), 'completed');
     assert.deepEqual(problems, []);
     await context.close();
@@ -112,6 +114,7 @@ describe('checkout page in Chromium (SQLite)', { skip: missing && !process.env.C
     await pay(page, /^Orange Money/, '0700000000');
     await page.getByRole('heading', { name: 'Entrez votre code de paiement' }).waitFor();
     assert.match(await page.locator('#code-how').innerText(), /#144\*82#/);
+    await page.screenshot({ path: `${artifacts}checkout-360-code.png`, fullPage: true });
     await page.getByLabel('Code de paiement').fill('123456');
     await page.getByRole('button', { name: 'Valider' }).click();
     await page.getByRole('heading', { name: 'Paiement réussi' }).waitFor();
@@ -125,6 +128,7 @@ describe('checkout page in Chromium (SQLite)', { skip: missing && !process.env.C
     const payment = await openCheckout(page, { expires_in_seconds: 600 });
     await pay(page, /^MTN/, '0500000002');
     await page.getByRole('heading', { name: 'Validez le paiement sur votre téléphone' }).waitFor();
+    await page.screenshot({ path: `${artifacts}checkout-360-waiting.png`, fullPage: true });
     assert.equal(await statusOf(payment.reference), 'pending');
     let navigations = 0;
     page.on('framenavigated', () => navigations++);
@@ -178,7 +182,6 @@ describe('checkout page in Chromium (SQLite)', { skip: missing && !process.env.C
         .map((el) => el.outerHTML)`,
     );
     assert.deepEqual(unlabelled, []);
-    mkdirSync(artifacts, { recursive: true });
     const shot = `${artifacts}checkout-360.png`;
     await page.screenshot({ path: shot, fullPage: true });
     // The committed copy in docs/ is refreshed on request only (it is a file under review).

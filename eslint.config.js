@@ -16,4 +16,9 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // The checkout page's script runs in the customer's browser.
+    files: ['packages/server/src/http/checkout/assets/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { document: 'readonly', window: 'readonly', fetch: 'readonly', setTimeout: 'readonly' } },
+  },
 );

@@ -83,7 +83,15 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
   await installApiReference(app, config.publicUrl);
 
   await app.register(healthRoutes, { database: services.database });
-  await app.register(checkoutRoutes, { payments: services.paymentStore });
+  await app.register(checkoutRoutes, {
+    prefix: '/checkout',
+    checkout: services.checkout,
+    secret: services.serverSecret,
+    publicUrl: config.publicUrl,
+    limits: config.checkoutLimits,
+    redisUrl: config.redisUrl,
+    clock: services.clock,
+  });
   const destinationUrls = destinationUrlCheck({ dev: config.dev, resolver });
 
   await app.register(
@@ -95,7 +103,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
       openApiRoute(api);
       await api.register(accountRoutes);
       await api.register(collectV2026Routes, { catalog: services.catalog });
-      await api.register(paymentRoutes, { payments: services.payments, publicUrl: config.publicUrl, destinationUrls });
+      await api.register(paymentRoutes, { payments: services.payments, publicUrl: config.publicUrl, destinationUrls, dev: config.dev });
       await api.register(collectLegacyRoutes, { catalog: services.catalog, payments: services.payments, clock: services.clock });
       await api.register(payoutRoutes, { catalog: services.catalog, payouts: services.payouts });
       await api.register(bulkRoutes, { catalog: services.catalog, bulk: services.bulk, limits: { maxLines: config.bulkMaxLines, maxBytes: config.bulkMaxBytes } });

@@ -15,6 +15,14 @@ export interface RateLimitConfig {
   payoutPerMinute: number;
 }
 
+/** The hosted checkout page's actions (form posts), per minute. */
+export interface CheckoutLimitConfig {
+  /** Per checkout token (RATE_LIMIT_CHECKOUT_PER_TOKEN). */
+  perToken: number;
+  /** Per client address, across checkouts (RATE_LIMIT_CHECKOUT_PER_IP). */
+  perAddress: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -29,6 +37,7 @@ export interface Config {
   logLevel: string;
   bodyLimitBytes: number;
   rateLimits: RateLimitConfig;
+  checkoutLimits: CheckoutLimitConfig;
   runWorkers: boolean;
   catalogFile: string | undefined;
   shutdownTimeoutMs: number;
@@ -168,6 +177,10 @@ export function loadConfig(env: Env = process.env): Config {
       managePerMinute: reader.integer('RATE_LIMIT_MANAGE_PER_MINUTE', 30, 1, 1_000_000),
       payoutPerMinute: reader.integer('RATE_LIMIT_PAYOUT_PER_MINUTE', 30, 1, 1_000_000),
     },
+    checkoutLimits: {
+      perToken: reader.integer('RATE_LIMIT_CHECKOUT_PER_TOKEN', 10, 1, 1_000_000),
+      perAddress: reader.integer('RATE_LIMIT_CHECKOUT_PER_IP', 60, 1, 1_000_000),
+    },
     runWorkers: reader.boolean('AKWE_RUN_WORKERS', true),
     catalogFile: reader.raw('AKWE_CATALOG_FILE'),
     shutdownTimeoutMs: reader.integer('SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
@@ -179,5 +192,5 @@ export function loadConfig(env: Env = process.env): Config {
     bulkMaxBytes: reader.integer('BULK_MAX_BYTES', 5 * 1024 * 1024, 1024, 104_857_600),
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
-  return Object.freeze({ ...config, database: Object.freeze(config.database), rateLimits: Object.freeze(config.rateLimits) });
+  return Object.freeze({ ...config, database: Object.freeze(config.database), rateLimits: Object.freeze(config.rateLimits), checkoutLimits: Object.freeze(config.checkoutLimits) });
 }

@@ -8,6 +8,7 @@ import { MerchantService } from './core/merchants/merchant-service.js';
 import type { IdempotencyStore } from './core/idempotency/idempotency-store.js';
 import type { PaymentStore } from './core/payments/payment-store.js';
 import { PaymentService, type PhaseFaults } from './core/payments/payment-service.js';
+import { CheckoutService } from './core/checkout/checkout-service.js';
 import type { OperatorGatewayRegistry } from './core/payments/operator-gateway.js';
 import { OperatorRegistry } from './operators/operator-registry.js';
 import { SandboxLedger } from './operators/sandbox/sandbox-ledger.js';
@@ -53,6 +54,10 @@ export interface Services {
   bulk: BulkService;
   /** The operators by environment (the sandbox for test), for tests that look inside the sandbox. */
   operators: OperatorGatewayRegistry;
+  /** The customer's side of hosted payments (the checkout page). */
+  checkout: CheckoutService;
+  /** The server's secret (AKWE_SECRET); keys the checkout page's form tokens. */
+  serverSecret: () => string;
 }
 
 export function createServices(options: {
@@ -80,12 +85,12 @@ export function createServices(options: {
   const clock = options.clock ?? systemClock;
   const ids = options.newId ?? newId;
   const { db, capabilities } = options.database;
-  const secretBox = new SecretBox(
+  const serverSecret =
     options.serverSecret ??
-      (() => {
-        throw new Error('no server secret: set AKWE_SECRET (or AKWE_DEV) to manage webhook secrets');
-      }),
-  );
+    (() => {
+      throw new Error('no server secret: set AKWE_SECRET (or AKWE_DEV) to manage webhook secrets');
+    });
+  const secretBox = new SecretBox(serverSecret);
   const idempotency = new IdempotencyRepository(db, new ResponseSealing(secretBox));
   const signals = new WorkSignals();
   const ledger = new LedgerRepository(db, ids, clock, options.sandboxFloatMinor ?? DEFAULT_SANDBOX_FLOAT_MINOR);
@@ -108,7 +113,7 @@ export function createServices(options: {
     checkIntervalMs: options.payoutCheckIntervalMs,
     faults: options.faults,
   });
-  return {
+  const services: Omit<Services, 'checkout' | 'serverSecret'> = {
     database: options.database,
     catalog: options.catalog,
     clock,
@@ -134,4 +139,6 @@ export function createServices(options: {
     payouts,
     bulk: new BulkService({ store: new BulkBatchRepository(db, idempotency, signals), events: eventFactory, catalog: options.catalog, clock, newId: ids, maxLines: options.bulkMaxLines ?? 10_000, payouts, ledger, merchants }),
   };
+  const checkout = new CheckoutService({ store: paymentStore, payments: services.payments, merchants, catalog: options.catalog, clock });
+  return { ...services, checkout, serverSecret };
 }

@@ -105,6 +105,10 @@ export interface PaymentTable {
   /** JSON object of string values. */
   metadata: string;
   failure_code: string | null;
+  /** Hosted payments: the secret of the checkout page's URL (unique); null for direct ones. */
+  checkout_token: string | null;
+  /** Hosted payments: where the final page links back to the merchant (optional). */
+  return_url: string | null;
 }
 
 /** One metadata key of one object, for list filters (the object's own column holds the JSON). */

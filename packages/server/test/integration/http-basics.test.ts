@@ -259,7 +259,10 @@ for (const target of testDatabases()) {
         nulError(await t.app.inject({ url: '/api/v1/collect/payments/ORDER%00-1', headers }), 'reference_or_id');
         nulError(await t.app.inject({ url: '/api/v1/events?type=collect%00', headers }), 'type');
         nulError(await t.app.inject({ url: '/api/v1/webhook-endpoints/%00', headers }), 'id');
-        nulError(await t.app.inject({ url: '/checkout/%00' }), 'id');
+        // The checkout page answers people: the same refusal, as an HTML page.
+        const page = await t.app.inject({ url: '/checkout/%00' });
+        assert.equal(page.statusCode, 400);
+        assert.match(String(page.headers['content-type']), /^text\/html/);
       });
 
       it('refuses it in a nested body string, stores nothing, and still answers 401 first to a request without a key', async () => {

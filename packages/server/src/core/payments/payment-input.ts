@@ -12,6 +12,8 @@ export interface CreatePaymentInput {
   operator?: string;
   description?: string;
   callbackUrl?: string;
+  /** Hosted payments: the merchant's page linked from the final checkout state. */
+  returnUrl?: string;
   expiresInSeconds?: number;
   customerFirstName?: string;
   customerLastName?: string;

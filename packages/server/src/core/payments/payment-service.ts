@@ -19,6 +19,7 @@ import { expiryBounds, maxOtpAttempts, type CreatePaymentInput } from './payment
 import { assertTransition, isFinal } from './payment-state-machine.js';
 import type { LockedChange, PaymentChange, PaymentFilters, PaymentStore } from './payment-store.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
+import { newCheckoutToken } from './checkout-token.js';
 
 export interface PaymentContext extends TenantScope {
   merchant: Merchant;
@@ -42,6 +43,8 @@ export interface PaymentServiceDeps {
   /** How long the run that started an operator call is presumed alive (seconds); 60 by default. */
   leaseSeconds?: number;
   faults?: PhaseFaults;
+  /** The secret of a hosted payment's checkout URL (default: 32 random bytes, base64url). */
+  newCheckoutToken?: () => string;
 }
 
 export interface ConfirmResult {
@@ -90,6 +93,7 @@ export class PaymentService {
     const direct = input.mode === 'direct';
     if (direct && input.operator === undefined) throw new AkweError('validation_error', 'operator is required for a direct payment', { field: 'operator' });
     if (direct && input.phone === undefined) throw new AkweError('validation_error', 'customer.phone is required for a direct payment', { field: 'customer.phone' });
+    if (direct && input.returnUrl !== undefined) throw new AkweError('validation_error', 'return_url applies to hosted payments only (the checkout page links back to it)', { field: 'return_url' });
     const operator = input.operator === undefined ? undefined : this.operatorOf(country, input.operator);
     const phone = input.phone === undefined ? null : this.phoneOf(country, input.phone, 'customer.phone');
     this.checkAmount(input.amountMinor, country, operator);
@@ -128,6 +132,8 @@ export class PaymentService {
       version: 1,
       operatorCall: direct ? 'start_collection' : null,
       operatorCallStartedAt: direct ? now.toISOString() : null,
+      checkoutToken: direct ? null : (this.deps.newCheckoutToken ?? newCheckoutToken)(),
+      returnUrl: input.returnUrl ?? null,
     };
     // Creation emits `created` with the status the payment starts in; every later status its own event.
     const events = [this.deps.events.paymentCreated(payment)];
@@ -196,6 +202,19 @@ export class PaymentService {
   /** Test environment only: the customer pays a hosted checkout with this phone and operator. */
   async pay(ctx: PaymentContext, referenceOrId: string, input: { phone: string; operator: string }, request: RecordedRequest<Payment> = {}): Promise<Payment> {
     if (ctx.environment !== 'test') throw new AkweError('sandbox_only', 'pay simulates a customer and exists only in the test environment.');
+    return this.payHosted(ctx, referenceOrId, input, request);
+  }
+
+  /**
+   * The customer pays a hosted checkout from its page, in either environment: in test the sandbox
+   * decides exactly as for `pay`; in live the operator adapter starts a collection on the chosen
+   * operator (none configured: operator_unavailable, and nothing is written).
+   */
+  async payCheckout(payment: Payment, input: { phone: string; operator: string }): Promise<Payment> {
+    return this.payHosted(payment, payment.id, input, {});
+  }
+
+  private async payHosted(ctx: TenantScope, referenceOrId: string, input: { phone: string; operator: string }, request: RecordedRequest<Payment>): Promise<Payment> {
     const resumedId = request.journal?.resumed?.resourceId;
     if (resumedId) {
       const payment = await this.find(ctx, resumedId);
@@ -206,6 +225,7 @@ export class PaymentService {
       throw new AkweError('payment_not_payable', `The payment is a ${current.mode} payment in status ${current.status}.`);
     }
     this.refuseWhileCalling(current);
+    this.requireOperators(ctx);
     const country = this.countryOf(current.country);
     const operator = this.operatorOf(country, input.operator);
     this.checkAmount(current.amountMinor, country, operator);

@@ -76,6 +76,6 @@ export interface PaymentStore {
    * shows `refund.updatedAt`. Undefined when another run took it or settled it first.
    */
   leaseRefund(refund: Refund, now: string): Promise<Refund | undefined>;
-  /** A hosted payment by id alone, for its public checkout page. */
-  findForCheckout(id: string): Promise<Payment | undefined>;
+  /** A hosted payment by its checkout token alone (any merchant, any environment), for its public checkout page. */
+  findForCheckout(token: string): Promise<Payment | undefined>;
 }

@@ -61,6 +61,13 @@ export interface Payment {
   operatorCall: OperatorCall | null;
   /** When the call's current holder took it (the start of its lease). */
   operatorCallStartedAt: string | null;
+  /**
+   * Hosted payments: the unguessable secret in `checkout_url` (32 random bytes, base64url); null or
+   * absent for direct ones (and in snapshots written before the checkout page existed).
+   */
+  checkoutToken?: string | null;
+  /** Hosted payments: the merchant's page the final checkout state links back to. */
+  returnUrl?: string | null;
 }
 
 export const refundStatuses = ['pending', 'completed', 'failed'] as const;

@@ -13,6 +13,7 @@ export interface WireCreatePayment {
   operator?: string;
   description?: string;
   callback_url?: string;
+  return_url?: string;
   expires_in_seconds?: number;
   metadata?: Record<string, string>;
 }
@@ -29,13 +30,15 @@ export function toCreateInput(body: WireCreatePayment): CreatePaymentInput {
     operator: body.operator,
     description: body.description,
     callbackUrl: body.callback_url,
+    returnUrl: body.return_url,
     expiresInSeconds: body.expires_in_seconds,
     metadata: body.metadata,
   };
 }
 
+/** The hosted payment's page: its token, never its id or reference (docs/checkout.md). */
 export function checkoutUrl(publicUrl: string, payment: Payment): string {
-  return `${publicUrl}/checkout/${payment.id}`;
+  return `${publicUrl}/checkout/${payment.checkoutToken ?? ''}`;
 }
 
 function nextAction(publicUrl: string, payment: Payment) {
@@ -83,6 +86,7 @@ export function paymentToWire(payment: Payment, publicUrl: string) {
     metadata: payment.metadata,
     refunded_amount: toMajorUnitsFloor(payment.refundedMinor),
     callback_url: payment.callbackUrl,
+    return_url: payment.returnUrl ?? null,
     expires_at: payment.expiresAt,
     created_at: payment.createdAt,
     updated_at: payment.updatedAt,

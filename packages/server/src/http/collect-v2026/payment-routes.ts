@@ -11,6 +11,7 @@ import { errorResponses } from '../shared/error-schemas.js';
 import { toMinorUnits } from '../shared/money.js';
 import type { DestinationUrlCheck } from '../shared/url-policy.js';
 import { checkCallbackUrl } from './callback-url.js';
+import { checkReturnUrl } from './return-url.js';
 import { paymentToWire, refundToWire, toCreateInput } from './payment-mapper.js';
 import {
   CancelBody,
@@ -36,12 +37,14 @@ export interface PaymentRoutesOptions {
   publicUrl: string;
   /** Where a callback_url may point (http/shared/url-policy.ts). */
   destinationUrls: DestinationUrlCheck;
+  /** Development server: test payments may give an http:// return_url. */
+  dev?: boolean;
 }
 
 const tags = ['collect'];
 
 /** Collect payments, contract 2026-06: each route maps the wire to one core operation and back. */
-export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = async (app, { payments, publicUrl, destinationUrls }) => {
+export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = async (app, { payments, publicUrl, destinationUrls, dev = false }) => {
   const wire = (payment: Parameters<typeof paymentToWire>[0]) => paymentToWire(payment, publicUrl);
 
   app.post(
@@ -60,6 +63,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
     async (request, reply) => {
       const principal = principalOf(request);
       await checkCallbackUrl(request.body.callback_url, principal.environment, destinationUrls);
+      checkReturnUrl(request.body.return_url, principal.environment, dev);
       const recorded = recordedRequest(request, reply, (payment: Payment) => ({ status: 201, body: wire(payment) }));
       return recorded.send(await payments.create(principal, toCreateInput(request.body), recorded));
     },

@@ -20,6 +20,14 @@ export const CreatePaymentBody = Type.Object(
     operator: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'Operator slug or alias from the catalog; required for direct.' })),
     description: Type.Optional(Type.String({ maxLength: 255 })),
     callback_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'HTTPS URL that also receives this payment’s events.' })),
+    return_url: Type.Optional(
+      Type.String({
+        format: 'uri',
+        maxLength: 2048,
+        description:
+          'Hosted payments only: HTTPS URL of the merchant’s page that the checkout page links back to once the payment is final (paid, failed, cancelled or expired). Sent as given, nothing appended; check the payment’s status from your server, never from the redirect. http:// is accepted only for test payments on a development server.',
+      }),
+    ),
     expires_in_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 86_400, description: 'Lifetime; default 900 (direct) or 3600 (hosted).' })),
     metadata: Type.Optional(MetadataInput),
   },
@@ -111,7 +119,8 @@ export const PaymentObject = Type.Object(
     environment: Type.String(),
     sandbox: Type.Boolean(),
     idempotent_replay: Type.Boolean(),
-    checkout_url: Type.Optional(Type.String()),
+    checkout_url: Type.Optional(Type.String({ description: 'Hosted payments: the customer’s page, `<PUBLIC_URL>/checkout/<token>`; the token is a random secret (not the id or the reference). Share it only with the customer.' })),
+    return_url: Type.Union([Type.String(), Type.Null()], { description: 'Hosted payments: where the final checkout page links back to; null when none was given.' }),
     next_action: NextAction,
     psp_reference: Type.Union([Type.String(), Type.Null()]),
     message: Type.Union([Type.String(), Type.Null()], { description: 'The last word from the operator, for people.' }),

@@ -11,6 +11,7 @@ import * as payouts from './0009-payouts.js';
 import * as deliveryClaimIndex from './0010-delivery-claim-index.js';
 import * as bulkBatches from './0011-bulk-batches.js';
 import * as bulkCancelled from './0012-bulk-cancelled.js';
+import * as checkout from './0013-checkout.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010-delivery-claim-index': deliveryClaimIndex,
   '0011-bulk-batches': bulkBatches,
   '0012-bulk-cancelled': bulkCancelled,
+  '0013-checkout': checkout,
 };

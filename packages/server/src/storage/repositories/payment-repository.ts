@@ -53,6 +53,8 @@ function paymentFromRow(row: Selectable<PaymentTable>): Payment {
     version: row.version,
     operatorCall: row.operator_call as OperatorCall | null,
     operatorCallStartedAt: row.operator_call_started_at,
+    checkoutToken: row.checkout_token,
+    returnUrl: row.return_url,
   };
 }
 
@@ -85,6 +87,8 @@ function paymentToRow(p: Payment): Selectable<PaymentTable> {
     version: p.version,
     operator_call: p.operatorCall,
     operator_call_started_at: p.operatorCallStartedAt,
+    checkout_token: p.checkoutToken ?? null,
+    return_url: p.returnUrl ?? null,
   };
 }
 
@@ -353,9 +357,8 @@ export class PaymentRepository implements PaymentStore {
     return Number(result.numUpdatedRows) === 1 ? { ...refund, updatedAt: now } : undefined;
   }
 
-  async findForCheckout(id: string): Promise<Payment | undefined> {
-    if (!looksLikeId(id)) return undefined;
-    const row = await this.db.selectFrom('payments').selectAll().where('id', '=', id.toLowerCase()).where('mode', '=', 'hosted').executeTakeFirst();
+  async findForCheckout(token: string): Promise<Payment | undefined> {
+    const row = await this.db.selectFrom('payments').selectAll().where('checkout_token', '=', token).where('mode', '=', 'hosted').executeTakeFirst();
     return row && paymentFromRow(row);
   }
 

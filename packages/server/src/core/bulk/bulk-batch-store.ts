@@ -26,8 +26,10 @@ export interface BulkBatchStore {
   saveBatch(next: BulkBatch, expectedVersion: number, events?: StoredEvent[], options?: { cancelPendingLines?: boolean }): Promise<boolean>;
   /** Up to `limit` lines still `pending`, in row order. */
   pendingItems(batchId: string, limit: number): Promise<BulkBatchItem[]>;
-  /** A line's outcome at execution: its payout (`processing`), or `invalid` with its problems. */
-  settleItem(itemId: string, change: { status: 'processing'; payoutId: string } | { status: 'invalid'; problems: BulkLineProblem[] }, now: string): Promise<void>;
+  /** Lines whose payouts were made (each payout's id is its line's): `pending` ones become `processing`, in one statement. */
+  markPaidOut(itemIds: readonly string[], now: string): Promise<void>;
+  /** A `pending` line its payout checks refused at execution: `invalid`, with its problems. */
+  markInvalid(itemId: string, problems: BulkLineProblem[], now: string): Promise<void>;
   /** Brings `processing` lines to their payout's final status; returns how many moved. */
   followPayouts(batchId: string, now: string): Promise<number>;
   /** Puts a batch at the back of the worker's queue (its `updated_at`), changing nothing else. */

@@ -184,17 +184,26 @@ export class BulkService {
       if (items.length === 0) return executed;
       ctx ??= { merchantId: batch.merchantId, environment: batch.environment, merchant: await this.deps.merchants.getMerchant(batch.merchantId) };
       const lineCtx = ctx;
-      // Side by side: each line is its own payout transaction, and concurrent commits share the
-      // database's group commit (SQLite) or its connections (PostgreSQL) instead of queuing one by one.
-      await eachConcurrently(items, LINES_IN_FLIGHT, (item) => this.executeLine(lineCtx, item));
+      const paidOut: string[] = [];
+      try {
+        // Side by side: each line is its own payout transaction, and concurrent commits share the
+        // database's group commit (SQLite) or its connections (PostgreSQL) instead of queuing one by one.
+        await eachConcurrently(items, LINES_IN_FLIGHT, async (item) => {
+          if (await this.executeLine(lineCtx, item)) paidOut.push(item.id);
+        });
+      } finally {
+        // The page's lines with a payout, in one statement. A crash before it leaves them pending:
+        // the next pass meets their payouts (duplicate_reference) and marks them then.
+        await this.deps.store.markPaidOut(paidOut, this.deps.clock.now().toISOString());
+      }
       executed += items.length;
     }
   }
 
-  private async executeLine(ctx: PaymentContext, item: BulkBatchItem): Promise<void> {
-    const now = () => this.deps.clock.now().toISOString();
+  /** Makes the line's payout; true when the line has it (made now or by an earlier run), false when the line was left `invalid`. */
+  private async executeLine(ctx: PaymentContext, item: BulkBatchItem): Promise<boolean> {
     try {
-      const payout = await this.deps.payouts.create(ctx, {
+      await this.deps.payouts.create(ctx, {
         id: item.id,
         reference: item.reference,
         amountMinor: item.amountMinor,
@@ -205,18 +214,16 @@ export class BulkService {
         description: item.description ?? undefined,
         metadata: item.metadata,
       });
-      await this.deps.store.settleItem(item.id, { status: 'processing', payoutId: payout.id }, now());
+      return true;
     } catch (error) {
       if (!(error instanceof AkweError) || error.status >= 500) throw error; // the batch stays processing; a retry resumes here
       if (error.code === 'duplicate_reference') {
         // Made by an earlier, interrupted run of this line (same id)? Then it is this line's payout.
         const earlier = await this.deps.payouts.get(ctx, item.id).catch(() => undefined);
-        if (earlier?.id === item.id) {
-          await this.deps.store.settleItem(item.id, { status: 'processing', payoutId: earlier.id }, now());
-          return;
-        }
+        if (earlier?.id === item.id) return true;
       }
-      await this.deps.store.settleItem(item.id, { status: 'invalid', problems: [{ row: item.row, field: error.field ?? 'line', code: error.code, message: error.message }] }, now());
+      await this.deps.store.markInvalid(item.id, [{ row: item.row, field: error.field ?? 'line', code: error.code, message: error.message }], this.deps.clock.now().toISOString());
+      return false;
     }
   }
 

@@ -217,9 +217,19 @@ export class BulkBatchRepository implements BulkBatchStore {
     return rows.map(itemFromRow);
   }
 
-  async settleItem(itemId: string, change: { status: 'processing'; payoutId: string } | { status: 'invalid'; problems: BulkLineProblem[] }, now: string): Promise<void> {
-    const set = change.status === 'processing' ? { status: 'processing', payout_id: change.payoutId } : { status: 'invalid', problems: JSON.stringify(change.problems) };
-    await this.db.updateTable('bulk_batch_items').set({ ...set, updated_at: now }).where('id', '=', itemId).where('status', '=', 'pending').execute();
+  async markPaidOut(itemIds: readonly string[], now: string): Promise<void> {
+    for (let start = 0; start < itemIds.length; start += LOOKUP_CHUNK) {
+      await this.db
+        .updateTable('bulk_batch_items')
+        .set((eb) => ({ status: 'processing', payout_id: eb.ref('id'), updated_at: now }))
+        .where('id', 'in', itemIds.slice(start, start + LOOKUP_CHUNK))
+        .where('status', '=', 'pending')
+        .execute();
+    }
+  }
+
+  async markInvalid(itemId: string, problems: BulkLineProblem[], now: string): Promise<void> {
+    await this.db.updateTable('bulk_batch_items').set({ status: 'invalid', problems: JSON.stringify(problems), updated_at: now }).where('id', '=', itemId).where('status', '=', 'pending').execute();
   }
 
   async followPayouts(batchId: string, now: string): Promise<number> {

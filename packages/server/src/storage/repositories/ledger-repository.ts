@@ -7,6 +7,7 @@ import type { Page, PageRequest } from '../../core/shared/pagination.js';
 import { isCheckViolation } from '../check-violation.js';
 import { keysetQuery, toPage } from '../keyset-page.js';
 import type { Database, LedgerTransactionTable } from '../schema.js';
+import type { OneStatement } from '../postgres/one-statement.js';
 
 export interface BalanceTransactionFilters {
   type?: BalanceTransactionType;
@@ -48,6 +49,84 @@ export class LedgerRepository {
 
   async post(trx: Transaction<Database> | Kysely<Database>, postings: readonly LedgerPosting[]): Promise<void> {
     for (const entry of postings) await this.postOne(trx, entry);
+  }
+
+  /**
+   * Whether `addPosting` can write this posting in a one-statement phase: one line per account.
+   * (A posting whose accounts are not open yet is found by `addAccountsCheck`, at run time.)
+   */
+  fitsOneStatement(entry: LedgerPosting): boolean {
+    return new Set(entry.lines.map((line) => line.kind)).size === entry.lines.length;
+  }
+
+  /**
+   * The first gate of a one-statement phase that posts `entry` (PostgreSQL): one row when the
+   * accounts it touches are all open (accounts are never deleted, so the statement's snapshot is
+   * enough). None means nothing was written, and the caller runs the phase as a transaction, which
+   * opens them (`post`): that happens once per merchant, environment and currency.
+   */
+  addAccountsCheck(statement: OneStatement, gate: string, entry: LedgerPosting): void {
+    const p = (value: unknown) => statement.param(value);
+    const kinds = entry.lines.map((line) => p(line.kind)).join(', ');
+    statement.add(
+      gate,
+      `select 1 where (select count(*) from "ledger_accounts" where "merchant_id" = ${p(entry.merchantId)} and "environment" = ${p(entry.environment)} ` +
+        `and "currency" = ${p(entry.currency)} and "kind" in (${kinds})) = ${entry.lines.length} and ${statement.guard}`,
+      { gate: true },
+    );
+  }
+
+  /**
+   * `post` for one posting, as writes of a one-statement phase (after its gates): the accounts are
+   * locked in the same order as `applyLines` takes them (so a phase and a transaction touching the
+   * same accounts cannot deadlock), their balances moved, and the transaction and its entries
+   * inserted. A balance taken below zero fails the whole statement (CHECK), which the caller turns
+   * into `insufficientBalance` as `post` does.
+   */
+  addPosting(statement: OneStatement, prefix: string, entry: LedgerPosting): void {
+    const p = (value: unknown, cast?: string) => statement.param(value, cast);
+    const now = this.clock.now().toISOString();
+    const id = this.newId();
+    const change = (kind: AccountKind) => entry.lines.filter((line) => line.kind === kind).reduce((sum, line) => sum + line.amountMinor, 0);
+    const lines = [...entry.lines].sort((a, b) => accountKinds.indexOf(a.kind) - accountKinds.indexOf(b.kind));
+    const scope = () => `"merchant_id" = ${p(entry.merchantId)} and "environment" = ${p(entry.environment)} and "currency" = ${p(entry.currency)}`;
+    // Row locks in the sorted order: FOR UPDATE locks the rows after sorting them.
+    statement.add(
+      `${prefix}_locked`,
+      `select "id" from "ledger_accounts" where ${scope()} and "kind" in (${lines.map((line) => p(line.kind)).join(', ')}) and ${statement.guard} ` +
+        `order by case "kind" ${lines.map((line, index) => `when ${p(line.kind)} then ${index}`).join(' ')} end for update`,
+    );
+    const amounts = lines.map((line) => `(${p(line.kind, 'text')}, ${p(line.amountMinor, 'bigint')})`).join(', ');
+    statement.add(
+      `${prefix}_balances`,
+      `update "ledger_accounts" as "a" set "balance_minor" = "a"."balance_minor" + "v"."amount", "updated_at" = ${p(now)} ` +
+        `from (values ${amounts}) as "v" ("kind", "amount") where "a"."id" in (select "id" from "${prefix}_locked") and "a"."kind" = "v"."kind" returning "a"."id", "a"."kind"`,
+    );
+    statement.add(
+      `${prefix}_transaction`,
+      statement.insertRow('ledger_transactions', {
+        id,
+        merchant_id: entry.merchantId,
+        environment: entry.environment,
+        currency: entry.currency,
+        type: entry.type,
+        source_type: entry.source.type,
+        source_id: entry.source.id,
+        source_reference: entry.source.reference,
+        description: entry.description,
+        available_change_minor: change('available'),
+        reserved_change_minor: change('reserved'),
+        fee_minor: change('fees'),
+        created_at: now,
+      }),
+    );
+    const entries = entry.lines.map((line) => `(${p(this.newId(), 'text')}, ${p(line.kind, 'text')}, ${p(line.amountMinor, 'bigint')})`).join(', ');
+    statement.add(
+      `${prefix}_entries`,
+      `insert into "ledger_entries" ("id", "transaction_id", "account_id", "amount_minor", "created_at") ` +
+        `select "v"."id", ${p(id, 'text')}, "b"."id", "v"."amount", ${p(now, 'text')} from (values ${entries}) as "v" ("id", "kind", "amount") ` +
+        `join "${prefix}_balances" as "b" on "b"."kind" = "v"."kind"`,
+    );
   }
 
   async balances(scope: TenantScope): Promise<Balance[]> {

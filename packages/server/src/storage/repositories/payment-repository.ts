@@ -15,7 +15,11 @@ import type { DatabaseCapabilities } from '../database.js';
 import type { Database, PaymentTable, RefundTable } from '../schema.js';
 import { PreparedInsert, PreparedQuery } from '../prepared-query.js';
 import { isUniqueViolation } from '../unique-violation.js';
-import { EventOutbox } from './event-repository.js';
+import { EventOutbox, eventToRow } from './event-repository.js';
+import { OneStatement, quote } from '../postgres/one-statement.js';
+import { IdempotencyClaimLost } from '../../core/idempotency/request-journal.js';
+import { isCheckViolation } from '../check-violation.js';
+import { insufficientBalance } from '../../core/ledger/ledger.js';
 import type { StoredEvent } from '../../core/events/stored-event.js';
 import type { WorkSignals } from '../../core/shared/work-signals.js';
 import type { LedgerRepository } from './ledger-repository.js';
@@ -191,9 +195,13 @@ export class PaymentRepository implements PaymentStore {
     private readonly db: Kysely<Database>,
     private readonly capabilities: DatabaseCapabilities,
     /** Makes a request's idempotency claim write inside our transactions. */
-    private readonly claims: { writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> },
-    /** Writes the ledger postings of a change inside its transaction. */
-    private readonly ledger: Pick<LedgerRepository, 'post'>,
+    private readonly claims: {
+      writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void>;
+      /** The same write as a gate of a one-statement phase. */
+      addTo(statement: OneStatement, gate: string, write: ClaimWrite): void;
+    },
+    /** Writes the ledger postings of a change inside its transaction (or its one statement). */
+    private readonly ledger: Pick<LedgerRepository, 'post' | 'fitsOneStatement' | 'addAccountsCheck' | 'addPosting'>,
     /** Told after a commit that wrote events, so the fan-out wakes at once. */
     private readonly signals?: Pick<WorkSignals, 'notify'>,
   ) {
@@ -209,7 +217,8 @@ export class PaymentRepository implements PaymentStore {
 
   async insert(payment: Payment, events: PaymentChange['events'], claim?: ClaimWrite): Promise<void> {
     try {
-      await this.db.transaction().execute(async (trx) => {
+      if (this.capabilities.oneStatementPhases) await this.insertInOneStatement(payment, events, claim);
+      else await this.db.transaction().execute(async (trx) => {
         // The claim first: when another request holds the key, nothing else is tried.
         if (claim) await this.claims.writeIn(trx, claim);
         await this.paymentRows.execute(trx, [paymentToRow(payment)]);
@@ -236,6 +245,15 @@ export class PaymentRepository implements PaymentStore {
 
   async save(change: PaymentChange): Promise<boolean> {
     try {
+      if (this.capabilities.oneStatementPhases && this.fitsOneStatement(change)) {
+        const outcome = await this.saveInOneStatement(change);
+        if (outcome === 'conflict') return false;
+        if (outcome === 'saved') {
+          this.committed(change.events);
+          return true;
+        }
+        // The ledger accounts are not open yet: the transaction below opens them.
+      }
       await this.db.transaction().execute((trx) => this.apply(trx, change));
       this.committed(change.events);
       return true;
@@ -357,6 +375,64 @@ export class PaymentRepository implements PaymentStore {
     if (!looksLikeId(id)) return undefined;
     const row = await this.db.selectFrom('payments').selectAll().where('id', '=', id.toLowerCase()).where('mode', '=', 'hosted').executeTakeFirst();
     return row && paymentFromRow(row);
+  }
+
+  /**
+   * `insert` as one statement (PostgreSQL, see postgres/one-statement.ts): the claim write, then the
+   * payment, its metadata rows and its events, each only if the claim was written.
+   */
+  private async insertInOneStatement(payment: Payment, events: readonly StoredEvent[], claim: ClaimWrite | undefined): Promise<void> {
+    const statement = new OneStatement();
+    if (claim) this.claims.addTo(statement, 'claim', claim);
+    statement.add('payment', statement.insertRow('payments', paymentToRow(payment), '1'), { gate: true });
+    metadataEntries('payment', payment).forEach((row, index) => statement.add(`metadata_${index}`, statement.insertRow('metadata_entries', row)));
+    events.forEach((event, index) => statement.add(`event_${index}`, statement.insertRow('events', eventToRow(event))));
+    const counts = (await this.db.executeQuery(statement.compile())).rows[0]!;
+    // Another request holds the key: as in the transaction, nothing else was written.
+    if (claim && counts.claim !== 1) throw new IdempotencyClaimLost();
+    if (counts.payment !== 1) throw new Error('payment insert wrote no row');
+  }
+
+  /** What `saveInOneStatement` can write: no refund rows, at most one posting with one line per account. */
+  private fitsOneStatement(change: PaymentChange): boolean {
+    if (change.insertRefund || change.updateRefund) return false;
+    if (!change.payment && !change.claim && change.events.length === 0) return false;
+    const ledger = change.ledger ?? [];
+    return ledger.length === 0 || (ledger.length === 1 && this.ledger.fitsOneStatement(ledger[0]!));
+  }
+
+  /**
+   * `save` as one statement (PostgreSQL): gates in the order the transaction makes its writes (the
+   * ledger accounts exist, the claim, the version-checked payment), then the posting and the
+   * events. 'accounts_missing' wrote nothing: the caller runs the transaction instead.
+   */
+  private async saveInOneStatement(change: PaymentChange): Promise<'saved' | 'conflict' | 'accounts_missing'> {
+    const statement = new OneStatement();
+    const posting = change.ledger?.[0];
+    if (posting) this.ledger.addAccountsCheck(statement, 'accounts', posting);
+    if (change.claim) this.claims.addTo(statement, 'claim', change.claim);
+    if (change.payment) {
+      const { next, expectedVersion } = change.payment;
+      const { id: _id, merchant_id: _m, environment: _e, reference: _r, created_at: _c, ...columns } = paymentToRow(next);
+      const set = Object.entries({ ...columns, version: expectedVersion + 1 })
+        .map(([column, value]) => `${quote(column)} = ${statement.param(value)}`)
+        .join(', ');
+      const where = `"id" = ${statement.param(next.id)} and "version" = ${statement.param(expectedVersion)} and ${statement.guard}`;
+      statement.add('payment', `update "payments" set ${set} where ${where} returning 1`, { gate: true });
+    }
+    if (posting) this.ledger.addPosting(statement, 'ledger', posting);
+    change.events.forEach((event, index) => statement.add(`event_${index}`, statement.insertRow('events', eventToRow(event))));
+    let counts: Record<string, number>;
+    try {
+      counts = (await this.db.executeQuery(statement.compile())).rows[0]!;
+    } catch (error) {
+      if (posting && isCheckViolation(error)) throw insufficientBalance(-posting.lines.filter((l) => l.kind === 'available').reduce((sum, l) => sum + l.amountMinor, 0), posting.currency);
+      throw error;
+    }
+    if (posting && counts.accounts !== 1) return 'accounts_missing';
+    if (change.claim && counts.claim !== 1) throw new IdempotencyClaimLost();
+    if (change.payment && counts.payment !== 1) return 'conflict';
+    return 'saved';
   }
 
   private async apply(trx: Transaction<Database>, change: PaymentChange): Promise<void> {

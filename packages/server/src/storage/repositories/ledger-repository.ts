@@ -8,6 +8,7 @@ import { isCheckViolation } from '../check-violation.js';
 import { keysetQuery, toPage } from '../keyset-page.js';
 import type { Database, LedgerTransactionTable } from '../schema.js';
 import type { OneStatement } from '../postgres/one-statement.js';
+import { PreparedInsert, PreparedQuery } from '../prepared-query.js';
 
 export interface BalanceTransactionFilters {
   type?: BalanceTransactionType;
@@ -39,13 +40,31 @@ function transactionFromRow(row: Selectable<LedgerTransactionTable>): BalanceTra
  * 422 insufficient_balance and the caller's whole transaction rolls back.
  */
 export class LedgerRepository {
+  // Every completed collection posts: built once (see prepared-query.ts).
+  private readonly moveBalance;
+  private readonly transactionRows: PreparedInsert<'ledger_transactions'>;
+  private readonly entryRows: PreparedInsert<'ledger_entries'>;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly newId: IdSource,
     private readonly clock: { now(): Date },
     /** Centimes a test balance starts with (PRODUCT.md "Sandbox"); live balances start at zero. */
     private readonly sandboxFloatMinor: number,
-  ) {}
+  ) {
+    this.moveBalance = new PreparedQuery(db, (db, amountMinor: number, now: string, merchantId: string, environment: string, currency: string, kind: string) =>
+      db
+        .updateTable('ledger_accounts')
+        .set((eb) => ({ balance_minor: eb('balance_minor', '+', amountMinor), updated_at: now }))
+        .where('merchant_id', '=', merchantId)
+        .where('environment', '=', environment)
+        .where('currency', '=', currency)
+        .where('kind', '=', kind)
+        .returning('id'),
+    );
+    this.transactionRows = new PreparedInsert(db, 'ledger_transactions');
+    this.entryRows = new PreparedInsert(db, 'ledger_entries');
+  }
 
   async post(trx: Transaction<Database> | Kysely<Database>, postings: readonly LedgerPosting[]): Promise<void> {
     for (const entry of postings) await this.postOne(trx, entry);
@@ -166,9 +185,8 @@ export class LedgerRepository {
       await this.openAccounts(trx, entry, entry.currency);
       accounts = (await this.applyLines(trx, entry, now))!;
     }
-    await trx
-      .insertInto('ledger_transactions')
-      .values({
+    await this.transactionRows.execute(trx, [
+      {
         id,
         merchant_id: entry.merchantId,
         environment: entry.environment,
@@ -182,12 +200,12 @@ export class LedgerRepository {
         reserved_change_minor: change('reserved'),
         fee_minor: change('fees'),
         created_at: now,
-      })
-      .execute();
-    await trx
-      .insertInto('ledger_entries')
-      .values(entry.lines.map((line) => ({ id: this.newId(), transaction_id: id, account_id: accounts.get(line.kind)!, amount_minor: line.amountMinor, created_at: now })))
-      .execute();
+      },
+    ]);
+    await this.entryRows.execute(
+      trx,
+      entry.lines.map((line) => ({ id: this.newId(), transaction_id: id, account_id: accounts.get(line.kind)!, amount_minor: line.amountMinor, created_at: now })),
+    );
   }
 
   /**
@@ -201,15 +219,7 @@ export class LedgerRepository {
     const lockOrder = [...entry.lines].sort((a, b) => accountKinds.indexOf(a.kind) - accountKinds.indexOf(b.kind));
     try {
       for (const line of lockOrder) {
-        const row = await trx
-          .updateTable('ledger_accounts')
-          .set((eb) => ({ balance_minor: eb('balance_minor', '+', line.amountMinor), updated_at: now }))
-          .where('merchant_id', '=', entry.merchantId)
-          .where('environment', '=', entry.environment)
-          .where('currency', '=', entry.currency)
-          .where('kind', '=', line.kind)
-          .returning('id')
-          .executeTakeFirst();
+        const row = await this.moveBalance.first(trx, line.amountMinor, now, entry.merchantId, entry.environment, entry.currency, line.kind);
         if (!row) {
           // Only the first line can miss (accounts are opened all together): nothing was changed.
           if (accounts.size > 0) throw new Error(`ledger account ${line.kind} missing beside existing ones`);

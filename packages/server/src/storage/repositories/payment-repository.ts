@@ -13,7 +13,7 @@ import { keysetQuery, toPage } from '../keyset-page.js';
 import { metadataEntries } from './metadata-entries.js';
 import type { DatabaseCapabilities } from '../database.js';
 import type { Database, PaymentTable, RefundTable } from '../schema.js';
-import { PreparedInsert, PreparedQuery } from '../prepared-query.js';
+import { PreparedInsert, PreparedQuery, PreparedUpdate } from '../prepared-query.js';
 import { isUniqueViolation } from '../unique-violation.js';
 import { EventOutbox, eventToRow } from './event-repository.js';
 import { OneStatement, quote } from '../postgres/one-statement.js';
@@ -187,6 +187,7 @@ function refundsWithReference(db: Kysely<Database>) {
 export class PaymentRepository implements PaymentStore {
   // Every creation runs these: built once (see prepared-query.ts).
   private readonly paymentRows: PreparedInsert<'payments'>;
+  private readonly paymentUpdates: PreparedUpdate<'payments'>;
   private readonly outbox: EventOutbox;
   private readonly byId;
   private readonly byReference;
@@ -206,6 +207,7 @@ export class PaymentRepository implements PaymentStore {
     private readonly signals?: Pick<WorkSignals, 'notify'>,
   ) {
     this.paymentRows = new PreparedInsert(db, 'payments');
+    this.paymentUpdates = new PreparedUpdate(db, 'payments');
     this.outbox = new EventOutbox(db);
     const scoped = (db: Kysely<Database>, merchantId: string, environment: Environment) =>
       db.selectFrom('payments').selectAll().where('merchant_id', '=', merchantId).where('environment', '=', environment);
@@ -440,13 +442,8 @@ export class PaymentRepository implements PaymentStore {
     if (change.payment) {
       const { next, expectedVersion } = change.payment;
       const { id: _id, merchant_id: _m, environment: _e, reference: _r, created_at: _c, ...columns } = paymentToRow(next);
-      const result = await trx
-        .updateTable('payments')
-        .set({ ...columns, version: expectedVersion + 1 })
-        .where('id', '=', next.id)
-        .where('version', '=', expectedVersion)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) throw new VersionConflict();
+      const result = await this.paymentUpdates.execute(trx, { ...columns, version: expectedVersion + 1 }, { id: next.id, version: expectedVersion });
+      if (Number(result.numAffectedRows ?? 0) !== 1) throw new VersionConflict();
     }
     if (change.insertRefund) await trx.insertInto('refunds').values(refundToRow(change.insertRefund)).execute();
     if (change.updateRefund) {

@@ -6,7 +6,7 @@
  * statements are counted.
  *
  *   npx tsx bench/statement-census.ts                # SQLite, and PostgreSQL when AKWE_TEST_POSTGRES_URL is set
- *   CENSUS_CREATIONS=1000 npx tsx bench/statement-census.ts
+ *   CENSUS_CREATIONS=1000 CENSUS_DATABASES=postgres npx tsx bench/statement-census.ts
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -61,7 +61,9 @@ for (const method of ['run', 'all', 'get'] as const) {
   };
 }
 
+const only = process.env.CENSUS_DATABASES?.split(',');
 for (const target of testDatabases()) {
+  if (only && !only.includes(target.name)) continue;
   if (target.skip) {
     console.log(`${target.name}: skipped (${target.skip})`);
     continue;

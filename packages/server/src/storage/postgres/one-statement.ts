@@ -28,16 +28,29 @@ export class OneStatement {
     return cast ? `$${this.parameters.length}::${cast}` : `$${this.parameters.length}`;
   }
 
-  /** The condition every write after the last gate must carry (empty when there is no gate yet). */
+  /** The gate later writes are guarded by (undefined: none yet). */
+  get currentGate(): string | undefined {
+    return this.gate;
+  }
+
+  /**
+   * Starts another chain from `gate` (undefined: unguarded): the writes of several requests share
+   * one statement, each chain guarded by its own gates and only by those.
+   */
+  from(gate: string | undefined): void {
+    this.gate = gate;
+  }
+
+  /** The condition every write after the last gate must carry (`true` when there is no gate yet). */
   get guard(): string {
-    return this.gate ? `exists (select 1 from ${this.gate})` : 'true';
+    return this.gate ? `exists (select 1 from ${quote(this.gate)})` : 'true';
   }
 
   /** Adds a CTE; a gate (returning one row when it wrote) guards every write added after it. */
   add(name: string, body: string, options: { gate?: boolean } = {}): void {
     this.ctes.push(`${quote(name)} as (${body})`);
     if (options.gate) {
-      this.gate = quote(name);
+      this.gate = name;
       this.gates.push(name);
     }
   }

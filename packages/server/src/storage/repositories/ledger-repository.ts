@@ -7,7 +7,7 @@ import type { Page, PageRequest } from '../../core/shared/pagination.js';
 import { isCheckViolation } from '../check-violation.js';
 import { keysetQuery, toPage } from '../keyset-page.js';
 import type { Database, LedgerTransactionTable } from '../schema.js';
-import type { OneStatement } from '../postgres/one-statement.js';
+import { quote, type OneStatement } from '../postgres/one-statement.js';
 import { PreparedInsert, PreparedQuery } from '../prepared-query.js';
 
 export interface BalanceTransactionFilters {
@@ -96,56 +96,73 @@ export class LedgerRepository {
   }
 
   /**
-   * `post` for one posting, as writes of a one-statement phase (after its gates): the accounts are
-   * locked in the same order as `applyLines` takes them (so a phase and a transaction touching the
-   * same accounts cannot deadlock), their balances moved, and the transaction and its entries
-   * inserted. A balance taken below zero fails the whole statement (CHECK), which the caller turns
+   * `post` for postings of the same accounts (merchant, environment, currency and kinds), as writes
+   * of a one-statement phase: each posting is written only if its `gate` wrote (its request's claim
+   * and payment). The accounts are locked once, in the same order as `applyLines` takes them (so a
+   * phase and a transaction touching the same accounts cannot deadlock), and each balance moves once
+   * by the sum of the postings that went through; each posting keeps its own transaction and
+   * entries. A balance taken below zero fails the whole statement (CHECK), which the caller turns
    * into `insufficientBalance` as `post` does.
    */
-  addPosting(statement: OneStatement, prefix: string, entry: LedgerPosting): void {
+  addPostings(statement: OneStatement, postings: readonly { entry: LedgerPosting; gate: string | undefined }[]): void {
     const p = (value: unknown, cast?: string) => statement.param(value, cast);
+    const first = postings[0]!.entry;
     const now = this.clock.now().toISOString();
-    const id = this.newId();
-    const change = (kind: AccountKind) => entry.lines.filter((line) => line.kind === kind).reduce((sum, line) => sum + line.amountMinor, 0);
-    const lines = [...entry.lines].sort((a, b) => accountKinds.indexOf(a.kind) - accountKinds.indexOf(b.kind));
-    const scope = () => `"merchant_id" = ${p(entry.merchantId)} and "environment" = ${p(entry.environment)} and "currency" = ${p(entry.currency)}`;
+    const exists = (gate: string | undefined) => (gate ? `exists (select 1 from ${quote(gate)})` : 'true');
+    const kinds = [...first.lines].map((line) => line.kind).sort((a, b) => accountKinds.indexOf(a) - accountKinds.indexOf(b));
+    statement.from(undefined);
+    // The postings whose requests wrote (by position): only these move the balances.
+    statement.add('ledger_passed', postings.map(({ gate }, index) => `select ${index} as "i" where ${exists(gate)}`).join(' union all '));
+    const scope = `"merchant_id" = ${p(first.merchantId)} and "environment" = ${p(first.environment)} and "currency" = ${p(first.currency)}`;
     // Row locks in the sorted order: FOR UPDATE locks the rows after sorting them.
     statement.add(
-      `${prefix}_locked`,
-      `select "id" from "ledger_accounts" where ${scope()} and "kind" in (${lines.map((line) => p(line.kind)).join(', ')}) and ${statement.guard} ` +
-        `order by case "kind" ${lines.map((line, index) => `when ${p(line.kind)} then ${index}`).join(' ')} end for update`,
+      'ledger_locked',
+      `select "id" from "ledger_accounts" where ${scope} and "kind" in (${kinds.map((kind) => p(kind)).join(', ')}) and exists (select 1 from "ledger_passed") ` +
+        `order by case "kind" ${kinds.map((kind, index) => `when ${p(kind)} then ${index}`).join(' ')} end for update`,
     );
-    const amounts = lines.map((line) => `(${p(line.kind, 'text')}, ${p(line.amountMinor, 'bigint')})`).join(', ');
+    const amounts = postings.flatMap(({ entry }, index) => entry.lines.map((line) => `(${index}, ${p(line.kind, 'text')}, ${p(line.amountMinor, 'bigint')})`)).join(', ');
     statement.add(
-      `${prefix}_balances`,
-      `update "ledger_accounts" as "a" set "balance_minor" = "a"."balance_minor" + "v"."amount", "updated_at" = ${p(now)} ` +
-        `from (values ${amounts}) as "v" ("kind", "amount") where "a"."id" in (select "id" from "${prefix}_locked") and "a"."kind" = "v"."kind" returning "a"."id", "a"."kind"`,
+      'ledger_balances',
+      `update "ledger_accounts" as "a" set "balance_minor" = "a"."balance_minor" + "d"."amount", "updated_at" = ${p(now)} ` +
+        `from (select "v"."kind", sum("v"."amount")::bigint as "amount" from (values ${amounts}) as "v" ("i", "kind", "amount") ` +
+        `where "v"."i" in (select "i" from "ledger_passed") group by "v"."kind") as "d" ` +
+        `where "a"."id" in (select "id" from "ledger_locked") and "a"."kind" = "d"."kind" returning "a"."id", "a"."kind"`,
     );
-    statement.add(
-      `${prefix}_transaction`,
-      statement.insertRow('ledger_transactions', {
-        id,
-        merchant_id: entry.merchantId,
-        environment: entry.environment,
-        currency: entry.currency,
-        type: entry.type,
-        source_type: entry.source.type,
-        source_id: entry.source.id,
-        source_reference: entry.source.reference,
-        description: entry.description,
-        available_change_minor: change('available'),
-        reserved_change_minor: change('reserved'),
-        fee_minor: change('fees'),
-        created_at: now,
-      }),
-    );
-    const entries = entry.lines.map((line) => `(${p(this.newId(), 'text')}, ${p(line.kind, 'text')}, ${p(line.amountMinor, 'bigint')})`).join(', ');
-    statement.add(
-      `${prefix}_entries`,
-      `insert into "ledger_entries" ("id", "transaction_id", "account_id", "amount_minor", "created_at") ` +
-        `select "v"."id", ${p(id, 'text')}, "b"."id", "v"."amount", ${p(now, 'text')} from (values ${entries}) as "v" ("id", "kind", "amount") ` +
-        `join "${prefix}_balances" as "b" on "b"."kind" = "v"."kind"`,
-    );
+    postings.forEach(({ entry, gate }, index) => {
+      const id = this.newId();
+      const change = (kind: AccountKind) => entry.lines.filter((line) => line.kind === kind).reduce((sum, line) => sum + line.amountMinor, 0);
+      statement.from(gate);
+      statement.add(
+        `ledger_transaction_${index}`,
+        statement.insertRow('ledger_transactions', {
+          id,
+          merchant_id: entry.merchantId,
+          environment: entry.environment,
+          currency: entry.currency,
+          type: entry.type,
+          source_type: entry.source.type,
+          source_id: entry.source.id,
+          source_reference: entry.source.reference,
+          description: entry.description,
+          available_change_minor: change('available'),
+          reserved_change_minor: change('reserved'),
+          fee_minor: change('fees'),
+          created_at: now,
+        }),
+      );
+      const entries = entry.lines.map((line) => `(${p(this.newId(), 'text')}, ${p(line.kind, 'text')}, ${p(line.amountMinor, 'bigint')})`).join(', ');
+      statement.add(
+        `ledger_entries_${index}`,
+        `insert into "ledger_entries" ("id", "transaction_id", "account_id", "amount_minor", "created_at") ` +
+          `select "v"."id", ${p(id, 'text')}, "b"."id", "v"."amount", ${p(now, 'text')} from (values ${entries}) as "v" ("id", "kind", "amount") ` +
+          `join "ledger_balances" as "b" on "b"."kind" = "v"."kind" where ${exists(gate)}`,
+      );
+    });
+  }
+
+  /** Postings that `addPostings` may write in one statement: same merchant, environment, currency and kinds. */
+  accountsKey(entry: LedgerPosting): string {
+    return [entry.merchantId, entry.environment, entry.currency, ...entry.lines.map((line) => line.kind).sort()].join('|');
   }
 
   async balances(scope: TenantScope): Promise<Balance[]> {

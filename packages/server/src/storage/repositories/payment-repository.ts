@@ -28,6 +28,23 @@ import { looksLikeId } from '../../core/shared/ids.js';
 /** Thrown inside a transaction to roll it back when the payment changed under us. */
 class VersionConflict extends Error {}
 
+type OneStatementOutcome = 'saved' | 'conflict' | 'accounts_missing';
+type OneStatementResult = { outcome: OneStatementOutcome } | { error: unknown };
+
+function settled(result: OneStatementResult): OneStatementOutcome {
+  if ('error' in result) throw result.error;
+  return result.outcome;
+}
+
+/** Changes waiting to post to the same ledger accounts, and whether a statement to them is running. */
+interface PostingQueue {
+  running: boolean;
+  waiting: { change: PaymentChange; resolve(outcome: OneStatementOutcome): void; reject(error: unknown): void }[];
+}
+
+/** Most changes written by one statement to the same ledger accounts (its size stays reasonable). */
+const MAX_PHASE_BATCH = 32;
+
 function paymentFromRow(row: Selectable<PaymentTable>): Payment {
   return {
     id: row.id,
@@ -188,6 +205,7 @@ export class PaymentRepository implements PaymentStore {
   // Every creation runs these: built once (see prepared-query.ts).
   private readonly paymentRows: PreparedInsert<'payments'>;
   private readonly paymentUpdates: PreparedUpdate<'payments'>;
+  private readonly postingQueues = new Map<string, PostingQueue>();
   private readonly outbox: EventOutbox;
   private readonly byId;
   private readonly byReference;
@@ -202,7 +220,7 @@ export class PaymentRepository implements PaymentStore {
       addTo(statement: OneStatement, gate: string, write: ClaimWrite): void;
     },
     /** Writes the ledger postings of a change inside its transaction (or its one statement). */
-    private readonly ledger: Pick<LedgerRepository, 'post' | 'fitsOneStatement' | 'addAccountsCheck' | 'addPosting'>,
+    private readonly ledger: Pick<LedgerRepository, 'post' | 'fitsOneStatement' | 'addAccountsCheck' | 'addPostings' | 'accountsKey'>,
     /** Told after a commit that wrote events, so the fan-out wakes at once. */
     private readonly signals?: Pick<WorkSignals, 'notify'>,
   ) {
@@ -404,37 +422,103 @@ export class PaymentRepository implements PaymentStore {
   }
 
   /**
-   * `save` as one statement (PostgreSQL): gates in the order the transaction makes its writes (the
-   * ledger accounts exist, the claim, the version-checked payment), then the posting and the
-   * events. 'accounts_missing' wrote nothing: the caller runs the transaction instead.
+   * `save` as one statement (PostgreSQL). A change with a ledger posting joins the changes posting to
+   * the same accounts: the merchant's balance rows are locked by each write until its commit is on
+   * disk, so writes to them can only follow one another. While one statement to those accounts runs,
+   * the changes that arrive wait, and the next statement writes them all (up to `MAX_PHASE_BATCH`),
+   * each in its own chain of gates, with each balance moved once: group commit for the hot rows.
+   * A change without a posting runs at once, alone.
    */
-  private async saveInOneStatement(change: PaymentChange): Promise<'saved' | 'conflict' | 'accounts_missing'> {
-    const statement = new OneStatement();
+  private saveInOneStatement(change: PaymentChange): Promise<OneStatementOutcome> {
     const posting = change.ledger?.[0];
-    if (posting) this.ledger.addAccountsCheck(statement, 'accounts', posting);
-    if (change.claim) this.claims.addTo(statement, 'claim', change.claim);
-    if (change.payment) {
-      const { next, expectedVersion } = change.payment;
-      const { id: _id, merchant_id: _m, environment: _e, reference: _r, created_at: _c, ...columns } = paymentToRow(next);
-      const set = Object.entries({ ...columns, version: expectedVersion + 1 })
-        .map(([column, value]) => `${quote(column)} = ${statement.param(value)}`)
-        .join(', ');
-      const where = `"id" = ${statement.param(next.id)} and "version" = ${statement.param(expectedVersion)} and ${statement.guard}`;
-      statement.add('payment', `update "payments" set ${set} where ${where} returning 1`, { gate: true });
+    if (!posting) return this.runOneStatement([change]).then(([result]) => settled(result!));
+    const key = this.ledger.accountsKey(posting);
+    let queue = this.postingQueues.get(key);
+    if (!queue) this.postingQueues.set(key, (queue = { running: false, waiting: [] }));
+    const promise = new Promise<OneStatementOutcome>((resolve, reject) => queue.waiting.push({ change, resolve, reject }));
+    this.drain(key, queue);
+    return promise;
+  }
+
+  private drain(key: string, queue: PostingQueue): void {
+    if (queue.running) return;
+    if (queue.waiting.length === 0) {
+      this.postingQueues.delete(key);
+      return;
     }
-    if (posting) this.ledger.addPosting(statement, 'ledger', posting);
-    change.events.forEach((event, index) => statement.add(`event_${index}`, statement.insertRow('events', eventToRow(event))));
+    const batch = queue.waiting.splice(0, MAX_PHASE_BATCH);
+    queue.running = true;
+    const run = async () => {
+      let results: OneStatementResult[];
+      try {
+        results = await this.runOneStatement(batch.map((waiting) => waiting.change));
+      } catch (error) {
+        if (batch.length === 1) throw error;
+        // The batch wrote nothing (one statement): each change again on its own, for its own answer.
+        results = [];
+        for (const waiting of batch) results.push(await this.runOneStatement([waiting.change]).then(([result]) => result!, (error: unknown) => ({ error })));
+      }
+      results.forEach((result, index) => {
+        if ('error' in result) batch[index]!.reject(result.error);
+        else batch[index]!.resolve(result.outcome);
+      });
+    };
+    run()
+      .catch((error: unknown) => batch.forEach((waiting) => waiting.reject(error)))
+      .finally(() => {
+        queue.running = false;
+        this.drain(key, queue);
+      });
+  }
+
+  /**
+   * Writes `changes` in one statement, each in its own chain of gates, in the order the
+   * transaction makes its writes: the ledger accounts exist (shared), the claim, the version-checked
+   * payment; then its events and (for all together) the postings. 'accounts_missing' wrote nothing:
+   * the caller runs the transaction instead, which opens them.
+   */
+  private async runOneStatement(changes: readonly PaymentChange[]): Promise<OneStatementResult[]> {
+    const statement = new OneStatement();
+    const postings = changes.map((change) => change.ledger?.[0]).filter((posting) => posting !== undefined);
+    if (postings.length > 0) this.ledger.addAccountsCheck(statement, 'accounts', postings[0]!);
+    const base = statement.currentGate;
+    const gates = changes.map((change, index) => {
+      statement.from(base);
+      if (change.claim) this.claims.addTo(statement, `claim_${index}`, change.claim);
+      if (change.payment) {
+        const { next, expectedVersion } = change.payment;
+        const { id: _id, merchant_id: _m, environment: _e, reference: _r, created_at: _c, ...columns } = paymentToRow(next);
+        const set = Object.entries({ ...columns, version: expectedVersion + 1 })
+          .map(([column, value]) => `${quote(column)} = ${statement.param(value)}`)
+          .join(', ');
+        const where = `"id" = ${statement.param(next.id)} and "version" = ${statement.param(expectedVersion)} and ${statement.guard}`;
+        statement.add(`payment_${index}`, `update "payments" set ${set} where ${where} returning 1`, { gate: true });
+      }
+      change.events.forEach((event, e) => statement.add(`event_${index}_${e}`, statement.insertRow('events', eventToRow(event))));
+      return statement.currentGate;
+    });
+    if (postings.length > 0) {
+      this.ledger.addPostings(
+        statement,
+        changes.flatMap((change, index) => (change.ledger?.[0] ? [{ entry: change.ledger[0], gate: gates[index] }] : [])),
+      );
+    }
     let counts: Record<string, number>;
     try {
       counts = (await this.db.executeQuery(statement.compile())).rows[0]!;
     } catch (error) {
-      if (posting && isCheckViolation(error)) throw insufficientBalance(-posting.lines.filter((l) => l.kind === 'available').reduce((sum, l) => sum + l.amountMinor, 0), posting.currency);
+      const posting = postings[0];
+      if (changes.length === 1 && posting && isCheckViolation(error)) {
+        throw insufficientBalance(-posting.lines.filter((l) => l.kind === 'available').reduce((sum, l) => sum + l.amountMinor, 0), posting.currency);
+      }
       throw error;
     }
-    if (posting && counts.accounts !== 1) return 'accounts_missing';
-    if (change.claim && counts.claim !== 1) throw new IdempotencyClaimLost();
-    if (change.payment && counts.payment !== 1) return 'conflict';
-    return 'saved';
+    return changes.map((change, index): OneStatementResult => {
+      if (postings.length > 0 && counts.accounts !== 1) return { outcome: 'accounts_missing' };
+      if (change.claim && counts[`claim_${index}`] !== 1) return { error: new IdempotencyClaimLost() };
+      if (change.payment && counts[`payment_${index}`] !== 1) return { outcome: 'conflict' };
+      return { outcome: 'saved' };
+    });
   }
 
   private async apply(trx: Transaction<Database>, change: PaymentChange): Promise<void> {

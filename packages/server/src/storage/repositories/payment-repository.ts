@@ -237,15 +237,18 @@ export class PaymentRepository implements PaymentStore {
 
   async insert(payment: Payment, events: PaymentChange['events'], claim?: ClaimWrite): Promise<void> {
     try {
-      if (this.capabilities.oneStatementPhases) await this.insertInOneStatement(payment, events, claim);
-      else await this.db.transaction().execute(async (trx) => {
-        // The claim first: when another request holds the key, nothing else is tried.
-        if (claim) await this.claims.writeIn(trx, claim);
-        await this.paymentRows.execute(trx, [paymentToRow(payment)]);
-        const entries = metadataEntries('payment', payment);
-        if (entries.length > 0) await trx.insertInto('metadata_entries').values(entries).execute();
-        await this.outbox.insert(trx, events);
-      });
+      if (this.capabilities.oneStatementPhases) {
+        await this.insertInOneStatement(payment, events, claim);
+      } else {
+        await this.db.transaction().execute(async (trx) => {
+          // The claim first: when another request holds the key, nothing else is tried.
+          if (claim) await this.claims.writeIn(trx, claim);
+          await this.paymentRows.execute(trx, [paymentToRow(payment)]);
+          const entries = metadataEntries('payment', payment);
+          if (entries.length > 0) await trx.insertInto('metadata_entries').values(entries).execute();
+          await this.outbox.insert(trx, events);
+        });
+      }
       this.committed(events);
     } catch (error) {
       if (isUniqueViolation(error)) throw new AkweError('duplicate_reference', `A payment with reference ${payment.reference} exists already.`, { field: 'reference' });

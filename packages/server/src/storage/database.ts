@@ -21,6 +21,12 @@ export interface DatabaseCapabilities {
   concurrentWriters: boolean;
   /** Named schemas exist, so bookkeeping tables must be pinned to the connection's current schema. */
   schemas: boolean;
+  /**
+   * A phase's writes can be one statement (data-modifying WITH), atomic without BEGIN and COMMIT,
+   * so a phase is one round trip to the server (PostgreSQL). SQLite, in-process, pays nothing per
+   * statement and runs phases as transactions.
+   */
+  oneStatementPhases: boolean;
 }
 
 export interface AkweDatabase {
@@ -61,7 +67,7 @@ function openSqliteDatabase(file: string, options: OpenDatabaseOptions): AkweDat
   const { db, durability, close } = openSqlite(file, { backgroundCheckpoints: options.backgroundCheckpoints ?? false, syncToDisk: options.sqliteSyncToDisk });
   return {
     db,
-    capabilities: { skipLocked: false, rowLocks: false, concurrentWriters: false, schemas: false },
+    capabilities: { skipLocked: false, rowLocks: false, concurrentWriters: false, schemas: false, oneStatementPhases: false },
     description: `sqlite:${file}`,
     async ping() {
       await sql`select 1`.execute(db);
@@ -87,7 +93,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): AkweDatabase {
   safe.password = '';
   return {
     db,
-    capabilities: { skipLocked: true, rowLocks: true, concurrentWriters: true, schemas: true },
+    capabilities: { skipLocked: true, rowLocks: true, concurrentWriters: true, schemas: true, oneStatementPhases: true },
     description: `postgres://${safe.host}${safe.pathname}${schema ? `#${schema}` : ''}`,
     notifications: postgresWorkNotifications(db, url, schema),
     async ping() {

@@ -1,5 +1,5 @@
 import { AkweError } from '../errors/index.js';
-import type { ApiKeyStore, Clock, IdSource, MerchantStore } from '../ports.js';
+import type { ApiKeyStore, Clock, IdempotencyProbe, IdSource, MerchantStore } from '../ports.js';
 import { isoNow } from '../shared/clock.js';
 import type { Environment } from '../shared/environment.js';
 import { generateApiKeySecret, hashApiKey, hashesMatch, looksLikeApiKey, type ApiKey } from './api-key.js';
@@ -110,16 +110,18 @@ export class MerchantService {
   }
 
   /** Resolves a presented key. Only its hash is looked up; the comparison runs in constant time. */
-  async authenticate(presented: string | undefined): Promise<Authentication> {
+  /** With a probe, also tells whether that idempotency key has a live record (one read for both). */
+  async authenticate(presented: string | undefined, probe?: IdempotencyProbe): Promise<Authentication> {
     if (presented === undefined || !looksLikeApiKey(presented)) return { outcome: 'invalid_key' };
     const hash = hashApiKey(presented);
-    const found = await this.deps.apiKeys.findByHash(hash);
+    const found = await this.deps.apiKeys.findByHash(hash, probe);
     if (!found || !hashesMatch(found.key.keyHash, hash) || found.key.revokedAt !== null) return { outcome: 'invalid_key' };
     if (!found.merchant) return { outcome: 'merchant_not_found' };
     const { key, merchant } = found;
     return {
       outcome: 'authenticated',
       principal: { merchant, merchantId: merchant.id, environment: key.environment, scopes: key.scopes, keyId: key.id },
+      ...(found.idempotencyRecordLive === undefined ? {} : { idempotencyRecordLive: found.idempotencyRecordLive }),
     };
   }
 

@@ -12,7 +12,12 @@ export interface Principal {
 }
 
 export type Authentication =
-  | { outcome: 'authenticated'; principal: Principal }
+  | {
+      outcome: 'authenticated';
+      principal: Principal;
+      /** Asked for with a probe: whether the key's merchant has a live record of that idempotency key. */
+      idempotencyRecordLive?: boolean;
+    }
   /** Absent, malformed, unknown or revoked: the caller cannot tell which (SPEC.md: 401 for all). */
   | { outcome: 'invalid_key' }
   /** A valid key whose merchant no longer exists (the earlier contract answers 403). */

@@ -3,6 +3,8 @@ import { AkweError } from '../../core/errors/index.js';
 import type { MerchantService } from '../../core/merchants/merchant-service.js';
 import type { Principal } from '../../core/merchants/principal.js';
 import { grants, type Scope } from '../../core/merchants/scopes.js';
+import type { Clock, IdempotencyProbe } from '../../core/ports.js';
+import { readIdempotencyKey } from './idempotency.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -13,6 +15,11 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | undefined;
+    /**
+     * On recorded routes (idempotency.ts), the Idempotency-Key looked for in the same read as the
+     * API key, and whether it had a live record then.
+     */
+    idempotencyProbe: { key: string; live: boolean } | undefined;
   }
 }
 
@@ -31,24 +38,45 @@ export function presentedApiKey(request: FastifyRequest): string | undefined | n
  * Authenticates every route in the scope it is installed in, then checks the route's scope,
  * before the body is even parsed: a caller without rights learns nothing from validation.
  * The environment comes from the key alone; X-Service-Environment is ignored here.
+ *
+ * On a recorded route (idempotency.ts) the same read also looks for the request's Idempotency-Key
+ * under the key's merchant and environment, so that a request with a new key (nearly all of them)
+ * makes one read before its first phase, not two; `clock` is the idempotency plugin's.
  */
-export function installAuthentication(app: FastifyInstance, merchants: MerchantService): void {
+export function installAuthentication(app: FastifyInstance, merchants: MerchantService, clock: Clock): void {
   app.decorateRequest('principal', undefined);
+  app.decorateRequest('idempotencyProbe', undefined);
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
     if (config.public) return;
     const presented = presentedApiKey(request);
-    const result = await merchants.authenticate(presented ?? undefined);
+    const probe = idempotencyProbe(request, clock);
+    const result = await merchants.authenticate(presented ?? undefined, probe);
     if (result.outcome === 'invalid_key') {
       reply.header('WWW-Authenticate', 'Bearer realm="akwe"');
       throw new AkweError('unauthenticated');
     }
     if (result.outcome === 'merchant_not_found') throw new AkweError('merchant_not_found');
     request.principal = result.principal;
+    if (probe && result.idempotencyRecordLive !== undefined) request.idempotencyProbe = { key: probe.key, live: result.idempotencyRecordLive };
     if (config.scope && !grants(result.principal.scopes, config.scope)) {
       throw new AkweError('insufficient_scope', `This API key lacks the ${config.scope} scope.`);
     }
   });
+}
+
+/** The recorded route's idempotency key to look for with the API key; none when the header is absent or invalid (the idempotency plugin answers that). */
+function idempotencyProbe(request: FastifyRequest, clock: Clock): IdempotencyProbe | undefined {
+  const options = request.routeOptions.config.idempotency;
+  const route = request.routeOptions.url;
+  if (!options?.recorded || route === undefined) return undefined;
+  let key: string | undefined;
+  try {
+    key = readIdempotencyKey(request.headers['idempotency-key'], options.maxKeyLength);
+  } catch {
+    return undefined;
+  }
+  return key === undefined ? undefined : { method: request.method.toUpperCase(), route, key, now: clock.now().toISOString() };
 }
 
 /** The authenticated caller; routes behind authentication can rely on it. */

@@ -173,7 +173,10 @@ export function installIdempotency(api: FastifyInstance, deps: IdempotencyDeps):
     let existing: IdempotencyRecord;
     if (options.recorded) {
       // The operation claims the key in its first phase; here we only learn whether someone did.
-      const found = await deps.store.find(claim, claim.now);
+      // Authentication looked for the key already (authentication.ts): if no record was live then,
+      // none is now but one claimed since, and the first phase's claim meets that one as it would here.
+      const probe = request.idempotencyProbe;
+      const found = probe?.key === key && !probe.live ? undefined : await deps.store.find(claim, claim.now);
       if (!found) {
         journals.set(request, new RequestJournal(claim, undefined, false));
         return;

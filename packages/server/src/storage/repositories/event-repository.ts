@@ -19,7 +19,7 @@ export function eventFromRow(row: Selectable<EventTable>): StoredEvent {
   };
 }
 
-function eventToRow(event: StoredEvent): Insertable<EventTable> {
+export function eventToRow(event: StoredEvent): Insertable<EventTable> {
   return {
     id: event.id,
     merchant_id: event.merchantId,

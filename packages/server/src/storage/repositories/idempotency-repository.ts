@@ -15,6 +15,7 @@ import type { Environment } from '../../core/shared/environment.js';
 import { ResponseSealing } from '../sealed-responses.js';
 import { PreparedQuery } from '../prepared-query.js';
 import type { Database, IdempotencyRecordTable } from '../schema.js';
+import { quote, type OneStatement } from '../postgres/one-statement.js';
 
 /** A claim that keeps meeting a record that vanishes or expires gives up after this many tries. */
 const MAX_CLAIM_ATTEMPTS = 5;
@@ -128,6 +129,14 @@ export class IdempotencyRepository implements IdempotencyStore {
   /** The same write inside a caller's transaction (a phase of a payment or refund). */
   writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> {
     return this.writes.apply(executor, write);
+  }
+
+  /**
+   * The same write as the gate `gate` of a one-statement phase (PostgreSQL): it returns one row when
+   * it wrote; none means another request holds the key (IdempotencyClaimLost, as `writeIn` throws).
+   */
+  addTo(statement: OneStatement, gate: string, write: ClaimWrite): void {
+    this.writes.addTo(statement, gate, write);
   }
 
   async endLease(scope: IdempotencyScope, leaseToken: string, now: string): Promise<void> {
@@ -308,6 +317,45 @@ class ClaimWrites {
           .where('lease_token', '=', leaseToken)
           .where('state', '=', 'in_progress' satisfies IdempotencyState),
     );
+  }
+
+  /** `apply` as a gate of a one-statement phase: the same insert or update, with the same conditions. */
+  addTo(statement: OneStatement, gate: string, { claim, insert, recoveryPoint, resourceId, response }: ClaimWrite): void {
+    const state: IdempotencyState = response ? 'completed' : 'in_progress';
+    const p = (value: unknown) => statement.param(value);
+    if (insert) {
+      const row = {
+        merchant_id: claim.merchantId,
+        environment: claim.environment,
+        method: claim.method,
+        route: claim.route,
+        idempotency_key: claim.key,
+        request_hash: claim.requestHash,
+        state,
+        response_status: response?.status ?? null,
+        response_body: this.sealing.toColumn(response),
+        created_at: claim.now,
+        expires_at: claim.expiresAt,
+        lease_token: claim.leaseToken,
+        locked_until: claim.lockedUntil,
+        recovery_point: recoveryPoint,
+        resource_id: resourceId,
+      };
+      const replaced = Object.keys(row).filter((column) => !(PRIMARY_KEY as readonly string[]).includes(column));
+      const body =
+        statement.insertRow('idempotency_records', row) +
+        ` on conflict (${PRIMARY_KEY.map(quote).join(', ')}) do update set ${replaced.map((column) => `${quote(column)} = excluded.${quote(column)}`).join(', ')}` +
+        // Only a record whose 24-hour window has passed may be replaced.
+        ` where "idempotency_records"."expires_at" <= ${p(claim.now)} returning 1`;
+      statement.add(gate, body, { gate: true });
+      return;
+    }
+    const body =
+      `update "idempotency_records" set "state" = ${p(state)}, "response_status" = ${p(response?.status ?? null)}, "response_body" = ${p(this.sealing.toColumn(response))}, ` +
+      `"recovery_point" = ${p(recoveryPoint)}, "resource_id" = ${p(resourceId)} ` +
+      `where "merchant_id" = ${p(claim.merchantId)} and "environment" = ${p(claim.environment)} and "method" = ${p(claim.method)} and "route" = ${p(claim.route)} ` +
+      `and "idempotency_key" = ${p(claim.key)} and "lease_token" = ${p(claim.leaseToken)} and "state" = 'in_progress' and ${statement.guard} returning 1`;
+    statement.add(gate, body, { gate: true });
   }
 
   async apply(executor: Kysely<Database>, { claim, insert, recoveryPoint, resourceId, response }: ClaimWrite): Promise<void> {

@@ -7,6 +7,8 @@ import type { Page, PageRequest } from '../../core/shared/pagination.js';
 import { isCheckViolation } from '../check-violation.js';
 import { keysetQuery, toPage } from '../keyset-page.js';
 import type { Database, LedgerTransactionTable } from '../schema.js';
+import { quote, type OneStatement } from '../postgres/one-statement.js';
+import { PreparedInsert, PreparedQuery } from '../prepared-query.js';
 
 export interface BalanceTransactionFilters {
   type?: BalanceTransactionType;
@@ -43,6 +45,10 @@ function transactionFromRow(row: Selectable<LedgerTransactionTable>): BalanceTra
 export class LedgerRepository {
   /** Account ids by scope and currency, read once: accounts are never deleted. */
   private readonly knownAccounts = new Map<string, Map<AccountKind, string>>();
+  // Every completed collection posts: built once (see prepared-query.ts).
+  private readonly moveBalance;
+  private readonly transactionRows: PreparedInsert<'ledger_transactions'>;
+  private readonly entryRows: PreparedInsert<'ledger_entries'>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -50,10 +56,118 @@ export class LedgerRepository {
     private readonly clock: { now(): Date },
     /** Centimes a test balance starts with (PRODUCT.md "Sandbox"); live balances start at zero. */
     private readonly sandboxFloatMinor: number,
-  ) {}
+  ) {
+    this.moveBalance = new PreparedQuery(db, (db, amountMinor: number, now: string, merchantId: string, environment: string, currency: string, kind: string) =>
+      db
+        .updateTable('ledger_accounts')
+        .set((eb) => ({ balance_minor: eb('balance_minor', '+', amountMinor), updated_at: now }))
+        .where('merchant_id', '=', merchantId)
+        .where('environment', '=', environment)
+        .where('currency', '=', currency)
+        .where('kind', '=', kind)
+        .returning('id'),
+    );
+    this.transactionRows = new PreparedInsert(db, 'ledger_transactions');
+    this.entryRows = new PreparedInsert(db, 'ledger_entries');
+  }
 
   async post(trx: Transaction<Database> | Kysely<Database>, postings: readonly LedgerPosting[]): Promise<void> {
     for (const entry of postings) await this.postOne(trx, entry);
+  }
+
+  /**
+   * Whether `addPosting` can write this posting in a one-statement phase: one line per account.
+   * (A posting whose accounts are not open yet is found by `addAccountsCheck`, at run time.)
+   */
+  fitsOneStatement(entry: LedgerPosting): boolean {
+    return new Set(entry.lines.map((line) => line.kind)).size === entry.lines.length;
+  }
+
+  /**
+   * The first gate of a one-statement phase that posts `entry` (PostgreSQL): one row when the
+   * accounts it touches are all open (accounts are never deleted, so the statement's snapshot is
+   * enough). None means nothing was written, and the caller runs the phase as a transaction, which
+   * opens them (`post`): that happens once per merchant, environment and currency.
+   */
+  addAccountsCheck(statement: OneStatement, gate: string, entry: LedgerPosting): void {
+    const p = (value: unknown) => statement.param(value);
+    const kinds = entry.lines.map((line) => p(line.kind)).join(', ');
+    statement.add(
+      gate,
+      `select 1 where (select count(*) from "ledger_accounts" where "merchant_id" = ${p(entry.merchantId)} and "environment" = ${p(entry.environment)} ` +
+        `and "currency" = ${p(entry.currency)} and "kind" in (${kinds})) = ${entry.lines.length} and ${statement.guard}`,
+      { gate: true },
+    );
+  }
+
+  /**
+   * `post` for postings of the same accounts (merchant, environment, currency and kinds), as writes
+   * of a one-statement phase: each posting is written only if its `gate` wrote (its request's claim
+   * and payment). The accounts are locked once, in the same order as `applyLines` takes them (so a
+   * phase and a transaction touching the same accounts cannot deadlock), and each balance moves once
+   * by the sum of the postings that went through; each posting keeps its own transaction and
+   * entries. A balance taken below zero fails the whole statement (CHECK), which the caller turns
+   * into `insufficientBalance` as `post` does.
+   */
+  addPostings(statement: OneStatement, postings: readonly { entry: LedgerPosting; gate: string | undefined }[]): void {
+    const p = (value: unknown, cast?: string) => statement.param(value, cast);
+    const first = postings[0]!.entry;
+    const now = this.clock.now().toISOString();
+    const exists = (gate: string | undefined) => (gate ? `exists (select 1 from ${quote(gate)})` : 'true');
+    const kinds = [...first.lines].map((line) => line.kind).sort((a, b) => accountKinds.indexOf(a) - accountKinds.indexOf(b));
+    statement.from(undefined);
+    // The postings whose requests wrote (by position): only these move the balances.
+    statement.add('ledger_passed', postings.map(({ gate }, index) => `select ${index} as "i" where ${exists(gate)}`).join(' union all '));
+    const scope = `"merchant_id" = ${p(first.merchantId)} and "environment" = ${p(first.environment)} and "currency" = ${p(first.currency)}`;
+    // Row locks in the sorted order: FOR UPDATE locks the rows after sorting them.
+    statement.add(
+      'ledger_locked',
+      `select "id" from "ledger_accounts" where ${scope} and "kind" in (${kinds.map((kind) => p(kind)).join(', ')}) and exists (select 1 from "ledger_passed") ` +
+        `order by case "kind" ${kinds.map((kind, index) => `when ${p(kind)} then ${index}`).join(' ')} end for update`,
+    );
+    const amounts = postings.flatMap(({ entry }, index) => entry.lines.map((line) => `(${index}, ${p(line.kind, 'text')}, ${p(line.amountMinor, 'bigint')})`)).join(', ');
+    statement.add(
+      'ledger_balances',
+      `update "ledger_accounts" as "a" set "balance_minor" = "a"."balance_minor" + "d"."amount", "updated_at" = ${p(now)} ` +
+        `from (select "v"."kind", sum("v"."amount")::bigint as "amount" from (values ${amounts}) as "v" ("i", "kind", "amount") ` +
+        `where "v"."i" in (select "i" from "ledger_passed") group by "v"."kind") as "d" ` +
+        `where "a"."id" in (select "id" from "ledger_locked") and "a"."kind" = "d"."kind" returning "a"."id", "a"."kind"`,
+    );
+    postings.forEach(({ entry, gate }, index) => {
+      const id = this.newId();
+      const change = (kind: AccountKind) => entry.lines.filter((line) => line.kind === kind).reduce((sum, line) => sum + line.amountMinor, 0);
+      statement.from(gate);
+      statement.add(
+        `ledger_transaction_${index}`,
+        statement.insertRow('ledger_transactions', {
+          id,
+          merchant_id: entry.merchantId,
+          environment: entry.environment,
+          currency: entry.currency,
+          type: entry.type,
+          source_type: entry.source.type,
+          source_id: entry.source.id,
+          source_reference: entry.source.reference,
+          description: entry.description,
+          available_change_minor: change('available'),
+          reserved_change_minor: change('reserved'),
+          fee_minor: change('fees'),
+          created_at: now,
+        }),
+      );
+      const entries = entry.lines.map((line) => `(${p(this.newId(), 'text')}, ${p(line.kind, 'text')}, ${p(line.amountMinor, 'bigint')})`).join(', ');
+      statement.add(
+        `ledger_entries_${index}`,
+        `insert into "ledger_entries" ("id", "transaction_id", "account_id", "amount_minor", "created_at") ` +
+          `select "v"."id", ${p(id, 'text')}, "b"."id", "v"."amount", ${p(now, 'text')} from (values ${entries}) as "v" ("id", "kind", "amount") ` +
+          `join "ledger_balances" as "b" on "b"."kind" = "v"."kind" where ${exists(gate)}`,
+      );
+    });
+  }
+
+  /** Postings that `addPostings` may write in one statement: same merchant, environment, currency and kinds. */
+  accountsKey(entry: LedgerPosting): string {
+    return [entry.merchantId, entry.environment, entry.currency, ...entry.lines.map((line) => line.kind).sort()].join('|');
   }
 
   async balances(scope: TenantScope): Promise<Balance[]> {
@@ -93,9 +207,8 @@ export class LedgerRepository {
     const id = this.newId();
     const change = (kind: AccountKind) => entry.lines.filter((line) => line.kind === kind).reduce((sum, line) => sum + line.amountMinor, 0);
     const accounts = opened ?? (await this.accountsFor(trx, entry, entry.currency));
-    await trx
-      .insertInto('ledger_transactions')
-      .values({
+    await this.transactionRows.execute(trx, [
+      {
         id,
         merchant_id: entry.merchantId,
         environment: entry.environment,
@@ -109,13 +222,13 @@ export class LedgerRepository {
         reserved_change_minor: change('reserved'),
         fee_minor: change('fees'),
         created_at: now,
-      })
-      .execute();
-    await trx
-      .insertInto('ledger_entries')
-      .values(entry.lines.map((line) => ({ id: this.newId(), transaction_id: id, account_id: accounts.get(line.kind)!, amount_minor: line.amountMinor, created_at: now })))
-      .execute();
-    await this.applyLines(trx, entry, accounts, now);
+      },
+    ]);
+    await this.entryRows.execute(
+      trx,
+      entry.lines.map((line) => ({ id: this.newId(), transaction_id: id, account_id: accounts.get(line.kind)!, amount_minor: line.amountMinor, created_at: now })),
+    );
+    await this.applyLines(trx, entry, now);
   }
 
   /**
@@ -123,16 +236,12 @@ export class LedgerRepository {
    * posting's, so two transactions touching the same accounts take their row locks in one order
    * and cannot deadlock (PostgreSQL).
    */
-  private async applyLines(trx: Transaction<Database> | Kysely<Database>, entry: LedgerPosting, accounts: Map<AccountKind, string>, now: string): Promise<void> {
+  private async applyLines(trx: Transaction<Database> | Kysely<Database>, entry: LedgerPosting, now: string): Promise<void> {
     const lockOrder = [...entry.lines].sort((a, b) => accountKinds.indexOf(a.kind) - accountKinds.indexOf(b.kind));
     try {
       for (const line of lockOrder) {
-        const result = await trx
-          .updateTable('ledger_accounts')
-          .set((eb) => ({ balance_minor: eb('balance_minor', '+', line.amountMinor), updated_at: now }))
-          .where('id', '=', accounts.get(line.kind)!)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) throw new Error(`ledger account ${line.kind} of ${entry.merchantId} is missing`);
+        const row = await this.moveBalance.first(trx, line.amountMinor, now, entry.merchantId, entry.environment, entry.currency, line.kind);
+        if (!row) throw new Error(`ledger account ${line.kind} of ${entry.merchantId} is missing`);
       }
     } catch (error) {
       if (isCheckViolation(error)) throw insufficientBalance(-entry.lines.filter((l) => l.kind === 'available').reduce((sum, l) => sum + l.amountMinor, 0), entry.currency);

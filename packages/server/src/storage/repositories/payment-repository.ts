@@ -13,9 +13,13 @@ import { keysetQuery, toPage } from '../keyset-page.js';
 import { metadataEntries } from './metadata-entries.js';
 import type { DatabaseCapabilities } from '../database.js';
 import type { Database, PaymentTable, RefundTable } from '../schema.js';
-import { PreparedInsert, PreparedQuery } from '../prepared-query.js';
+import { PreparedInsert, PreparedQuery, PreparedUpdate } from '../prepared-query.js';
 import { isUniqueViolation } from '../unique-violation.js';
-import { EventOutbox } from './event-repository.js';
+import { EventOutbox, eventToRow } from './event-repository.js';
+import { OneStatement, quote } from '../postgres/one-statement.js';
+import { IdempotencyClaimLost } from '../../core/idempotency/request-journal.js';
+import { isCheckViolation } from '../check-violation.js';
+import { insufficientBalance } from '../../core/ledger/ledger.js';
 import type { StoredEvent } from '../../core/events/stored-event.js';
 import type { WorkSignals } from '../../core/shared/work-signals.js';
 import type { LedgerRepository } from './ledger-repository.js';
@@ -23,6 +27,23 @@ import { looksLikeId } from '../../core/shared/ids.js';
 
 /** Thrown inside a transaction to roll it back when the payment changed under us. */
 class VersionConflict extends Error {}
+
+type OneStatementOutcome = 'saved' | 'conflict' | 'accounts_missing';
+type OneStatementResult = { outcome: OneStatementOutcome } | { error: unknown };
+
+function settled(result: OneStatementResult): OneStatementOutcome {
+  if ('error' in result) throw result.error;
+  return result.outcome;
+}
+
+/** Changes waiting to post to the same ledger accounts, and whether a statement to them is running. */
+interface PostingQueue {
+  running: boolean;
+  waiting: { change: PaymentChange; resolve(outcome: OneStatementOutcome): void; reject(error: unknown): void }[];
+}
+
+/** Most changes written by one statement to the same ledger accounts (its size stays reasonable). */
+const MAX_PHASE_BATCH = 32;
 
 function paymentFromRow(row: Selectable<PaymentTable>): Payment {
   return {
@@ -187,6 +208,8 @@ function refundsWithReference(db: Kysely<Database>) {
 export class PaymentRepository implements PaymentStore {
   // Every creation runs these: built once (see prepared-query.ts).
   private readonly paymentRows: PreparedInsert<'payments'>;
+  private readonly paymentUpdates: PreparedUpdate<'payments'>;
+  private readonly postingQueues = new Map<string, PostingQueue>();
   private readonly outbox: EventOutbox;
   private readonly byId;
   private readonly byReference;
@@ -195,13 +218,18 @@ export class PaymentRepository implements PaymentStore {
     private readonly db: Kysely<Database>,
     private readonly capabilities: DatabaseCapabilities,
     /** Makes a request's idempotency claim write inside our transactions. */
-    private readonly claims: { writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> },
-    /** Writes the ledger postings of a change inside its transaction. */
-    private readonly ledger: Pick<LedgerRepository, 'post'>,
+    private readonly claims: {
+      writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void>;
+      /** The same write as a gate of a one-statement phase. */
+      addTo(statement: OneStatement, gate: string, write: ClaimWrite): void;
+    },
+    /** Writes the ledger postings of a change inside its transaction (or its one statement). */
+    private readonly ledger: Pick<LedgerRepository, 'post' | 'fitsOneStatement' | 'addAccountsCheck' | 'addPostings' | 'accountsKey'>,
     /** Told after a commit that wrote events, so the fan-out wakes at once. */
     private readonly signals?: Pick<WorkSignals, 'notify'>,
   ) {
     this.paymentRows = new PreparedInsert(db, 'payments');
+    this.paymentUpdates = new PreparedUpdate(db, 'payments');
     this.outbox = new EventOutbox(db);
     const scoped = (db: Kysely<Database>, merchantId: string, environment: Environment) =>
       db.selectFrom('payments').selectAll().where('merchant_id', '=', merchantId).where('environment', '=', environment);
@@ -213,14 +241,18 @@ export class PaymentRepository implements PaymentStore {
 
   async insert(payment: Payment, events: PaymentChange['events'], claim?: ClaimWrite): Promise<void> {
     try {
-      await this.db.transaction().execute(async (trx) => {
-        // The claim first: when another request holds the key, nothing else is tried.
-        if (claim) await this.claims.writeIn(trx, claim);
-        await this.paymentRows.execute(trx, [paymentToRow(payment)]);
-        const entries = metadataEntries('payment', payment);
-        if (entries.length > 0) await trx.insertInto('metadata_entries').values(entries).execute();
-        await this.outbox.insert(trx, events);
-      });
+      if (this.capabilities.oneStatementPhases) {
+        await this.insertInOneStatement(payment, events, claim);
+      } else {
+        await this.db.transaction().execute(async (trx) => {
+          // The claim first: when another request holds the key, nothing else is tried.
+          if (claim) await this.claims.writeIn(trx, claim);
+          await this.paymentRows.execute(trx, [paymentToRow(payment)]);
+          const entries = metadataEntries('payment', payment);
+          if (entries.length > 0) await trx.insertInto('metadata_entries').values(entries).execute();
+          await this.outbox.insert(trx, events);
+        });
+      }
       this.committed(events);
     } catch (error) {
       if (isUniqueViolation(error)) throw new AkweError('duplicate_reference', `A payment with reference ${payment.reference} exists already.`, { field: 'reference' });
@@ -240,6 +272,15 @@ export class PaymentRepository implements PaymentStore {
 
   async save(change: PaymentChange): Promise<boolean> {
     try {
+      if (this.capabilities.oneStatementPhases && this.fitsOneStatement(change)) {
+        const outcome = await this.saveInOneStatement(change);
+        if (outcome === 'conflict') return false;
+        if (outcome === 'saved') {
+          this.committed(change.events);
+          return true;
+        }
+        // The ledger accounts are not open yet: the transaction below opens them.
+      }
       await this.db.transaction().execute((trx) => this.apply(trx, change));
       this.committed(change.events);
       return true;
@@ -362,18 +403,137 @@ export class PaymentRepository implements PaymentStore {
     return row && paymentFromRow(row);
   }
 
+  /**
+   * `insert` as one statement (PostgreSQL, see postgres/one-statement.ts): the claim write, then the
+   * payment, its metadata rows and its events, each only if the claim was written.
+   */
+  private async insertInOneStatement(payment: Payment, events: readonly StoredEvent[], claim: ClaimWrite | undefined): Promise<void> {
+    const statement = new OneStatement();
+    if (claim) this.claims.addTo(statement, 'claim', claim);
+    statement.add('payment', statement.insertRow('payments', paymentToRow(payment), '1'), { gate: true });
+    metadataEntries('payment', payment).forEach((row, index) => statement.add(`metadata_${index}`, statement.insertRow('metadata_entries', row)));
+    events.forEach((event, index) => statement.add(`event_${index}`, statement.insertRow('events', eventToRow(event))));
+    const counts = (await this.db.executeQuery(statement.compile())).rows[0]!;
+    // Another request holds the key: as in the transaction, nothing else was written.
+    if (claim && counts.claim !== 1) throw new IdempotencyClaimLost();
+    if (counts.payment !== 1) throw new Error('payment insert wrote no row');
+  }
+
+  /** What `saveInOneStatement` can write: no refund rows, at most one posting with one line per account. */
+  private fitsOneStatement(change: PaymentChange): boolean {
+    if (change.insertRefund || change.updateRefund) return false;
+    if (!change.payment && !change.claim && change.events.length === 0) return false;
+    const ledger = change.ledger ?? [];
+    return ledger.length === 0 || (ledger.length === 1 && this.ledger.fitsOneStatement(ledger[0]!));
+  }
+
+  /**
+   * `save` as one statement (PostgreSQL). A change with a ledger posting joins the changes posting to
+   * the same accounts: the merchant's balance rows are locked by each write until its commit is on
+   * disk, so writes to them can only follow one another. While one statement to those accounts runs,
+   * the changes that arrive wait, and the next statement writes them all (up to `MAX_PHASE_BATCH`),
+   * each in its own chain of gates, with each balance moved once: group commit for the hot rows.
+   * A change without a posting runs at once, alone.
+   */
+  private saveInOneStatement(change: PaymentChange): Promise<OneStatementOutcome> {
+    const posting = change.ledger?.[0];
+    if (!posting) return this.runOneStatement([change]).then(([result]) => settled(result!));
+    const key = this.ledger.accountsKey(posting);
+    let queue = this.postingQueues.get(key);
+    if (!queue) this.postingQueues.set(key, (queue = { running: false, waiting: [] }));
+    const promise = new Promise<OneStatementOutcome>((resolve, reject) => queue.waiting.push({ change, resolve, reject }));
+    this.drain(key, queue);
+    return promise;
+  }
+
+  private drain(key: string, queue: PostingQueue): void {
+    if (queue.running) return;
+    if (queue.waiting.length === 0) {
+      this.postingQueues.delete(key);
+      return;
+    }
+    const batch = queue.waiting.splice(0, MAX_PHASE_BATCH);
+    queue.running = true;
+    const run = async () => {
+      let results: OneStatementResult[];
+      try {
+        results = await this.runOneStatement(batch.map((waiting) => waiting.change));
+      } catch (error) {
+        if (batch.length === 1) throw error;
+        // The batch wrote nothing (one statement): each change again on its own, for its own answer.
+        results = [];
+        for (const waiting of batch) results.push(await this.runOneStatement([waiting.change]).then(([result]) => result!, (error: unknown) => ({ error })));
+      }
+      results.forEach((result, index) => {
+        if ('error' in result) batch[index]!.reject(result.error);
+        else batch[index]!.resolve(result.outcome);
+      });
+    };
+    run()
+      .catch((error: unknown) => batch.forEach((waiting) => waiting.reject(error)))
+      .finally(() => {
+        queue.running = false;
+        this.drain(key, queue);
+      });
+  }
+
+  /**
+   * Writes `changes` in one statement, each in its own chain of gates, in the order the
+   * transaction makes its writes: the ledger accounts exist (shared), the claim, the version-checked
+   * payment; then its events and (for all together) the postings. 'accounts_missing' wrote nothing:
+   * the caller runs the transaction instead, which opens them.
+   */
+  private async runOneStatement(changes: readonly PaymentChange[]): Promise<OneStatementResult[]> {
+    const statement = new OneStatement();
+    const postings = changes.map((change) => change.ledger?.[0]).filter((posting) => posting !== undefined);
+    if (postings.length > 0) this.ledger.addAccountsCheck(statement, 'accounts', postings[0]!);
+    const base = statement.currentGate;
+    const gates = changes.map((change, index) => {
+      statement.from(base);
+      if (change.claim) this.claims.addTo(statement, `claim_${index}`, change.claim);
+      if (change.payment) {
+        const { next, expectedVersion } = change.payment;
+        const { id: _id, merchant_id: _m, environment: _e, reference: _r, created_at: _c, ...columns } = paymentToRow(next);
+        const set = Object.entries({ ...columns, version: expectedVersion + 1 })
+          .map(([column, value]) => `${quote(column)} = ${statement.param(value)}`)
+          .join(', ');
+        const where = `"id" = ${statement.param(next.id)} and "version" = ${statement.param(expectedVersion)} and ${statement.guard}`;
+        statement.add(`payment_${index}`, `update "payments" set ${set} where ${where} returning 1`, { gate: true });
+      }
+      change.events.forEach((event, e) => statement.add(`event_${index}_${e}`, statement.insertRow('events', eventToRow(event))));
+      return statement.currentGate;
+    });
+    if (postings.length > 0) {
+      this.ledger.addPostings(
+        statement,
+        changes.flatMap((change, index) => (change.ledger?.[0] ? [{ entry: change.ledger[0], gate: gates[index] }] : [])),
+      );
+    }
+    let counts: Record<string, number>;
+    try {
+      counts = (await this.db.executeQuery(statement.compile())).rows[0]!;
+    } catch (error) {
+      const posting = postings[0];
+      if (changes.length === 1 && posting && isCheckViolation(error)) {
+        throw insufficientBalance(-posting.lines.filter((l) => l.kind === 'available').reduce((sum, l) => sum + l.amountMinor, 0), posting.currency);
+      }
+      throw error;
+    }
+    return changes.map((change, index): OneStatementResult => {
+      if (postings.length > 0 && counts.accounts !== 1) return { outcome: 'accounts_missing' };
+      if (change.claim && counts[`claim_${index}`] !== 1) return { error: new IdempotencyClaimLost() };
+      if (change.payment && counts[`payment_${index}`] !== 1) return { outcome: 'conflict' };
+      return { outcome: 'saved' };
+    });
+  }
+
   private async apply(trx: Transaction<Database>, change: PaymentChange): Promise<void> {
     if (change.claim) await this.claims.writeIn(trx, change.claim);
     if (change.payment) {
       const { next, expectedVersion } = change.payment;
       const { id: _id, merchant_id: _m, environment: _e, reference: _r, created_at: _c, ...columns } = paymentToRow(next);
-      const result = await trx
-        .updateTable('payments')
-        .set({ ...columns, version: expectedVersion + 1 })
-        .where('id', '=', next.id)
-        .where('version', '=', expectedVersion)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) throw new VersionConflict();
+      const result = await this.paymentUpdates.execute(trx, { ...columns, version: expectedVersion + 1 }, { id: next.id, version: expectedVersion });
+      if (Number(result.numAffectedRows ?? 0) !== 1) throw new VersionConflict();
     }
     if (change.insertRefund) await trx.insertInto('refunds').values(refundToRow(change.insertRefund)).execute();
     if (change.updateRefund) {

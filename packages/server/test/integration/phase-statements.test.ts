@@ -1,0 +1,137 @@
+/**
+ * The writes of a recorded phase, on every database: on PostgreSQL a phase is one statement, and
+ * concurrent outcomes posting to the same ledger accounts share one (postgres/one-statement.ts,
+ * PaymentRepository.saveInOneStatement). Whatever the grouping, each change stands or falls alone:
+ * a change whose payment moved on or whose claim is held by another request writes nothing (no
+ * payment update, no event, no posting), and the others still commit with their postings.
+ */
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { loadDefaultCatalog } from '../../src/core/catalog/operator-catalog.js';
+import { EventFactory } from '../../src/core/events/event-factory.js';
+import { IdempotencyClaimLost } from '../../src/core/idempotency/request-journal.js';
+import { feeFor } from '../../src/core/ledger/ledger.js';
+import { postingRules } from '../../src/core/ledger/posting-rules.js';
+import type { Payment } from '../../src/core/payments/payment.js';
+import type { PaymentChange } from '../../src/core/payments/payment-store.js';
+import { systemClock } from '../../src/core/shared/clock.js';
+import { newId } from '../../src/core/shared/ids.js';
+import { collectClient, direct, hosted } from '../support/collect-client.js';
+import { assertBooksBalance } from '../support/ledger-invariants.js';
+import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { testDatabases } from '../support/test-databases.js';
+
+const catalog = loadDefaultCatalog();
+// 3 000 FCFA in centimes, and MTN Benin's fee on it.
+const amountMinor = 300_000;
+const fee = feeFor(catalog.findOperator('BJ', 'mtn_bj')!.collect.fee, amountMinor);
+const events = new EventFactory(systemClock, newId);
+
+for (const target of testDatabases()) {
+  describe(`recorded phase writes on ${target.name}`, { skip: target.skip }, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await buildTestApp(target, { env: { SANDBOX_FLOAT: '0' } });
+    });
+    after(() => t.close());
+    afterEach(() => assertBooksBalance(t.services.database.db));
+
+    const balance = async (merchantId: string) => {
+      const row = await t.services.database.db
+        .selectFrom('ledger_accounts')
+        .select('balance_minor')
+        .where('merchant_id', '=', merchantId)
+        .where('environment', '=', 'test')
+        .where('currency', '=', 'XOF')
+        .where('kind', '=', 'available')
+        .executeTakeFirst();
+      return Number(row?.balance_minor ?? 0);
+    };
+    const postingsOf = async (paymentId: string) =>
+      (await t.services.database.db.selectFrom('ledger_transactions').select('id').where('source_id', '=', paymentId).execute()).length;
+
+    it('completes 60 concurrent creations of one merchant, each with its events and one posting', async () => {
+      const { merchantId, testKey } = await t.newMerchant();
+      const api = collectClient(t.app, testKey);
+      const created = await Promise.all(Array.from({ length: 60 }, () => api.createOk(direct({ amount: 3000 }))));
+      for (const payment of created) assert.equal(payment.status, 'completed');
+      assert.equal(await balance(merchantId), 60 * (amountMinor - fee));
+      const ids = created.map((payment) => payment.id as string);
+      const counts = await t.services.database.db
+        .selectFrom('ledger_transactions')
+        .select(['source_id', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('source_id', 'in', ids)
+        .groupBy('source_id')
+        .execute();
+      assert.equal(counts.length, 60);
+      for (const row of counts) assert.equal(Number(row.n), 1);
+      const eventRows = await t.services.database.db.selectFrom('events').select('id').where('merchant_id', '=', merchantId).execute();
+      assert.equal(eventRows.length, 60 * 3, 'created, processing and completed for each');
+    });
+
+    it('saves concurrent outcomes independently: a stale version or a lost claim writes nothing, the others commit', async () => {
+      const { merchantId, testKey } = await t.newMerchant();
+      const api = collectClient(t.app, testKey);
+      const scope = { merchantId, environment: 'test' as const };
+      // Hosted payments in BJ wait for the customer: no posting yet.
+      const payments: Payment[] = [];
+      for (let i = 0; i < 24; i++) {
+        const wire = await api.createOk(hosted({ country: 'BJ', amount: 3000 }));
+        payments.push((await t.services.paymentStore.find(scope, wire.id))!);
+      }
+      // The accounts open on the first posting (a transaction on every database).
+      const first = payments.shift()!;
+      const complete = (payment: Payment, expectedVersion = payment.version, claimed = false): PaymentChange => {
+        const next: Payment = { ...payment, status: 'completed', operator: 'mtn_bj', version: payment.version + 1, updatedAt: new Date().toISOString() };
+        const change: PaymentChange = {
+          payment: { next, expectedVersion },
+          events: [events.paymentEntered('completed', next)],
+          ledger: [postingRules.collection(next, fee)],
+        };
+        if (claimed) {
+          // A claim write whose lease token nobody holds: another request has the key.
+          const now = new Date().toISOString();
+          change.claim = {
+            claim: { merchantId, environment: 'test', method: 'POST', route: '/probe', key: newId(), requestHash: 'x', now, expiresAt: now, leaseToken: newId(), lockedUntil: now },
+            insert: false,
+            recoveryPoint: 'finished',
+            resourceId: payment.id,
+            response: { status: 200, body: '{}' },
+          };
+        }
+        return change;
+      };
+      assert.equal(await t.services.paymentStore.save(complete(first)), true);
+
+      const kinds = payments.map((_, i) => (i % 3 === 0 ? 'stale' : i % 3 === 1 ? 'claim_lost' : 'ok'));
+      const results = await Promise.allSettled(
+        payments.map((payment, i) => t.services.paymentStore.save(complete(payment, kinds[i] === 'stale' ? payment.version + 7 : payment.version, kinds[i] === 'claim_lost'))),
+      );
+      let ok = 1;
+      for (const [i, result] of results.entries()) {
+        const payment = payments[i]!;
+        const stored = (await t.services.paymentStore.find(scope, payment.id))!;
+        if (kinds[i] === 'ok') {
+          assert.deepEqual(result, { status: 'fulfilled', value: true });
+          assert.equal(stored.status, 'completed');
+          assert.equal(await postingsOf(payment.id), 1);
+          ok += 1;
+        } else {
+          if (kinds[i] === 'stale') assert.deepEqual(result, { status: 'fulfilled', value: false });
+          else assert.ok(result.status === 'rejected' && result.reason instanceof IdempotencyClaimLost, `claim lost: ${JSON.stringify(result)}`);
+          assert.equal(stored.status, 'awaiting_payment');
+          assert.equal(stored.version, payment.version);
+          assert.equal(await postingsOf(payment.id), 0);
+        }
+      }
+      assert.equal(await balance(merchantId), ok * (amountMinor - fee));
+      const completedEvents = await t.services.database.db
+        .selectFrom('events')
+        .select('id')
+        .where('merchant_id', '=', merchantId)
+        .where('type', '=', 'collect.payment.completed')
+        .execute();
+      assert.equal(completedEvents.length, ok);
+    });
+  });
+}

@@ -32,9 +32,11 @@ export interface BulkServiceDeps {
 }
 
 /** Lines read at a time while a batch is executed. */
-const EXECUTION_PAGE = 200;
-/** Lines made payouts at once. */
-const LINES_IN_FLIGHT = 16;
+const EXECUTION_PAGE = 400;
+/** Lines made payouts in one transaction (PayoutService.createMany). */
+const LINES_PER_GROUP = 100;
+/** Groups written at once: the second prepares while the first holds the balance's rows. */
+const GROUPS_IN_FLIGHT = 2;
 
 export interface CreateBatchInput {
   name: string;
@@ -170,7 +172,7 @@ export class BulkService {
   }
 
   /**
-   * Makes each `pending` line a payout through the payouts core, in row order, 16 at a time. The
+   * Makes each `pending` line a payout through the payouts core, in row order, a hundred lines per transaction. The
    * payout's id is the line's id, so a run interrupted between a payout's commit and the line's update finds that
    * payout on the next run (its reference is taken) and links it: no line is paid twice, even
    * with two workers on one batch. A line the payout checks refuse now (the catalog changed, the
@@ -186,10 +188,11 @@ export class BulkService {
       const lineCtx = ctx;
       const paidOut: string[] = [];
       try {
-        // Side by side: each line is its own payout transaction, and concurrent commits share the
-        // database's group commit (SQLite) or its connections (PostgreSQL) instead of queuing one by one.
-        await eachConcurrently(items, LINES_IN_FLIGHT, async (item) => {
-          if (await this.executeLine(lineCtx, item)) paidOut.push(item.id);
+        // A group of lines is one transaction of payouts: one commit and one move of the balance
+        // for a hundred lines instead of one each (a 10 000-line batch on PostgreSQL).
+        const groups = Array.from({ length: Math.ceil(items.length / LINES_PER_GROUP) }, (_, index) => items.slice(index * LINES_PER_GROUP, (index + 1) * LINES_PER_GROUP));
+        await eachConcurrently(groups, GROUPS_IN_FLIGHT, async (group) => {
+          paidOut.push(...(await this.executeGroup(lineCtx, group)));
         });
       } finally {
         // The page's lines with a payout, in one statement. A crash before it leaves them pending:
@@ -200,10 +203,14 @@ export class BulkService {
     }
   }
 
-  /** Makes the line's payout; true when the line has it (made now or by an earlier run), false when the line was left `invalid`. */
-  private async executeLine(ctx: PaymentContext, item: BulkBatchItem): Promise<boolean> {
-    try {
-      await this.deps.payouts.create(ctx, {
+  /**
+   * Makes the lines' payouts (payout id = line id); returns the ids of the lines that have theirs,
+   * made now or by an earlier run. A line the payout checks refuse is left `invalid`.
+   */
+  private async executeGroup(ctx: PaymentContext, items: readonly BulkBatchItem[]): Promise<string[]> {
+    const outcomes = await this.deps.payouts.createMany(
+      ctx,
+      items.map((item) => ({
         id: item.id,
         reference: item.reference,
         amountMinor: item.amountMinor,
@@ -213,18 +220,27 @@ export class BulkService {
         recipientLastName: item.beneficiaryName,
         description: item.description ?? undefined,
         metadata: item.metadata,
-      });
-      return true;
-    } catch (error) {
-      if (!(error instanceof AkweError) || error.status >= 500) throw error; // the batch stays processing; a retry resumes here
+      })),
+    );
+    const paidOut: string[] = [];
+    for (const [index, outcome] of outcomes.entries()) {
+      const item = items[index]!;
+      if ('payout' in outcome) {
+        paidOut.push(item.id);
+        continue;
+      }
+      const { error } = outcome;
       if (error.code === 'duplicate_reference') {
         // Made by an earlier, interrupted run of this line (same id)? Then it is this line's payout.
         const earlier = await this.deps.payouts.get(ctx, item.id).catch(() => undefined);
-        if (earlier?.id === item.id) return true;
+        if (earlier?.id === item.id) {
+          paidOut.push(item.id);
+          continue;
+        }
       }
       await this.deps.store.markInvalid(item.id, [{ row: item.row, field: error.field ?? 'line', code: error.code, message: error.message }], this.deps.clock.now().toISOString());
-      return false;
     }
+    return paidOut;
   }
 
   /** Moves lines whose payouts finished, and the batch to its final status once no line is open. */

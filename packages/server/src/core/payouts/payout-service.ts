@@ -74,6 +74,54 @@ export class PayoutService {
   }
 
   async create(ctx: PaymentContext, input: CreatePayoutInput, request: RecordedRequest<Payout> = {}): Promise<Payout> {
+    const payout = this.newPayout(ctx, input);
+    // The payout, its reservation, its event and the stored answer commit together: no operator is
+    // called in this request, so there is nothing to resume.
+    const claim = finishWrite(request, payout.id, payout);
+    await this.deps.store.insert(payout, [this.deps.events.payout('initiated', payout)], [payoutPostings.reserved(payout)], claim);
+    reportCommitted(request, claim);
+    return payout;
+  }
+
+  /**
+   * Several payouts of one merchant and environment (a bulk batch's lines), each as `create` would
+   * make it, in one transaction. Each input gets its own outcome: its payout, or the error `create`
+   * would have thrown. A group the database refuses whole (a reference taken, the balance short for
+   * the group) is made again one payout at a time, so each line meets its own answer.
+   */
+  async createMany(ctx: PaymentContext, inputs: readonly CreatePayoutInput[]): Promise<Array<{ payout: Payout } | { error: AkweError }>> {
+    const outcomes: Array<{ payout: Payout } | { error: AkweError }> = inputs.map((input) => {
+      try {
+        return { payout: this.newPayout(ctx, input) };
+      } catch (error) {
+        if (error instanceof AkweError) return { error };
+        throw error;
+      }
+    });
+    const made = outcomes.flatMap((outcome) => ('payout' in outcome ? [outcome.payout] : []));
+    try {
+      await this.deps.store.insertMany(made.map((payout) => ({ payout, events: [this.deps.events.payout('initiated', payout)], ledger: [payoutPostings.reserved(payout)] })));
+      return outcomes;
+    } catch (error) {
+      if (!(error instanceof AkweError) || error.status >= 500) throw error;
+    }
+    return Promise.all(
+      outcomes.map(async (outcome) => {
+        if (!('payout' in outcome)) return outcome;
+        const { payout } = outcome;
+        try {
+          await this.deps.store.insert(payout, [this.deps.events.payout('initiated', payout)], [payoutPostings.reserved(payout)]);
+          return outcome;
+        } catch (error) {
+          if (error instanceof AkweError && error.status < 500) return { error };
+          throw error;
+        }
+      }),
+    );
+  }
+
+  /** A new PENDING payout after every check `create` makes (gating, catalog, phone, limits); nothing stored. */
+  private newPayout(ctx: PaymentContext, input: CreatePayoutInput): Payout {
     // PRODUCT.md "Accounts and gating": live money leaves only for an active, validated merchant.
     if (ctx.environment === 'live') {
       if (ctx.merchant.status !== 'active') throw new AkweError('account_inactive');
@@ -114,11 +162,6 @@ export class PayoutService {
       updatedAt: now,
       version: 1,
     };
-    // The payout, its reservation, its event and the stored answer commit together: no operator is
-    // called in this request, so there is nothing to resume.
-    const claim = finishWrite(request, payout.id, payout);
-    await this.deps.store.insert(payout, [this.deps.events.payout('initiated', payout)], [payoutPostings.reserved(payout)], claim);
-    reportCommitted(request, claim);
     return payout;
   }
 

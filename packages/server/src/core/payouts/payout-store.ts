@@ -29,6 +29,11 @@ export interface PayoutStore {
    * duplicate_reference or insufficient_balance write nothing.
    */
   insert(payout: Payout, events: StoredEvent[], ledger: LedgerPosting[], claim?: ClaimWrite): Promise<void>;
+  /**
+   * Stores several new payouts (a bulk batch's lines) with their reservations and events in one
+   * transaction: all or nothing, so one taken reference or a balance short for the group writes none.
+   */
+  insertMany(payouts: readonly { payout: Payout; events: StoredEvent[]; ledger: LedgerPosting[] }[]): Promise<void>;
   find(scope: TenantScope, referenceOrId: string): Promise<Payout | undefined>;
   list(scope: TenantScope, filters: PayoutFilters, page: PageRequest): Promise<Page<Payout>>;
   /** Commits the change; false (nothing written) when the payout's version moved on. */

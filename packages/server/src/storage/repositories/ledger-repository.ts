@@ -71,8 +71,18 @@ export class LedgerRepository {
     this.entryRows = new PreparedInsert(db, 'ledger_entries');
   }
 
+  /**
+   * Writes the postings in the caller's transaction. Postings of the same balance (merchant,
+   * environment, currency; a bulk batch's reservations) are written together: their transactions
+   * and entries in one INSERT each, and each account's balance moved once by their sum.
+   */
   async post(trx: Transaction<Database> | Kysely<Database>, postings: readonly LedgerPosting[]): Promise<void> {
-    for (const entry of postings) await this.postOne(trx, entry);
+    const groups = new Map<string, LedgerPosting[]>();
+    for (const entry of postings) {
+      const key = `${entry.merchantId} ${entry.environment} ${entry.currency}`;
+      groups.set(key, [...(groups.get(key) ?? []), entry]);
+    }
+    for (const group of groups.values()) await this.postGroup(trx, group);
   }
 
   /**
@@ -198,18 +208,19 @@ export class LedgerRepository {
   }
 
   /**
-   * The transaction and its entries first, the balances last: on PostgreSQL an account's row stays
-   * locked from its UPDATE to the commit, and every posting of a merchant meets on the same rows,
-   * so the fewer statements after the UPDATEs, the more postings go through each second.
+   * The transactions and their entries first, the balances last: on PostgreSQL an account's row
+   * stays locked from its UPDATE to the commit, and every posting of a merchant meets on the same
+   * rows, so the fewer statements after the UPDATEs, the more postings go through each second.
+   * `entries` share one merchant, environment and currency.
    */
-  private async postOne(trx: Transaction<Database> | Kysely<Database>, entry: LedgerPosting, opened?: Map<AccountKind, string>): Promise<void> {
+  private async postGroup(trx: Transaction<Database> | Kysely<Database>, entries: readonly LedgerPosting[], opened?: Map<AccountKind, string>): Promise<void> {
+    const first = entries[0]!;
     const now = this.clock.now().toISOString();
-    const id = this.newId();
-    const change = (kind: AccountKind) => entry.lines.filter((line) => line.kind === kind).reduce((sum, line) => sum + line.amountMinor, 0);
-    const accounts = opened ?? (await this.accountsFor(trx, entry, entry.currency));
-    await this.transactionRows.execute(trx, [
-      {
-        id,
+    const accounts = opened ?? (await this.accountsFor(trx, first, first.currency));
+    const transactions = entries.map((entry) => {
+      const change = (kind: AccountKind) => entry.lines.filter((line) => line.kind === kind).reduce((sum, line) => sum + line.amountMinor, 0);
+      return {
+        id: this.newId(),
         merchant_id: entry.merchantId,
         environment: entry.environment,
         currency: entry.currency,
@@ -222,29 +233,33 @@ export class LedgerRepository {
         reserved_change_minor: change('reserved'),
         fee_minor: change('fees'),
         created_at: now,
-      },
-    ]);
+      };
+    });
+    await this.transactionRows.execute(trx, transactions);
     await this.entryRows.execute(
       trx,
-      entry.lines.map((line) => ({ id: this.newId(), transaction_id: id, account_id: accounts.get(line.kind)!, amount_minor: line.amountMinor, created_at: now })),
+      entries.flatMap((entry, index) => entry.lines.map((line) => ({ id: this.newId(), transaction_id: transactions[index]!.id, account_id: accounts.get(line.kind)!, amount_minor: line.amountMinor, created_at: now }))),
     );
-    await this.applyLines(trx, entry, now);
+    await this.applyLines(trx, entries, now);
   }
 
   /**
-   * Adds each line to its account's balance, always in the same account order, whatever the
-   * posting's, so two transactions touching the same accounts take their row locks in one order
-   * and cannot deadlock (PostgreSQL).
+   * Adds the lines to their accounts' balances, one UPDATE per account, always in the same account
+   * order, whatever the postings', so two transactions touching the same accounts take their row
+   * locks in one order and cannot deadlock (PostgreSQL).
    */
-  private async applyLines(trx: Transaction<Database> | Kysely<Database>, entry: LedgerPosting, now: string): Promise<void> {
-    const lockOrder = [...entry.lines].sort((a, b) => accountKinds.indexOf(a.kind) - accountKinds.indexOf(b.kind));
+  private async applyLines(trx: Transaction<Database> | Kysely<Database>, entries: readonly LedgerPosting[], now: string): Promise<void> {
+    const first = entries[0]!;
+    const moves = new Map<AccountKind, number>();
+    for (const line of entries.flatMap((entry) => entry.lines)) moves.set(line.kind, (moves.get(line.kind) ?? 0) + line.amountMinor);
+    const lockOrder = [...moves.keys()].sort((a, b) => accountKinds.indexOf(a) - accountKinds.indexOf(b));
     try {
-      for (const line of lockOrder) {
-        const row = await this.moveBalance.first(trx, line.amountMinor, now, entry.merchantId, entry.environment, entry.currency, line.kind);
-        if (!row) throw new Error(`ledger account ${line.kind} of ${entry.merchantId} is missing`);
+      for (const kind of lockOrder) {
+        const row = await this.moveBalance.first(trx, moves.get(kind)!, now, first.merchantId, first.environment, first.currency, kind);
+        if (!row) throw new Error(`ledger account ${kind} of ${first.merchantId} is missing`);
       }
     } catch (error) {
-      if (isCheckViolation(error)) throw insufficientBalance(-entry.lines.filter((l) => l.kind === 'available').reduce((sum, l) => sum + l.amountMinor, 0), entry.currency);
+      if (isCheckViolation(error)) throw insufficientBalance(-(moves.get('available') ?? 0), first.currency);
       throw error;
     }
   }
@@ -284,7 +299,7 @@ export class LedgerRepository {
       .execute();
     const accounts = await this.accountIds(trx, scope, currency);
     if (scope.environment === 'test' && this.sandboxFloatMinor > 0 && opened.some((row) => row.kind === 'available')) {
-      await this.postOne(trx, {
+      await this.postGroup(trx, [{
         merchantId: scope.merchantId,
         environment: scope.environment,
         currency,
@@ -295,7 +310,7 @@ export class LedgerRepository {
           { kind: 'sandbox_float', amountMinor: -this.sandboxFloatMinor },
           { kind: 'available', amountMinor: this.sandboxFloatMinor },
         ],
-      }, accounts);
+      }], accounts);
     }
     return accounts;
   }

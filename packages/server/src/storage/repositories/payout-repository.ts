@@ -20,6 +20,9 @@ import type { LedgerRepository } from './ledger-repository.js';
 import { metadataEntries } from './metadata-entries.js';
 import { looksLikeId } from '../../core/shared/ids.js';
 
+/** Rows per INSERT of a group of payouts: under every database's bound on statement parameters. */
+const INSERT_CHUNK = 200;
+
 class VersionConflict extends Error {}
 
 function payoutFromRow(row: Selectable<PayoutTable>): Payout {
@@ -129,6 +132,27 @@ export class PayoutRepository implements PayoutStore {
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AkweError('duplicate_reference', `A payout with reference ${payout.reference} exists already.`, { field: 'reference' });
+      throw error;
+    }
+    this.signals?.notify('payouts');
+    this.signals?.notify('events');
+  }
+
+  async insertMany(payouts: readonly { payout: Payout; events: StoredEvent[]; ledger: LedgerPosting[] }[]): Promise<void> {
+    if (payouts.length === 0) return;
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        for (let start = 0; start < payouts.length; start += INSERT_CHUNK) {
+          await trx.insertInto('payouts').values(payouts.slice(start, start + INSERT_CHUNK).map(({ payout }) => payoutToRow(payout))).execute();
+        }
+        const entries = payouts.flatMap(({ payout }) => metadataEntries('payout', payout));
+        for (let start = 0; start < entries.length; start += INSERT_CHUNK) await trx.insertInto('metadata_entries').values(entries.slice(start, start + INSERT_CHUNK)).execute();
+        await this.outbox.insert(trx, payouts.flatMap(({ events }) => events));
+        // Last, as in insert: the group's postings move each balance once (ledger-repository.ts).
+        await this.ledger.post(trx, payouts.flatMap(({ ledger }) => ledger));
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AkweError('duplicate_reference', 'A payout of the group has a reference that exists already.', { field: 'reference' });
       throw error;
     }
     this.signals?.notify('payouts');

@@ -37,6 +37,26 @@ function transactionFromRow(row: Selectable<LedgerTransactionTable>): BalanceTra
   };
 }
 
+/** A posting's `ledger_transactions` row: what it changes in each balance, and its fee. */
+function transactionRow(id: string, entry: LedgerPosting, now: string) {
+  const change = (kind: AccountKind) => entry.lines.filter((line) => line.kind === kind).reduce((sum, line) => sum + line.amountMinor, 0);
+  return {
+    id,
+    merchant_id: entry.merchantId,
+    environment: entry.environment,
+    currency: entry.currency,
+    type: entry.type,
+    source_type: entry.source.type,
+    source_id: entry.source.id,
+    source_reference: entry.source.reference,
+    description: entry.description,
+    available_change_minor: change('available'),
+    reserved_change_minor: change('reserved'),
+    fee_minor: change('fees'),
+    created_at: now,
+  };
+}
+
 /**
  * Writes postings inside the caller's transaction and reads balances. A posting that would take
  * an available or reserved balance below zero trips the database's CHECK constraint: it becomes
@@ -145,25 +165,10 @@ export class LedgerRepository {
     );
     postings.forEach(({ entry, gate }, index) => {
       const id = this.newId();
-      const change = (kind: AccountKind) => entry.lines.filter((line) => line.kind === kind).reduce((sum, line) => sum + line.amountMinor, 0);
       statement.from(gate);
       statement.add(
         `ledger_transaction_${index}`,
-        statement.insertRow('ledger_transactions', {
-          id,
-          merchant_id: entry.merchantId,
-          environment: entry.environment,
-          currency: entry.currency,
-          type: entry.type,
-          source_type: entry.source.type,
-          source_id: entry.source.id,
-          source_reference: entry.source.reference,
-          description: entry.description,
-          available_change_minor: change('available'),
-          reserved_change_minor: change('reserved'),
-          fee_minor: change('fees'),
-          created_at: now,
-        }),
+        statement.insertRow('ledger_transactions', transactionRow(id, entry, now)),
       );
       const entries = entry.lines.map((line) => `(${p(this.newId(), 'text')}, ${p(line.kind, 'text')}, ${p(line.amountMinor, 'bigint')})`).join(', ');
       statement.add(
@@ -217,24 +222,7 @@ export class LedgerRepository {
     const first = entries[0]!;
     const now = this.clock.now().toISOString();
     const accounts = opened ?? (await this.accountsFor(trx, first, first.currency));
-    const transactions = entries.map((entry) => {
-      const change = (kind: AccountKind) => entry.lines.filter((line) => line.kind === kind).reduce((sum, line) => sum + line.amountMinor, 0);
-      return {
-        id: this.newId(),
-        merchant_id: entry.merchantId,
-        environment: entry.environment,
-        currency: entry.currency,
-        type: entry.type,
-        source_type: entry.source.type,
-        source_id: entry.source.id,
-        source_reference: entry.source.reference,
-        description: entry.description,
-        available_change_minor: change('available'),
-        reserved_change_minor: change('reserved'),
-        fee_minor: change('fees'),
-        created_at: now,
-      };
-    });
+    const transactions = entries.map((entry) => transactionRow(this.newId(), entry, now));
     await this.transactionRows.execute(trx, transactions);
     await this.entryRows.execute(
       trx,

@@ -26,6 +26,7 @@ export interface BatchLineInput {
 
 /** A line that passed every check: the values a payout is created from. */
 export interface BatchItem {
+  /** The row it came from: the spreadsheet row for a CSV import (header = 1), the position in `items` (from 1) otherwise. */
   row: number;
   beneficiaryName: string;
   /** E.164. */

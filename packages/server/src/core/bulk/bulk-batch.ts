@@ -1,4 +1,5 @@
-import type { CountryCode, Currency } from '../catalog/operator-catalog.js';
+import type { Currency } from '../catalog/operator-catalog.js';
+import type { BatchItem } from './batch-lines.js';
 import type { Environment } from '../shared/environment.js';
 import type { FailureCode } from '../shared/failure-codes.js';
 import type { Metadata } from '../shared/metadata.js';
@@ -41,22 +42,10 @@ export interface BulkBatch {
   version: number;
 }
 
-export interface BulkBatchItem {
+/** A stored line: the checked line (BatchItem) with where it stands. */
+export interface BulkBatchItem extends BatchItem {
   id: string;
   batchId: string;
-  /** The row it came from: the spreadsheet row for a CSV import (header = 1), the position in `items` (from 1) otherwise. */
-  row: number;
-  beneficiaryName: string;
-  /** E.164. */
-  phone: string;
-  amountMinor: number;
-  feeMinor: number;
-  currency: Currency;
-  country: CountryCode;
-  operator: string;
-  reference: string;
-  description: string | null;
-  metadata: Metadata;
   status: BulkItemStatus;
   /** Why a line was not paid: what its re-check at `validate` refused (a payout's error code, as `{row, field, code, message}`). */
   problems: BulkLineProblem[] | null;

@@ -300,19 +300,9 @@ export class BulkService {
     const now = this.deps.clock.now().toISOString();
     const batchId = this.deps.newId();
     const items: BulkBatchItem[] = checked.items.map((item) => ({
+      ...item,
       id: this.deps.newId(),
       batchId,
-      row: item.row,
-      beneficiaryName: item.beneficiaryName,
-      phone: item.phone,
-      amountMinor: item.amountMinor,
-      feeMinor: item.feeMinor,
-      currency: item.currency,
-      country: item.country,
-      operator: item.operator,
-      reference: item.reference,
-      description: item.description,
-      metadata: item.metadata,
       status: 'pending',
       problems: null,
       payoutId: null,

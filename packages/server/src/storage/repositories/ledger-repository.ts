@@ -100,7 +100,9 @@ export class LedgerRepository {
     const groups = new Map<string, LedgerPosting[]>();
     for (const entry of postings) {
       const key = `${entry.merchantId} ${entry.environment} ${entry.currency}`;
-      groups.set(key, [...(groups.get(key) ?? []), entry]);
+      const group = groups.get(key);
+      if (group) group.push(entry);
+      else groups.set(key, [entry]);
     }
     for (const group of groups.values()) await this.postGroup(trx, group);
   }

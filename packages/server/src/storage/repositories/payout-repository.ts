@@ -120,39 +120,30 @@ export class PayoutRepository implements PayoutStore {
   }
 
   async insert(payout: Payout, events: StoredEvent[], ledger: LedgerPosting[], claim?: ClaimWrite): Promise<void> {
-    try {
-      await this.db.transaction().execute(async (trx) => {
-        if (claim) await this.claims.writeIn(trx, claim);
-        await trx.insertInto('payouts').values(payoutToRow(payout)).execute();
-        const entries = metadataEntries('payout', payout);
-        if (entries.length > 0) await trx.insertInto('metadata_entries').values(entries).execute();
-        await this.outbox.insert(trx, events);
-        // Last: the merchant's account rows stay locked from here to the commit (ledger-repository.ts).
-        await this.ledger.post(trx, ledger);
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AkweError('duplicate_reference', `A payout with reference ${payout.reference} exists already.`, { field: 'reference' });
-      throw error;
-    }
-    this.signals?.notify('payouts');
-    this.signals?.notify('events');
+    await this.insertNew([{ payout, events, ledger }], `A payout with reference ${payout.reference} exists already.`, claim);
   }
 
   async insertMany(payouts: readonly { payout: Payout; events: StoredEvent[]; ledger: LedgerPosting[] }[]): Promise<void> {
-    if (payouts.length === 0) return;
+    if (payouts.length > 0) await this.insertNew(payouts, 'A payout of the group has a reference that exists already.');
+  }
+
+  /** New payouts, their metadata rows, events and postings (and a request's claim) in one transaction. */
+  private async insertNew(payouts: readonly { payout: Payout; events: StoredEvent[]; ledger: LedgerPosting[] }[], duplicateMessage: string, claim?: ClaimWrite): Promise<void> {
     try {
       await this.db.transaction().execute(async (trx) => {
+        if (claim) await this.claims.writeIn(trx, claim);
         for (let start = 0; start < payouts.length; start += INSERT_CHUNK) {
           await trx.insertInto('payouts').values(payouts.slice(start, start + INSERT_CHUNK).map(({ payout }) => payoutToRow(payout))).execute();
         }
         const entries = payouts.flatMap(({ payout }) => metadataEntries('payout', payout));
         for (let start = 0; start < entries.length; start += INSERT_CHUNK) await trx.insertInto('metadata_entries').values(entries.slice(start, start + INSERT_CHUNK)).execute();
         await this.outbox.insert(trx, payouts.flatMap(({ events }) => events));
-        // Last, as in insert: the group's postings move each balance once (ledger-repository.ts).
+        // Last: the merchant's account rows stay locked from here to the commit, and postings of one
+        // balance move it once (ledger-repository.ts).
         await this.ledger.post(trx, payouts.flatMap(({ ledger }) => ledger));
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AkweError('duplicate_reference', 'A payout of the group has a reference that exists already.', { field: 'reference' });
+      if (isUniqueViolation(error)) throw new AkweError('duplicate_reference', duplicateMessage, { field: 'reference' });
       throw error;
     }
     this.signals?.notify('payouts');

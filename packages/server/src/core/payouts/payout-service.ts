@@ -78,7 +78,8 @@ export class PayoutService {
     // The payout, its reservation, its event and the stored answer commit together: no operator is
     // called in this request, so there is nothing to resume.
     const claim = finishWrite(request, payout.id, payout);
-    await this.deps.store.insert(payout, [this.deps.events.payout('initiated', payout)], [payoutPostings.reserved(payout)], claim);
+    const { events, ledger } = this.initiated(payout);
+    await this.deps.store.insert(payout, events, ledger, claim);
     reportCommitted(request, claim);
     return payout;
   }
@@ -100,7 +101,7 @@ export class PayoutService {
     });
     const made = outcomes.flatMap((outcome) => ('payout' in outcome ? [outcome.payout] : []));
     try {
-      await this.deps.store.insertMany(made.map((payout) => ({ payout, events: [this.deps.events.payout('initiated', payout)], ledger: [payoutPostings.reserved(payout)] })));
+      await this.deps.store.insertMany(made.map((payout) => this.initiated(payout)));
       return outcomes;
     } catch (error) {
       if (!(error instanceof AkweError) || error.status >= 500) throw error;
@@ -110,7 +111,8 @@ export class PayoutService {
         if (!('payout' in outcome)) return outcome;
         const { payout } = outcome;
         try {
-          await this.deps.store.insert(payout, [this.deps.events.payout('initiated', payout)], [payoutPostings.reserved(payout)]);
+          const { events, ledger } = this.initiated(payout);
+          await this.deps.store.insert(payout, events, ledger);
           return outcome;
         } catch (error) {
           if (error instanceof AkweError && error.status < 500) return { error };
@@ -118,6 +120,11 @@ export class PayoutService {
         }
       }),
     );
+  }
+
+  /** What a new payout writes beside itself: its `payout.initiated` event and its reservation. */
+  private initiated(payout: Payout): { payout: Payout; events: StoredEvent[]; ledger: LedgerPosting[] } {
+    return { payout, events: [this.deps.events.payout('initiated', payout)], ledger: [payoutPostings.reserved(payout)] };
   }
 
   /** A new PENDING payout after every check `create` makes (gating, catalog, phone, limits); nothing stored. */

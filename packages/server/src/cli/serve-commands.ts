@@ -4,6 +4,7 @@ import { createLogger } from '../logging.js';
 import { startServer, startWorker } from '../server.js';
 import { openDatabase } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrator.js';
+import { limitHeapGrowth } from './heap-growth.js';
 import { output } from './output.js';
 import { processLifetime } from './process-lifetime.js';
 
@@ -11,6 +12,7 @@ export function serveCommands(): Command[] {
   const serve = new Command('serve')
     .description('serve the API (and run the workers unless AKWE_RUN_WORKERS=false)')
     .action(async () => {
+      limitHeapGrowth();
       const config = loadConfig();
       const logger = createLogger({ level: config.logLevel, pretty: config.dev && process.stdout.isTTY });
       const server = await startServer(config, { logger });
@@ -20,6 +22,7 @@ export function serveCommands(): Command[] {
     });
 
   const worker = new Command('worker').description('run only the background workers').action(async () => {
+    limitHeapGrowth();
     const config = loadConfig();
     const logger = createLogger({ level: config.logLevel, pretty: config.dev && process.stdout.isTTY });
     const running = await startWorker(config, { logger });

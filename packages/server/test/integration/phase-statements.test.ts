@@ -133,5 +133,38 @@ for (const target of testDatabases()) {
         .execute();
       assert.equal(completedEvents.length, ok);
     });
+
+    it('writes the claim of a request with no earlier phase with its outcome: a new key is taken, a live one is not', async () => {
+      const { merchantId, testKey } = await t.newMerchant();
+      const api = collectClient(t.app, testKey);
+      const scope = { merchantId, environment: 'test' as const };
+      const payments: Payment[] = [];
+      for (let i = 0; i < 3; i++) payments.push((await t.services.paymentStore.find(scope, (await api.createOk(hosted({ country: 'BJ', amount: 3000 }))).id))!);
+      const key = newId();
+      const cancel = (payment: Payment): PaymentChange => {
+        const now = new Date().toISOString();
+        const next: Payment = { ...payment, status: 'cancelled', version: payment.version + 1, updatedAt: now };
+        return {
+          payment: { next, expectedVersion: payment.version },
+          events: [events.paymentEntered('cancelled', next)],
+          claim: {
+            claim: { merchantId, environment: 'test', method: 'POST', route: '/probe', key, requestHash: 'x', now, expiresAt: new Date(Date.now() + 86_400_000).toISOString(), leaseToken: newId(), lockedUntil: now },
+            insert: true,
+            recoveryPoint: 'finished',
+            resourceId: payment.id,
+            response: { status: 200, body: '{}' },
+          },
+        };
+      };
+      assert.equal(await t.services.paymentStore.save(cancel(payments[0]!)), true);
+      await assert.rejects(t.services.paymentStore.save(cancel(payments[1]!)), IdempotencyClaimLost);
+      const record = await t.services.database.db.selectFrom('idempotency_records').selectAll().where('idempotency_key', '=', key).execute();
+      assert.equal(record.length, 1);
+      assert.equal(record[0]!.resource_id, payments[0]!.id);
+      assert.equal((await t.services.paymentStore.find(scope, payments[0]!.id))!.status, 'cancelled');
+      assert.equal((await t.services.paymentStore.find(scope, payments[1]!.id))!.status, 'awaiting_payment');
+      const cancelled = await t.services.database.db.selectFrom('events').select('id').where('merchant_id', '=', merchantId).where('type', '=', 'collect.payment.cancelled').execute();
+      assert.equal(cancelled.length, 1);
+    });
   });
 }

@@ -139,6 +139,11 @@ export class IdempotencyRepository implements IdempotencyStore {
     this.writes.addTo(statement, gate, write);
   }
 
+  /** The record a write leaves, every column (a row of PostgreSQL's outcome statement). */
+  recordRow(write: ClaimWrite) {
+    return this.writes.recordRow(write);
+  }
+
   async endLease(scope: IdempotencyScope, leaseToken: string, now: string): Promise<void> {
     await this.db
       .updateTable('idempotency_records')
@@ -319,28 +324,33 @@ class ClaimWrites {
     );
   }
 
+  /** The record a write leaves (every column), for the one-statement phases of PostgreSQL. */
+  recordRow({ claim, recoveryPoint, resourceId, response }: ClaimWrite) {
+    return {
+      merchant_id: claim.merchantId,
+      environment: claim.environment,
+      method: claim.method,
+      route: claim.route,
+      idempotency_key: claim.key,
+      request_hash: claim.requestHash,
+      state: (response ? 'completed' : 'in_progress') satisfies IdempotencyState,
+      response_status: response?.status ?? null,
+      response_body: this.sealing.toColumn(response),
+      created_at: claim.now,
+      expires_at: claim.expiresAt,
+      lease_token: claim.leaseToken,
+      locked_until: claim.lockedUntil,
+      recovery_point: recoveryPoint,
+      resource_id: resourceId,
+    };
+  }
+
   /** `apply` as a gate of a one-statement phase: the same insert or update, with the same conditions. */
-  addTo(statement: OneStatement, gate: string, { claim, insert, recoveryPoint, resourceId, response }: ClaimWrite): void {
-    const state: IdempotencyState = response ? 'completed' : 'in_progress';
+  addTo(statement: OneStatement, gate: string, write: ClaimWrite): void {
+    const { claim } = write;
     const p = (value: unknown) => statement.param(value);
-    if (insert) {
-      const row = {
-        merchant_id: claim.merchantId,
-        environment: claim.environment,
-        method: claim.method,
-        route: claim.route,
-        idempotency_key: claim.key,
-        request_hash: claim.requestHash,
-        state,
-        response_status: response?.status ?? null,
-        response_body: this.sealing.toColumn(response),
-        created_at: claim.now,
-        expires_at: claim.expiresAt,
-        lease_token: claim.leaseToken,
-        locked_until: claim.lockedUntil,
-        recovery_point: recoveryPoint,
-        resource_id: resourceId,
-      };
+    const row = this.recordRow(write);
+    if (write.insert) {
       const replaced = Object.keys(row).filter((column) => !(PRIMARY_KEY as readonly string[]).includes(column));
       const body =
         statement.insertRow('idempotency_records', row) +
@@ -351,8 +361,8 @@ class ClaimWrites {
       return;
     }
     const body =
-      `update "idempotency_records" set "state" = ${p(state)}, "response_status" = ${p(response?.status ?? null)}, "response_body" = ${p(this.sealing.toColumn(response))}, ` +
-      `"recovery_point" = ${p(recoveryPoint)}, "resource_id" = ${p(resourceId)} ` +
+      `update "idempotency_records" set "state" = ${p(row.state)}, "response_status" = ${p(row.response_status)}, "response_body" = ${p(row.response_body)}, ` +
+      `"recovery_point" = ${p(row.recovery_point)}, "resource_id" = ${p(row.resource_id)} ` +
       `where "merchant_id" = ${p(claim.merchantId)} and "environment" = ${p(claim.environment)} and "method" = ${p(claim.method)} and "route" = ${p(claim.route)} ` +
       `and "idempotency_key" = ${p(claim.key)} and "lease_token" = ${p(claim.leaseToken)} and "state" = 'in_progress' and ${statement.guard} returning 1`;
     statement.add(gate, body, { gate: true });

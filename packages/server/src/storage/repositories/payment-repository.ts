@@ -16,7 +16,8 @@ import type { Database, PaymentTable, RefundTable } from '../schema.js';
 import { PreparedInsert, PreparedQuery, PreparedUpdate } from '../prepared-query.js';
 import { isUniqueViolation } from '../unique-violation.js';
 import { EventOutbox, eventToRow } from './event-repository.js';
-import { OneStatement, quote } from '../postgres/one-statement.js';
+import { OneStatement } from '../postgres/one-statement.js';
+import { paymentOutcomesStatement, type OutcomeCounts, type PaymentOutcomes } from '../postgres/payment-outcomes-statement.js';
 import { IdempotencyClaimLost } from '../../core/idempotency/request-journal.js';
 import { isCheckViolation } from '../check-violation.js';
 import { insufficientBalance } from '../../core/ledger/ledger.js';
@@ -222,9 +223,11 @@ export class PaymentRepository implements PaymentStore {
       writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void>;
       /** The same write as a gate of a one-statement phase. */
       addTo(statement: OneStatement, gate: string, write: ClaimWrite): void;
+      /** The record the write leaves, every column (PostgreSQL's outcome statement). */
+      recordRow(write: ClaimWrite): Record<string, unknown>;
     },
     /** Writes the ledger postings of a change inside its transaction (or its one statement). */
-    private readonly ledger: Pick<LedgerRepository, 'post' | 'fitsOneStatement' | 'addAccountsCheck' | 'addPostings' | 'accountsKey'>,
+    private readonly ledger: Pick<LedgerRepository, 'post' | 'fitsOneStatement' | 'accountsKey' | 'postingRows' | 'lockOrder' | 'now'>,
     /** Told after a commit that wrote events, so the fan-out wakes at once. */
     private readonly signals?: Pick<WorkSignals, 'notify'>,
   ) {
@@ -478,51 +481,58 @@ export class PaymentRepository implements PaymentStore {
   }
 
   /**
-   * Writes `changes` in one statement, each in its own chain of gates, in the order the
-   * transaction makes its writes: the ledger accounts exist (shared), the claim, the version-checked
-   * payment; then its events and (for all together) the postings. 'accounts_missing' wrote nothing:
-   * the caller runs the transaction instead, which opens them.
+   * Writes `changes` in one statement (postgres/payment-outcomes-statement.ts), each standing or
+   * falling alone as in the transaction: its claim, then its version-checked payment, then its
+   * events and posting. 'accounts_missing' wrote nothing: the caller runs the transaction instead,
+   * which opens them.
    */
   private async runOneStatement(changes: readonly PaymentChange[]): Promise<OneStatementResult[]> {
-    const statement = new OneStatement();
-    const postings = changes.map((change) => change.ledger?.[0]).filter((posting) => posting !== undefined);
-    if (postings.length > 0) this.ledger.addAccountsCheck(statement, 'accounts', postings[0]!);
-    const base = statement.currentGate;
-    const gates = changes.map((change, index) => {
-      statement.from(base);
-      if (change.claim) this.claims.addTo(statement, `claim_${index}`, change.claim);
+    const now = this.ledger.now();
+    const postings = changes.map((change) => change.ledger?.[0]);
+    const first = postings.find((posting) => posting !== undefined);
+    const outcomes: PaymentOutcomes = {
+      claims: [],
+      unclaimed: [],
+      payments: [],
+      withoutPayment: [],
+      events: [],
+      accounts: first
+        ? { merchantId: first.merchantId, environment: first.environment, currency: first.currency, kinds: this.ledger.lockOrder(first) }
+        : { merchantId: null, environment: null, currency: null, kinds: [] },
+      transactions: [],
+      entries: [],
+      now,
+    };
+    changes.forEach((change, i) => {
+      if (change.claim) outcomes.claims.push({ ...this.claims.recordRow(change.claim), i, insert: change.claim.insert });
+      else outcomes.unclaimed.push(i);
       if (change.payment) {
         const { next, expectedVersion } = change.payment;
-        const { id: _id, merchant_id: _m, environment: _e, reference: _r, created_at: _c, ...columns } = paymentToRow(next);
-        const set = Object.entries({ ...columns, version: expectedVersion + 1 })
-          .map(([column, value]) => `${quote(column)} = ${statement.param(value)}`)
-          .join(', ');
-        const where = `"id" = ${statement.param(next.id)} and "version" = ${statement.param(expectedVersion)} and ${statement.guard}`;
-        statement.add(`payment_${index}`, `update "payments" set ${set} where ${where} returning 1`, { gate: true });
+        outcomes.payments.push({ ...paymentToRow(next), i, expected_version: expectedVersion });
+      } else outcomes.withoutPayment.push(i);
+      for (const event of change.events) outcomes.events.push({ ...eventToRow(event), i });
+      const posting = postings[i];
+      if (posting) {
+        const { transaction, entries } = this.ledger.postingRows(posting, now);
+        outcomes.transactions.push({ ...transaction, i });
+        for (const entry of entries) outcomes.entries.push({ ...entry, i });
       }
-      change.events.forEach((event, e) => statement.add(`event_${index}_${e}`, statement.insertRow('events', eventToRow(event))));
-      return statement.currentGate;
     });
-    if (postings.length > 0) {
-      this.ledger.addPostings(
-        statement,
-        changes.flatMap((change, index) => (change.ledger?.[0] ? [{ entry: change.ledger[0], gate: gates[index] }] : [])),
-      );
-    }
-    let counts: Record<string, number>;
+    let counts: OutcomeCounts;
     try {
-      counts = (await this.db.executeQuery(statement.compile())).rows[0]!;
+      counts = (await this.db.executeQuery(paymentOutcomesStatement(outcomes))).rows[0]!;
     } catch (error) {
-      const posting = postings[0];
-      if (changes.length === 1 && posting && isCheckViolation(error)) {
-        throw insufficientBalance(-posting.lines.filter((l) => l.kind === 'available').reduce((sum, l) => sum + l.amountMinor, 0), posting.currency);
+      if (changes.length === 1 && first && isCheckViolation(error)) {
+        throw insufficientBalance(-first.lines.filter((l) => l.kind === 'available').reduce((sum, l) => sum + l.amountMinor, 0), first.currency);
       }
       throw error;
     }
-    return changes.map((change, index): OneStatementResult => {
-      if (postings.length > 0 && counts.accounts !== 1) return { outcome: 'accounts_missing' };
-      if (change.claim && counts[`claim_${index}`] !== 1) return { error: new IdempotencyClaimLost() };
-      if (change.payment && counts[`payment_${index}`] !== 1) return { outcome: 'conflict' };
+    const claimed = new Set(counts.claims.map(Number));
+    const saved = new Set(counts.payments.map(Number));
+    return changes.map((change, i): OneStatementResult => {
+      if (counts.accounts !== 1) return { outcome: 'accounts_missing' };
+      if (change.claim && !claimed.has(i)) return { error: new IdempotencyClaimLost() };
+      if (change.payment && !saved.has(i)) return { outcome: 'conflict' };
       return { outcome: 'saved' };
     });
   }

@@ -134,19 +134,22 @@ for (const target of testDatabases()) {
       assert.equal(completedEvents.length, ok);
     });
 
-    it('writes the claim of a request with no earlier phase with its outcome: a new key is taken, a live one is not', async () => {
+    it('writes the claims of requests with no earlier phase with their outcomes: new keys are taken, a live one is not', async () => {
       const { merchantId, testKey } = await t.newMerchant();
       const api = collectClient(t.app, testKey);
       const scope = { merchantId, environment: 'test' as const };
       const payments: Payment[] = [];
-      for (let i = 0; i < 3; i++) payments.push((await t.services.paymentStore.find(scope, (await api.createOk(hosted({ country: 'BJ', amount: 3000 }))).id))!);
-      const key = newId();
-      const cancel = (payment: Payment): PaymentChange => {
+      for (let i = 0; i < 9; i++) payments.push((await t.services.paymentStore.find(scope, (await api.createOk(hosted({ country: 'BJ', amount: 3000 }))).id))!);
+      const keys = payments.map(() => newId());
+      // The last arrives while the first of the others runs: it is written with the rest, in a batch.
+      keys[8] = keys[0]!;
+      const complete = (payment: Payment, key: string): PaymentChange => {
         const now = new Date().toISOString();
-        const next: Payment = { ...payment, status: 'cancelled', version: payment.version + 1, updatedAt: now };
+        const next: Payment = { ...payment, status: 'completed', operator: 'mtn_bj', version: payment.version + 1, updatedAt: now };
         return {
           payment: { next, expectedVersion: payment.version },
-          events: [events.paymentEntered('cancelled', next)],
+          events: [events.paymentEntered('completed', next)],
+          ledger: [postingRules.collection(next, fee)],
           claim: {
             claim: { merchantId, environment: 'test', method: 'POST', route: '/probe', key, requestHash: 'x', now, expiresAt: new Date(Date.now() + 86_400_000).toISOString(), leaseToken: newId(), lockedUntil: now },
             insert: true,
@@ -156,15 +159,20 @@ for (const target of testDatabases()) {
           },
         };
       };
-      assert.equal(await t.services.paymentStore.save(cancel(payments[0]!)), true);
-      await assert.rejects(t.services.paymentStore.save(cancel(payments[1]!)), IdempotencyClaimLost);
-      const record = await t.services.database.db.selectFrom('idempotency_records').selectAll().where('idempotency_key', '=', key).execute();
-      assert.equal(record.length, 1);
-      assert.equal(record[0]!.resource_id, payments[0]!.id);
-      assert.equal((await t.services.paymentStore.find(scope, payments[0]!.id))!.status, 'cancelled');
-      assert.equal((await t.services.paymentStore.find(scope, payments[1]!.id))!.status, 'awaiting_payment');
-      const cancelled = await t.services.database.db.selectFrom('events').select('id').where('merchant_id', '=', merchantId).where('type', '=', 'collect.payment.cancelled').execute();
-      assert.equal(cancelled.length, 1);
+      // The first opens the accounts (a transaction); the others arrive together, and wait for each other.
+      assert.equal(await t.services.paymentStore.save(complete(payments[0]!, keys[0]!)), true);
+      const results = await Promise.allSettled(payments.slice(1).map((payment, i) => t.services.paymentStore.save(complete(payment, keys[i + 1]!))));
+      assert.ok(results[7]!.status === 'rejected' && results[7].reason instanceof IdempotencyClaimLost, `a live key is not taken: ${JSON.stringify(results[7])}`);
+      for (const result of results.slice(0, 7)) assert.deepEqual(result, { status: 'fulfilled', value: true });
+      const records = await t.services.database.db.selectFrom('idempotency_records').select(['idempotency_key', 'resource_id']).where('idempotency_key', 'in', keys).execute();
+      assert.equal(records.length, 8);
+      for (const [i, payment] of payments.entries()) {
+        const stored = (await t.services.paymentStore.find(scope, payment.id))!;
+        assert.equal(stored.status, i === 8 ? 'awaiting_payment' : 'completed');
+        assert.equal(await postingsOf(payment.id), i === 8 ? 0 : 1);
+        if (i !== 8) assert.equal(records.find((record) => record.idempotency_key === keys[i])!.resource_id, payment.id);
+      }
+      assert.equal(await balance(merchantId), 8 * (amountMinor - fee));
     });
   });
 }

@@ -5,6 +5,11 @@ import pg from 'pg';
 const RUNS_BEFORE_NAMING = 2;
 /** Named statements per process (each connection keeps those it has run); later texts stay unnamed. */
 const MAX_NAMED_STATEMENTS = 256;
+/**
+ * Starts a text that must be planned on every run: PostgreSQL would otherwise settle on a generic
+ * plan made while its tables were small (a hash join over a sequential scan) and keep it as they grow.
+ */
+export const PLAN_EACH_RUN = '/* planned each run */ ';
 
 /**
  * Which SQL texts run often enough to deserve a server-side prepared statement, and their names.
@@ -16,6 +21,7 @@ class StatementNames {
   private readonly names = new Map<string, string>();
 
   nameFor(text: string): string | undefined {
+    if (text.startsWith(PLAN_EACH_RUN)) return undefined;
     const name = this.names.get(text);
     if (name || this.names.size >= MAX_NAMED_STATEMENTS) return name;
     const runs = (this.runs.get(text) ?? 0) + 1;

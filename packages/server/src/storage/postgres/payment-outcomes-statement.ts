@@ -14,6 +14,7 @@
  * once, by the sum of the postings that went through, after its rows are locked in a fixed order.
  */
 import { CompiledQuery } from 'kysely';
+import { PLAN_EACH_RUN } from './named-statement-client.js';
 import { quote } from './one-statement.js';
 
 /** A column of an input array: its name and PostgreSQL type. */
@@ -228,6 +229,7 @@ export function paymentOutcomesStatement(outcomes: PaymentOutcomes): CompiledQue
       `where ${inPassed('v', 'passed')}`,
   );
   const text =
+    PLAN_EACH_RUN +
     `with ${ctes.join(', ')} select (select count(*) from "accounts")::int as "accounts", ` +
     `array(select "i" from "claims") as "claims", array(select "i" from "payments") as "payments"`;
   return CompiledQuery.raw(text, p.values) as CompiledQuery<OutcomeCounts>;

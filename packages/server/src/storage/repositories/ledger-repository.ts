@@ -4,6 +4,7 @@ import { accountKinds, insufficientBalance, type AccountKind, type Balance, type
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import type { IdSource } from '../../core/ports.js';
 import type { Page, PageRequest } from '../../core/shared/pagination.js';
+import { quote, type OneStatement } from '../postgres/one-statement.js';
 import { isCheckViolation } from '../check-violation.js';
 import { keysetQuery, toPage } from '../keyset-page.js';
 import type { Database, LedgerTransactionTable } from '../schema.js';
@@ -112,6 +113,73 @@ export class LedgerRepository {
    */
   fitsOneStatement(entry: LedgerPosting): boolean {
     return new Set(entry.lines.map((line) => line.kind)).size === entry.lines.length;
+  }
+
+  /**
+   * The first gate of a one-statement phase that posts `entry` (PostgreSQL): one row when the
+   * accounts it touches are all open (accounts are never deleted, so the statement's snapshot is
+   * enough). None means nothing was written, and the caller runs the phase as a transaction, which
+   * opens them (`post`): that happens once per merchant, environment and currency.
+   */
+  addAccountsCheck(statement: OneStatement, gate: string, entry: LedgerPosting): void {
+    const p = (value: unknown) => statement.param(value);
+    const kinds = entry.lines.map((line) => p(line.kind)).join(', ');
+    statement.add(
+      gate,
+      `select 1 where (select count(*) from "ledger_accounts" where "merchant_id" = ${p(entry.merchantId)} and "environment" = ${p(entry.environment)} ` +
+        `and "currency" = ${p(entry.currency)} and "kind" in (${kinds})) = ${entry.lines.length} and ${statement.guard}`,
+      { gate: true },
+    );
+  }
+
+  /**
+   * `post` for postings of the same accounts (merchant, environment, currency and kinds), as writes
+   * of a one-statement phase: each posting is written only if its `gate` wrote (its request's claim
+   * and payment). The accounts are locked once, in the same order as `applyLines` takes them (so a
+   * phase and a transaction touching the same accounts cannot deadlock), and each balance moves once
+   * by the sum of the postings that went through; each posting keeps its own transaction and
+   * entries. A balance taken below zero fails the whole statement (CHECK), which the caller turns
+   * into `insufficientBalance` as `post` does.
+   */
+  addPostings(statement: OneStatement, postings: readonly { entry: LedgerPosting; gate: string | undefined }[]): void {
+    const p = (value: unknown, cast?: string) => statement.param(value, cast);
+    const first = postings[0]!.entry;
+    const now = this.clock.now().toISOString();
+    const exists = (gate: string | undefined) => (gate ? `exists (select 1 from ${quote(gate)})` : 'true');
+    const kinds = [...first.lines].map((line) => line.kind).sort((a, b) => accountKinds.indexOf(a) - accountKinds.indexOf(b));
+    statement.from(undefined);
+    // The postings whose requests wrote (by position): only these move the balances.
+    statement.add('ledger_passed', postings.map(({ gate }, index) => `select ${index} as "i" where ${exists(gate)}`).join(' union all '));
+    const scope = `"merchant_id" = ${p(first.merchantId)} and "environment" = ${p(first.environment)} and "currency" = ${p(first.currency)}`;
+    // Row locks in the sorted order: FOR UPDATE locks the rows after sorting them.
+    statement.add(
+      'ledger_locked',
+      `select "id" from "ledger_accounts" where ${scope} and "kind" in (${kinds.map((kind) => p(kind)).join(', ')}) and exists (select 1 from "ledger_passed") ` +
+        `order by case "kind" ${kinds.map((kind, index) => `when ${p(kind)} then ${index}`).join(' ')} end for update`,
+    );
+    const amounts = postings.flatMap(({ entry }, index) => entry.lines.map((line) => `(${index}, ${p(line.kind, 'text')}, ${p(line.amountMinor, 'bigint')})`)).join(', ');
+    statement.add(
+      'ledger_balances',
+      `update "ledger_accounts" as "a" set "balance_minor" = "a"."balance_minor" + "d"."amount", "updated_at" = ${p(now)} ` +
+        `from (select "v"."kind", sum("v"."amount")::bigint as "amount" from (values ${amounts}) as "v" ("i", "kind", "amount") ` +
+        `where "v"."i" in (select "i" from "ledger_passed") group by "v"."kind") as "d" ` +
+        `where "a"."id" in (select "id" from "ledger_locked") and "a"."kind" = "d"."kind" returning "a"."id", "a"."kind"`,
+    );
+    postings.forEach(({ entry, gate }, index) => {
+      const id = this.newId();
+      statement.from(gate);
+      statement.add(
+        `ledger_transaction_${index}`,
+        statement.insertRow('ledger_transactions', transactionRow(id, entry, now)),
+      );
+      const entries = entry.lines.map((line) => `(${p(this.newId(), 'text')}, ${p(line.kind, 'text')}, ${p(line.amountMinor, 'bigint')})`).join(', ');
+      statement.add(
+        `ledger_entries_${index}`,
+        `insert into "ledger_entries" ("id", "transaction_id", "account_id", "amount_minor", "created_at") ` +
+          `select "v"."id", ${p(id, 'text')}, "b"."id", "v"."amount", ${p(now, 'text')} from (values ${entries}) as "v" ("id", "kind", "amount") ` +
+          `join "ledger_balances" as "b" on "b"."kind" = "v"."kind" where ${exists(gate)}`,
+      );
+    });
   }
 
   /**

@@ -16,7 +16,7 @@ import type { Database, PaymentTable, RefundTable } from '../schema.js';
 import { PreparedInsert, PreparedQuery, PreparedUpdate } from '../prepared-query.js';
 import { isUniqueViolation } from '../unique-violation.js';
 import { EventOutbox, eventToRow } from './event-repository.js';
-import { OneStatement } from '../postgres/one-statement.js';
+import { OneStatement, quote } from '../postgres/one-statement.js';
 import { paymentOutcomesStatement, type OutcomeCounts, type PaymentOutcomes } from '../postgres/payment-outcomes-statement.js';
 import { IdempotencyClaimLost } from '../../core/idempotency/request-journal.js';
 import { isCheckViolation } from '../check-violation.js';
@@ -227,7 +227,7 @@ export class PaymentRepository implements PaymentStore {
       recordRow(write: ClaimWrite): Record<string, unknown>;
     },
     /** Writes the ledger postings of a change inside its transaction (or its one statement). */
-    private readonly ledger: Pick<LedgerRepository, 'post' | 'fitsOneStatement' | 'accountsKey' | 'postingRows' | 'lockOrder' | 'now'>,
+    private readonly ledger: Pick<LedgerRepository, 'post' | 'fitsOneStatement' | 'addAccountsCheck' | 'addPostings' | 'accountsKey' | 'postingRows' | 'lockOrder' | 'now'>,
     /** Told after a commit that wrote events, so the fan-out wakes at once. */
     private readonly signals?: Pick<WorkSignals, 'notify'>,
   ) {
@@ -486,7 +486,14 @@ export class PaymentRepository implements PaymentStore {
    * events and posting. 'accounts_missing' wrote nothing: the caller runs the transaction instead,
    * which opens them.
    */
-  private async runOneStatement(changes: readonly PaymentChange[]): Promise<OneStatementResult[]> {
+  private runOneStatement(changes: readonly PaymentChange[]): Promise<OneStatementResult[]> {
+    // A change alone: chains of single-row writes, whose text depends only on the change's shape;
+    // PostgreSQL's cached plan of such a statement stays right as the tables grow. A batch: one
+    // text for every size, planned on each run (see payment-outcomes-statement.ts for why).
+    return changes.length === 1 ? this.runChains(changes) : this.runBatch(changes);
+  }
+
+  private async runBatch(changes: readonly PaymentChange[]): Promise<OneStatementResult[]> {
     const now = this.ledger.now();
     const postings = changes.map((change) => change.ledger?.[0]);
     const first = postings.find((posting) => posting !== undefined);
@@ -533,6 +540,56 @@ export class PaymentRepository implements PaymentStore {
       if (counts.accounts !== 1) return { outcome: 'accounts_missing' };
       if (change.claim && !claimed.has(i)) return { error: new IdempotencyClaimLost() };
       if (change.payment && !saved.has(i)) return { outcome: 'conflict' };
+      return { outcome: 'saved' };
+    });
+  }
+
+  /**
+   * Writes `changes` (one, in practice) in one statement, each in its own chain of gates, in the order the
+   * transaction makes its writes: the ledger accounts exist (shared), the claim, the version-checked
+   * payment; then its events and (for all together) the postings. 'accounts_missing' wrote nothing:
+   * the caller runs the transaction instead, which opens them.
+   */
+  private async runChains(changes: readonly PaymentChange[]): Promise<OneStatementResult[]> {
+    const statement = new OneStatement();
+    const postings = changes.map((change) => change.ledger?.[0]).filter((posting) => posting !== undefined);
+    if (postings.length > 0) this.ledger.addAccountsCheck(statement, 'accounts', postings[0]!);
+    const base = statement.currentGate;
+    const gates = changes.map((change, index) => {
+      statement.from(base);
+      if (change.claim) this.claims.addTo(statement, `claim_${index}`, change.claim);
+      if (change.payment) {
+        const { next, expectedVersion } = change.payment;
+        const { id: _id, merchant_id: _m, environment: _e, reference: _r, created_at: _c, ...columns } = paymentToRow(next);
+        const set = Object.entries({ ...columns, version: expectedVersion + 1 })
+          .map(([column, value]) => `${quote(column)} = ${statement.param(value)}`)
+          .join(', ');
+        const where = `"id" = ${statement.param(next.id)} and "version" = ${statement.param(expectedVersion)} and ${statement.guard}`;
+        statement.add(`payment_${index}`, `update "payments" set ${set} where ${where} returning 1`, { gate: true });
+      }
+      change.events.forEach((event, e) => statement.add(`event_${index}_${e}`, statement.insertRow('events', eventToRow(event))));
+      return statement.currentGate;
+    });
+    if (postings.length > 0) {
+      this.ledger.addPostings(
+        statement,
+        changes.flatMap((change, index) => (change.ledger?.[0] ? [{ entry: change.ledger[0], gate: gates[index] }] : [])),
+      );
+    }
+    let counts: Record<string, number>;
+    try {
+      counts = (await this.db.executeQuery(statement.compile())).rows[0]!;
+    } catch (error) {
+      const posting = postings[0];
+      if (changes.length === 1 && posting && isCheckViolation(error)) {
+        throw insufficientBalance(-posting.lines.filter((l) => l.kind === 'available').reduce((sum, l) => sum + l.amountMinor, 0), posting.currency);
+      }
+      throw error;
+    }
+    return changes.map((change, index): OneStatementResult => {
+      if (postings.length > 0 && counts.accounts !== 1) return { outcome: 'accounts_missing' };
+      if (change.claim && counts[`claim_${index}`] !== 1) return { error: new IdempotencyClaimLost() };
+      if (change.payment && counts[`payment_${index}`] !== 1) return { outcome: 'conflict' };
       return { outcome: 'saved' };
     });
   }

@@ -9,7 +9,7 @@ import type { TenantScope } from '../../src/core/shared/environment.js';
 import type { PageRequest } from '../../src/core/shared/pagination.js';
 import type { Database } from '../../src/storage/schema.js';
 import { eventListQuery } from '../../src/storage/repositories/event-repository.js';
-import { paymentListQuery, refundListQuery } from '../../src/storage/repositories/payment-repository.js';
+import { checkoutQuery, paymentListQuery, refundListQuery } from '../../src/storage/repositories/payment-repository.js';
 import { payoutListQuery } from '../../src/storage/repositories/payout-repository.js';
 import { bulkBatchListQuery } from '../../src/storage/repositories/bulk-batch-repository.js';
 import { balanceTransactionQuery } from '../../src/storage/repositories/ledger-repository.js';
@@ -72,6 +72,8 @@ for (const target of testDatabases()) {
       assertIndexed(await plan(paymentListQuery(db, scope, { reference: 'REF-777' }, firstPage)), 'payments_reference', 'reference', { unique: true });
       assertIndexed(await plan(paymentListQuery(db, scope, { metadata: { key: 'order', value: 'O-4242' } }, firstPage)), 'metadata_entries_search', 'metadata');
       assertIndexed(await plan(paymentListQuery(db, scope, { mode: 'hosted', operators: ['mtn_bj'] }, laterPage)), undefined, 'mode and operator');
+      // The index holds hosted payments' tokens only (migration 0014); a lookup by token still reads it.
+      assertIndexed(await plan(checkoutQuery(db, 'a-checkout-token')), 'payments_checkout_token', 'checkout token', { unique: true });
     });
 
     it('events: the plain list, by reference, by type family', async () => {

@@ -162,7 +162,7 @@ for (const target of testDatabases()) {
       // The first opens the accounts (a transaction); the others arrive together, and wait for each other.
       assert.equal(await t.services.paymentStore.save(complete(payments[0]!, keys[0]!)), true);
       const results = await Promise.allSettled(payments.slice(1).map((payment, i) => t.services.paymentStore.save(complete(payment, keys[i + 1]!))));
-      assert.ok(results[7]!.status === 'rejected' && results[7].reason instanceof IdempotencyClaimLost, `a live key is not taken: ${JSON.stringify(results[7])}`);
+      assert.ok(results[7]!.status === 'rejected' && results[7]!.reason instanceof IdempotencyClaimLost, `a live key is not taken: ${JSON.stringify(results[7])}`);
       for (const result of results.slice(0, 7)) assert.deepEqual(result, { status: 'fulfilled', value: true });
       const records = await t.services.database.db.selectFrom('idempotency_records').select(['idempotency_key', 'resource_id']).where('idempotency_key', 'in', keys).execute();
       assert.equal(records.length, 8);

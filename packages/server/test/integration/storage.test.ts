@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 /** Repositories and schema rules, the same tests on every database. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -72,6 +73,19 @@ for (const target of testDatabases()) {
           assert.deepEqual(await pendingMigrations(fresh.database), []);
         } finally {
           await fresh.close();
+        }
+      });
+
+      it('0014: the checkout-token index holds only tokens (still unique), and PostgreSQL leaves room for heap-only claim updates', async () => {
+        const db = open.database.db;
+        const definition = target.name === 'postgres'
+          ? (await sql<{ def: string }>`select indexdef as def from pg_indexes where indexname = 'payments_checkout_token' and schemaname = current_schema()`.execute(db)).rows[0]?.def
+          : (await sql<{ def: string }>`select sql as def from sqlite_master where name = 'payments_checkout_token'`.execute(db)).rows[0]?.def;
+        assert.match(definition ?? '', /unique/i);
+        assert.match(definition ?? '', /where\s+\(?"?checkout_token"?\s+is not null/i);
+        if (target.name === 'postgres') {
+          const { rows } = await sql<{ options: string[] | null }>`select reloptions as options from pg_class where oid = 'idempotency_records'::regclass`.execute(db);
+          assert.deepEqual(rows[0]?.options, ['fillfactor=80']);
         }
       });
 

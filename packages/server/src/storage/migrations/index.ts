@@ -12,6 +12,7 @@ import * as deliveryClaimIndex from './0010-delivery-claim-index.js';
 import * as bulkBatches from './0011-bulk-batches.js';
 import * as bulkCancelled from './0012-bulk-cancelled.js';
 import * as checkout from './0013-checkout.js';
+import * as lighterWrites from './0014-lighter-writes.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0011-bulk-batches': bulkBatches,
   '0012-bulk-cancelled': bulkCancelled,
   '0013-checkout': checkout,
+  '0014-lighter-writes': lighterWrites,
 };

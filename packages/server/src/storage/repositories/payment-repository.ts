@@ -169,6 +169,11 @@ export function dueForExpiryQuery(db: Kysely<Database> | Transaction<Database>, 
  * query the list runs. A metadata filter starts from the metadata index and pages on its object
  * id, so a rare key/value is found without reading the merchant's other payments.
  */
+/** A hosted payment by its checkout token; exported so the query-plan test reads this very query. */
+export function checkoutQuery(db: Kysely<Database>, token: string) {
+  return db.selectFrom('payments').selectAll().where('checkout_token', '=', token).where('mode', '=', 'hosted');
+}
+
 export function paymentListQuery(db: Kysely<Database>, scope: TenantScope, filters: PaymentFilters, page: PageRequest) {
   let query = db.selectFrom('payments').selectAll('payments');
   let idColumn = 'payments.id';
@@ -402,7 +407,7 @@ export class PaymentRepository implements PaymentStore {
   }
 
   async findForCheckout(token: string): Promise<Payment | undefined> {
-    const row = await this.db.selectFrom('payments').selectAll().where('checkout_token', '=', token).where('mode', '=', 'hosted').executeTakeFirst();
+    const row = await checkoutQuery(this.db, token).executeTakeFirst();
     return row && paymentFromRow(row);
   }
 

@@ -45,6 +45,8 @@ interface PostingQueue {
 
 /** Most changes written by one statement to the same ledger accounts (its size stays reasonable). */
 const MAX_PHASE_BATCH = 32;
+/** From this many changes, an outcome statement carries its values in arrays (runBatch). */
+const ARRAY_BATCH_FROM = 4;
 
 function paymentFromRow(row: Selectable<PaymentTable>): Payment {
   return {
@@ -492,10 +494,11 @@ export class PaymentRepository implements PaymentStore {
    * which opens them.
    */
   private runOneStatement(changes: readonly PaymentChange[]): Promise<OneStatementResult[]> {
-    // A change alone: chains of single-row writes, whose text depends only on the change's shape;
-    // PostgreSQL's cached plan of such a statement stays right as the tables grow. A batch: one
-    // text for every size, planned on each run (see payment-outcomes-statement.ts for why).
-    return changes.length === 1 ? this.runChains(changes) : this.runBatch(changes);
+    // A few changes: chains of single-row writes, one text per shape (few shapes at these sizes),
+    // whose cached plans PostgreSQL reuses and which stay right as the tables grow. More: one text
+    // for every size, planned on each run (see payment-outcomes-statement.ts for why), which costs
+    // less than a plan per shape of long chains.
+    return changes.length < ARRAY_BATCH_FROM ? this.runChains(changes) : this.runBatch(changes);
   }
 
   private async runBatch(changes: readonly PaymentChange[]): Promise<OneStatementResult[]> {
@@ -550,7 +553,7 @@ export class PaymentRepository implements PaymentStore {
   }
 
   /**
-   * Writes `changes` (one, in practice) in one statement, each in its own chain of gates, in the order the
+   * Writes `changes` (fewer than ARRAY_BATCH_FROM) in one statement, each in its own chain of gates, in the order the
    * transaction makes its writes: the ledger accounts exist (shared), the claim, the version-checked
    * payment; then its events and (for all together) the postings. 'accounts_missing' wrote nothing:
    * the caller runs the transaction instead, which opens them.

@@ -1,10 +1,11 @@
 /**
- * The outcome phase of one or more payment changes as ONE PostgreSQL statement whose text never
+ * The outcome phase of several payment changes as ONE PostgreSQL statement whose text never
  * changes: every value travels in arrays (`unnest($1::text[], …)`), one element per row, so a
- * batch of 1 and a batch of 32 run the same named prepared statement and PostgreSQL plans it once
- * per connection. (Chains of one CTE per change, as postgres/one-statement.ts builds, made one
- * statement text per batch shape; planning those cost PostgreSQL about as much as running them,
- * docs/performance.md.)
+ * batch of 4 and a batch of 32 are the same statement, and its planning costs the same for both.
+ * (Chains of one CTE per change, as postgres/one-statement.ts builds, make one text per batch
+ * shape; planning long ones cost PostgreSQL about as much as running them, docs/performance.md.)
+ * It is planned on each run (PLAN_EACH_RUN), never kept as a named statement: a generic plan made
+ * while `payments` was small hash-joins over a sequential scan of it, and would be kept as it grows.
  *
  * Each change still stands or falls alone, as in the transaction that SQLite runs: its claim write
  * (update of the in-progress record, or insert over an expired one) must write for its payment

@@ -15,6 +15,7 @@
  * once, by the sum of the postings that went through, after its rows are locked in a fixed order.
  */
 import { CompiledQuery } from 'kysely';
+import type { EventTable, IdempotencyRecordTable, LedgerTransactionTable, PaymentTable } from '../schema.js';
 import { PLAN_EACH_RUN } from './named-statement-client.js';
 import { quote } from './one-statement.js';
 
@@ -29,7 +30,7 @@ export interface PaymentOutcomes {
   claims: (Row & { i: number; insert: boolean })[];
   /** Changes without a claim write. */
   unclaimed: number[];
-  /** The payments' new columns (see PAYMENT_COLUMNS) plus `i`, `id` and `expected_version`. */
+  /** The payments' new columns (PAYMENT_COLUMNS) plus `i`, `id` and `expected_version`. */
   payments: Row[];
   /** Changes without a payment update. */
   withoutPayment: number[];
@@ -48,79 +49,94 @@ export interface OutcomeCounts {
   payments: number[];
 }
 
+type PgType = 'text' | 'int' | 'bigint';
+
+/**
+ * A table's columns with their types, in the order written. Each list below `satisfies` a record of
+ * its table's columns, so a column added to the table (schema.ts) and not here fails to compile
+ * instead of being silently left out of these writes.
+ */
+function typed(types: Record<string, PgType>): readonly Column[] {
+  return Object.entries(types);
+}
+
 const CLAIM_KEY = ['merchant_id', 'environment', 'method', 'route', 'idempotency_key'] as const;
-const CLAIM_COLUMNS: readonly Column[] = [
-  ['i', 'int'],
-  ...CLAIM_KEY.map((name): Column => [name, 'text']),
-  ['request_hash', 'text'],
-  ['state', 'text'],
-  ['response_status', 'int'],
-  ['response_body', 'text'],
-  ['created_at', 'text'],
-  ['expires_at', 'text'],
-  ['lease_token', 'text'],
-  ['locked_until', 'text'],
-  ['recovery_point', 'text'],
-  ['resource_id', 'text'],
-];
+const CLAIM_RECORD = typed({
+  merchant_id: 'text',
+  environment: 'text',
+  method: 'text',
+  route: 'text',
+  idempotency_key: 'text',
+  request_hash: 'text',
+  state: 'text',
+  response_status: 'int',
+  response_body: 'text',
+  created_at: 'text',
+  expires_at: 'text',
+  lease_token: 'text',
+  locked_until: 'text',
+  recovery_point: 'text',
+  resource_id: 'text',
+} satisfies Record<keyof IdempotencyRecordTable, PgType>);
+const CLAIM_COLUMNS: readonly Column[] = [['i', 'int'], ...CLAIM_RECORD];
 /** What a claim's last write sets (an update); an insert over an expired record sets every column. */
 const CLAIM_UPDATED = ['state', 'response_status', 'response_body', 'recovery_point', 'resource_id'];
 
-/** A payment's columns an outcome may change (not its id, owner, reference or creation time). */
-export const PAYMENT_COLUMNS: readonly Column[] = [
-  ['status', 'text'],
-  ['amount_minor', 'bigint'],
-  ['currency', 'text'],
-  ['country', 'text'],
-  ['mode', 'text'],
-  ['operator', 'text'],
-  ['phone', 'text'],
-  ['description', 'text'],
-  ['callback_url', 'text'],
-  ['customer_first_name', 'text'],
-  ['customer_last_name', 'text'],
-  ['psp_reference', 'text'],
-  ['message', 'text'],
-  ['failure_code', 'text'],
-  ['metadata', 'text'],
-  ['otp_attempts', 'int'],
-  ['refunded_minor', 'bigint'],
-  ['expires_at', 'text'],
-  ['updated_at', 'text'],
-  ['operator_call', 'text'],
-  ['operator_call_started_at', 'text'],
-  ['checkout_token', 'text'],
-  ['return_url', 'text'],
-];
+/** A payment's columns an outcome may change: not its id, owner, reference or creation time; its version is counted. */
+const PAYMENT_COLUMNS = typed({
+  status: 'text',
+  amount_minor: 'bigint',
+  currency: 'text',
+  country: 'text',
+  mode: 'text',
+  operator: 'text',
+  phone: 'text',
+  description: 'text',
+  callback_url: 'text',
+  customer_first_name: 'text',
+  customer_last_name: 'text',
+  psp_reference: 'text',
+  message: 'text',
+  failure_code: 'text',
+  metadata: 'text',
+  otp_attempts: 'int',
+  refunded_minor: 'bigint',
+  expires_at: 'text',
+  updated_at: 'text',
+  operator_call: 'text',
+  operator_call_started_at: 'text',
+  checkout_token: 'text',
+  return_url: 'text',
+} satisfies Record<Exclude<keyof PaymentTable, 'id' | 'merchant_id' | 'environment' | 'reference' | 'created_at' | 'version'>, PgType>);
 const PAYMENT_INPUT: readonly Column[] = [['i', 'int'], ['id', 'text'], ['expected_version', 'int'], ...PAYMENT_COLUMNS];
 
-const EVENT_COLUMNS: readonly Column[] = [
-  ['i', 'int'],
-  ['id', 'text'],
-  ['merchant_id', 'text'],
-  ['environment', 'text'],
-  ['type', 'text'],
-  ['payload', 'text'],
-  ['created_at', 'text'],
-  ['subject_reference', 'text'],
-];
+const EVENT_RECORD = typed({
+  id: 'text',
+  merchant_id: 'text',
+  environment: 'text',
+  type: 'text',
+  payload: 'text',
+  created_at: 'text',
+  subject_reference: 'text',
+} satisfies Record<Exclude<keyof EventTable, 'fanned_out'>, PgType>);
+const EVENT_COLUMNS: readonly Column[] = [['i', 'int'], ...EVENT_RECORD];
 
-const TRANSACTION_COLUMNS: readonly Column[] = [
-  ['i', 'int'],
-  ['id', 'text'],
-  ['merchant_id', 'text'],
-  ['environment', 'text'],
-  ['currency', 'text'],
-  ['type', 'text'],
-  ['source_type', 'text'],
-  ['source_id', 'text'],
-  ['source_reference', 'text'],
-  ['description', 'text'],
-  ['available_change_minor', 'bigint'],
-  ['reserved_change_minor', 'bigint'],
-  ['fee_minor', 'bigint'],
-  ['created_at', 'text'],
-];
+const TRANSACTION_RECORD = typed({
+  id: 'text',
+  merchant_id: 'text',
+  environment: 'text',
+  currency: 'text',
+  type: 'text',
+  source_type: 'text',
+  source_id: 'text',
+  source_reference: 'text',
+  description: 'text',
+  available_change_minor: 'bigint',
+  reserved_change_minor: 'bigint',
+  fee_minor: 'bigint',
+  created_at: 'text',
+} satisfies Record<keyof LedgerTransactionTable, PgType>);
+const TRANSACTION_COLUMNS: readonly Column[] = [['i', 'int'], ...TRANSACTION_RECORD];
 
 const ENTRY_COLUMNS: readonly Column[] = [
   ['i', 'int'],
@@ -171,12 +187,11 @@ export function paymentOutcomesStatement(outcomes: PaymentOutcomes): CompiledQue
       `where ${keyMatches('r', 'c')} and "r"."lease_token" = "c"."lease_token" and "r"."state" = 'in_progress' and exists (select 1 from "accounts") returning "c"."i"`,
   );
   const inserted = p.rows('c', CLAIM_COLUMNS, inserts);
-  const recordColumns = CLAIM_COLUMNS.slice(1);
-  add(
+    add(
     'claims_inserted',
-    `insert into "idempotency_records" (${names(recordColumns).join(', ')}) select ${columnsOf('c', recordColumns).join(', ')} from ${inserted} ` +
+    `insert into "idempotency_records" (${names(CLAIM_RECORD).join(', ')}) select ${columnsOf('c', CLAIM_RECORD).join(', ')} from ${inserted} ` +
       `where exists (select 1 from "accounts") ` +
-      `on conflict (${CLAIM_KEY.map(quote).join(', ')}) do update set ${names(recordColumns.filter(([name]) => !(CLAIM_KEY as readonly string[]).includes(name)))
+      `on conflict (${CLAIM_KEY.map(quote).join(', ')}) do update set ${names(CLAIM_RECORD.filter(([name]) => !(CLAIM_KEY as readonly string[]).includes(name)))
         .map((column) => `${column} = excluded.${column}`)
         .join(', ')} ` +
       // Only a record whose 24-hour window has passed may be replaced (created_at is the claim's now).
@@ -202,7 +217,7 @@ export function paymentOutcomesStatement(outcomes: PaymentOutcomes): CompiledQue
   );
   add(
     'events',
-    `insert into "events" (${names(EVENT_COLUMNS.slice(1)).join(', ')}) select ${columnsOf('e', EVENT_COLUMNS.slice(1)).join(', ')} ` +
+    `insert into "events" (${names(EVENT_RECORD).join(', ')}) select ${columnsOf('e', EVENT_RECORD).join(', ')} ` +
       `from ${p.rows('e', EVENT_COLUMNS, outcomes.events)} where ${inPassed('e', 'passed')}`,
   );
   const entries = p.rows('v', ENTRY_COLUMNS, outcomes.entries);
@@ -220,7 +235,7 @@ export function paymentOutcomesStatement(outcomes: PaymentOutcomes): CompiledQue
   );
   add(
     'ledger_transactions',
-    `insert into "ledger_transactions" (${names(TRANSACTION_COLUMNS.slice(1)).join(', ')}) select ${columnsOf('t', TRANSACTION_COLUMNS.slice(1)).join(', ')} ` +
+    `insert into "ledger_transactions" (${names(TRANSACTION_RECORD).join(', ')}) select ${columnsOf('t', TRANSACTION_RECORD).join(', ')} ` +
       `from ${p.rows('t', TRANSACTION_COLUMNS, outcomes.transactions)} where ${inPassed('t', 'passed')}`,
   );
   add(

@@ -17,7 +17,7 @@ import { PreparedInsert, PreparedQuery, PreparedUpdate } from '../prepared-query
 import { isUniqueViolation } from '../unique-violation.js';
 import { EventOutbox, eventToRow } from './event-repository.js';
 import { OneStatement, quote } from '../postgres/one-statement.js';
-import { paymentOutcomesStatement, type OutcomeCounts, type PaymentOutcomes } from '../postgres/payment-outcomes-statement.js';
+import { paymentOutcomesStatement, type PaymentOutcomes } from '../postgres/payment-outcomes-statement.js';
 import { IdempotencyClaimLost } from '../../core/idempotency/request-journal.js';
 import { isCheckViolation } from '../check-violation.js';
 import { insufficientBalance } from '../../core/ledger/ledger.js';
@@ -31,6 +31,17 @@ class VersionConflict extends Error {}
 
 type OneStatementOutcome = 'saved' | 'conflict' | 'accounts_missing';
 type OneStatementResult = { outcome: OneStatementOutcome } | { error: unknown };
+
+/**
+ * What a change's one-statement write came to, from what its gates wrote: nothing at all when the
+ * ledger accounts were not all open, else the error or outcome the transaction would have given.
+ */
+function outcomeOf(change: PaymentChange, accountsOpen: boolean, claimWrote: boolean, paymentWrote: boolean): OneStatementResult {
+  if (!accountsOpen) return { outcome: 'accounts_missing' };
+  if (change.claim && !claimWrote) return { error: new IdempotencyClaimLost() };
+  if (change.payment && !paymentWrote) return { outcome: 'conflict' };
+  return { outcome: 'saved' };
+}
 
 function settled(result: OneStatementResult): OneStatementOutcome {
   if ('error' in result) throw result.error;
@@ -166,16 +177,16 @@ export function dueForExpiryQuery(db: Kysely<Database> | Transaction<Database>, 
     .limit(limit);
 }
 
-/**
- * A page of a merchant's payments, newest first. Exported so the query-plan test checks the very
- * query the list runs. A metadata filter starts from the metadata index and pages on its object
- * id, so a rare key/value is found without reading the merchant's other payments.
- */
 /** A hosted payment by its checkout token; exported so the query-plan test reads this very query. */
 export function checkoutQuery(db: Kysely<Database>, token: string) {
   return db.selectFrom('payments').selectAll().where('checkout_token', '=', token).where('mode', '=', 'hosted');
 }
 
+/**
+ * A page of a merchant's payments, newest first. Exported so the query-plan test checks the very
+ * query the list runs. A metadata filter starts from the metadata index and pages on its object
+ * id, so a rare key/value is found without reading the merchant's other payments.
+ */
 export function paymentListQuery(db: Kysely<Database>, scope: TenantScope, filters: PaymentFilters, page: PageRequest) {
   let query = db.selectFrom('payments').selectAll('payments');
   let idColumn = 'payments.id';
@@ -488,10 +499,9 @@ export class PaymentRepository implements PaymentStore {
   }
 
   /**
-   * Writes `changes` in one statement (postgres/payment-outcomes-statement.ts), each standing or
-   * falling alone as in the transaction: its claim, then its version-checked payment, then its
-   * events and posting. 'accounts_missing' wrote nothing: the caller runs the transaction instead,
-   * which opens them.
+   * Writes `changes` in one statement, each standing or falling alone as in the transaction: its
+   * claim, then its version-checked payment, then its events and posting. 'accounts_missing' wrote
+   * nothing: the caller runs the transaction instead, which opens them.
    */
   private runOneStatement(changes: readonly PaymentChange[]): Promise<OneStatementResult[]> {
     // A few changes: chains of single-row writes, one text per shape (few shapes at these sizes),
@@ -501,6 +511,10 @@ export class PaymentRepository implements PaymentStore {
     return changes.length < ARRAY_BATCH_FROM ? this.runChains(changes) : this.runBatch(changes);
   }
 
+  /**
+   * `runOneStatement` for a batch (postgres/payment-outcomes-statement.ts). A balance taken below
+   * zero fails the whole statement; the caller then runs each change alone, for its own answer.
+   */
   private async runBatch(changes: readonly PaymentChange[]): Promise<OneStatementResult[]> {
     const now = this.ledger.now();
     const postings = changes.map((change) => change.ledger?.[0]);
@@ -533,28 +547,15 @@ export class PaymentRepository implements PaymentStore {
         for (const entry of entries) outcomes.entries.push({ ...entry, i });
       }
     });
-    let counts: OutcomeCounts;
-    try {
-      counts = (await this.db.executeQuery(paymentOutcomesStatement(outcomes))).rows[0]!;
-    } catch (error) {
-      if (changes.length === 1 && first && isCheckViolation(error)) {
-        throw insufficientBalance(-first.lines.filter((l) => l.kind === 'available').reduce((sum, l) => sum + l.amountMinor, 0), first.currency);
-      }
-      throw error;
-    }
+    const counts = (await this.db.executeQuery(paymentOutcomesStatement(outcomes))).rows[0]!;
     const claimed = new Set(counts.claims.map(Number));
     const saved = new Set(counts.payments.map(Number));
-    return changes.map((change, i): OneStatementResult => {
-      if (counts.accounts !== 1) return { outcome: 'accounts_missing' };
-      if (change.claim && !claimed.has(i)) return { error: new IdempotencyClaimLost() };
-      if (change.payment && !saved.has(i)) return { outcome: 'conflict' };
-      return { outcome: 'saved' };
-    });
+    return changes.map((change, i) => outcomeOf(change, counts.accounts === 1, claimed.has(i), saved.has(i)));
   }
 
   /**
-   * Writes `changes` (fewer than ARRAY_BATCH_FROM) in one statement, each in its own chain of gates, in the order the
-   * transaction makes its writes: the ledger accounts exist (shared), the claim, the version-checked
+   * `runOneStatement` for fewer than ARRAY_BATCH_FROM changes, each in its own chain of gates, in
+   * the order the transaction makes its writes: the ledger accounts exist (shared), the claim, the version-checked
    * payment; then its events and (for all together) the postings. 'accounts_missing' wrote nothing:
    * the caller runs the transaction instead, which opens them.
    */
@@ -594,12 +595,9 @@ export class PaymentRepository implements PaymentStore {
       }
       throw error;
     }
-    return changes.map((change, index): OneStatementResult => {
-      if (postings.length > 0 && counts.accounts !== 1) return { outcome: 'accounts_missing' };
-      if (change.claim && counts[`claim_${index}`] !== 1) return { error: new IdempotencyClaimLost() };
-      if (change.payment && counts[`payment_${index}`] !== 1) return { outcome: 'conflict' };
-      return { outcome: 'saved' };
-    });
+    return changes.map((change, index) =>
+      outcomeOf(change, postings.length === 0 || counts.accounts === 1, counts[`claim_${index}`] === 1, counts[`payment_${index}`] === 1),
+    );
   }
 
   private async apply(trx: Transaction<Database>, change: PaymentChange): Promise<void> {

@@ -183,6 +183,8 @@ export interface WebhookDeliveryTable {
   /** The endpoint id, or `callback:<url>`: what the in-flight budget of one receiver counts. */
   stream: string;
   target_host: string;
+  /** The event's `subject_reference` (0015): the claim keeps one subject's deliveries in order per stream. */
+  subject_reference: string | null;
 }
 
 export interface WebhookAttemptTable {

@@ -4,7 +4,7 @@ import type { Environment } from '../core/shared/environment.js';
 import { decideAfterTry } from '../core/webhooks/delivery-outcome.js';
 import { CALLBACK_DESTINATION, signingSecrets, type WebhookDelivery } from '../core/webhooks/webhook-endpoint.js';
 import type { WebhookService } from '../core/webhooks/webhook-service.js';
-import type { DeliveryUpdate, TryResult, WebhookStore } from '../core/webhooks/webhook-store.js';
+import type { DeliveryUpdate, SendingContext, TryResult, WebhookStore } from '../core/webhooks/webhook-store.js';
 import { defaultDeliveryBudgets, maxInFlightBounds, type DeliveryBudgets } from '../core/webhooks/delivery-budgets.js';
 import { ResultBatcher } from './result-batcher.js';
 import { StreamThrottle } from './stream-throttle.js';
@@ -92,9 +92,19 @@ export class WebhookDeliveryJob implements WorkerJob {
       streamCap: (stream) => this.throttle.cap(stream),
       pausedStreams: this.throttle.paused(now.getTime()),
     });
+    if (claimed.length === 0) return 0;
+    // Read for the whole claim at once. Should the read fail, the claims stay ours until their
+    // lease runs out and another pass takes them over.
+    let loaded: Map<string, SendingContext>;
+    try {
+      loaded = await this.deps.store.loadForSending(claimed);
+    } catch (error) {
+      this.deps.logger?.error({ err: error, deliveries: claimed.length }, 'could not load claimed webhook deliveries');
+      return claimed.length;
+    }
     for (const delivery of claimed) {
       this.streamSends.set(delivery.stream, (this.streamSends.get(delivery.stream) ?? 0) + 1);
-      const send: Promise<void> = this.deliver(delivery, claimToken)
+      const send: Promise<void> = this.deliver(delivery, claimToken, loaded.get(delivery.id))
         .catch((error: unknown) => this.deps.logger?.error({ err: error, delivery: delivery.id }, 'webhook delivery failed unexpectedly'))
         .finally(() => {
           this.inFlight.delete(send);
@@ -132,8 +142,7 @@ export class WebhookDeliveryJob implements WorkerJob {
     await this.deps.closeSenders?.();
   }
 
-  private async deliver(delivery: WebhookDelivery, claimToken: string): Promise<void> {
-    const loaded = await this.deps.store.loadForSending(delivery);
+  private async deliver(delivery: WebhookDelivery, claimToken: string, loaded: SendingContext | undefined): Promise<void> {
     const startedAt = this.deps.clock.now();
     const attemptNumber = delivery.attempts + 1;
     const record = (answer: WebhookAnswer, update: DeliveryUpdate, disableEndpoint?: { reason: string }) =>

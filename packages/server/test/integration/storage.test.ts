@@ -89,6 +89,32 @@ for (const target of testDatabases()) {
         }
       });
 
+      it('0015: deliveries made before it get their event’s subject (new ones are written with it at fan-out)', async () => {
+        const fresh = await target.open({ migrate: false });
+        try {
+          const db = fresh.database.db;
+          await migrateTo(fresh.database, '0014-lighter-writes');
+          const now = new Date().toISOString();
+          const merchantId = newId();
+          await db.insertInto('merchants').values({ id: merchantId, name: 'M', status: 'active', kyc_status: 'pending', created_at: now, updated_at: now }).execute();
+          const event = (id: string, subject: string | null) => ({ id, merchant_id: merchantId, environment: 'test', type: 'collect.payment.created', payload: '{}', created_at: now, subject_reference: subject });
+          await db.insertInto('events').values([event('evt_a', 'ORDER-1'), event('evt_b', null)]).execute();
+          const delivery = (id: string, eventId: string) => ({
+            id, event_id: eventId, destination: 'we_1', endpoint_id: null, target_url: 'https://shop.example/hooks', stream: 'we_1', target_host: 'shop.example',
+            merchant_id: merchantId, environment: 'test', api_version: '2026-01-01', status: 'pending', attempts: 0, next_attempt_at: now,
+            locked_until: null, claim_token: null, last_status_code: null, last_error: null, created_at: now, updated_at: now, succeeded_at: null,
+          });
+          // Before 0015 the table has no subject column: typed as after it, inserted as before.
+          await db.insertInto('webhook_deliveries').values([delivery('wd_a', 'evt_a'), delivery('wd_b', 'evt_b')] as never).execute();
+
+          await migrateToLatest(fresh.database);
+          const rows = await db.selectFrom('webhook_deliveries').select(['id', 'subject_reference']).orderBy('id').execute();
+          assert.deepEqual(rows, [{ id: 'wd_a', subject_reference: 'ORDER-1' }, { id: 'wd_b', subject_reference: null }]);
+        } finally {
+          await fresh.close();
+        }
+      });
+
       it('keeps every batch and line, their foreign key and indexes, when 0012 lets a batch be cancelled', async () => {
         const fresh = await target.open({ migrate: false });
         try {

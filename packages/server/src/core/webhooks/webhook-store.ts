@@ -30,6 +30,12 @@ export interface ClaimOptions {
   pausedStreams?: readonly string[];
 }
 
+/** What sending a delivery needs: its event and, for an endpoint delivery, the endpoint (absent once deleted). */
+export interface SendingContext {
+  event: StoredEvent;
+  endpoint: WebhookEndpoint | undefined;
+}
+
 /** The outcome of one try, for recordTries. */
 export interface TryResult {
   delivery: WebhookDelivery;
@@ -84,8 +90,8 @@ export interface WebhookStore {
    * first, within the budgets: what is in flight in every process counts.
    */
   claimDue(options: ClaimOptions): Promise<WebhookDelivery[]>;
-  /** The event and (for endpoint deliveries) the endpoint a claimed delivery needs. */
-  loadForSending(delivery: WebhookDelivery): Promise<{ event: StoredEvent; endpoint: WebhookEndpoint | undefined } | undefined>;
+  /** The event and (for endpoint deliveries) the endpoint each claimed delivery needs, by delivery id; absent when its event is gone. */
+  loadForSending(deliveries: readonly WebhookDelivery[]): Promise<Map<string, SendingContext>>;
   /**
    * Records one try and the delivery's new state, only if the claim is still ours; when `disableEndpoint`
    * is given, the endpoint is disabled and its other waiting deliveries cancelled, in the same transaction.

@@ -13,6 +13,7 @@ import * as bulkBatches from './0011-bulk-batches.js';
 import * as bulkCancelled from './0012-bulk-cancelled.js';
 import * as checkout from './0013-checkout.js';
 import * as lighterWrites from './0014-lighter-writes.js';
+import * as deliverySubject from './0015-delivery-subject.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012-bulk-cancelled': bulkCancelled,
   '0013-checkout': checkout,
   '0014-lighter-writes': lighterWrites,
+  '0015-delivery-subject': deliverySubject,
 };

@@ -1,10 +1,10 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { AkweError } from '../../core/errors/index.js';
-import type { StoredEvent } from '../../core/events/stored-event.js';
+import { subjectReference, type StoredEvent } from '../../core/events/stored-event.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
 import { CALLBACK_DESTINATION, type DeliveryAttempt, type DeliveryStatus, type WebhookApiVersion, type WebhookDelivery, type WebhookEndpoint } from '../../core/webhooks/webhook-endpoint.js';
-import type { ClaimOptions, EventFilters, NewDelivery, TryResult, WebhookStore } from '../../core/webhooks/webhook-store.js';
+import type { ClaimOptions, EventFilters, NewDelivery, SendingContext, TryResult, WebhookStore } from '../../core/webhooks/webhook-store.js';
 import { mapPage, type Page, type PageRequest } from '../../core/shared/pagination.js';
 import { keysetQuery, toPage } from '../keyset-page.js';
 import { eventListQuery } from './event-repository.js';
@@ -16,6 +16,10 @@ import type { SecretBox } from '../secret-box.js';
 import { eventFromRow } from './event-repository.js';
 
 const waiting: DeliveryStatus[] = ['pending', 'retrying'];
+
+/** What the claim's budgets need of a delivery: read for the window instead of whole rows. */
+const slotColumns = ['id', 'stream', 'merchant_id', 'target_host', 'destination', 'subject_reference'] as const;
+type SlotRow = Pick<Selectable<WebhookDeliveryTable>, (typeof slotColumns)[number]>;
 
 function deliveryFromRow(row: Selectable<WebhookDeliveryTable>): WebhookDelivery {
   return {
@@ -209,17 +213,18 @@ export class WebhookRepository implements WebhookStore {
     const streamCap = options.streamCap ?? (() => Number.POSITIVE_INFINITY);
     return this.db.transaction().execute(async (trx) => {
       // What is in flight now, in every process (live leases), counts against the budgets.
-      const inFlightRows = await trx.selectFrom('webhook_deliveries').selectAll().where('status', '=', 'delivering').where('locked_until', '>', now).execute();
-      const inFlight = await this.slots(trx, inFlightRows.map(deliveryFromRow));
+      const inFlightRows = await trx.selectFrom('webhook_deliveries').select(slotColumns).where('status', '=', 'delivering').where('locked_until', '>', now).execute();
+      const inFlight = await this.slots(trx, inFlightRows);
       const counts = new InFlightCounts(inFlight);
       const full = saturation(counts, inFlight, budgets, streamCap);
       const excludedStreams = [...full.streams, ...(options.pausedStreams ?? [])];
 
       // Each waiting status, and the claims whose lease ran out (a worker that died mid-delivery),
-      // read in index order and merged: no sort of the whole backlog on every pass.
+      // read in index order and merged: no sort of the whole backlog on every pass. Only what the
+      // budgets need is read: most of the window is not chosen (docs/performance.md "Webhook claims").
       const window = limit * 4;
       const due = (status: DeliveryStatus) => {
-        let query = trx.selectFrom('webhook_deliveries').selectAll().where('status', '=', status);
+        let query = trx.selectFrom('webhook_deliveries').select([...slotColumns, 'next_attempt_at']).where('status', '=', status);
         query = status === 'delivering' ? query.where('locked_until', '<=', now) : query.where('next_attempt_at', '<=', now).orderBy('next_attempt_at').orderBy('id');
         // A backlog that cannot be sent now must not fill the window and hide everyone else's work.
         if (excludedStreams.length > 0) query = query.where('stream', 'not in', excludedStreams);
@@ -228,50 +233,56 @@ export class WebhookRepository implements WebhookStore {
         query = query.limit(window);
         return this.capabilities.skipLocked ? query.forUpdate().skipLocked() : query;
       };
-      const rows: Selectable<WebhookDeliveryTable>[] = [];
+      const rows: (SlotRow & { next_attempt_at: string })[] = [];
       for (const status of ['pending', 'retrying', 'delivering'] as const) rows.push(...(await due(status).execute()));
       rows.sort((a, b) => (a.next_attempt_at === b.next_attempt_at ? (a.id < b.id ? -1 : 1) : a.next_attempt_at < b.next_attempt_at ? -1 : 1));
-      const candidates = rows.slice(0, window).map(deliveryFromRow);
+      const candidates = rows.slice(0, window);
       if (candidates.length === 0) return [];
 
-      const chosenIds = new Set(chooseDeliveries(await this.slots(trx, candidates), counts, limit, budgets, streamCap));
-      const chosen = candidates.filter((c) => chosenIds.has(c.id));
-      if (chosen.length > 0) {
-        await trx
-          .updateTable('webhook_deliveries')
-          .set({ status: 'delivering', locked_until: leaseUntil, claim_token: claimToken, updated_at: now })
-          .where('id', 'in', chosen.map((d) => d.id))
-          .execute();
-      }
-      return chosen.map((d) => ({ ...d, status: 'delivering' as const, lockedUntil: leaseUntil, claimToken }));
+      const chosenIds = chooseDeliveries(await this.slots(trx, candidates), counts, limit, budgets, streamCap);
+      if (chosenIds.length === 0) return [];
+      const claimed = await trx
+        .updateTable('webhook_deliveries')
+        .set({ status: 'delivering', locked_until: leaseUntil, claim_token: claimToken, updated_at: now })
+        .where('id', 'in', chosenIds)
+        .returningAll()
+        .execute();
+      // In the order chosen (oldest due first), whatever order the database returns them in.
+      const byId = new Map(claimed.map((row) => [row.id, deliveryFromRow(row)]));
+      return chosenIds.map((id) => byId.get(id)!);
     });
   }
 
-  /** Deliveries with what the budgets need: the endpoint's own bound and the event's subject. */
-  private async slots(trx: Transaction<Database>, deliveries: WebhookDelivery[]): Promise<DeliverySlot[]> {
-    if (deliveries.length === 0) return [];
-    const endpointIds = [...new Set(deliveries.map((d) => d.destination).filter((d) => d !== CALLBACK_DESTINATION))];
-    const eventIds = [...new Set(deliveries.map((d) => d.eventId))];
+  /** Deliveries with what the budgets need: the endpoint's own bound (read once per endpoint) and the subject. */
+  private async slots(trx: Transaction<Database>, rows: readonly SlotRow[]): Promise<DeliverySlot[]> {
+    if (rows.length === 0) return [];
+    const endpointIds = [...new Set(rows.map((row) => row.destination).filter((d) => d !== CALLBACK_DESTINATION))];
     const limits = endpointIds.length === 0 ? [] : await trx.selectFrom('webhook_endpoints').select(['id', 'max_in_flight']).where('id', 'in', endpointIds).execute();
-    const subjects = await trx.selectFrom('events').select(['id', 'subject_reference']).where('id', 'in', eventIds).execute();
     const limitOf = new Map(limits.map((row) => [row.id, row.max_in_flight]));
-    const subjectOf = new Map(subjects.map((row) => [row.id, row.subject_reference]));
-    return deliveries.map((d) => ({
-      id: d.id,
-      stream: d.stream,
-      merchantId: d.merchantId,
-      host: d.targetHost,
-      subject: subjectOf.get(d.eventId) ?? null,
-      streamLimit: limitOf.get(d.destination) ?? null,
+    return rows.map((row) => ({
+      id: row.id,
+      stream: row.stream,
+      merchantId: row.merchant_id,
+      host: row.target_host,
+      subject: row.subject_reference,
+      streamLimit: limitOf.get(row.destination) ?? null,
     }));
   }
 
-  async loadForSending(delivery: WebhookDelivery): Promise<{ event: StoredEvent; endpoint: WebhookEndpoint | undefined } | undefined> {
-    const row = await this.db.selectFrom('events').selectAll().where('id', '=', delivery.eventId).executeTakeFirst();
-    if (!row) return undefined;
-    const endpointRow =
-      delivery.destination === CALLBACK_DESTINATION ? undefined : await this.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', delivery.destination).executeTakeFirst();
-    return { event: eventFromRow(row), endpoint: endpointRow && this.endpointFromRow(endpointRow) };
+  async loadForSending(deliveries: readonly WebhookDelivery[]): Promise<Map<string, SendingContext>> {
+    const loaded = new Map<string, SendingContext>();
+    if (deliveries.length === 0) return loaded;
+    // One read of the events and one of the endpoints for a whole claim, not two per delivery.
+    const eventIds = [...new Set(deliveries.map((d) => d.eventId))];
+    const endpointIds = [...new Set(deliveries.map((d) => d.destination).filter((d) => d !== CALLBACK_DESTINATION))];
+    const events = new Map((await this.db.selectFrom('events').selectAll().where('id', 'in', eventIds).execute()).map((row) => [row.id, eventFromRow(row)]));
+    const endpointRows = endpointIds.length === 0 ? [] : await this.db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', endpointIds).execute();
+    const endpoints = new Map(endpointRows.map((row) => [row.id, this.endpointFromRow(row)]));
+    for (const delivery of deliveries) {
+      const event = events.get(delivery.eventId);
+      if (event) loaded.set(delivery.id, { event, endpoint: endpoints.get(delivery.destination) });
+    }
+    return loaded;
   }
 
   async recordTries(tries: readonly TryResult[]): Promise<boolean[]> {
@@ -396,6 +407,7 @@ export class WebhookRepository implements WebhookStore {
       target_url: target.targetUrl,
       stream: streamOf(target.destination, target.targetUrl, CALLBACK_DESTINATION),
       target_host: hostOf(target.targetUrl),
+      subject_reference: subjectReference(event.subject),
       merchant_id: event.merchantId,
       environment: event.environment,
       api_version: target.apiVersion,

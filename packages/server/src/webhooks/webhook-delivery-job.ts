@@ -93,18 +93,13 @@ export class WebhookDeliveryJob implements WorkerJob {
       pausedStreams: this.throttle.paused(now.getTime()),
     });
     if (claimed.length === 0) return 0;
-    // Read for the whole claim at once. Should the read fail, the claims stay ours until their
-    // lease runs out and another pass takes them over.
-    let loaded: Map<string, SendingContext>;
-    try {
-      loaded = await this.deps.store.loadForSending(claimed);
-    } catch (error) {
-      this.deps.logger?.error({ err: error, deliveries: claimed.length }, 'could not load claimed webhook deliveries');
-      return claimed.length;
-    }
+    // One read for the whole claim, which the sends wait for while the next pass goes on. Should
+    // it fail, each send fails (logged) and its claim is taken over once its lease runs out.
+    const loading = this.deps.store.loadForSending(claimed);
     for (const delivery of claimed) {
       this.streamSends.set(delivery.stream, (this.streamSends.get(delivery.stream) ?? 0) + 1);
-      const send: Promise<void> = this.deliver(delivery, claimToken, loaded.get(delivery.id))
+      const send: Promise<void> = loading
+        .then((loaded) => this.deliver(delivery, claimToken, loaded.get(delivery.id)))
         .catch((error: unknown) => this.deps.logger?.error({ err: error, delivery: delivery.id }, 'webhook delivery failed unexpectedly'))
         .finally(() => {
           this.inFlight.delete(send);

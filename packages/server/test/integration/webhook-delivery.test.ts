@@ -222,6 +222,30 @@ for (const target of testDatabases()) {
       assert.equal(row.status, 'succeeded');
     });
 
+    it('reads a whole claim’s events and endpoints at once, each delivery with its own; an endpoint deleted after the claim reads as gone', async () => {
+      const kept = await endpoint('/kept', { events: ['collect.payment.created'] });
+      const doomed = await endpoint('/doomed', { events: ['collect.payment.created'] });
+      const payments = [(await api.createOk(direct())) as { reference: string }, (await api.createOk(direct())) as { reference: string }];
+      while ((await t.services.webhooks.fanOut()) > 0);
+      const now = clock.now();
+      const claimed = await t.services.webhookStore.claimDue({ now: now.toISOString(), limit: 10, leaseUntil: new Date(now.getTime() + 90_000).toISOString(), claimToken: newId(), budgets: defaultDeliveryBudgets });
+      assert.equal(claimed.length, 4, 'two payments, two endpoints');
+      assert.deepEqual(claimed.map((d) => d.status), ['delivering', 'delivering', 'delivering', 'delivering'], 'claimed rows come back in their new state');
+      const deleted = await t.app.inject({ method: 'DELETE', url: `/api/v1/webhook-endpoints/${doomed.id}`, headers: { authorization: `Bearer ${merchant.testKey}` } });
+      assert.equal(deleted.statusCode, 200, deleted.body);
+
+      const loaded = await t.services.webhookStore.loadForSending(claimed);
+      assert.equal(loaded.size, 4);
+      for (const delivery of claimed) {
+        const context = loaded.get(delivery.id)!;
+        assert.equal(context.event.id, delivery.eventId);
+        const reference = (context.event.subject as { payment?: { reference: string } }).payment?.reference;
+        assert.ok(payments.some((p) => p.reference === reference), 'the event is the delivery’s own payment’s');
+        if (delivery.destination === kept.id) assert.equal(context.endpoint?.id, kept.id);
+        else assert.equal(context.endpoint, undefined, 'the deleted endpoint is not read back');
+      }
+    });
+
     it('never lets two workers both deliver the same event', async () => {
       await endpoint('/race', { events: ['collect.payment.created'] });
       for (let i = 0; i < 12; i++) await api.createOk(direct());

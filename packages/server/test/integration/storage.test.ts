@@ -50,6 +50,20 @@ for (const target of testDatabases()) {
     after(() => open.close());
 
     describe('migrations', () => {
+      /** A fresh database migrated up to `name` only, with one merchant, for data made before a later migration. */
+      async function atMigration(name: string, body: (fresh: OpenTestDatabase, merchantId: string, now: string) => Promise<void>): Promise<void> {
+        const fresh = await target.open({ migrate: false });
+        try {
+          await migrateTo(fresh.database, name);
+          const now = new Date().toISOString();
+          const merchantId = newId();
+          await fresh.database.db.insertInto('merchants').values({ id: merchantId, name: 'M', status: 'active', kyc_status: 'pending', created_at: now, updated_at: now }).execute();
+          await body(fresh, merchantId, now);
+        } finally {
+          await fresh.close();
+        }
+      }
+
       it('lists every migration as pending on an empty database, and none once applied', async () => {
         const fresh = await target.open({ migrate: false });
         try {
@@ -90,13 +104,8 @@ for (const target of testDatabases()) {
       });
 
       it('0015: deliveries made before it get their event’s subject (new ones are written with it at fan-out)', async () => {
-        const fresh = await target.open({ migrate: false });
-        try {
+        await atMigration('0014-lighter-writes', async (fresh, merchantId, now) => {
           const db = fresh.database.db;
-          await migrateTo(fresh.database, '0014-lighter-writes');
-          const now = new Date().toISOString();
-          const merchantId = newId();
-          await db.insertInto('merchants').values({ id: merchantId, name: 'M', status: 'active', kyc_status: 'pending', created_at: now, updated_at: now }).execute();
           const event = (id: string, subject: string | null) => ({ id, merchant_id: merchantId, environment: 'test', type: 'collect.payment.created', payload: '{}', created_at: now, subject_reference: subject });
           await db.insertInto('events').values([event('evt_a', 'ORDER-1'), event('evt_b', null)]).execute();
           const delivery = (id: string, eventId: string) => ({
@@ -110,20 +119,13 @@ for (const target of testDatabases()) {
           await migrateToLatest(fresh.database);
           const rows = await db.selectFrom('webhook_deliveries').select(['id', 'subject_reference']).orderBy('id').execute();
           assert.deepEqual(rows, [{ id: 'wd_a', subject_reference: 'ORDER-1' }, { id: 'wd_b', subject_reference: null }]);
-        } finally {
-          await fresh.close();
-        }
+        });
       });
 
       it('keeps every batch and line, their foreign key and indexes, when 0012 lets a batch be cancelled', async () => {
-        const fresh = await target.open({ migrate: false });
-        try {
+        await atMigration('0011-bulk-batches', async (fresh, merchantId, now) => {
           const db = fresh.database.db;
-          await migrateTo(fresh.database, '0011-bulk-batches');
-          const now = new Date().toISOString();
-          const merchantId = newId();
           const batchId = newId();
-          await db.insertInto('merchants').values({ id: merchantId, name: 'M', status: 'active', kyc_status: 'pending', created_at: now, updated_at: now }).execute();
           const batch = { id: batchId, merchant_id: merchantId, environment: 'test', name: 'Juin', description: null, status: 'draft', source: 'csv', currency: 'XOF', item_count: 1, total_amount_minor: 500, total_fee_minor: 55, metadata: '{}', validated_at: null, completed_at: null, created_at: now, updated_at: now, version: 1 };
           const item = { id: newId(), batch_id: batchId, row_number: 2, beneficiary_name: 'Afi', phone: '+2290197000000', amount_minor: 500, fee_minor: 55, currency: 'XOF', country: 'BJ', operator: 'mtn_bj', reference: 'L-1', description: null, metadata: '{}', status: 'pending', problems: null, payout_id: null, failure_code: null, created_at: now, updated_at: now };
           await db.insertInto('bulk_batches').values(batch).execute();
@@ -139,9 +141,7 @@ for (const target of testDatabases()) {
           await assert.rejects(db.insertInto('bulk_batch_items').values({ ...item, id: newId(), reference: 'L-2', batch_id: newId() }).execute(), 'a line still needs its batch');
           const duplicate = db.insertInto('bulk_batch_items').values({ ...item, id: newId() }).execute();
           await assert.rejects(duplicate, 'the unique (batch, reference) index came back');
-        } finally {
-          await fresh.close();
-        }
+        });
       });
     });
 

@@ -246,6 +246,23 @@ for (const target of testDatabases()) {
       }
     });
 
+    it('a claim whose events cannot be read sends nothing, and is delivered once after its lease', async () => {
+      await endpoint('/unreadable', { events: ['collect.payment.created'] });
+      await api.createOk(direct());
+      while ((await t.services.webhooks.fanOut()) > 0);
+      // The real store, except that reading for sending fails (a database gone for a moment).
+      const failingStore = Object.create(t.services.webhookStore) as typeof t.services.webhookStore;
+      failingStore.loadForSending = () => Promise.reject(new Error('database unavailable'));
+      const failing = makeJob({ ...t.services, webhookStore: failingStore });
+      assert.equal(await failing.runOnce(), 1, 'the delivery was claimed');
+      await failing.drain();
+      await pump();
+      assert.equal(requestsTo('/unreadable').length, 0, 'nothing sent, and the claim is still held');
+      clock.advance(91_000);
+      await pump();
+      assert.equal(requestsTo('/unreadable').length, 1, 'sent once, after the lease ran out');
+    });
+
     it('never lets two workers both deliver the same event', async () => {
       await endpoint('/race', { events: ['collect.payment.created'] });
       for (let i = 0; i < 12; i++) await api.createOk(direct());

@@ -55,8 +55,10 @@ export interface EventFilters {
 }
 
 export interface WebhookStore {
-  /** Inserts the endpoint, with the request's claim and response (`claim`) in the same transaction. */
-  /** Refuses (endpoint_limit_reached) when the scope holds `maxPerScope` endpoints already. */
+  /**
+   * Inserts the endpoint, with the request's claim and response (`claim`) in the same transaction.
+   * Refuses (endpoint_limit_reached) when the scope holds `maxPerScope` endpoints already.
+   */
   insertEndpoint(endpoint: WebhookEndpoint, maxPerScope: number, claim?: ClaimWrite): Promise<void>;
   findEndpoint(scope: TenantScope, id: string): Promise<WebhookEndpoint | undefined>;
   /** Every endpoint of the scope (fan-out, resend). */
@@ -82,28 +84,24 @@ export interface WebhookStore {
   fanOut(limit: number, now: string, plan: (event: StoredEvent, endpoints: WebhookEndpoint[]) => NewDelivery[], newId: () => string): Promise<number>;
 
   /**
-   * Claims deliveries that are due (or whose previous claim's lease ran out: a crashed worker), at
-   * most `perEndpoint` in flight per endpoint, marking them `delivering` under `claimToken` until `leaseUntil`.
-   */
-  /**
-   * Takes up to `limit` due deliveries (and those whose lease ran out) under a lease, oldest due
-   * first, within the budgets: what is in flight in every process counts.
+   * Takes up to `limit` due deliveries (and those whose lease ran out: a crashed worker), oldest due
+   * first, within the budgets (what is in flight in every process counts), marking them
+   * `delivering` under `claimToken` until `leaseUntil`; returned in their claimed state.
    */
   claimDue(options: ClaimOptions): Promise<WebhookDelivery[]>;
   /** The event and (for endpoint deliveries) the endpoint each claimed delivery needs, by delivery id; absent when its event is gone. */
   loadForSending(deliveries: readonly WebhookDelivery[]): Promise<Map<string, SendingContext>>;
   /**
-   * Records one try and the delivery's new state, only if the claim is still ours; when `disableEndpoint`
-   * is given, the endpoint is disabled and its other waiting deliveries cancelled, in the same transaction.
-   */
-  /**
    * Records tries in one transaction: each try's attempt row and its delivery's next state, only
-   * where the claim is still ours (false at that index otherwise); a 410 disables the endpoint.
+   * where the claim is still ours (false at that index otherwise). With `disableEndpoint` (a 410),
+   * the endpoint is disabled and its other waiting deliveries cancelled in the same transaction.
    */
   recordTries(tries: readonly TryResult[]): Promise<boolean[]>;
 
-  /** Queues the event again for these destinations: new deliveries, or existing ones reset to pending. */
-  /** `claimFor` gives the request's claim and response for the resulting deliveries, written in the same transaction. */
+  /**
+   * Queues the event again for these destinations: new deliveries, or existing ones reset to pending.
+   * `claimFor` gives the request's claim and response for the resulting deliveries, written in the same transaction.
+   */
   resend(event: StoredEvent, targets: NewDelivery[], now: string, newId: () => string, claimFor?: (deliveries: WebhookDelivery[]) => ClaimWrite | undefined): Promise<WebhookDelivery[]>;
   listDeliveries(scope: TenantScope, endpointId: string, page: PageRequest): Promise<Page<WebhookDelivery & { attemptsLog: DeliveryAttempt[] }>>;
   listEvents(scope: TenantScope, filters: EventFilters, page: PageRequest): Promise<Page<StoredEvent>>;

@@ -207,6 +207,32 @@ for (const target of testDatabases()) {
         assert.equal(await t.services.payments.expireDue(), 0);
       });
 
+      it('takes no code and no payment once past its expiry, before the worker records it', async () => {
+        const otpPayment = () => api.createOk(direct({ country: 'CI', operator: 'orange_ci', customer: { phone: '0700000000' }, expires_in_seconds: 60 }));
+        const inTime = await otpPayment();
+        const late = await otpPayment();
+        const checkout = await api.createOk(hosted({ expires_in_seconds: 60 }));
+        clock.advance(59_000);
+        assert.equal((await api.post(inTime.reference, 'confirm', { otp: '123456' })).json().status, 'completed');
+        clock.advance(1_000);
+
+        const code = await api.post(late.reference, 'confirm', { otp: '123456' });
+        assert.equal(code.statusCode, 409, code.body);
+        assert.equal(code.json().error.code, 'payment_not_confirmable');
+        assert.match(code.json().error.message, /expired/);
+        const paid = await api.post(checkout.reference, 'pay', { phone: '0500000000', operator: 'mtn_ci' });
+        assert.equal(paid.statusCode, 409, paid.body);
+        assert.equal(paid.json().error.code, 'payment_not_payable');
+        assert.match(paid.json().error.message, /expired/);
+        assert.equal(sandbox.ledger.confirmationsFor(late.id), 0);
+        assert.equal(sandbox.ledger.pushesFor(checkout.id), 0);
+        // Refused, not written: the expiry worker records the expiry, with its one event.
+        assert.equal((await api.get(late.reference)).json().status, 'awaiting_otp');
+        assert.ok((await t.services.payments.expireDue()) >= 2);
+        assert.deepEqual(await events(late.id), ['collect.payment.created:pending', 'collect.payment.awaiting_otp:awaiting_otp', 'collect.payment.expired:expired']);
+        assert.deepEqual(await events(checkout.id), ['collect.payment.created:awaiting_payment', 'collect.payment.expired:expired']);
+      });
+
       it('expires each payment exactly once when several workers run at the same time', async () => {
         const due = await Promise.all(Array.from({ length: 12 }, () => api.createOk(direct({ reference: `RACE-PENDING-${newId()}`, expires_in_seconds: 60 }))));
         clock.advance(61_000);

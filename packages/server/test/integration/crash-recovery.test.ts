@@ -174,6 +174,26 @@ for (const target of testDatabases()) {
       assert.deepEqual((await eventsOf(t.services.database, paymentId)).slice(-1), ['collect.payment.completed:completed']);
     });
 
+    it('a second code while one is in flight gets 409 operator_call_in_progress and reaches no operator', async () => {
+      const created = await post('/collect/payments', direct({ country: 'CI', operator: 'orange_ci', customer: { phone: '0700000000' } }), newId());
+      const paymentId = created.json().id as string;
+      await crashAt('after_intent', () => post(`/collect/payments/${paymentId}/confirm`, { otp: '123456' }, newId()));
+      const second = await post(`/collect/payments/${paymentId}/confirm`, { otp: '000000' }, newId());
+      assert.equal(second.statusCode, 409, second.body);
+      assert.equal(second.json().error.code, 'operator_call_in_progress');
+      assert.ok(Number(second.headers['retry-after']) >= 1);
+      assert.equal(sandbox.ledger.confirmationsFor(paymentId), 0);
+      // The recovery worker waits for the code again (it never keeps one): the payment is as before.
+      clock.advance(LEASE_MS + 1);
+      assert.equal(await t.services.payments.recoverAbandoned(), 1);
+      const [row] = await t.services.database.db.selectFrom('payments').select(['status', 'operator_call']).where('id', '=', paymentId).execute();
+      assert.deepEqual(row, { status: 'awaiting_otp', operator_call: null });
+      assert.deepEqual(await eventsOf(t.services.database, paymentId), ['collect.payment.created:pending', 'collect.payment.awaiting_otp:awaiting_otp']);
+      const next = await post(`/collect/payments/${paymentId}/confirm`, { otp: '123456' }, newId());
+      assert.equal(next.json().status, 'completed', next.body);
+      assert.equal(sandbox.ledger.confirmationsFor(paymentId), 1);
+    });
+
     for (const boundary of ['after_intent', 'after_operator_call'] as const) {
       it(`refund stopped ${boundary.replace(/_/g, ' ')}: the retry finishes it with one refund at the operator and the amount counted once`, async () => {
         const payment = (await post('/collect/payments', direct(), newId())).json();

@@ -6,7 +6,7 @@ import { looksLikeCheckoutToken } from '../payments/checkout-token.js';
 import type { Payment } from '../payments/payment.js';
 import type { PaymentService } from '../payments/payment-service.js';
 import type { PaymentStore } from '../payments/payment-store.js';
-import { isFinal } from '../payments/payment-state-machine.js';
+import { isPastExpiry } from '../payments/payment-state-machine.js';
 
 /**
  * What the customer's page shows, from the payment's status: `choose` (operator and phone),
@@ -75,8 +75,7 @@ export class CheckoutService {
       case 'expired':
         return payment.status;
       default:
-        // Past its expiry a payment takes nothing more, even before the expiry worker records it.
-        if (!isFinal(payment.status) && payment.expiresAt <= this.deps.clock.now().toISOString()) return 'expired';
+        if (isPastExpiry(payment, this.deps.clock.now().toISOString())) return 'expired';
         if (payment.status === 'awaiting_payment') return 'choose';
         if (payment.status === 'awaiting_otp') return 'code';
         return 'waiting';

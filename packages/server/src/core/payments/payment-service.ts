@@ -16,7 +16,7 @@ import { postingRules } from '../ledger/posting-rules.js';
 import { failureCodeOnEntering } from './payment-failures.js';
 import { checkMetadata } from '../shared/metadata.js';
 import { expiryBounds, maxOtpAttempts, type CreatePaymentInput } from './payment-input.js';
-import { assertTransition, isFinal } from './payment-state-machine.js';
+import { assertTransition, isFinal, isPastExpiry } from './payment-state-machine.js';
 import type { LockedChange, PaymentChange, PaymentFilters, PaymentStore } from './payment-store.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import { newCheckoutToken } from './checkout-token.js';
@@ -177,6 +177,8 @@ export class PaymentService {
     }
     const current = await this.find(ctx, referenceOrId);
     if (current.status !== 'awaiting_otp') throw new AkweError('payment_not_confirmable', `The payment is ${current.status}, not awaiting_otp.`);
+    this.refuseWhileCalling(current);
+    if (this.pastExpiry(current)) throw new AkweError('payment_not_confirmable', 'The payment is expired.');
     this.requireOperators(ctx);
     const started = await this.startCall(current, 'confirm_otp', {}, request);
     await this.reached('after_intent', started.id);
@@ -225,6 +227,7 @@ export class PaymentService {
       throw new AkweError('payment_not_payable', `The payment is a ${current.mode} payment in status ${current.status}.`);
     }
     this.refuseWhileCalling(current);
+    if (this.pastExpiry(current)) throw new AkweError('payment_not_payable', 'The payment is expired.');
     this.requireOperators(ctx);
     const country = this.countryOf(current.country);
     const operator = this.operatorOf(country, input.operator);
@@ -508,6 +511,11 @@ export class PaymentService {
 
   private requireOperators(ctx: TenantScope): void {
     if (!this.gateway(ctx).configured) throw new AkweError('operator_unavailable', 'No live operator is configured on this server; nothing was charged.');
+  }
+
+  /** The API takes nothing from a payment past its lifetime, as the checkout page does (docs/decisions.md). */
+  private pastExpiry(payment: Payment): boolean {
+    return isPastExpiry(payment, this.deps.clock.now().toISOString());
   }
 
   private async reached(boundary: PhaseBoundary, resourceId: string): Promise<void> {

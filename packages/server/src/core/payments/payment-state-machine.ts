@@ -1,5 +1,5 @@
 import { AkweError } from '../errors/index.js';
-import { paymentStatuses, type PaymentStatus } from './payment.js';
+import { paymentStatuses, type Payment, type PaymentStatus } from './payment.js';
 
 /**
  * Every allowed status change, as one table (SPEC.md "States and transitions" plus PRODUCT.md):
@@ -29,6 +29,14 @@ export const nonFinalStatuses: readonly PaymentStatus[] = paymentStatuses.filter
 
 export function isFinal(status: PaymentStatus): boolean {
   return finalStatuses.includes(status);
+}
+
+/**
+ * Past its lifetime at `now` (ISO-8601) and not final: it takes nothing more (no payment, no code),
+ * even before the expiry worker records it as `expired`.
+ */
+export function isPastExpiry(payment: Pick<Payment, 'status' | 'expiresAt'>, now: string): boolean {
+  return !isFinal(payment.status) && payment.expiresAt <= now;
 }
 
 export function canTransition(from: PaymentStatus, to: PaymentStatus): boolean {

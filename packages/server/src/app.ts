@@ -61,6 +61,8 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     // Health probes every few seconds would drown the request log.
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: (request) => request.url === '/health' || request.url === '/ready' }),
     bodyLimit: config.bodyLimitBytes,
+    // request.ip (per-address limits, logs) believes X-Forwarded-For only from these proxies.
+    trustProxy: config.trustProxy,
     // Refused in our own error shape instead (http/plugins/refuse-when-closing.ts).
     return503OnClosing: false,
     routerOptions,

@@ -2,6 +2,7 @@
  * Environment -> one frozen, typed Config. Every bad value is reported at once, each with a
  * message that names the variable and what it accepts, so a misconfigured deploy fails at start.
  */
+import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 
 export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
@@ -49,6 +50,11 @@ export interface Config {
   sandboxPayoutDelayMs: number;
   /** How long after a hand-off (and between checks) a PROCESSING payout is asked about (PAYOUT_CHECK_INTERVAL_MS). */
   payoutCheckIntervalMs: number;
+  /**
+   * The reverse proxies whose X-Forwarded-For is believed (TRUST_PROXY): none (the connection's
+   * address is the client's), or their addresses and ranges. See trustedProxies below.
+   */
+  trustProxy: false | string[];
   /** Lines per bulk batch, JSON or CSV (BULK_MAX_LINES). */
   bulkMaxLines: number;
   /** Bytes of a bulk batch's body: the CSV file, or the JSON of a create (BULK_MAX_BYTES). */
@@ -127,6 +133,32 @@ class EnvReader {
   }
 }
 
+/** proxy-addr's names for the private ranges a proxy in the same network has. */
+const NAMED_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: unset, the connection's address is the client's (a client cannot choose it). Set,
+ * X-Forwarded-For is believed from the proxies at those addresses and ranges only. Neither "trust
+ * everyone" nor a hop count is offered: with either, anyone reaching the server directly could
+ * pick their own address and escape the per-address limits (Fastify itself ignores hop counts).
+ */
+function trustedProxies(reader: EnvReader): false | string[] {
+  const value = reader.raw('TRUST_PROXY');
+  if (value === undefined) return false;
+  const entries = value.split(',').map((entry) => entry.trim());
+  if (entries.every((entry) => NAMED_RANGES.includes(entry) || isAddressOrRange(entry))) return entries;
+  reader.problems.push(`TRUST_PROXY must be the proxies' addresses or ranges separated by commas, e.g. 10.0.0.0/8,loopback (got "${value}")`);
+  return false;
+}
+
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
 function databaseTarget(reader: EnvReader, dataDir: string): DatabaseTarget {
   const url = reader.url('DATABASE_URL', ['postgres:', 'postgresql:', 'sqlite:', 'file:']);
   if (url === undefined) return { kind: 'sqlite', file: resolve(dataDir, 'akwe.db') };
@@ -190,7 +222,9 @@ export function loadConfig(env: Env = process.env): Config {
     payoutCheckIntervalMs: reader.integer('PAYOUT_CHECK_INTERVAL_MS', 1_000, 100, 3_600_000),
     bulkMaxLines: reader.integer('BULK_MAX_LINES', 10_000, 1, 100_000),
     bulkMaxBytes: reader.integer('BULK_MAX_BYTES', 5 * 1024 * 1024, 1024, 104_857_600),
+    trustProxy: trustedProxies(reader),
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
+  if (Array.isArray(config.trustProxy)) Object.freeze(config.trustProxy);
   return Object.freeze({ ...config, database: Object.freeze(config.database), rateLimits: Object.freeze(config.rateLimits), checkoutLimits: Object.freeze(config.checkoutLimits) });
 }

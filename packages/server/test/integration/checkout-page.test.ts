@@ -334,11 +334,7 @@ for (const target of testDatabases()) {
     });
     after(() => t.close());
 
-    const attempt = async (checkoutUrl: string) => {
-      const path = pathOf(checkoutUrl);
-      const page = await t.app.inject({ url: path });
-      return t.app.inject({ method: 'POST', url: `${path}/pay`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ csrf: csrfOf(page.body), operator: 'mtn_ci', phone: '12' }) });
-    };
+    const attempt = (checkoutUrl: string, from: Sender = {}) => attemptOn(t, checkoutUrl, from);
 
     it('limits actions per checkout token and per client address, with a 429 page and Retry-After', async () => {
       const a = await api.createOk(hosted());
@@ -353,8 +349,55 @@ for (const target of testDatabases()) {
       // The address has spent 4 of its 5: one more action on another checkout, then it is over too.
       assert.equal((await attempt(b.checkout_url)).statusCode, 422);
       assert.equal((await attempt(b.checkout_url)).statusCode, 429);
+      // No proxy is trusted here: a forwarded address changes nothing.
+      assert.equal((await attempt(b.checkout_url, { forwardedFor: '203.0.113.9' })).statusCode, 429);
       clock.advance(61_000);
       assert.equal((await attempt(a.checkout_url)).statusCode, 422, 'a new minute, a new budget');
     });
+  });
+
+  describe(`checkout rate limits behind a trusted proxy on ${target.name}`, { skip: target.skip }, () => {
+    let t: TestApp;
+    let api: ReturnType<typeof collectClient>;
+
+    before(async () => {
+      t = await buildTestApp(target, { env: { TRUST_PROXY: '10.0.0.0/8', RATE_LIMIT_CHECKOUT_PER_TOKEN: '100', RATE_LIMIT_CHECKOUT_PER_IP: '2' } });
+      api = collectClient(t.app, (await t.newMerchant()).testKey);
+    });
+    after(() => t.close());
+
+    it('counts each customer the proxy forwards on its own, and a direct client by its own address whatever it forwards', async () => {
+      const { checkout_url: url } = await api.createOk(hosted());
+      const proxy = '10.1.2.3';
+      const first = { remoteAddress: proxy, forwardedFor: '203.0.113.1' };
+      for (let i = 0; i < 2; i++) assert.equal((await attemptOn(t, url, first)).statusCode, 422);
+      assert.equal((await attemptOn(t, url, first)).statusCode, 429);
+      assert.equal((await attemptOn(t, url, { remoteAddress: proxy, forwardedFor: '203.0.113.2' })).statusCode, 422, 'another customer behind the same proxy');
+
+      const direct = { remoteAddress: '198.51.100.7', forwardedFor: '203.0.113.3' };
+      for (let i = 0; i < 2; i++) assert.equal((await attemptOn(t, url, direct)).statusCode, 422);
+      assert.equal((await attemptOn(t, url, { ...direct, forwardedFor: '203.0.113.4' })).statusCode, 429, 'a client that is no proxy cannot choose its address');
+    });
+  });
+}
+
+/** Where a form post comes from: the connection's address, and what it says it forwards. */
+interface Sender {
+  remoteAddress?: string;
+  forwardedFor?: string;
+}
+
+/** Opens the checkout page and posts its pay form with a phone the page refuses (422), from `from`. */
+async function attemptOn(t: TestApp, checkoutUrl: string, from: Sender) {
+  const path = pathOf(checkoutUrl);
+  const forwarded = from.forwardedFor ? { 'x-forwarded-for': from.forwardedFor } : {};
+  const remote = from.remoteAddress ? { remoteAddress: from.remoteAddress } : {};
+  const page = await t.app.inject({ url: path, headers: forwarded, ...remote });
+  return t.app.inject({
+    method: 'POST',
+    url: `${path}/pay`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...forwarded },
+    ...remote,
+    payload: form({ csrf: csrfOf(page.body), operator: 'mtn_ci', phone: '12' }),
   });
 }

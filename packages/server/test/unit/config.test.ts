@@ -79,6 +79,12 @@ describe('loadConfig', () => {
     assert.deepEqual({ ...config.rateLimits }, { createPerMinute: 7, readPerMinute: 8, refundPerMinute: 9, managePerMinute: 11, payoutPerMinute: 12 });
   });
 
+  it('trusts no proxy unless TRUST_PROXY names them, as addresses, ranges or named private ranges', () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.10 ,loopback,fd00::/8,::1 ' }).trustProxy, ['10.0.0.0/8', '192.168.1.10', 'loopback', 'fd00::/8', '::1']);
+    assert.ok(Object.isFrozen(loadConfig({ TRUST_PROXY: 'loopback' }).trustProxy));
+  });
+
   it('returns a frozen config', () => {
     const config = loadConfig({});
     assert.ok(Object.isFrozen(config) && Object.isFrozen(config.database) && Object.isFrozen(config.rateLimits));
@@ -115,6 +121,11 @@ describe('loadConfig', () => {
     ['PUBLIC_URL with another protocol', { PUBLIC_URL: 'ftp://pay.example.bj' }, /^PUBLIC_URL must start with http:.* or https:/],
     ['a rate limit of zero', { RATE_LIMIT_CREATE_PER_MINUTE: '0' }, /^RATE_LIMIT_CREATE_PER_MINUTE must be a whole number from 1 to/],
     ['a management rate limit of zero', { RATE_LIMIT_MANAGE_PER_MINUTE: '0' }, /^RATE_LIMIT_MANAGE_PER_MINUTE must be a whole number from 1 to 1000000 \(got "0"\)$/],
+    ['TRUST_PROXY as a hop count', { TRUST_PROXY: '1' }, /^TRUST_PROXY must be the proxies' addresses or ranges separated by commas, e\.g\. 10\.0\.0\.0\/8,loopback \(got "1"\)$/],
+    ['TRUST_PROXY trusting everyone', { TRUST_PROXY: 'true' }, /^TRUST_PROXY must be the proxies' addresses or ranges/],
+    ['TRUST_PROXY with a host name', { TRUST_PROXY: '10.0.0.1,proxy.internal' }, /^TRUST_PROXY must be the proxies' addresses or ranges/],
+    ['TRUST_PROXY with a prefix too long', { TRUST_PROXY: '10.0.0.0/33' }, /^TRUST_PROXY must be the proxies' addresses or ranges/],
+    ['TRUST_PROXY with an empty entry', { TRUST_PROXY: '10.0.0.1,' }, /^TRUST_PROXY must be the proxies' addresses or ranges/],
     ['a management rate limit that is not a whole number', { RATE_LIMIT_MANAGE_PER_MINUTE: '2.5' }, /^RATE_LIMIT_MANAGE_PER_MINUTE must be a whole number from 1 to 1000000 \(got "2.5"\)$/],
   ];
   for (const [what, env, problem] of badValues) {

@@ -278,6 +278,8 @@ export interface BulkBatchTable {
   created_at: string;
   updated_at: string;
   version: number;
+  /** When the bulk worker last looked at it ('' never): its queue order (migration 0016). */
+  followed_at: Generated<string>;
 }
 
 export interface BulkBatchItemTable {

@@ -560,6 +560,53 @@ for (const target of testDatabases()) {
         assert.equal((await send(testKey, 'GET', `/bulk-payments/${batch.id}/`)).json().status, 'completed');
       });
 
+      it('visits every processing batch in turn: one waiting on its payouts does not keep a later batch, another merchant\'s, from running', async () => {
+        const early = await t.newMerchant();
+        // Phone suffix 0002: the sandbox keeps the payout PROCESSING for good, so the batch waits forever.
+        const waiting = await create(early.testKey, [line({ phone: '0197000002' })]);
+        assert.equal((await validate(early.testKey, waiting.id)).statusCode, 200);
+        const processing = () => t.services.database.db.selectFrom('bulk_batches').select(['id', 'updated_at']).where('status', '=', 'processing').execute();
+        // One batch per pass: as many passes as there are batches reach every one of them.
+        const visitEach = async () => {
+          for (let pass = (await processing()).length; pass > 0; pass--) await t.services.bulk.followDue(1);
+        };
+        await visitEach();
+        assert.equal((await itemsOf(early.testKey, waiting.id))[0]!.status, 'processing');
+        clock.advance(1_000);
+
+        const later = await t.newMerchant();
+        const next = await create(later.testKey, [line()]);
+        assert.equal((await validate(later.testKey, next.id)).statusCode, 200);
+        const updatedBefore = (await processing()).find((b) => b.id === waiting.id)!.updated_at;
+        clock.advance(1_000);
+        await visitEach();
+        assert.equal((await itemsOf(later.testKey, next.id))[0]!.status, 'processing', 'the later batch ran');
+        assert.equal((await processing()).find((b) => b.id === waiting.id)!.updated_at, updatedBefore, 'a visit that moved nothing leaves updated_at as it was');
+      });
+
+      it('a batch whose execution fails does not stop the pass: the others are still visited, then the error is thrown', async () => {
+        const { testKey } = await t.newMerchant();
+        const failing = await create(testKey, [line()]);
+        const healthy = await create(testKey, [line()]);
+        for (const batch of [failing, healthy]) assert.equal((await validate(testKey, batch.id)).statusCode, 200);
+        const failingLine = (await itemsOf(testKey, failing.id))[0]!.id as string;
+        const payouts = t.services.payouts;
+        const original = payouts.createMany.bind(payouts);
+        payouts.createMany = async (...args: Parameters<typeof original>) => {
+          if (args[1].some((input) => input.id === failingLine)) throw new Error('this batch cannot be executed');
+          return original(...args);
+        };
+        try {
+          await assert.rejects(t.services.bulk.followDue(100), /this batch cannot be executed/);
+        } finally {
+          payouts.createMany = original;
+        }
+        assert.equal((await itemsOf(testKey, healthy.id))[0]!.status, 'processing', 'the healthy batch ran in the same pass');
+        assert.equal((await itemsOf(testKey, failing.id))[0]!.status, 'pending');
+        await execute();
+        assert.equal((await itemsOf(testKey, failing.id))[0]!.status, 'processing', 'and the failing one runs once it can');
+      });
+
       it('a worker that dies mid-batch, after a group\'s payouts committed and before its lines were marked, is resumed by the next pass', async () => {
         const { testKey } = await t.newMerchant();
         const batch = await create(testKey, Array.from({ length: 5 }, () => line()));

@@ -122,6 +122,23 @@ for (const target of testDatabases()) {
         });
       });
 
+      it('0016: batches being executed keep their place in the bulk worker\'s queue (followed_at from updated_at); others have none yet', async () => {
+        await atMigration('0015-delivery-subject', async (fresh, merchantId, now) => {
+          const db = fresh.database.db;
+          const earlier = new Date(Date.parse(now) - 60_000).toISOString();
+          const batch = (id: string, status: string, updatedAt: string) => ({ id, merchant_id: merchantId, environment: 'test', name: 'Juin', description: null, status, source: 'api', currency: 'XOF', item_count: 1, total_amount_minor: 500, total_fee_minor: 55, metadata: '{}', validated_at: null, completed_at: null, created_at: earlier, updated_at: updatedAt, version: 1 });
+          // Before 0016 the table has no followed_at column: typed as after it, inserted as before.
+          await db.insertInto('bulk_batches').values([batch('b_processing', 'processing', earlier), batch('b_draft', 'draft', now)] as never).execute();
+
+          await migrateToLatest(fresh.database);
+          const rows = await db.selectFrom('bulk_batches').select(['id', 'followed_at', 'updated_at']).orderBy('id').execute();
+          assert.deepEqual(rows, [
+            { id: 'b_draft', followed_at: '', updated_at: now },
+            { id: 'b_processing', followed_at: earlier, updated_at: earlier },
+          ]);
+        });
+      });
+
       it('keeps every batch and line, their foreign key and indexes, when 0012 lets a batch be cancelled', async () => {
         await atMigration('0011-bulk-batches', async (fresh, merchantId, now) => {
           const db = fresh.database.db;
@@ -132,7 +149,7 @@ for (const target of testDatabases()) {
           await db.insertInto('bulk_batch_items').values(item).execute();
           await assert.rejects(db.updateTable('bulk_batches').set({ status: 'cancelled' }).execute(), 'before 0012 a batch cannot be cancelled');
 
-          await migrateToLatest(fresh.database);
+          await migrateTo(fresh.database, '0012-bulk-cancelled');
           const numbers = <T extends Record<string, unknown>>(row: T) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v]));
           assert.deepEqual((await db.selectFrom('bulk_batches').selectAll().execute()).map(numbers), [batch]);
           assert.deepEqual((await db.selectFrom('bulk_batch_items').selectAll().execute()).map(numbers), [item]);

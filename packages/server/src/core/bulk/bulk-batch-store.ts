@@ -32,9 +32,12 @@ export interface BulkBatchStore {
   markInvalid(itemId: string, problems: BulkLineProblem[], now: string): Promise<void>;
   /** Brings `processing` lines to their payout's final status; returns how many moved. */
   followPayouts(batchId: string, now: string): Promise<number>;
-  /** Puts a batch at the back of the worker's queue (its `updated_at`), changing nothing else. */
-  touch(batchId: string, now: string): Promise<void>;
-  /** Batches being executed, least recently touched first. */
+  /**
+   * Puts a processing batch at the back of the worker's queue, after every visit whatever it did;
+   * `changed`: its lines moved, so its `updated_at` moves too.
+   */
+  visited(batchId: string, now: string, changed: boolean): Promise<void>;
+  /** Batches being executed, the one the worker looked at longest ago (or never) first. */
   processingBatches(limit: number): Promise<BulkBatch[]>;
   /** Which of `references` name a payout of the scope already. */
   existingPayoutReferences(scope: TenantScope, references: readonly string[]): Promise<Set<string>>;

@@ -159,15 +159,22 @@ export class BulkService {
   async followDue(limit = 20): Promise<number> {
     const batches = await this.deps.store.processingBatches(limit);
     let done = 0;
+    let firstFailure: { error: unknown } | undefined;
     for (const batch of batches) {
-      const executed = await this.execute(batch);
-      const followed = await this.follow(batch);
-      if (executed + followed > 0) {
-        done += executed + followed;
-        // To the back of the queue, so that a long batch does not hold the others.
-        await this.deps.store.touch(batch.id, this.deps.clock.now().toISOString());
+      let worked = 0;
+      try {
+        worked = (await this.execute(batch)) + (await this.follow(batch));
+      } catch (error) {
+        // One batch that fails must not hold the others: they are still visited, and the error is
+        // thrown once the pass is over (the worker pool logs it).
+        firstFailure ??= { error };
       }
+      done += worked;
+      // To the back of the queue after every visit, even one that found nothing to do: batches
+      // waiting on slow payouts must not keep the ones behind them (any merchant's) from running.
+      await this.deps.store.visited(batch.id, this.deps.clock.now().toISOString(), worked > 0);
     }
+    if (firstFailure) throw firstFailure.error;
     return done;
   }
 

@@ -14,6 +14,7 @@ import * as bulkCancelled from './0012-bulk-cancelled.js';
 import * as checkout from './0013-checkout.js';
 import * as lighterWrites from './0014-lighter-writes.js';
 import * as deliverySubject from './0015-delivery-subject.js';
+import * as bulkFollowOrder from './0016-bulk-follow-order.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013-checkout': checkout,
   '0014-lighter-writes': lighterWrites,
   '0015-delivery-subject': deliverySubject,
+  '0016-bulk-follow-order': bulkFollowOrder,
 };

@@ -42,7 +42,8 @@ function batchFromRow(row: Selectable<BulkBatchTable>): BulkBatch {
   };
 }
 
-function batchToRow(b: BulkBatch): Selectable<BulkBatchTable> {
+/** The batch's own columns; `followed_at` is the worker's (see `visited`). */
+function batchToRow(b: BulkBatch): Omit<Selectable<BulkBatchTable>, 'followed_at'> {
   return {
     id: b.id,
     merchant_id: b.merchantId,
@@ -264,12 +265,17 @@ export class BulkBatchRepository implements BulkBatchStore {
     return rows.length;
   }
 
-  async touch(batchId: string, now: string): Promise<void> {
-    await this.db.updateTable('bulk_batches').set({ updated_at: now }).where('id', '=', batchId).where('status', '=', 'processing').execute();
+  async visited(batchId: string, now: string, changed: boolean): Promise<void> {
+    await this.db
+      .updateTable('bulk_batches')
+      .set(changed ? { followed_at: now, updated_at: now } : { followed_at: now })
+      .where('id', '=', batchId)
+      .where('status', '=', 'processing')
+      .execute();
   }
 
   async processingBatches(limit: number): Promise<BulkBatch[]> {
-    const rows = await this.db.selectFrom('bulk_batches').selectAll().where('status', '=', 'processing').orderBy('updated_at').limit(limit).execute();
+    const rows = await this.db.selectFrom('bulk_batches').selectAll().where('status', '=', 'processing').orderBy('followed_at').orderBy('id').limit(limit).execute();
     return rows.map(batchFromRow);
   }
 

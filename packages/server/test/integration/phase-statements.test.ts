@@ -134,6 +134,68 @@ for (const target of testDatabases()) {
       assert.equal(completedEvents.length, ok);
     });
 
+    it('a change whose payment moved on stores no claim either, alone or grouped, and two changes of one payment commit once', async () => {
+      const { merchantId, testKey } = await t.newMerchant();
+      const api = collectClient(t.app, testKey);
+      const scope = { merchantId, environment: 'test' as const };
+      const payments: Payment[] = [];
+      for (let i = 0; i < 13; i++) {
+        const wire = await api.createOk(hosted({ country: 'BJ', amount: 3000 }));
+        payments.push((await t.services.paymentStore.find(scope, wire.id))!);
+      }
+      /** Completes `payment` from `expectedVersion`, under a new Idempotency-Key whose claim would be taken. */
+      const complete = (payment: Payment, expectedVersion: number) => {
+        const now = new Date();
+        const key = newId();
+        const next: Payment = { ...payment, status: 'completed', operator: 'mtn_bj', version: expectedVersion + 1, updatedAt: now.toISOString() };
+        const change: PaymentChange = {
+          payment: { next, expectedVersion },
+          events: [events.paymentEntered('completed', next)],
+          ledger: [postingRules.collection(next, fee)],
+          claim: {
+            claim: { merchantId, environment: 'test', method: 'POST', route: '/probe', key, requestHash: 'x', now: now.toISOString(), expiresAt: new Date(now.getTime() + 3_600_000).toISOString(), leaseToken: newId(), lockedUntil: now.toISOString() },
+            insert: true,
+            recoveryPoint: 'finished',
+            resourceId: payment.id,
+            response: { status: 200, body: '{"status":"completed"}' },
+          },
+        };
+        return { key, change };
+      };
+      const claimStored = async (key: string) =>
+        (await t.services.database.db.selectFrom('idempotency_records').select('idempotency_key').where('idempotency_key', '=', key).execute()).length === 1;
+      // The ledger accounts open on the first posting (a transaction on every database).
+      const first = complete(payments.shift()!, 1);
+      assert.equal(await t.services.paymentStore.save(first.change), true);
+
+      // Alone: a chain of gates on PostgreSQL.
+      const lone = payments.shift()!;
+      const stale = complete(lone, lone.version + 3);
+      assert.equal(await t.services.paymentStore.save(stale.change), false);
+      assert.equal(await claimStored(stale.key), false, 'no stored answer for a change that did not happen');
+      assert.equal((await t.services.paymentStore.find(scope, lone.id))!.status, 'awaiting_payment');
+
+      // Grouped: eleven at once (arrays on PostgreSQL), a stale one in every other; and the last
+      // payment twice from the same version, as two requests racing on it would.
+      const twice = payments.pop()!;
+      const grouped = [
+        ...payments.map((payment, i) => ({ payment, wanted: i % 2 === 0, ...complete(payment, i % 2 === 0 ? payment.version : payment.version + 3) })),
+        { payment: twice, wanted: true, ...complete(twice, twice.version) },
+        { payment: twice, wanted: true, ...complete(twice, twice.version) },
+      ];
+      const saved = await Promise.all(grouped.map(({ change }) => t.services.paymentStore.save(change)));
+      for (const [i, { payment, wanted, key }] of grouped.entries()) {
+        if (payment === twice) continue;
+        assert.equal(saved[i], wanted, `change ${i}`);
+        assert.equal(await claimStored(key), wanted, `claim of change ${i}`);
+        assert.equal(await postingsOf(payment.id), wanted ? 1 : 0);
+      }
+      const racing = grouped.map((entry, i) => ({ ...entry, saved: saved[i] })).filter((entry) => entry.payment === twice);
+      assert.deepEqual(racing.map((entry) => entry.saved).sort(), [false, true], 'one of the two changes of one payment commits');
+      for (const entry of racing) assert.equal(await claimStored(entry.key), entry.saved, 'and only its claim is stored');
+      assert.equal(await postingsOf(twice.id), 1);
+    });
+
     it('writes the claims of requests with no earlier phase with their outcomes: new keys are taken, a live one is not', async () => {
       const { merchantId, testKey } = await t.newMerchant();
       const api = collectClient(t.app, testKey);

@@ -7,10 +7,13 @@
  * It is planned on each run (PLAN_EACH_RUN), never kept as a named statement: a generic plan made
  * while `payments` was small hash-joins over a sequential scan of it, and would be kept as it grows.
  *
- * Each change still stands or falls alone, as in the transaction that SQLite runs: its claim write
- * (update of the in-progress record, or insert over an expired one) must write for its payment
- * update to be tried; its payment update must find the expected version for its events and its
- * posting to be written. Writes are tied to their change by the index `i` every row carries.
+ * Each change still stands or falls alone, as in the transaction that SQLite runs: its payment must
+ * still be at the expected version, and is locked first (`locked`), for its claim write (update of
+ * the in-progress record, or insert over an expired one) to be tried; the claim must write for the
+ * payment update to be tried, which the lock makes certain to find its version; the payment update
+ * must write for its events and its posting to be written. (A claim written before a version check
+ * that then failed would be kept: one statement cannot undo its own earlier writes.) A batch holds
+ * at most one change per payment (the caller's rule), so each lock and update is its change's. Writes are tied to their change by the index `i` every row carries.
  * The ledger accounts must all exist (`accounts`), or nothing at all is written; each balance moves
  * once, by the sum of the postings that went through, after its rows are locked in a fixed order.
  */
@@ -42,9 +45,10 @@ export interface PaymentOutcomes {
   now: string;
 }
 
-/** What the statement reports: whether the accounts were all open, and which claims and payments wrote. */
+/** What the statement reports: whether the accounts were all open, which payments were at their version, and which claims and payments wrote. */
 export interface OutcomeCounts {
   accounts: number;
+  locked: number[];
   claims: number[];
   payments: number[];
 }
@@ -177,6 +181,19 @@ export function paymentOutcomesStatement(outcomes: PaymentOutcomes): CompiledQue
   // No posting: no kinds, and zero accounts found is all of them.
   add('accounts', `select 1 where (select count(*) from "ledger_accounts" where ${scope} and "kind" = any(${kinds})) = cardinality(${kinds})`);
 
+  // Each payment still at the expected version, locked until the statement commits: its update
+  // below cannot miss it. Changes without a payment go on as long as the accounts are open.
+  add('payment_inputs', `select * from ${p.rows('n', PAYMENT_INPUT, outcomes.payments)}`);
+  add(
+    'locked',
+    `select "n"."i" from "payments" as "p" join "payment_inputs" as "n" on "p"."id" = "n"."id" and "p"."version" = "n"."expected_version" ` +
+      `where exists (select 1 from "accounts") for update of "p"`,
+  );
+  add(
+    'may_claim',
+    `select "i" from "locked" union all select "u"."i" from unnest(${p.add(outcomes.withoutPayment, 'int[]')}) as "u" ("i") where exists (select 1 from "accounts")`,
+  );
+
   const updates = outcomes.claims.filter((claim) => !claim.insert);
   const inserts = outcomes.claims.filter((claim) => claim.insert);
   const keyMatches = (left: string, right: string) => CLAIM_KEY.map((column) => `${quote(left)}.${quote(column)} = ${quote(right)}.${quote(column)}`).join(' and ');
@@ -184,13 +201,13 @@ export function paymentOutcomesStatement(outcomes: PaymentOutcomes): CompiledQue
     'claims_updated',
     `update "idempotency_records" as "r" set ${CLAIM_UPDATED.map((column) => `${quote(column)} = "c".${quote(column)}`).join(', ')} ` +
       `from ${p.rows('c', CLAIM_COLUMNS, updates)} ` +
-      `where ${keyMatches('r', 'c')} and "r"."lease_token" = "c"."lease_token" and "r"."state" = 'in_progress' and exists (select 1 from "accounts") returning "c"."i"`,
+      `where ${keyMatches('r', 'c')} and "r"."lease_token" = "c"."lease_token" and "r"."state" = 'in_progress' and ${inPassed('c', 'may_claim')} returning "c"."i"`,
   );
   const inserted = p.rows('c', CLAIM_COLUMNS, inserts);
     add(
     'claims_inserted',
     `insert into "idempotency_records" (${names(CLAIM_RECORD).join(', ')}) select ${columnsOf('c', CLAIM_RECORD).join(', ')} from ${inserted} ` +
-      `where exists (select 1 from "accounts") ` +
+      `where ${inPassed('c', 'may_claim')} ` +
       `on conflict (${CLAIM_KEY.map(quote).join(', ')}) do update set ${names(CLAIM_RECORD.filter(([name]) => !(CLAIM_KEY as readonly string[]).includes(name)))
         .map((column) => `${column} = excluded.${column}`)
         .join(', ')} ` +
@@ -203,12 +220,12 @@ export function paymentOutcomesStatement(outcomes: PaymentOutcomes): CompiledQue
   );
   add(
     'claimed',
-    `select "i" from "claims" union all select "u"."i" from unnest(${p.add(outcomes.unclaimed, 'int[]')}) as "u" ("i") where exists (select 1 from "accounts")`,
+    `select "i" from "claims" union all select "u"."i" from unnest(${p.add(outcomes.unclaimed, 'int[]')}) as "u" ("i") where "u"."i" in (select "i" from "may_claim")`,
   );
   add(
     'payments',
     `update "payments" as "p" set ${PAYMENT_COLUMNS.map(([name]) => `${quote(name)} = "n".${quote(name)}`).join(', ')}, "version" = "n"."expected_version" + 1 ` +
-      `from ${p.rows('n', PAYMENT_INPUT, outcomes.payments)} ` +
+      `from "payment_inputs" as "n" ` +
       `where "p"."id" = "n"."id" and "p"."version" = "n"."expected_version" and ${inPassed('n', 'claimed')} returning "n"."i"`,
   );
   add(
@@ -247,6 +264,6 @@ export function paymentOutcomesStatement(outcomes: PaymentOutcomes): CompiledQue
   const text =
     PLAN_EACH_RUN +
     `with ${ctes.join(', ')} select (select count(*) from "accounts")::int as "accounts", ` +
-    `array(select "i" from "claims") as "claims", array(select "i" from "payments") as "payments"`;
+    `array(select "i" from "locked") as "locked", array(select "i" from "claims") as "claims", array(select "i" from "payments") as "payments"`;
   return CompiledQuery.raw(text, p.values) as CompiledQuery<OutcomeCounts>;
 }

@@ -36,11 +36,37 @@ type OneStatementResult = { outcome: OneStatementOutcome } | { error: unknown };
  * What a change's one-statement write came to, from what its gates wrote: nothing at all when the
  * ledger accounts were not all open, else the error or outcome the transaction would have given.
  */
-function outcomeOf(change: PaymentChange, accountsOpen: boolean, claimWrote: boolean, paymentWrote: boolean): OneStatementResult {
-  if (!accountsOpen) return { outcome: 'accounts_missing' };
-  if (change.claim && !claimWrote) return { error: new IdempotencyClaimLost() };
-  if (change.payment && !paymentWrote) return { outcome: 'conflict' };
+/**
+ * A change's answer from what its statement wrote. The payment's version is checked (and the row
+ * locked) before the claim is written, so a stale version writes nothing at all: 'conflict', and the
+ * caller reads again (meeting the lost claim then, if it is lost too).
+ */
+function outcomeOf(change: PaymentChange, written: { accountsOpen: boolean; versionHeld: boolean; claim: boolean; payment: boolean }): OneStatementResult {
+  if (!written.accountsOpen) return { outcome: 'accounts_missing' };
+  if (change.payment && !written.versionHeld) return { outcome: 'conflict' };
+  if (change.claim && !written.claim) return { error: new IdempotencyClaimLost() };
+  if (change.payment && !written.payment) return { outcome: 'conflict' };
   return { outcome: 'saved' };
+}
+
+/**
+ * Up to MAX_PHASE_BATCH waiting changes, in order, at most one per payment: two changes of one
+ * payment in one statement would both pass its version check (one snapshot), and only one update of
+ * the row would take effect. A later change of a payment already taken waits for the next batch.
+ */
+function takeBatch(waiting: PostingQueue['waiting']): PostingQueue['waiting'] {
+  const batch: PostingQueue['waiting'] = [];
+  const payments = new Set<string>();
+  for (let index = 0; index < waiting.length && batch.length < MAX_PHASE_BATCH; ) {
+    const paymentId = waiting[index]!.change.payment?.next.id;
+    if (paymentId !== undefined && payments.has(paymentId)) {
+      index += 1;
+      continue;
+    }
+    if (paymentId !== undefined) payments.add(paymentId);
+    batch.push(...waiting.splice(index, 1));
+  }
+  return batch;
 }
 
 function settled(result: OneStatementResult): OneStatementOutcome {
@@ -473,7 +499,7 @@ export class PaymentRepository implements PaymentStore {
       this.postingQueues.delete(key);
       return;
     }
-    const batch = queue.waiting.splice(0, MAX_PHASE_BATCH);
+    const batch = takeBatch(queue.waiting);
     queue.running = true;
     const run = async () => {
       let results: OneStatementResult[];
@@ -548,9 +574,10 @@ export class PaymentRepository implements PaymentStore {
       }
     });
     const counts = (await this.db.executeQuery(paymentOutcomesStatement(outcomes))).rows[0]!;
+    const locked = new Set(counts.locked.map(Number));
     const claimed = new Set(counts.claims.map(Number));
     const saved = new Set(counts.payments.map(Number));
-    return changes.map((change, i) => outcomeOf(change, counts.accounts === 1, claimed.has(i), saved.has(i)));
+    return changes.map((change, i) => outcomeOf(change, { accountsOpen: counts.accounts === 1, versionHeld: locked.has(i), claim: claimed.has(i), payment: saved.has(i) }));
   }
 
   /**
@@ -566,6 +593,13 @@ export class PaymentRepository implements PaymentStore {
     const base = statement.currentGate;
     const gates = changes.map((change, index) => {
       statement.from(base);
+      if (change.payment) {
+        // The version first, with the row locked until the commit: a claim written before a check
+        // that then failed would stay written (one statement cannot undo its earlier writes).
+        const { next, expectedVersion } = change.payment;
+        const where = `"id" = ${statement.param(next.id)} and "version" = ${statement.param(expectedVersion)} and ${statement.guard}`;
+        statement.add(`version_${index}`, `select 1 from "payments" where ${where} for update`, { gate: true });
+      }
       if (change.claim) this.claims.addTo(statement, `claim_${index}`, change.claim);
       if (change.payment) {
         const { next, expectedVersion } = change.payment;
@@ -596,7 +630,12 @@ export class PaymentRepository implements PaymentStore {
       throw error;
     }
     return changes.map((change, index) =>
-      outcomeOf(change, postings.length === 0 || counts.accounts === 1, counts[`claim_${index}`] === 1, counts[`payment_${index}`] === 1),
+      outcomeOf(change, {
+        accountsOpen: postings.length === 0 || counts.accounts === 1,
+        versionHeld: counts[`version_${index}`] === 1,
+        claim: counts[`claim_${index}`] === 1,
+        payment: counts[`payment_${index}`] === 1,
+      }),
     );
   }
 

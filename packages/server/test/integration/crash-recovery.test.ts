@@ -20,11 +20,12 @@ import { testDatabases } from '../support/test-databases.js';
 
 const LEASE_MS = 60_000;
 
-/** Stops the next run that reaches `boundary` there, for good (until the test ends). */
+/** Stops the next run that reaches `boundary` there, for good (until the test ends), or until told to go on. */
 class Crasher implements PhaseFaults {
   private armed: PhaseBoundary | undefined;
   private onReached: ((resourceId: string) => void) | undefined;
   private readonly frozen: ((error: Error) => void)[] = [];
+  private paused: (() => void) | undefined;
 
   /** Arms the fault point; resolves with the resource id once a run is stopped there. */
   arm(boundary: PhaseBoundary): Promise<string> {
@@ -32,11 +33,20 @@ class Crasher implements PhaseFaults {
     return new Promise((resolve) => (this.onReached = resolve));
   }
 
+  /** Lets the run stopped last go on from its fault point: a slow run, not a dead one. */
+  goOn(): void {
+    this.paused?.();
+    this.paused = undefined;
+  }
+
   reached(boundary: PhaseBoundary, resourceId: string): void | Promise<void> {
     if (boundary !== this.armed) return;
     this.armed = undefined;
     this.onReached?.(resourceId);
-    return new Promise((_, reject) => this.frozen.push(reject));
+    return new Promise((resolve, reject) => {
+      this.frozen.push(reject);
+      this.paused = resolve;
+    });
   }
 
   /** Ends the frozen runs (their process is long gone in the story the test tells). */
@@ -211,6 +221,31 @@ for (const target of testDatabases()) {
         assert.deepEqual(refundEvents, ['collect.refund.created:pending', 'collect.refund.completed:completed']);
       });
     }
+
+    it('a refund run that outlives its lease while the recovery worker records it answers that record and posts nothing twice', async () => {
+      const payment = (await post('/collect/payments', direct(), newId())).json();
+      const idempotencyKey = newId();
+      let slowAnswer: Promise<LightMyRequestResponse> | undefined;
+      const refundId = await crashAt('after_operator_call', () => (slowAnswer = post(`/collect/payments/${payment.id}/refunds`, {}, idempotencyKey)));
+      clock.advance(LEASE_MS + 1);
+      assert.equal(await t.services.payments.recoverAbandoned(), 1, 'the worker records the refund the operator made');
+      crasher.goOn(); // the first run wakes up with the operator's answer in hand
+      const slow = await slowAnswer!;
+      assert.ok(slow.statusCode < 300, slow.body);
+      assert.equal(slow.json().status, 'completed');
+      assert.equal(sandbox.ledger.refundCallsFor(refundId), 1);
+      const refundEvents = (await eventsOf(t.services.database, payment.id)).filter((e) => e.startsWith('collect.refund'));
+      assert.deepEqual(refundEvents, ['collect.refund.created:pending', 'collect.refund.completed:completed']);
+      const postings = await t.services.database.db.selectFrom('ledger_transactions').select('type').where('source_id', '=', refundId).orderBy('id').execute();
+      assert.equal(postings.length, 2, `reserved, then completed once: ${JSON.stringify(postings)}`);
+      const [row] = await t.services.database.db.selectFrom('payments').select(['status', 'refunded_minor']).where('id', '=', payment.id).execute();
+      assert.equal(row!.status, 'refunded');
+      assert.equal(Number(row!.refunded_minor), payment.amount_minor);
+      // The key's stored answer is that record too.
+      const replay = await post(`/collect/payments/${payment.id}/refunds`, {}, idempotencyKey);
+      assert.equal(replay.json().status, 'completed');
+      assert.equal(replay.headers['idempotent-replayed'], 'true');
+    });
 
     it('a refund abandoned before the operator call is finished by the recovery worker', async () => {
       const payment = (await post('/collect/payments', direct(), newId())).json();

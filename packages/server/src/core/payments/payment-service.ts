@@ -17,7 +17,7 @@ import { failureCodeOnEntering } from './payment-failures.js';
 import { checkMetadata } from '../shared/metadata.js';
 import { expiryBounds, maxOtpAttempts, type CreatePaymentInput } from './payment-input.js';
 import { assertTransition, isFinal, isPastExpiry } from './payment-state-machine.js';
-import type { LockedChange, PaymentChange, PaymentFilters, PaymentStore } from './payment-store.js';
+import { RefundTakenOver, type LockedChange, type PaymentChange, type PaymentFilters, type PaymentStore } from './payment-store.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import { newCheckoutToken } from './checkout-token.js';
 
@@ -398,31 +398,45 @@ export class PaymentService {
     return this.recordRefund(leased, answer, request);
   }
 
-  /** Records a refund's outcome under the payment's lock, with its events and the request's response. */
+  /**
+   * Records a refund's outcome under the payment's lock, with its events and the request's response,
+   * if this run still holds the refund (`refund.updatedAt` is its lease). If another run took it
+   * over meanwhile (this one outlived its lease), that run's record stands and is what this answers.
+   */
   private async recordRefund(refund: Refund, answer: RefundAnswer, request: RecordedRequest<RefundResult>): Promise<RefundResult> {
     const now = () => this.deps.clock.now().toISOString();
     const finished: Refund = { ...refund, status: answer.status, pspReference: answer.pspReference ?? null, updatedAt: now() };
+    const settleRefund = { refund: finished, leasedAt: refund.updatedAt };
     let claim: ClaimWrite | undefined;
-    const result = await this.deps.store.withLockedPayment(refund.paymentId, (current, pendingRefunds) => {
-      const decide = (): { change: LockedChange; result: RefundResult } => {
-        if (answer.status === 'failed') {
-          const next = { ...current, refundedMinor: current.refundedMinor - finished.amountMinor, version: current.version + 1, updatedAt: now() };
-          const ledger = [postingRules.refundReleased(finished)];
-          return { change: { next, updateRefund: finished, events: [this.deps.events.refund('failed', finished, next)], ledger }, result: { refund: finished, payment: next } };
-        }
-        const events = [this.deps.events.refund('completed', finished, current)];
-        const ledger = [postingRules.refundCompleted(finished)];
-        // `pendingRefunds` still counts this refund: its row is updated by this very change.
-        const fullyRefunded = current.refundedMinor === current.amountMinor && pendingRefunds === 1;
-        if (!fullyRefunded) return { change: { updateRefund: finished, events, ledger }, result: { refund: finished, payment: current } };
-        const refunded = this.afterAnswer(current, { path: ['refunded'], message: 'Fully refunded.' });
-        const next = { ...refunded.next, version: current.version + 1, updatedAt: now() };
-        return { change: { next, updateRefund: finished, events: [...events, ...refunded.events], ledger }, result: { refund: finished, payment: next } };
-      };
-      const decided = decide();
-      claim = finishWrite(request, finished.id, decided.result);
-      return { change: { ...decided.change, claim }, result: decided.result };
-    });
+    let result: RefundResult;
+    try {
+      result = await this.deps.store.withLockedPayment(refund.paymentId, (current, pendingRefunds) => {
+        const decide = (): { change: LockedChange; result: RefundResult } => {
+          if (answer.status === 'failed') {
+            const next = { ...current, refundedMinor: current.refundedMinor - finished.amountMinor, version: current.version + 1, updatedAt: now() };
+            const ledger = [postingRules.refundReleased(finished)];
+            return { change: { next, settleRefund, events: [this.deps.events.refund('failed', finished, next)], ledger }, result: { refund: finished, payment: next } };
+          }
+          const events = [this.deps.events.refund('completed', finished, current)];
+          const ledger = [postingRules.refundCompleted(finished)];
+          // `pendingRefunds` still counts this refund: its row is updated by this very change.
+          const fullyRefunded = current.refundedMinor === current.amountMinor && pendingRefunds === 1;
+          if (!fullyRefunded) return { change: { settleRefund, events, ledger }, result: { refund: finished, payment: current } };
+          const refunded = this.afterAnswer(current, { path: ['refunded'], message: 'Fully refunded.' });
+          const next = { ...refunded.next, version: current.version + 1, updatedAt: now() };
+          return { change: { next, settleRefund, events: [...events, ...refunded.events], ledger }, result: { refund: finished, payment: next } };
+        };
+        const decided = decide();
+        claim = finishWrite(request, finished.id, decided.result);
+        return { change: { ...decided.change, claim }, result: decided.result };
+      });
+    } catch (error) {
+      if (!(error instanceof RefundTakenOver)) throw error;
+      // This run outlived its lease and another one took the refund over: its record stands.
+      const scope = { merchantId: refund.merchantId, environment: refund.environment };
+      const current = (await this.deps.store.findRefund(scope, refund.id))!;
+      return this.answerOnly(request, current.id, { refund: current, payment: await this.find(scope, current.paymentId) });
+    }
     reportCommitted(request, claim);
     await this.reached('after_outcome', finished.id);
     return result;

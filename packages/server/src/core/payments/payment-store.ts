@@ -19,11 +19,29 @@ export interface PaymentFilters {
   metadata?: { key: string; value: string };
 }
 
+/**
+ * A refund's outcome, recorded only while the refund is still `pending` as the run that recorded it
+ * leased it (`leasedAt`, its `updatedAt` then). Else another run (the recovery worker, a retry
+ * after the lease) has taken it over or settled it: the whole change is refused with
+ * RefundTakenOver, and that run's record stands.
+ */
+export interface RefundSettlement {
+  refund: Refund;
+  leasedAt: string;
+}
+
+/** A refund settlement met a refund another run has leased or settled since (see RefundSettlement). */
+export class RefundTakenOver extends Error {
+  constructor(readonly refundId: string) {
+    super(`refund ${refundId} was taken over by another run`);
+  }
+}
+
 /** One atomic write: the payment's new state (if it changed), refund rows, and the events reporting them. */
 export interface PaymentChange {
   payment?: { next: Payment; expectedVersion: number };
   insertRefund?: Refund;
-  updateRefund?: Refund;
+  settleRefund?: RefundSettlement;
   events: StoredEvent[];
   /** Ledger postings the change causes, committed with it (a balance it would overdraw refuses the whole change). */
   ledger?: LedgerPosting[];
@@ -35,7 +53,7 @@ export interface PaymentChange {
 export interface LockedChange {
   next?: Payment;
   insertRefund?: Refund;
-  updateRefund?: Refund;
+  settleRefund?: RefundSettlement;
   events: StoredEvent[];
   ledger?: LedgerPosting[];
   claim?: ClaimWrite;

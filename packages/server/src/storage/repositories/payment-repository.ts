@@ -3,7 +3,7 @@ import type { CountryCode, Currency } from '../../core/catalog/operator-catalog.
 import { AkweError } from '../../core/errors/index.js';
 import type { OperatorCall, Payment, PaymentMode, PaymentStatus, Refund, RefundStatus } from '../../core/payments/payment.js';
 import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
-import type { LockedChange, PaymentChange, PaymentFilters, PaymentStore } from '../../core/payments/payment-store.js';
+import { RefundTakenOver, type LockedChange, type PaymentChange, type PaymentFilters, type PaymentStore } from '../../core/payments/payment-store.js';
 import { nonFinalStatuses } from '../../core/payments/payment-state-machine.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import type { FailureCode } from '../../core/shared/failure-codes.js';
@@ -377,7 +377,7 @@ export class PaymentRepository implements PaymentStore {
       await this.apply(trx, {
         ...(change.next ? { payment: { next: change.next, expectedVersion: current.version } } : {}),
         insertRefund: change.insertRefund,
-        updateRefund: change.updateRefund,
+        settleRefund: change.settleRefund,
         events: change.events,
         ledger: change.ledger,
         claim: change.claim,
@@ -468,7 +468,7 @@ export class PaymentRepository implements PaymentStore {
 
   /** What `saveInOneStatement` can write: no refund rows, at most one posting with one line per account. */
   private fitsOneStatement(change: PaymentChange): boolean {
-    if (change.insertRefund || change.updateRefund) return false;
+    if (change.insertRefund || change.settleRefund) return false;
     if (!change.payment && !change.claim && change.events.length === 0) return false;
     const ledger = change.ledger ?? [];
     return ledger.length === 0 || (ledger.length === 1 && this.ledger.fitsOneStatement(ledger[0]!));
@@ -648,9 +648,11 @@ export class PaymentRepository implements PaymentStore {
       if (Number(result.numAffectedRows ?? 0) !== 1) throw new VersionConflict();
     }
     if (change.insertRefund) await trx.insertInto('refunds').values(refundToRow(change.insertRefund)).execute();
-    if (change.updateRefund) {
-      const { id, ...columns } = refundToRow(change.updateRefund);
-      await trx.updateTable('refunds').set(columns).where('id', '=', id).execute();
+    if (change.settleRefund) {
+      const { refund, leasedAt } = change.settleRefund;
+      const { id, ...columns } = refundToRow(refund);
+      const result = await trx.updateTable('refunds').set(columns).where('id', '=', id).where('status', '=', 'pending').where('updated_at', '=', leasedAt).executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw new RefundTakenOver(id);
     }
     if (change.ledger && change.ledger.length > 0) await this.ledger.post(trx, change.ledger);
     await this.outbox.insert(trx, change.events);

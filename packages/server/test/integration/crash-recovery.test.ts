@@ -11,6 +11,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { PhaseBoundary, PhaseFaults } from '../../src/core/payments/payment-service.js';
 import { newId } from '../../src/core/shared/ids.js';
 import { OperatorRegistry } from '../../src/operators/operator-registry.js';
+import type { CatalogOperator } from '../../src/core/catalog/operator-catalog.js';
+import type { OperatorAnswer } from '../../src/core/payments/operator-gateway.js';
+import type { Payment } from '../../src/core/payments/payment.js';
 import { SandboxOperator } from '../../src/operators/sandbox/sandbox-operator.js';
 import { UnconfiguredLiveOperator } from '../../src/operators/unconfigured-live-operator.js';
 import { direct, eventsOf } from '../support/collect-client.js';
@@ -55,12 +58,26 @@ class Crasher implements PhaseFaults {
   }
 }
 
+/** The sandbox, whose next push can be made to fail without an answer: before reaching it, or after. */
+class FlakySandbox extends SandboxOperator {
+  failNextPush: 'before_it_arrives' | 'after_it_arrived' | undefined;
+
+  override async startCollection(payment: Payment, operator: CatalogOperator): Promise<OperatorAnswer> {
+    const failure = this.failNextPush;
+    this.failNextPush = undefined;
+    if (failure === 'before_it_arrives') throw new Error('connect ETIMEDOUT');
+    const answer = await super.startCollection(payment, operator);
+    if (failure === 'after_it_arrived') throw new Error('socket hang up');
+    return answer;
+  }
+}
+
 for (const target of testDatabases()) {
   describe(`crash recovery on ${target.name}`, { skip: target.skip }, () => {
     let t: TestApp;
     let key: string;
     const clock = new FakeClock();
-    const sandbox = new SandboxOperator();
+    const sandbox = new FlakySandbox();
     const crasher = new Crasher();
     const stranded: Promise<LightMyRequestResponse>[] = [];
 
@@ -258,6 +275,66 @@ for (const target of testDatabases()) {
       const [row] = await t.services.database.db.selectFrom('payments').select(['status']).where('id', '=', payment.id).execute();
       assert.equal(row!.status, 'refunded');
     });
+
+    it('a retry after its claim lease does not take over a call the recovery worker is making: 409 until the worker is done', async () => {
+      const body = direct();
+      const idempotencyKey = newId();
+      const paymentId = await crashAt('after_intent', () => post('/collect/payments', body, idempotencyKey));
+      clock.advance(LEASE_MS + 1);
+      // The worker takes the abandoned call over, pushes, and is slow to record the answer.
+      const workerStopped = crasher.arm('after_operator_call');
+      const worker = t.services.payments.recoverAbandoned();
+      await workerStopped;
+      const during = await post('/collect/payments', body, idempotencyKey);
+      assert.equal(during.statusCode, 409, during.body);
+      assert.equal(during.json().error.code, 'operator_call_in_progress');
+      assert.ok(Number(during.headers['retry-after']) >= 1);
+      crasher.goOn();
+      assert.equal(await worker, 1);
+      const after = await post('/collect/payments', body, idempotencyKey);
+      assert.equal(after.statusCode, 201, after.body);
+      assert.equal(after.json().status, 'completed');
+      assert.equal(sandbox.ledger.pushesFor(paymentId), 1);
+      assert.equal((await eventsOf(t.services.database, paymentId)).length, 3);
+    });
+
+    it('a refund retry after its claim lease does not take over a refund the recovery worker is settling', async () => {
+      const payment = (await post('/collect/payments', direct(), newId())).json();
+      const idempotencyKey = newId();
+      const refundId = await crashAt('after_intent', () => post(`/collect/payments/${payment.id}/refunds`, {}, idempotencyKey));
+      clock.advance(LEASE_MS + 1);
+      const workerStopped = crasher.arm('after_operator_call');
+      const worker = t.services.payments.recoverAbandoned();
+      await workerStopped;
+      const during = await post(`/collect/payments/${payment.id}/refunds`, {}, idempotencyKey);
+      assert.equal(during.statusCode, 409, during.body);
+      assert.equal(during.json().error.code, 'operator_call_in_progress');
+      crasher.goOn();
+      assert.equal(await worker, 1);
+      const after = await post(`/collect/payments/${payment.id}/refunds`, {}, idempotencyKey);
+      assert.ok(after.statusCode < 300, after.body);
+      assert.equal(after.json().status, 'completed');
+      assert.equal(sandbox.ledger.refundCallsFor(refundId), 1);
+    });
+
+    for (const failure of ['before_it_arrives', 'after_it_arrived'] as const) {
+      it(`a push that fails without an answer (${failure.replace(/_/g, ' ')}) answers 502, and a retry at once finishes it with one push`, async () => {
+        const body = direct();
+        const idempotencyKey = newId();
+        sandbox.failNextPush = failure;
+        const first = await post('/collect/payments', body, idempotencyKey);
+        assert.equal(first.statusCode, 502, first.body);
+        assert.equal(first.json().error.code, 'operator_outcome_unknown');
+        const paymentId = (await paymentRows(body.reference))[0]!.id;
+        assert.equal(sandbox.ledger.pushesFor(paymentId), failure === 'after_it_arrived' ? 1 : 0);
+
+        const retry = await post('/collect/payments', body, idempotencyKey);
+        assert.equal(retry.statusCode, 201, retry.body);
+        assert.equal(retry.json().status, 'completed');
+        assert.equal(sandbox.ledger.pushesFor(paymentId), 1, 'the phone is pushed once');
+        assert.deepEqual(await eventsOf(t.services.database, paymentId), ['collect.payment.created:pending', 'collect.payment.processing:processing', 'collect.payment.completed:completed']);
+      });
+    }
 
     it('two recovery passes racing settle an abandoned call once', async () => {
       const body = direct();

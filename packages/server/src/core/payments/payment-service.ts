@@ -144,7 +144,7 @@ export class PaymentService {
     reportCommitted(request, claim);
     if (!direct) return payment;
     await this.reached('after_intent', payment.id);
-    const answer = await this.call(() => this.gateway(ctx).startCollection(payment, operator!));
+    const answer = await this.callFor(payment, () => this.gateway(ctx).startCollection(payment, operator!));
     await this.reached('after_operator_call', payment.id);
     return this.settle(payment, (current) => this.afterAnswer(current, answer), (p) => p, request);
   }
@@ -182,7 +182,7 @@ export class PaymentService {
     this.requireOperators(ctx);
     const started = await this.startCall(current, 'confirm_otp', {}, request);
     await this.reached('after_intent', started.id);
-    const answer = await this.call(() => this.gateway(ctx).confirmOtp(started, otp));
+    const answer = await this.callFor(started, () => this.gateway(ctx).confirmOtp(started, otp));
     await this.reached('after_operator_call', started.id);
     const outcome = this.otpOutcome(answer);
     return this.settle(started, outcome.decide, (payment) => ({ payment, rejected: outcome.rejected }), request);
@@ -234,7 +234,7 @@ export class PaymentService {
     this.checkAmount(current.amountMinor, country, operator);
     const started = await this.startCall(current, 'pay_checkout', { operator: operator.slug, phone: this.phoneOf(country, input.phone, 'phone') }, request);
     await this.reached('after_intent', started.id);
-    const answer = await this.call(() => this.gateway(ctx).payCheckout(started, operator));
+    const answer = await this.callFor(started, () => this.gateway(ctx).payCheckout(started, operator));
     await this.reached('after_operator_call', started.id);
     return this.settle(started, (current) => this.afterAnswer(current, answer), (p) => p, request);
   }
@@ -350,6 +350,9 @@ export class PaymentService {
    * and records the outcome. `retry` carries what a retried request brought (the one-time code).
    */
   private async resume<T>(payment: Payment, toResult: (p: Payment) => T, request: RecordedRequest<T>, retry: { otp?: string } = {}): Promise<T> {
+    // A call whose lease runs is someone's (a slow run, the worker, another retry): taking it over
+    // now could make the call twice. A retry whose claim lease ended before the call's waits.
+    if (!this.leaseEnded(payment)) this.refuseWhileCalling(payment);
     const now = this.deps.clock.now().toISOString();
     const leased: Payment = { ...payment, operatorCallStartedAt: now, version: payment.version + 1, updatedAt: now };
     if (!(await this.deps.store.save({ payment: { next: leased, expectedVersion: payment.version }, events: [] }))) {
@@ -358,7 +361,7 @@ export class PaymentService {
       return this.answerOnly(request, current.id, toResult(current));
     }
     const gateway = this.deps.operators.gatewayFor(payment.environment);
-    const known = await this.call(() => gateway.queryStatus(leased));
+    const known = await this.callFor(leased, () => gateway.queryStatus(leased));
     // A code the operator did not take leaves it awaiting one, exactly as a code that never arrived.
     const arrived = known !== undefined && !(leased.operatorCall === 'confirm_otp' && known.path.at(-1) === 'awaiting_otp');
     let decide = (current: Payment): Decision => (arrived ? this.afterAnswer(current, known) : { next: current, events: [] });
@@ -368,7 +371,7 @@ export class PaymentService {
       decide = (current) => this.afterAnswer(current, { path: ['expired'], message: 'The payment expired before the operator could be reached.', failureCode: 'expired' });
     } else if (!arrived && leased.operatorCall === 'confirm_otp') {
       if (retry.otp !== undefined) {
-        const outcome = this.otpOutcome(await this.call(() => gateway.confirmOtp(leased, retry.otp!)));
+        const outcome = this.otpOutcome(await this.callFor(leased, () => gateway.confirmOtp(leased, retry.otp!)));
         decide = outcome.decide;
         if (outcome.rejected) result = (p) => ({ ...toResult(p), rejected: true });
       }
@@ -376,7 +379,7 @@ export class PaymentService {
     } else if (!arrived) {
       const operator = this.operatorOf(this.countryOf(leased.country), leased.operator!);
       const call = leased.operatorCall === 'pay_checkout' ? () => gateway.payCheckout(leased, operator) : () => gateway.startCollection(leased, operator);
-      const answer = await this.call(call);
+      const answer = await this.callFor(leased, call);
       decide = (current) => this.afterAnswer(current, answer);
     }
     await this.reached('after_operator_call', leased.id);
@@ -385,6 +388,9 @@ export class PaymentService {
 
   private async resumeRefund(refund: Refund, request: RecordedRequest<RefundResult>): Promise<RefundResult> {
     const scope = { merchantId: refund.merchantId, environment: refund.environment };
+    // As for a payment's call: a refund whose lease runs is being settled by someone else.
+    const leaseLeftMs = Date.parse(refund.updatedAt) + this.leaseMs - this.deps.clock.now().getTime();
+    if (leaseLeftMs > 0) throw new AkweError('operator_call_in_progress', 'The refund is being settled; retry shortly.', { retryAfterSeconds: Math.max(1, leaseLeftMs / 1000) });
     const leased = await this.deps.store.leaseRefund(refund, this.deps.clock.now().toISOString());
     if (!leased) {
       const current = await this.deps.store.findRefund(scope, refund.id);
@@ -511,6 +517,28 @@ export class PaymentService {
       if (error instanceof AkweError) throw error;
       throw new AkweError('operator_outcome_unknown');
     }
+  }
+
+  /**
+   * An operator call made under `started`'s lease. If it fails without an answer (502
+   * operator_outcome_unknown), the lease is ended at once, so that the retry (or the worker)
+   * resumes the call now instead of waiting for it: nobody is making that call any more.
+   */
+  private async callFor<T>(started: Payment, work: () => Promise<T>): Promise<T> {
+    try {
+      return await this.call(work);
+    } catch (error) {
+      if (error instanceof AkweError && error.code === 'operator_outcome_unknown') await this.endCallLease(started);
+      throw error;
+    }
+  }
+
+  private async endCallLease(started: Payment): Promise<void> {
+    const now = this.deps.clock.now();
+    const ended = new Date(now.getTime() - this.leaseMs).toISOString();
+    const next: Payment = { ...started, operatorCallStartedAt: ended, version: started.version + 1, updatedAt: now.toISOString() };
+    // Best effort: if it fails (or the payment moved on), the lease ends by itself.
+    await this.deps.store.save({ payment: { next, expectedVersion: started.version }, events: [] }).catch(() => false);
   }
 
   private leaseEnded(payment: Payment): boolean {

@@ -4,9 +4,11 @@
  * for the balance, and crashes at each phase boundary; the books are checked after every test.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { feeFor } from '../../src/core/ledger/ledger.js';
-import { loadDefaultCatalog } from '../../src/core/catalog/operator-catalog.js';
+import { loadDefaultCatalog, OperatorCatalog } from '../../src/core/catalog/operator-catalog.js';
 import type { PhaseBoundary, PhaseFaults } from '../../src/core/payments/payment-service.js';
 import { newId } from '../../src/core/shared/ids.js';
 import { OperatorRegistry } from '../../src/operators/operator-registry.js';
@@ -26,12 +28,16 @@ type Wire = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const LEASE_MS = 60_000;
 const payoutFee = (amount: number) => feeFor(loadDefaultCatalog().findOperator('BJ', 'mtn_bj')!.payout.fee, amount);
 
-/** Stops the next hand-off that reaches `boundary` there, as if its worker died. */
+/** Stops the next hand-off that reaches `boundary` there, as if its worker died; or, with `slow`, holds it while `slow` runs. */
 class Crasher implements PhaseFaults {
   armed: PhaseBoundary | undefined;
-  reached(boundary: PhaseBoundary): void {
+  slow: (() => Promise<void>) | undefined;
+  async reached(boundary: PhaseBoundary): Promise<void> {
     if (boundary !== this.armed) return;
     this.armed = undefined;
+    const slow = this.slow;
+    this.slow = undefined;
+    if (slow) return slow();
     throw new Error(`worker died at ${boundary}`);
   }
 }
@@ -284,6 +290,49 @@ for (const target of testDatabases()) {
         await otherDb?.close();
       }
       for (const payout of made) assert.equal(sandboxLedger.payoutSendsFor(payout.id), 1, payout.reference);
+    });
+
+    it('a hand-off that starts after its lease ran out leaves the payout to the worker that took it over: one send', async () => {
+      const { testKey } = await t.newMerchant();
+      const payout = await create(testKey);
+      // The first worker claims the payout, then is slow to reach its call (a long batch ahead of
+      // it): the lease runs out, and another worker claims the payout and sends it.
+      crasher.armed = 'after_intent';
+      crasher.slow = async () => {
+        clock.advance(LEASE_MS + 1_000);
+        assert.equal(await t.services.payouts.handOffDue(), 1, 'the other worker takes it over');
+      };
+      await t.services.payouts.handOffDue();
+      assert.equal(sandboxLedger.payoutSendsFor(payout.id), 1, 'sent once, by the worker that holds it');
+      await work();
+      clock.advance(3_000);
+      await work();
+      assert.equal((await get(testKey, payout.reference)).status, 'COMPLETED');
+      assert.deepEqual(await eventTypes(testKey, payout.reference), ['payout.initiated', 'payout.updated', 'payout.completed']);
+    });
+
+    it('a payout whose operator the catalog no longer routes fails at hand-off with its money released, instead of staying PENDING', async () => {
+      const { testKey } = await t.newMerchant();
+      const before = await balance(testKey);
+      const payout = await create(testKey);
+      // The server restarted with a catalog where MTN Benin no longer pays out.
+      const data = JSON.parse(readFileSync(fileURLToPath(new URL('../../src/core/catalog/operators.json', import.meta.url)), 'utf8'));
+      const mtnBenin = data.countries.find((c: Wire) => c.code === 'BJ').operators.find((o: Wire) => o.slug === 'mtn_bj');
+      mtnBenin.payout.supported = false;
+      const restarted = createServices({
+        database: t.services.database,
+        catalog: OperatorCatalog.fromData(data),
+        clock,
+        operators: new OperatorRegistry({ test: new SandboxOperator(sandboxLedger, { payoutDelayMs: 0, clock }), live: new UnconfiguredLiveOperator() }),
+        serverSecret: () => TEST_SERVER_SECRET,
+      });
+      while ((await restarted.payouts.handOffDue()) > 0);
+      const after = await get(testKey, payout.reference);
+      assert.equal(after.status, 'FAILED');
+      assert.equal(after.failure_code, 'operator_unavailable');
+      assert.equal(sandboxLedger.payoutSendsFor(payout.id), 0);
+      assert.equal((await balance(testKey)).available, before.available, 'amount and fee released');
+      assert.equal(await restarted.payouts.handOffDue(), 0, 'nothing left to claim');
     });
 
     describe('crashes at each phase boundary', () => {

@@ -213,13 +213,23 @@ export class PayoutService {
     return due.length;
   }
 
-  private async handOff(payout: Payout, resumed: boolean): Promise<void> {
-    await this.reached('after_intent', payout.id);
+  private async handOff(claimed: Payout, resumed: boolean): Promise<void> {
+    await this.reached('after_intent', claimed.id);
+    // A batch's last hand-offs may start long after the claim (calls run a few at a time): past
+    // half the lease, renew it first, or another worker could take the payout over and send it too.
+    const payout = await this.stillOurs(claimed);
+    if (!payout) return;
     const gateway = this.deps.operators.gatewayFor(payout.environment);
     let answer: PayoutAnswer | undefined;
     try {
       if (resumed) answer = await gateway.queryPayout(payout);
-      answer ??= await gateway.sendPayout(payout, this.operatorOf(this.countryOf(payout.country), payout.operator));
+      if (!answer) {
+        // The catalog may have changed since the payout was accepted: one it no longer routes fails
+        // (its money released) instead of being claimed again, and refused again, forever.
+        const operator = this.deps.catalog.country(payout.country) && this.deps.catalog.operatorFor(payout.country, payout.operator, 'payout');
+        if (!operator) throw new AkweError('operator_unavailable', `The catalog no longer pays out through ${payout.operator} in ${payout.country}.`);
+        answer = await gateway.sendPayout(payout, operator);
+      }
     } catch (error) {
       // No operator for this environment: the payout fails cleanly and its money is released.
       if (error instanceof AkweError && error.code === 'operator_unavailable') {
@@ -232,6 +242,14 @@ export class PayoutService {
     await this.reached('after_operator_call', payout.id);
     await this.apply(payout, answer, { handedOff: answer.failureCode !== 'operator_unavailable' });
     await this.reached('after_outcome', payout.id);
+  }
+
+  /** The claimed payout, its lease renewed if half of it has gone; undefined once another worker holds it. */
+  private async stillOurs(claimed: Payout): Promise<Payout | undefined> {
+    const now = this.deps.clock.now();
+    const startedMs = claimed.handoffStartedAt === null ? now.getTime() : Date.parse(claimed.handoffStartedAt);
+    if (now.getTime() - startedMs < this.leaseMs / 2) return claimed;
+    return this.deps.store.renewHandoff(claimed, now.toISOString());
   }
 
   /** Records an operator's answer: the status it reached, its events and ledger postings, in one commit. */

@@ -44,6 +44,11 @@ export interface PayoutStore {
    * returns; several workers never take the same one (SKIP LOCKED where the database has it).
    */
   claimHandoffs(now: string, staleBefore: string, limit: number): Promise<Array<{ payout: Payout; resumed: boolean }>>;
+  /**
+   * Renews a claimed hand-off's lease (`handoffStartedAt = now`) if the payout is still PENDING at
+   * the version the claim left; undefined when another worker has taken it over since.
+   */
+  renewHandoff(payout: Payout, now: string): Promise<Payout | undefined>;
   /** Takes PROCESSING payouts due for a status check, pushing their next check to `nextCheckAt`. */
   claimChecks(now: string, nextCheckAt: string, limit: number): Promise<Payout[]>;
 }

@@ -205,6 +205,17 @@ export class PayoutRepository implements PayoutStore {
     });
   }
 
+  async renewHandoff(payout: Payout, now: string): Promise<Payout | undefined> {
+    const result = await this.db
+      .updateTable('payouts')
+      .set((eb) => ({ handoff_started_at: now, updated_at: now, version: eb('version', '+', 1) }))
+      .where('id', '=', payout.id)
+      .where('status', '=', 'PENDING')
+      .where('version', '=', payout.version)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1 ? { ...payout, handoffStartedAt: now, updatedAt: now, version: payout.version + 1 } : undefined;
+  }
+
   async claimChecks(now: string, nextCheckAt: string, limit: number): Promise<Payout[]> {
     return this.db.transaction().execute(async (trx) => {
       let query = trx.selectFrom('payouts').selectAll().where('status', '=', 'PROCESSING').where('next_check_at', '<=', now).orderBy('next_check_at').limit(limit);

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { pino } from 'pino';
+import { AkweError } from '../../src/core/errors/index.js';
 import { newId } from '../../src/core/shared/ids.js';
 import { bulkFollowJob } from '../../src/workers/payout-jobs.js';
 import { WorkerPool } from '../../src/workers/worker-pool.js';
@@ -558,6 +559,29 @@ for (const target of testDatabases()) {
         assert.equal(before.available - (await balance(testKey)).available, everyLineOnce, 'each line reserved once, line 1 before the crash');
         await work();
         assert.equal((await send(testKey, 'GET', `/bulk-payments/${batch.id}/`)).json().status, 'completed');
+      });
+
+      it('never marks invalid a line whose payout exists: a worker that lost the race for it leaves it to be linked', async () => {
+        const { testKey, merchantId } = await t.newMerchant();
+        const batch = await create(testKey, [line()]);
+        assert.equal((await validate(testKey, batch.id)).statusCode, 200);
+        const [item] = await itemsOf(testKey, batch.id);
+        // Another worker made this line's payout meanwhile; this one is refused it (say, the balance
+        // it read was already spent by that very payout).
+        const merchant = await t.services.merchants.getMerchant(merchantId);
+        await t.services.payouts.create({ merchantId, environment: 'test', merchant }, { id: item!.id, reference: item!.reference, amountMinor: item!.amount, phone: item!.phone, country: item!.country, operator: item!.operator });
+        const payouts = t.services.payouts;
+        const original = payouts.createMany.bind(payouts);
+        payouts.createMany = async (...args: Parameters<typeof original>) => args[1].map(() => ({ error: new AkweError('insufficient_balance', 'The available balance cannot cover it.') }));
+        try {
+          await t.services.bulk.followDue(100);
+        } finally {
+          payouts.createMany = original;
+        }
+        assert.equal((await itemsOf(testKey, batch.id))[0]!.status, 'pending', 'not invalid: its payout exists');
+        await execute();
+        const [linked] = await itemsOf(testKey, batch.id);
+        assert.deepEqual([linked!.status, linked!.payout_id], ['processing', item!.id]);
       });
 
       it('visits every processing batch in turn: one waiting on its payouts does not keep a later batch, another merchant\'s, from running', async () => {

@@ -24,11 +24,11 @@ export interface BulkBatchStore {
    * nothing written); with `cancelPendingLines`, its `pending` lines become `cancelled` in the same transaction.
    */
   saveBatch(next: BulkBatch, expectedVersion: number, events?: StoredEvent[], options?: { cancelPendingLines?: boolean }): Promise<boolean>;
-  /** Up to `limit` lines still `pending`, in row order. */
-  pendingItems(batchId: string, limit: number): Promise<BulkBatchItem[]>;
+  /** Up to `limit` lines still `pending`, in row order, after the line `after` when given. */
+  pendingItems(batchId: string, limit: number, after?: string): Promise<BulkBatchItem[]>;
   /** Lines whose payouts were made (each payout's id is its line's): `pending` ones become `processing`, in one statement. */
   markPaidOut(itemIds: readonly string[], now: string): Promise<void>;
-  /** A `pending` line its payout checks refused at execution: `invalid`, with its problems. */
+  /** A `pending` line its payout checks refused at execution: `invalid`, with its problems; never one whose payout exists. */
   markInvalid(itemId: string, problems: BulkLineProblem[], now: string): Promise<void>;
   /** Brings `processing` lines to their payout's final status; returns how many moved. */
   followPayouts(batchId: string, now: string): Promise<number>;

@@ -188,9 +188,13 @@ export class BulkService {
   private async execute(batch: BulkBatch): Promise<number> {
     let executed = 0;
     let ctx: PaymentContext | undefined;
+    // Each line at most once per pass: one left pending (its payout made by another worker
+    // meanwhile, say) is met again by the next pass, not by this loop over and over.
+    let after: string | undefined;
     for (;;) {
-      const items = await this.deps.store.pendingItems(batch.id, EXECUTION_PAGE);
+      const items = await this.deps.store.pendingItems(batch.id, EXECUTION_PAGE, after);
       if (items.length === 0) return executed;
+      after = items.at(-1)!.id;
       ctx ??= { merchantId: batch.merchantId, environment: batch.environment, merchant: await this.deps.merchants.getMerchant(batch.merchantId) };
       const lineCtx = ctx;
       const paidOut: string[] = [];
@@ -239,7 +243,11 @@ export class BulkService {
       const { error } = outcome;
       if (error.code === 'duplicate_reference') {
         // Made by an earlier, interrupted run of this line (same id)? Then it is this line's payout.
-        const earlier = await this.deps.payouts.get(ctx, item.id).catch(() => undefined);
+        const earlier = await this.deps.payouts.get(ctx, item.id).catch((error: unknown) => {
+          // Not found: another line's payout holds the reference. Anything else (the database) is no answer.
+          if (error instanceof AkweError && error.code === 'not_found') return undefined;
+          throw error;
+        });
         if (earlier?.id === item.id) {
           paidOut.push(item.id);
           continue;

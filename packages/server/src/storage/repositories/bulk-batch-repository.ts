@@ -213,8 +213,10 @@ export class BulkBatchRepository implements BulkBatchStore {
     return true;
   }
 
-  async pendingItems(batchId: string, limit: number): Promise<BulkBatchItem[]> {
-    const rows = await this.db.selectFrom('bulk_batch_items').selectAll().where('batch_id', '=', batchId).where('status', '=', 'pending').orderBy('id').limit(limit).execute();
+  async pendingItems(batchId: string, limit: number, after?: string): Promise<BulkBatchItem[]> {
+    let query = this.db.selectFrom('bulk_batch_items').selectAll().where('batch_id', '=', batchId).where('status', '=', 'pending');
+    if (after !== undefined) query = query.where('id', '>', after);
+    const rows = await query.orderBy('id').limit(limit).execute();
     return rows.map(itemFromRow);
   }
 
@@ -230,7 +232,14 @@ export class BulkBatchRepository implements BulkBatchStore {
   }
 
   async markInvalid(itemId: string, problems: BulkLineProblem[], now: string): Promise<void> {
-    await this.db.updateTable('bulk_batch_items').set({ status: 'invalid', problems: JSON.stringify(problems), updated_at: now }).where('id', '=', itemId).where('status', '=', 'pending').execute();
+    await this.db
+      .updateTable('bulk_batch_items')
+      .set({ status: 'invalid', problems: JSON.stringify(problems), updated_at: now })
+      .where('id', '=', itemId)
+      .where('status', '=', 'pending')
+      // A line whose payout exists (made by another worker meanwhile) is paid: the next pass links it.
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('payouts').select('payouts.id').whereRef('payouts.id', '=', 'bulk_batch_items.id'))))
+      .execute();
   }
 
   async followPayouts(batchId: string, now: string): Promise<number> {

@@ -139,7 +139,7 @@ export class WebhookSender {
         // The deadline or a reset in the middle of the body: the status stands, with what was read.
         response.body.destroy();
       }
-      return { outcome: 'answered', statusCode, durationMs: elapsed(), bodyExcerpt: excerpt, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
+      return { outcome: 'answered', statusCode, durationMs: elapsed(), bodyExcerpt: storable(excerpt), ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
     } catch (error) {
       return error instanceof Deadline || abort.signal.aborted ? timedOut() : failed(describeError(error));
     } finally {
@@ -270,5 +270,13 @@ function describeError(error: unknown): string {
 }
 
 function truncate(text: string): string {
-  return text.length <= MAX_ERROR_LENGTH ? text : `${text.slice(0, MAX_ERROR_LENGTH - 1)}…`;
+  return storable(text.length <= MAX_ERROR_LENGTH ? text : `${text.slice(0, MAX_ERROR_LENGTH - 1)}…`);
+}
+
+/**
+ * A receiver's words as text every database stores: PostgreSQL refuses NUL (U+0000) in `text`, and
+ * one such answer would fail the batch of results written with it, every merchant's.
+ */
+function storable(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\ufffd') : text;
 }

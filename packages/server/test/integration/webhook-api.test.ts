@@ -236,6 +236,20 @@ for (const target of testDatabases()) {
         assert.equal((await call('POST', `/events/${event.id}/resend`, {}, merchant.testKey)).statusCode, 404);
       });
 
+      it('refuses to resend an event a legacy endpoint cannot receive (a refund\'s) to that endpoint, and makes no delivery', async () => {
+        const legacy = (await call('POST', '/webhook-endpoints', { url: 'https://legacy.example/h', api_version: 'legacy' }, fresh.testKey)).json();
+        const api = collectClient(t.app, fresh.testKey);
+        const payment = await api.createOk(direct());
+        assert.equal((await api.post(payment.reference, 'refunds', {})).statusCode, 201);
+        const event = (await call('GET', `/events?type=collect.refund.created&reference=${payment.reference}`, undefined, fresh.testKey)).json().data[0];
+        const res = await call('POST', `/events/${event.id}/resend`, { endpoint_id: legacy.id }, fresh.testKey);
+        assert.equal(res.statusCode, 400, res.body);
+        assert.equal(res.json().error.code, 'validation_error');
+        assert.equal(res.json().error.field, 'endpoint_id');
+        const rows = await t.services.database.db.selectFrom('webhook_deliveries').select('id').where('event_id', '=', event.id).where('destination', '=', legacy.id).execute();
+        assert.equal(rows.length, 0);
+      });
+
       it('commits an Idempotency-Key with the endpoint it creates and the deliveries a resend resets: concurrent retries make one endpoint, replays answer the same', async () => {
         const keyed = (url: string, payload: unknown, key: string) =>
           t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: { authorization: `Bearer ${fresh.testKey}`, 'idempotency-key': key }, payload: payload as object });

@@ -131,6 +131,19 @@ for (const target of testDatabases()) {
       assert.equal(delivery.last_status_code, 500);
     });
 
+    it('stores an answer holding NUL characters (PostgreSQL refuses them in text) without failing the results recorded with it', async () => {
+      receiver.answerWith((request) => (request.url.startsWith('/nul') ? { status: 200, body: 'ok\u0000\u0000done' } : { status: 200, body: 'fine' }));
+      const nul = await endpoint('/nul', { events: ['collect.payment.created'] });
+      const other = await endpoint('/plain', { events: ['collect.payment.created'] });
+      await api.createOk(direct());
+      await pump();
+      const [sent] = (await call('GET', `/webhook-endpoints/${nul.id}/deliveries`)).json().data;
+      assert.equal(sent.status, 'succeeded');
+      assert.equal(sent.attempts_log[0].response_excerpt, 'ok\ufffd\ufffddone');
+      const [beside] = (await call('GET', `/webhook-endpoints/${other.id}/deliveries`)).json().data;
+      assert.equal(beside.status, 'succeeded');
+    });
+
     it('spreads retries with jitter of ±10 % around the schedule', async () => {
       const jittery = makeJob(t.services, { random: () => 0 });
       receiver.answerWith({ status: 503 });

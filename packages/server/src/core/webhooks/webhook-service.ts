@@ -142,7 +142,7 @@ export class WebhookService {
   planDeliveries(event: StoredEvent, endpoints: WebhookEndpoint[]): NewDelivery[] {
     const targets: NewDelivery[] = endpoints
       .filter((endpoint) => endpoint.enabled && subscribes(endpoint, event.type))
-      .filter((endpoint) => endpoint.apiVersion === '2026-06' || event.subject.kind === 'payment')
+      .filter((endpoint) => receives(endpoint, event))
       .map((endpoint) => ({ destination: endpoint.id, endpointId: endpoint.id, targetUrl: endpoint.url, apiVersion: endpoint.apiVersion }));
     // A payment's callback_url gets that payment's events (its refunds' too); payouts and batches have none.
     const callbackUrl = event.subject.kind === 'payment' || event.subject.kind === 'refund' ? event.subject.payment.callbackUrl : null;
@@ -162,6 +162,7 @@ export class WebhookService {
     if (endpointId !== undefined) {
       const endpoint = await this.getEndpoint(scope, endpointId);
       if (!endpoint.enabled) throw new AkweError('validation_error', 'The endpoint is disabled; enable it first.', { field: 'endpoint_id' });
+      if (!receives(endpoint, event)) throw new AkweError('validation_error', `A ${endpoint.apiVersion} endpoint receives payment events only; this is a ${event.subject.kind} event.`, { field: 'endpoint_id' });
       targets = [{ destination: endpoint.id, endpointId: endpoint.id, targetUrl: endpoint.url, apiVersion: endpoint.apiVersion }];
     } else {
       targets = this.planDeliveries(event, await this.deps.store.listEndpoints(scope));
@@ -201,6 +202,11 @@ export class WebhookService {
   private now(): string {
     return this.deps.clock.now().toISOString();
   }
+}
+
+/** Whether the endpoint's contract can carry the event: the earlier contract knows payment events only. */
+function receives(endpoint: WebhookEndpoint, event: StoredEvent): boolean {
+  return endpoint.apiVersion === '2026-06' || event.subject.kind === 'payment';
 }
 
 /** `types` when every one is a known event type or family; else 400 naming the first unknown one and the known ones. */

@@ -289,6 +289,17 @@ for (const target of testDatabases()) {
         assert.equal(await stateOf(), 'succeeded', 'a replay resets nothing');
         await keyed(`/events/${event.id}/resend`, { endpoint_id: rows[0]!.id }, 'resend-key-2');
         assert.equal(await stateOf(), 'pending');
+
+        // A rotation retried with its key after a lost answer rotates once: the same new secret again.
+        const rotated = await keyed(`/webhook-endpoints/${rows[0]!.id}/rotate-secret`, { overlap_seconds: 3600 }, 'rotate-key-1');
+        assert.equal(rotated.statusCode, 200, rotated.body);
+        const retried = await keyed(`/webhook-endpoints/${rows[0]!.id}/rotate-secret`, { overlap_seconds: 3600 }, 'rotate-key-1');
+        assert.equal(retried.headers['idempotent-replayed'], 'true');
+        assert.equal(retried.json().secret, rotated.json().secret);
+        const secrets = (await call('GET', `/webhook-endpoints/${rows[0]!.id}/secret`, undefined, fresh.testKey)).json();
+        assert.deepEqual([secrets.secret, secrets.previous_secret], [rotated.json().secret, created[0]!.json().secret], 'the first secret still signs during the overlap');
+        const storedRotation = await t.services.database.db.selectFrom('idempotency_records').select('response_body').where('idempotency_key', '=', 'rotate-key-1').executeTakeFirstOrThrow();
+        assert.match(storedRotation.response_body!, /^sealed:v1\./, 'the stored answer showing the new secret is sealed');
       });
     });
   });

@@ -144,6 +144,22 @@ for (const target of testDatabases()) {
       assert.equal(beside.status, 'succeeded');
     });
 
+    it('sends what still waits to the endpoint\'s new URL once it changes', async () => {
+      receiver.answerWith((request) => (request.url === '/moving-old' ? { status: 500 } : { status: 200 }));
+      const hook = await endpoint('/moving-old', { events: ['collect.payment.created'] });
+      await api.createOk(direct());
+      await pump();
+      assert.equal(requestsTo('/moving-old').length, 1);
+      const patched = await call('PATCH', `/webhook-endpoints/${hook.id}`, { url: `${receiver.origin}/moving-new` });
+      assert.equal(patched.statusCode, 200, patched.body);
+      clock.advance(retryDelaysSeconds[0]! * 1000 + 1_000);
+      await pump();
+      assert.equal(requestsTo('/moving-old').length, 1, 'the old URL gets no retry');
+      assert.equal(requestsTo('/moving-new').length, 1);
+      const [delivery] = (await call('GET', `/webhook-endpoints/${hook.id}/deliveries`)).json().data;
+      assert.equal(delivery.status, 'succeeded');
+    });
+
     it('spreads retries with jitter of ±10 % around the schedule', async () => {
       const jittery = makeJob(t.services, { random: () => 0 });
       receiver.answerWith({ status: 503 });

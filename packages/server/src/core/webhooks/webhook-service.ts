@@ -106,7 +106,7 @@ export class WebhookService {
   }
 
   /** A new secret at once; the previous one keeps signing (a second v1) for the overlap. */
-  async rotateSecret(scope: TenantScope, id: string, overlapSeconds = DEFAULT_ROTATION_OVERLAP_SECONDS): Promise<WebhookEndpoint> {
+  async rotateSecret(scope: TenantScope, id: string, overlapSeconds = DEFAULT_ROTATION_OVERLAP_SECONDS, request: RecordedRequest<WebhookEndpoint> = {}): Promise<WebhookEndpoint> {
     if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MAX_ROTATION_OVERLAP_SECONDS) {
       throw new AkweError('validation_error', `overlap_seconds must be from 0 to ${MAX_ROTATION_OVERLAP_SECONDS}`, { field: 'overlap_seconds' });
     }
@@ -119,7 +119,11 @@ export class WebhookService {
       previousSecretExpiresAt: overlapSeconds > 0 ? new Date(now.getTime() + overlapSeconds * 1000).toISOString() : null,
       updatedAt: now.toISOString(),
     };
-    await this.deps.store.updateEndpoint(next);
+    // With an Idempotency-Key, the new secret and the (sealed) answer showing it commit together:
+    // a retry after a lost answer gets that secret again instead of rotating a second time.
+    const claim = finishWrite(request, next.id, next);
+    await this.deps.store.updateEndpoint(next, claim);
+    reportCommitted(request, claim);
     return next;
   }
 

@@ -65,7 +65,7 @@ export interface WebhookStore {
   listEndpoints(scope: TenantScope): Promise<WebhookEndpoint[]>;
   /** The scope's endpoints for the API list, newest first. */
   pageEndpoints(scope: TenantScope, page: PageRequest): Promise<Page<WebhookEndpoint>>;
-  updateEndpoint(endpoint: WebhookEndpoint): Promise<void>;
+  updateEndpoint(endpoint: WebhookEndpoint, claim?: ClaimWrite): Promise<void>;
   /** Deletes the endpoint; its deliveries still waiting are cancelled, their history kept. */
   deleteEndpoint(scope: TenantScope, id: string, now: string): Promise<boolean>;
 

@@ -108,7 +108,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
   app.post(
     '/webhook-endpoints/:id/rotate-secret',
     {
-      config: { scope: 'webhooks:write', rateLimitBucket: 'manage' },
+      config: { scope: 'webhooks:write', idempotency: { required: false, recorded: true, responseHoldsSecret: true }, rateLimitBucket: 'manage' },
       schema: {
         tags,
         operationId: 'rotateWebhookEndpointSecret',
@@ -119,7 +119,10 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
         response: { 200: EndpointObject, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (request) => endpointToWire(await webhooks.rotateSecret(principalOf(request), request.params.id, request.body?.overlap_seconds), { withSecret: true }),
+    async (request, reply) => {
+      const recorded = recordedRequest(request, reply, (endpoint: WebhookEndpoint) => ({ status: 200, body: endpointToWire(endpoint, { withSecret: true }) }));
+      return recorded.send(await webhooks.rotateSecret(principalOf(request), request.params.id, request.body?.overlap_seconds, recorded));
+    },
   );
 
   app.get(

@@ -101,10 +101,20 @@ export class WebhookRepository implements WebhookStore {
     return toPage(rows.map((row) => this.endpointFromRow(row)), page);
   }
 
-  async updateEndpoint(endpoint: WebhookEndpoint): Promise<void> {
+  async updateEndpoint(endpoint: WebhookEndpoint, claim?: ClaimWrite): Promise<void> {
     const { id, merchant_id, environment, created_at: _c, ...columns } = this.endpointToRow(endpoint);
     await this.db.transaction().execute(async (trx) => {
+      // The claim first: when another request holds the key, nothing else is written.
+      if (claim) await this.claims.writeIn(trx, claim);
       await trx.updateTable('webhook_endpoints').set(columns).where('id', '=', id).where('merchant_id', '=', merchant_id).where('environment', '=', environment).execute();
+      // What still waits goes where the endpoint now points (a URL given up must not get its retries).
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({ target_url: endpoint.url, target_host: hostOf(endpoint.url) })
+        .where('endpoint_id', '=', id)
+        .where('status', 'in', waiting)
+        .where('target_url', '<>', endpoint.url)
+        .execute();
       // Disabled means nothing more is sent: what waits is cancelled, as on deletion.
       if (!endpoint.enabled) {
         await trx

@@ -69,16 +69,21 @@ for (const target of testDatabases()) {
       assert.equal(eventRows.length, 60 * 3, 'created, processing and completed for each');
     });
 
-    it('saves concurrent outcomes independently: a stale version or a lost claim writes nothing, the others commit', async () => {
+    /** A new merchant's `count` hosted payments in BJ, waiting for the customer: no posting yet. */
+    const waitingPayments = async (count: number) => {
       const { merchantId, testKey } = await t.newMerchant();
       const api = collectClient(t.app, testKey);
       const scope = { merchantId, environment: 'test' as const };
-      // Hosted payments in BJ wait for the customer: no posting yet.
       const payments: Payment[] = [];
-      for (let i = 0; i < 24; i++) {
+      for (let i = 0; i < count; i++) {
         const wire = await api.createOk(hosted({ country: 'BJ', amount: 3000 }));
         payments.push((await t.services.paymentStore.find(scope, wire.id))!);
       }
+      return { merchantId, scope, payments };
+    };
+
+    it('saves concurrent outcomes independently: a stale version or a lost claim writes nothing, the others commit', async () => {
+      const { merchantId, scope, payments } = await waitingPayments(24);
       // The accounts open on the first posting (a transaction on every database).
       const first = payments.shift()!;
       const complete = (payment: Payment, expectedVersion = payment.version, claimed = false): PaymentChange => {
@@ -135,14 +140,7 @@ for (const target of testDatabases()) {
     });
 
     it('a change whose payment moved on stores no claim either, alone or grouped, and two changes of one payment commit once', async () => {
-      const { merchantId, testKey } = await t.newMerchant();
-      const api = collectClient(t.app, testKey);
-      const scope = { merchantId, environment: 'test' as const };
-      const payments: Payment[] = [];
-      for (let i = 0; i < 13; i++) {
-        const wire = await api.createOk(hosted({ country: 'BJ', amount: 3000 }));
-        payments.push((await t.services.paymentStore.find(scope, wire.id))!);
-      }
+      const { merchantId, scope, payments } = await waitingPayments(13);
       /** Completes `payment` from `expectedVersion`, under a new Idempotency-Key whose claim would be taken. */
       const complete = (payment: Payment, expectedVersion: number) => {
         const now = new Date();

@@ -1,7 +1,9 @@
 /**
  * Gathers results that finish close together and writes them in one call (one transaction), so a
  * thousand deliveries a second do not cost a thousand commits. Each caller still learns its own
- * outcome. One write runs at a time; results arriving meanwhile form the next batch.
+ * outcome: a batch whose write fails (one transaction: nothing of it was written) is written again
+ * one item at a time, so one item the database refuses fails alone, not the others with it. One
+ * write runs at a time; results arriving meanwhile form the next batch.
  */
 export class ResultBatcher<T, R> {
   private pending: { item: T; resolve: (result: R) => void; reject: (error: unknown) => void }[] = [];
@@ -43,7 +45,17 @@ export class ResultBatcher<T, R> {
         const results = await this.write(batch.map((entry) => entry.item));
         batch.forEach((entry, i) => entry.resolve(results[i]!));
       } catch (error) {
-        for (const entry of batch) entry.reject(error);
+        if (batch.length === 1) {
+          batch[0]!.reject(error);
+          return;
+        }
+        for (const entry of batch) {
+          try {
+            entry.resolve((await this.write([entry.item]))[0]!);
+          } catch (alone) {
+            entry.reject(alone);
+          }
+        }
       }
     })();
     await this.writing;

@@ -5,11 +5,13 @@
  * The browser suite (checkout-browser.test.ts) drives the same page in Chromium.
  */
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { collectClient, eventsOf, hosted } from '../support/collect-client.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
+import { createLogger } from '../../src/logging.js';
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const spaces = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, ' ');
@@ -320,6 +322,33 @@ for (const target of testDatabases()) {
         }
         assert.equal((await api.create(hosted({ return_url: 'http://localhost:3000/done' }))).statusCode, 201, 'http for test payments on a development server');
       });
+    });
+  });
+
+  describe(`checkout request log on ${target.name}`, { skip: target.skip }, () => {
+    let t: TestApp;
+    const logLines: string[] = [];
+
+    before(async () => {
+      const sink = new Writable({
+        write(chunk, _encoding, done) {
+          logLines.push(String(chunk));
+          done();
+        },
+      });
+      t = await buildTestApp(target, { logger: createLogger({ level: 'info', destination: sink }) });
+    });
+    after(() => t.close());
+
+    it('never writes a checkout token (it lets whoever holds it pay) in the request log', async () => {
+      const api = collectClient(t.app, (await t.newMerchant()).testKey);
+      const { checkout_url: url } = await api.createOk(hosted());
+      const token = pathOf(url).split('/').at(-1)!;
+      assert.equal((await t.app.inject({ url: pathOf(url) })).statusCode, 200);
+      const requests = logLines.map((line) => JSON.parse(line)).filter((line) => line.req?.url?.startsWith('/checkout/'));
+      assert.ok(requests.length > 0, 'the page view is logged');
+      for (const line of requests) assert.equal(line.req.url, '/checkout/[redacted]');
+      assert.ok(!logLines.join('').includes(token), 'the token appears in no log line');
     });
   });
 

@@ -389,8 +389,7 @@ export class PaymentService {
   private async resumeRefund(refund: Refund, request: RecordedRequest<RefundResult>): Promise<RefundResult> {
     const scope = { merchantId: refund.merchantId, environment: refund.environment };
     // As for a payment's call: a refund whose lease runs is being settled by someone else.
-    const leaseLeftMs = Date.parse(refund.updatedAt) + this.leaseMs - this.deps.clock.now().getTime();
-    if (leaseLeftMs > 0) throw new AkweError('operator_call_in_progress', 'The refund is being settled; retry shortly.', { retryAfterSeconds: Math.max(1, leaseLeftMs / 1000) });
+    this.refuseWhileLeased(refund.updatedAt, 'The refund is being settled; retry shortly.');
     const leased = await this.deps.store.leaseRefund(refund, this.deps.clock.now().toISOString());
     if (!leased) {
       const current = await this.deps.store.findRefund(scope, refund.id);
@@ -542,13 +541,26 @@ export class PaymentService {
   }
 
   private leaseEnded(payment: Payment): boolean {
-    return payment.operatorCallStartedAt !== null && Date.parse(payment.operatorCallStartedAt) + this.leaseMs <= this.deps.clock.now().getTime();
+    return payment.operatorCallStartedAt !== null && this.leaseLeftMs(payment.operatorCallStartedAt) <= 0;
   }
 
+  /** What is left of a lease taken at `leasedAt` (ISO-8601): negative once it has ended. */
+  private leaseLeftMs(leasedAt: string): number {
+    return Date.parse(leasedAt) + this.leaseMs - this.deps.clock.now().getTime();
+  }
+
+  private callInProgress(leasedAt: string, message?: string): AkweError {
+    return new AkweError('operator_call_in_progress', message, { retryAfterSeconds: Math.max(1, this.leaseLeftMs(leasedAt) / 1000) });
+  }
+
+  /** Any open call refuses changes to its payment, even past its lease (the resume path settles it). */
   private refuseWhileCalling(payment: Payment): void {
-    if (!payment.operatorCall) return;
-    const left = Date.parse(payment.operatorCallStartedAt!) + this.leaseMs - this.deps.clock.now().getTime();
-    throw new AkweError('operator_call_in_progress', undefined, { retryAfterSeconds: Math.max(1, left / 1000) });
+    if (payment.operatorCall) throw this.callInProgress(payment.operatorCallStartedAt!);
+  }
+
+  /** Refuses to take over a refund whose lease, taken at `leasedAt`, still runs: someone is settling it. */
+  private refuseWhileLeased(leasedAt: string, message: string): void {
+    if (this.leaseLeftMs(leasedAt) > 0) throw this.callInProgress(leasedAt, message);
   }
 
   private requireOperators(ctx: TenantScope): void {

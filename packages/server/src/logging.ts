@@ -16,7 +16,7 @@ export const redactedPaths = [
  * A checkout token is a capability (whoever holds the page's address can pay the payment), so the
  * request log shows `/checkout/[redacted]` instead of it.
  */
-export function withoutCheckoutToken(url: string): string {
+function withoutCheckoutToken(url: string): string {
   return url.replace(/(\/checkout\/)[A-Za-z0-9_-]+/, '$1[redacted]');
 }
 

@@ -226,7 +226,7 @@ export class PayoutService {
       if (!answer) {
         // The catalog may have changed since the payout was accepted: one it no longer routes fails
         // (its money released) instead of being claimed again, and refused again, forever.
-        const operator = this.deps.catalog.country(payout.country) && this.deps.catalog.operatorFor(payout.country, payout.operator, 'payout');
+        const operator = this.deps.catalog.operatorFor(payout.country, payout.operator, 'payout');
         if (!operator) throw new AkweError('operator_unavailable', `The catalog no longer pays out through ${payout.operator} in ${payout.country}.`);
         answer = await gateway.sendPayout(payout, operator);
       }

@@ -13,7 +13,8 @@
  * payment update to be tried, which the lock makes certain to find its version; the payment update
  * must write for its events and its posting to be written. (A claim written before a version check
  * that then failed would be kept: one statement cannot undo its own earlier writes.) A batch holds
- * at most one change per payment (the caller's rule), so each lock and update is its change's. Writes are tied to their change by the index `i` every row carries.
+ * at most one change per payment (the caller's rule), so each lock and update is its change's.
+ * Writes are tied to their change by the index `i` every row carries.
  * The ledger accounts must all exist (`accounts`), or nothing at all is written; each balance moves
  * once, by the sum of the postings that went through, after its rows are locked in a fixed order.
  */

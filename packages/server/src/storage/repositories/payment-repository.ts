@@ -35,11 +35,9 @@ type OneStatementResult = { outcome: OneStatementOutcome } | { error: unknown };
 /**
  * What a change's one-statement write came to, from what its gates wrote: nothing at all when the
  * ledger accounts were not all open, else the error or outcome the transaction would have given.
- */
-/**
- * A change's answer from what its statement wrote. The payment's version is checked (and the row
- * locked) before the claim is written, so a stale version writes nothing at all: 'conflict', and the
- * caller reads again (meeting the lost claim then, if it is lost too).
+ * The payment's version is checked (and the row locked) before the claim is written, so a stale
+ * version writes nothing at all: 'conflict', and the caller reads again (meeting the lost claim
+ * then, if it is lost too).
  */
 function outcomeOf(change: PaymentChange, written: { accountsOpen: boolean; versionHeld: boolean; claim: boolean; payment: boolean }): OneStatementResult {
   if (!written.accountsOpen) return { outcome: 'accounts_missing' };

@@ -1,9 +1,8 @@
 /** SPEC.md "Authentication", rule by rule, over HTTP on every database. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Writable } from 'node:stream';
-import { createLogger } from '../../src/logging.js';
 import { newId } from '../../src/core/shared/ids.js';
+import { capturedLog } from '../support/captured-log.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
 
@@ -13,16 +12,11 @@ for (const target of testDatabases()) {
   describe(`authentication on ${target.name}`, { skip: target.skip }, () => {
     let t: TestApp;
     let merchant: Awaited<ReturnType<TestApp['newMerchant']>>;
-    const logLines: string[] = [];
+    const log = capturedLog();
+    const logLines = log.lines;
 
     before(async () => {
-      const sink = new Writable({
-        write(chunk, _encoding, done) {
-          logLines.push(String(chunk));
-          done();
-        },
-      });
-      t = await buildTestApp(target, { logger: createLogger({ level: 'info', destination: sink }) });
+      t = await buildTestApp(target, { logger: log.logger });
       merchant = await t.newMerchant();
     });
     after(() => t.close());

@@ -5,13 +5,12 @@
  * The browser suite (checkout-browser.test.ts) drives the same page in Chromium.
  */
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { collectClient, eventsOf, hosted } from '../support/collect-client.js';
 import { FakeClock } from '../support/fake-clock.js';
+import { capturedLog } from '../support/captured-log.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
-import { createLogger } from '../../src/logging.js';
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const spaces = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, ' ');
@@ -327,16 +326,11 @@ for (const target of testDatabases()) {
 
   describe(`checkout request log on ${target.name}`, { skip: target.skip }, () => {
     let t: TestApp;
-    const logLines: string[] = [];
+    const log = capturedLog();
+    const logLines = log.lines;
 
     before(async () => {
-      const sink = new Writable({
-        write(chunk, _encoding, done) {
-          logLines.push(String(chunk));
-          done();
-        },
-      });
-      t = await buildTestApp(target, { logger: createLogger({ level: 'info', destination: sink }) });
+      t = await buildTestApp(target, { logger: log.logger });
     });
     after(() => t.close());
 

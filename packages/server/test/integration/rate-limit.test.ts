@@ -11,15 +11,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance, type HTTPMethods, type LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import { installLegacyErrorHandling } from '../../src/http/collect-legacy/legacy-errors.js';
 import { installRateLimits, type RateLimitDeps } from '../../src/http/plugins/rate-limit.js';
-import { createLogger } from '../../src/logging.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { recordRoutes } from '../support/route-recorder.js';
+import { capturedLog } from '../support/captured-log.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases, type TestDatabase } from '../support/test-databases.js';
 
@@ -280,15 +279,9 @@ describe('rate limit windows and installation', () => {
   });
 
   it('lets requests through and logs a warning when Redis cannot be reached (fails open)', async () => {
-    const logLines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        logLines.push(String(chunk));
-        done();
-      },
-    });
+    const { logger, lines: logLines } = capturedLog('warn');
     const t = await buildTestApp(sqlite, {
-      logger: createLogger({ level: 'warn', destination: sink }),
+      logger,
       apiExtensions: probes({ limits, redisUrl: `redis://127.0.0.1:${await closedPort()}`, redisKeyPrefix: uniquePrefix() }),
     });
     try {

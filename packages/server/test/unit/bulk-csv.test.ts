@@ -15,6 +15,13 @@ async function readSource(source: BatchCsvSource, limits = {}): Promise<BatchCsv
   return rows;
 }
 
+/** The bytes handed out `size` at a time, as a slow upload arrives. */
+function chunksOf(data: Buffer, size: number): Buffer[] {
+  const chunks: Buffer[] = [];
+  for (let start = 0; start < data.length; start += size) chunks.push(data.subarray(start, start + size));
+  return chunks;
+}
+
 /** Asserts the file is refused as a whole and returns the error for further checks. */
 async function assertFileRefused(content: string | Buffer, code: string, message: RegExp, limits = {}): Promise<AkweError> {
   let caught: unknown;
@@ -149,11 +156,18 @@ describe('readBatchCsv: file-level errors', () => {
     await assertFileRefused(`${englishHeader}\r\n,,,\r\n`, 'validation_error', /no payment lines/);
   });
 
-  it('refuses a file that is not UTF-8 (Excel\'s Windows-1252 "CSV")', async () => {
-    const latin1 = Buffer.from('nom;t\xe9l\xe9phone;montant;devise;reference;operateur\nA;1;2;XOF;r;x\n', 'latin1');
-    await assertFileRefused(latin1, 'validation_error', /not UTF-8 text: save it as "CSV UTF-8"/);
+  it('reads Excel\'s Windows-1252 "CSV" (bytes that are not UTF-8) with its accents', async () => {
+    const latin1 = Buffer.from('nom;t\xe9l\xe9phone;montant;devise;reference;operateur\nFran\xe7ois;1;2;XOF;r;x\n', 'latin1');
+    const rows = await readAll(latin1);
+    assert.equal(rows[0]!.line.beneficiaryName, 'François');
+    assert.equal(rows[0]!.line.phone, '1', 'the accented heading téléphone was recognised');
   });
 
+  it('refuses a file that mixes UTF-8 and another encoding, whatever the chunking', async () => {
+    const mixed = Buffer.concat([Buffer.from('nom;téléphone;montant;devise;reference;operateur\n', 'utf8'), Buffer.from('Fran\xe7ois;1;2;XOF;r;x\n', 'latin1')]);
+    await assertFileRefused(mixed, 'validation_error', /mixes two encodings/);
+    await assert.rejects(readSource(chunksOf(mixed, 1)), /mixes two encodings/);
+  });
   it('refuses a header row with no line end in sight', async () => {
     await assertFileRefused(`phone,${'x'.repeat(20_000)}`, 'validation_error', /header row is longer than 16384 characters/);
   });

@@ -2,12 +2,13 @@
 // chunk and row are in memory, and reading stops at the first limit passed. Parsing is
 // csv-parse's (quotes, quoted delimiters and newlines, doubled quotes, CRLF or LF); this module
 // adds what a spreadsheet export needs: the delimiter picked from the header row (French
-// spreadsheets write semicolons), UTF-8 with or without BOM, headings by name in any order
-// (batch-columns.ts), blank rows skipped, and the limits. docs/bulk.md describes the format.
+// spreadsheets write semicolons), the encodings spreadsheets save in (batch-file-encoding.ts),
+// headings by name in any order (batch-columns.ts), blank rows skipped, control characters in a
+// cell reported as that line's problem, and the limits. docs/bulk.md describes the format.
 import { Readable, pipeline } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
-import { AkweError } from '../errors/index.js';
 import { columnLetter, resolveBatchHeader, type BatchColumn, type ColumnTarget } from './batch-columns.js';
+import { batchFileError, decodeBatchFile } from './batch-file-encoding.js';
 import type { BatchLineInput } from './batch-lines.js';
 import type { BatchLineProblem } from './batch-problems.js';
 
@@ -35,7 +36,12 @@ export interface BatchCsvRow {
 
 export type BatchCsvSource = AsyncIterable<Buffer | Uint8Array | string> | Iterable<Buffer | Uint8Array | string>;
 
-const fileError = (message: string) => new AkweError('validation_error', message, { field: 'file', details: [{ field: 'file', message }] });
+const fileError = batchFileError;
+
+// Control characters have no place in a name, a number or a reference (tab, CR and LF excepted:
+// a quoted cell may span lines). NUL also cannot be stored in PostgreSQL text.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const controlCharacter = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 /**
  * The rows of a batch file, one at a time. A problem with the file as a whole (encoding, CSV
@@ -45,10 +51,14 @@ const fileError = (message: string) => new AkweError('validation_error', message
  */
 export async function* readBatchCsv(source: BatchCsvSource, limits: Partial<BatchCsvLimits> = {}): AsyncGenerator<BatchCsvRow> {
   const { maxLines, maxBytes } = { ...defaultBatchCsvLimits, ...limits };
-  const text = decodeUtf8(source, maxBytes)[Symbol.asyncIterator]();
+  const text = decodeBatchFile(source, maxBytes)[Symbol.asyncIterator]();
   let head: string;
   try {
     head = await readHeaderLine(text);
+    const headerRow = head.split(/[\r\n]/, 1)[0] ?? '';
+    if (controlCharacter.test(headerRow)) {
+      throw fileError('The first row holds control characters: this is not a CSV text file (or it is UTF-16 without a byte order mark). Save the sheet as "CSV UTF-8" (Excel: Save as, CSV UTF-8) and send that file.');
+    }
   } catch (error) {
     await text.return?.(undefined);
     throw error;
@@ -107,32 +117,6 @@ export function delimiterOf(headerLine: string): ',' | ';' {
   return semicolons > commas ? ';' : ',';
 }
 
-/** UTF-8 text of the source, counted in bytes against the limit; a BOM is dropped by the decoder. */
-async function* decodeUtf8(source: BatchCsvSource, maxBytes: number): AsyncGenerator<string> {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  let bytes = 0;
-  const decode = (chunk?: Uint8Array): string => {
-    try {
-      return chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
-    } catch {
-      // Excel's plain "CSV" is Windows-1252 in French; read as UTF-8 its accents would be garbled.
-      throw fileError('The file is not UTF-8 text: save it as "CSV UTF-8" (in Excel: Save as, CSV UTF-8).');
-    }
-  };
-  for await (const chunk of source) {
-    const data = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    bytes += data.byteLength;
-    if (bytes > maxBytes) {
-      const message = `The file is larger than ${maxBytes} bytes, the limit of one batch; split it into several files.`;
-      throw new AkweError('payload_too_large', message, { field: 'file', details: [{ field: 'file', message }] });
-    }
-    const text = decode(data);
-    if (text !== '') yield text;
-  }
-  const rest = decode();
-  if (rest !== '') yield rest;
-}
-
 /** Reads text until the first line break (or the end), so the delimiter is known before parsing. */
 async function readHeaderLine(text: AsyncIterator<string>): Promise<string> {
   let head = '';
@@ -162,6 +146,13 @@ function toRow(row: number, record: readonly string[], columns: ReadonlyArray<Co
     const cell = raw.trim();
     if (cell === '') return; // an empty cell is an absent value
     const target = columns[index];
+    const control = controlCharacter.exec(cell);
+    if (control !== null) {
+      const name = target === undefined ? undefined : target.kind === 'metadata' ? `metadata.${target.key}` : target.column;
+      const code = `U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+      problems.push({ row, field: name ?? `column ${columnLetter(index)}`, code: 'validation_error', message: `Column ${columnLetter(index)}${name ? ` (${name})` : ''} holds a control character (${code}); retype the cell.` });
+      return; // the value is unreadable: not checked further, nor reported as missing
+    }
     if (target === undefined) {
       problems.push({ row, field: `column ${columnLetter(index)}`, code: 'validation_error', message: `Column ${columnLetter(index)} holds "${cell.slice(0, 40)}" but has no heading.` });
     } else if (target.kind === 'metadata') {

@@ -1,10 +1,9 @@
-import busboy from 'busboy';
-import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { OperatorCatalog } from '../../core/catalog/operator-catalog.js';
-import { checkBatchCsv, type CheckedBatchFile } from '../../core/bulk/batch-csv-check.js';
 import type { BatchCsvLimits } from '../../core/bulk/batch-csv.js';
+import { acceptedBatchFileEncodings } from '../../core/bulk/batch-file-encoding.js';
 import { batchTemplateCsv, batchTemplateFileName } from '../../core/bulk/batch-template.js';
 import type { BulkBatchDetail, BulkService } from '../../core/bulk/bulk-service.js';
 import { AkweError } from '../../core/errors/index.js';
@@ -15,6 +14,7 @@ import { instantFilter } from '../shared/list-filters.js';
 import { toPageRequest, toWireList } from '../shared/pagination.js';
 import { toAkweError } from '../shared/to-akwe-error.js';
 import { itemSchemaProblems, withoutRefusedFields } from './item-schema-problems.js';
+import { CsvUpload, IMPORT_PATH, readCsvBody, readMultipartCsv } from './csv-upload.js';
 import { bulkBatchSummaryToWire, bulkBatchToWire, bulkItemToWire } from './bulk-mapper.js';
 import {
   BulkBatchList,
@@ -36,77 +36,11 @@ export interface BulkRoutesOptions {
 }
 
 const tags = ['bulk payments'];
-const IMPORT_PATH = '/bulk-payments/import_csv/';
-
-/**
- * A CSV body, read and checked as it arrived. Its idempotency fingerprint is the file's SHA-256
- * (`toJSON`), so the same file again with the same key replays and another file is 422.
- */
-class CsvUpload {
-  constructor(
-    readonly checked: CheckedBatchFile,
-    private readonly sha256: string,
-    private readonly bytes: number,
-  ) {}
-
-  toJSON() {
-    return { csv_sha256: this.sha256, csv_bytes: this.bytes };
-  }
-}
-
-async function readCsvBody(request: FastifyRequest, payload: AsyncIterable<Buffer>, catalog: OperatorCatalog, limits: BatchCsvLimits): Promise<CsvUpload> {
-  if (request.routeOptions.url?.endsWith(IMPORT_PATH) !== true) throw new AkweError('unsupported_media_type', 'Send application/json; text/csv is for POST /bulk-payments/import_csv/.');
-  const hash = createHash('sha256');
-  let bytes = 0;
-  async function* hashed(): AsyncGenerator<Buffer> {
-    for await (const chunk of payload) {
-      hash.update(chunk);
-      bytes += chunk.length;
-      yield chunk;
-    }
-  }
-  // The file streams through the reader and the line checks: memory holds the checked lines
-  // (bounded by the line limit), never the file; a file past a limit stops being read there.
-  const checked = await checkBatchCsv(hashed(), catalog, limits);
-  return new CsvUpload(checked, hash.digest('hex'), bytes);
-}
-
-/**
- * A multipart upload (`multipart/form-data`, the file in any field): the first file part streams
- * through the same reader as a raw body (busboy, the parser @fastify/multipart is built on); other
- * fields are ignored (the batch's name comes from the query, as for a raw body).
- */
-function readMultipartCsv(request: FastifyRequest, payload: NodeJS.ReadableStream, catalog: OperatorCatalog, limits: BatchCsvLimits): Promise<CsvUpload> {
-  if (request.routeOptions.url?.endsWith(IMPORT_PATH) !== true) throw new AkweError('unsupported_media_type', 'Send application/json; multipart/form-data is for POST /bulk-payments/import_csv/.');
-  return new Promise<CsvUpload>((resolve, reject) => {
-    let parser: ReturnType<typeof busboy>;
-    try {
-      // One byte over the limit reaches the reader, which then answers 413 as for a raw body.
-      parser = busboy({ headers: request.headers, limits: { files: 1, fileSize: limits.maxBytes + 1, fields: 10, parts: 20 } });
-    } catch (error) {
-      reject(new AkweError('validation_error', `The multipart body cannot be read: ${(error as Error).message}.`, { field: 'body' }));
-      return;
-    }
-    let file: Promise<CsvUpload> | undefined;
-    parser.on('file', (_field, stream) => {
-      if (file) return void stream.resume();
-      file = readCsvBody(request, stream as AsyncIterable<Buffer>, catalog, limits);
-      // A file refused half-way still has its remaining bytes drained, so the request can end.
-      file.catch(() => stream.resume());
-    });
-    parser.on('error', (error) => reject(new AkweError('validation_error', `The multipart body cannot be read: ${(error as Error).message}.`, { field: 'body' })));
-    parser.on('close', () => {
-      if (file) file.then(resolve, reject);
-      else reject(new AkweError('validation_error', 'The multipart body holds no file: send the CSV as a file field.', { field: 'body' }));
-    });
-    payload.pipe(parser);
-  });
-}
 
 /** Bulk payments (SPEC.md "Bulk payments", docs/bulk.md): paths end with a slash as SPEC.md writes them. */
 export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (app, { catalog, bulk, limits }) => {
   app.addContentTypeParser('text/csv', async (request: FastifyRequest, payload: AsyncIterable<Buffer>) => readCsvBody(request, payload, catalog, limits));
-  app.addContentTypeParser('multipart/form-data', async (request: FastifyRequest, payload: NodeJS.ReadableStream) => readMultipartCsv(request, payload, catalog, limits));
+  app.addContentTypeParser('multipart/form-data', async (request: FastifyRequest, payload: Readable) => readMultipartCsv(request, payload, catalog, limits));
   const render = (detail: BulkBatchDetail) => ({ status: 201, body: bulkBatchToWire(detail) });
 
   app.post(
@@ -165,7 +99,7 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
         operationId: 'importBulkPaymentCsv',
         summary: 'Create a bulk payment batch from a CSV file',
         description:
-          'The body is the file itself, `Content-Type: text/csv`, or a `multipart/form-data` upload whose first file field is the file (format in docs/bulk.md and the template). The batch is named by the `name` query parameter. As for a create, every problem of every line is reported at once (rows as a spreadsheet shows them, header = row 1) and a file with any problem stores nothing. Over BULK_MAX_BYTES is 413 `payload_too_large`; over BULK_MAX_LINES lines is 400. Header Idempotency-Key is required; the same file with the same key replays.',
+          `The body is the file itself, \`Content-Type: text/csv\`, or a \`multipart/form-data\` upload holding exactly one file field (format in docs/bulk.md and the template), in ${acceptedBatchFileEncodings}. The batch is named by the \`name\` query parameter. As for a create, every problem of every line is reported at once (rows as a spreadsheet shows them, header = row 1) and a file with any problem stores nothing. A file over BULK_MAX_BYTES (or a multipart body over it by more than 64 KiB) is 413 \`payload_too_large\`; over BULK_MAX_LINES lines is 400; a second file part, a workbook or binary file, or mixed encodings is 400. Header Idempotency-Key is required; the same file with the same key replays.`,
         querystring: ImportCsvQuery,
         response: { 201: BulkBatchObject, ...errorResponses(400, 401, 403, 409, 413, 415, 422, 429) },
       },
@@ -221,7 +155,7 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
         tags,
         operationId: 'getBulkPaymentTemplate',
         summary: 'The CSV template to fill',
-        description: 'UTF-8 with a byte order mark, the header row with every column, one example line; semicolons unless `delimiter=comma`.',
+        description: `UTF-8 with a byte order mark, the header row with every column, one example line; semicolons unless \`delimiter=comma\`. A filled file may come back in ${acceptedBatchFileEncodings}; a workbook (.xlsx, .xls, .ods) is refused: save the sheet as CSV.`,
         querystring: TemplateQuery,
         response: { 200: { description: 'The template file.', content: { 'text/csv': { schema: { type: 'string' } } } }, ...errorResponses(400, 401, 403, 429) },
       },

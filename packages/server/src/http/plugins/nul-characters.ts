@@ -6,6 +6,8 @@
  *
  * A preValidation hook: after authentication (401 still comes first) and body parsing, before the
  * route's schema, so the error names the field even where the schema would have accepted it.
+ * A body a content-type parser made into a class (a CSV import, whose reader reports a NUL in a
+ * cell as that line's problem) is left to that parser.
  */
 import type { FastifyInstance } from 'fastify';
 import { AkweError } from '../../core/errors/index.js';
@@ -14,7 +16,7 @@ const NUL = '\u0000';
 
 export function installNulCharacterCheck(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
-    const field = fieldWithNul(request.params, []) ?? fieldWithNul(request.query, []) ?? fieldWithNul(request.body, []);
+    const field = fieldWithNul(request.params, []) ?? fieldWithNul(request.query, []) ?? (madeByJson(request.body) ? fieldWithNul(request.body, []) : undefined);
     if (field === undefined) return;
     const name = field.join('.') || 'body';
     const message = `${name} must not contain the NUL character (U+0000)`;
@@ -39,4 +41,11 @@ function fieldWithNul(value: unknown, path: string[]): string[] | undefined {
     if (found) return found;
   }
   return undefined;
+}
+
+/** A JSON (or form) body: a value, an array or a plain object, not a class a content-type parser made. */
+function madeByJson(body: unknown): boolean {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return true;
+  const prototype: unknown = Object.getPrototypeOf(body);
+  return prototype === Object.prototype || prototype === null;
 }

@@ -20,6 +20,40 @@ function withoutCheckoutToken(url: string): string {
   return url.replace(/(\/checkout\/)[A-Za-z0-9_-]+/, '$1[redacted]');
 }
 
+// A query parameter whose name holds one of these words (api_key, access_token, client_secret,
+// apiKey, password…) carries a credential. Akwe reads none from the query, but a client may send
+// one there (`?api_key=…` is refused with 401), and the URL is logged.
+const credentialName = /key|token|secret|passw|pwd|signature|credential|auth/i;
+const queryParameter = /([?&;])([^=&;#\s"'?]+)=([^&;#\s"']*)/g;
+
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
+/**
+ * The text with the value of every credential-named query parameter replaced by `[redacted]`,
+ * wherever a URL sits in it (a request's URL, an error message quoting one). The name stays, so
+ * the log still says what was sent.
+ */
+export function withoutQueryCredentials(text: string): string {
+  if (!text.includes('=')) return text;
+  return text.replace(queryParameter, (whole, separator: string, name: string, value: string) =>
+    value !== '' && credentialName.test(decodedName(name)) ? `${separator}${name}=[redacted]` : whole);
+}
+
+/** Error messages and stacks can quote the request's URL (a 404's "Route GET:/… not found"). */
+function errorSerializer(error: Error) {
+  const serialized = pino.stdSerializers.err(error);
+  if (serialized === undefined || serialized === null) return serialized;
+  if (typeof serialized.message === 'string') serialized.message = withoutQueryCredentials(serialized.message);
+  if (typeof serialized.stack === 'string') serialized.stack = withoutQueryCredentials(serialized.stack);
+  return serialized;
+}
+
 interface LoggedRequest {
   method: string;
   url: string;
@@ -28,14 +62,24 @@ interface LoggedRequest {
   socket?: { remotePort?: number };
 }
 
-/** Fastify's request fields, with the checkout token taken out of the URL. */
+/** Fastify's request fields, with the checkout token and query credentials taken out of the URL. */
 function requestSerializer(req: LoggedRequest) {
-  return { method: req.method, url: withoutCheckoutToken(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+  return { method: req.method, url: withoutQueryCredentials(withoutCheckoutToken(req.url)), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
 }
 
 /** JSON lines by default; pretty only when a person is watching a terminal. */
 export function createLogger(options: { level: string; destination?: DestinationStream; pretty?: boolean }): Logger {
-  const base = { level: options.level, redact: { paths: redactedPaths, censor: '[redacted]' }, serializers: { req: requestSerializer } };
+  const base = {
+    level: options.level,
+    redact: { paths: redactedPaths, censor: '[redacted]' },
+    serializers: { req: requestSerializer, err: errorSerializer },
+    // A message string may quote a URL too (Fastify's own lines do).
+    hooks: {
+      logMethod(this: Logger, args: unknown[], method: (...args: unknown[]) => void) {
+        method.apply(this, args.map((arg) => (typeof arg === 'string' ? withoutQueryCredentials(arg) : arg)));
+      },
+    },
+  };
   if (options.destination) return pino(base, options.destination);
   if (options.pretty ?? process.stdout.isTTY) {
     return pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } });

@@ -46,6 +46,17 @@ for (const target of testDatabases()) {
       assert.match(payment.id, /^[0-9a-f-]{36}$/);
     });
 
+    it('answers a live payment with no live operator configured 503 operator_unavailable in its own error shape, storing nothing', async () => {
+      const { liveKey } = await t.newMerchant();
+      const payload = body();
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/collect/mobile-money/', headers: { 'x-api-key': liveKey }, payload });
+      assert.equal(res.statusCode, 503, res.body);
+      assert.deepEqual(Object.keys(res.json()).sort(), ['code', 'detail', 'error']);
+      assert.equal(res.json().code, 'operator_unavailable');
+      const read = await t.app.inject({ url: `/api/v1/collect/mobile-money/${payload.reference}/`, headers: { 'x-api-key': liveKey } });
+      assert.equal(read.statusCode, 404);
+    });
+
     it('maps each sandbox outcome to the earlier contract’s status names', async () => {
       const cases: [Record<string, unknown>, string][] = [
         [{ phone: '0197000001' }, 'FAILED'],

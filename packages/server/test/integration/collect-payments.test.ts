@@ -319,7 +319,7 @@ for (const target of testDatabases()) {
       it('fails cleanly with operator_unavailable when no live operator is configured, storing nothing', async () => {
         const body = direct();
         const res = await live.create(body);
-        assert.equal(res.statusCode, 502);
+        assert.equal(res.statusCode, 503);
         assert.equal(res.json().error.code, 'operator_unavailable');
         assert.equal((await live.get(body.reference)).statusCode, 404);
       });

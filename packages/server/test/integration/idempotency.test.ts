@@ -318,10 +318,10 @@ for (const target of testDatabases()) {
         assertReplayOf(await post('/probe/pay', body(), { key }), retry);
       });
 
-      it('releases the claim on any 5xx the handler ends with (502 operator_unavailable)', async () => {
+      it('releases the claim on any 5xx the handler ends with (503 operator_unavailable)', async () => {
         const key = newKey();
         probe.nextError = new AkweError('operator_unavailable');
-        assert.equal((await post('/probe/pay', body(), { key })).statusCode, 502);
+        assert.equal((await post('/probe/pay', body(), { key })).statusCode, 503);
         assert.equal((await records(key)).length, 0);
         // Even a different payload may use the key now: nothing was kept.
         assert.equal((await post('/probe/pay', body({ amount: 42 }), { key })).statusCode, 201);

@@ -2,7 +2,7 @@
  * Random input, on every database: a seeded stream of requests to the collect routes (both
  * contracts) and the event and webhook routes, valid and broken bodies, odd path and query values,
  * test and live keys; first one at a time, then over concurrent lanes. Whatever arrives, the answer
- * is never a 5xx other than the documented 502 `operator_unavailable` (live payments without a live
+ * is never a 5xx other than the documented 503 `operator_unavailable` (live payments without a live
  * operator), every error has the shape of its contract, and afterwards the money adds up: no
  * payment refunded beyond its amount, refunds that match the payment's refunded total, and no
  * idempotency key left in progress. The seeds are fixed: the sequential stream repeats exactly,
@@ -182,7 +182,7 @@ async function sendRandomStream(t: TestApp, options: { seed: number; requests: n
       const res = await t.app.inject(sent);
       const describeIt = () => `#${i} ${sent.method} ${sent.url.slice(0, 120)} ${sent.payload?.slice(0, 200) ?? ''} -> ${res.statusCode} ${res.body.slice(0, 200)}`;
       const errorCode = (body: { error?: { code?: string }; code?: string }) => (sent.legacy ? body.code : body.error?.code);
-      if (res.statusCode >= 500 && !(res.statusCode === 502 && errorCode(res.json()) === 'operator_unavailable')) result.failures.push(describeIt());
+      if (res.statusCode >= 500 && !(res.statusCode === 503 && errorCode(res.json()) === 'operator_unavailable')) result.failures.push(describeIt());
       if (res.statusCode === 201 && res.headers['idempotent-replayed'] !== 'true') {
         const payment = res.json();
         known.push(payment.reference, payment.id);

@@ -1,6 +1,6 @@
 /**
  * Property, on every database: whatever request reaches any route of either contract, the answer
- * is never a 5xx (but the documented 502 `operator_unavailable` of a live payment without a live
+ * is never a 5xx (but the documented 503 `operator_unavailable` of a live payment without a live
  * operator), and every error is in its contract's shape.
  *
  * The routes are the ones the app registers (seen through an onRoute hook), so a new route joins
@@ -218,7 +218,7 @@ function problemWith(request: GeneratedRequest, res: LightMyRequestResponse): st
     } catch {
       code = undefined;
     }
-    if (!(res.statusCode === 502 && code === 'operator_unavailable')) return `server error ${res.statusCode}: ${res.body.slice(0, 300)}`;
+    if (!(res.statusCode === 503 && code === 'operator_unavailable')) return `server error ${res.statusCode}: ${res.body.slice(0, 300)}`;
   }
   // Outside /api/v1 are pages for browsers (checkout) and probes (health), with bodies of their own.
   if (res.statusCode >= 400 && request.method !== 'HEAD' && request.url.startsWith('/api/v1/')) {

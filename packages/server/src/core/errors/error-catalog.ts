@@ -15,7 +15,7 @@ export const errorCatalog = {
   invalid_idempotency_key: { status: 400, message: 'The Idempotency-Key header is too long or has characters outside printable ASCII.' },
   invalid_otp: { status: 400, message: 'The one-time code is not valid.' },
   malformed_request: { status: 400, message: 'The request is not valid HTTP.' },
-  operator_unavailable: { status: 502, message: 'The operator cannot be reached for this payment; nothing was charged.' },
+  operator_unavailable: { status: 503, message: 'The operator cannot be reached for this payment; nothing was charged.' },
   operator_outcome_unknown: { status: 502, message: 'The operator did not answer; the outcome is not known yet. Retry with the same Idempotency-Key, or read the payment later.' },
   unauthenticated: { status: 401, message: 'API key missing, invalid or revoked.' },
   insufficient_scope: { status: 403, message: 'The API key lacks the scope this operation needs.' },

@@ -16,7 +16,7 @@ export interface LegacyPaymentRoutesOptions {
 }
 
 const tags = ['collect (earlier contract)'];
-const errors = { 400: Type.Union([LegacyError, LegacyValidationError]), 401: LegacyError, 403: LegacyError, 404: LegacyError, 429: LegacyError, 500: LegacyError, 502: LegacyError };
+const errors = { 400: Type.Union([LegacyError, LegacyValidationError]), 401: LegacyError, 403: LegacyError, 404: LegacyError, 429: LegacyError, 500: LegacyError, 502: LegacyError, 503: LegacyError };
 // Creation looks no payment up, so it never answers 404.
 const { 404: _noLookup, ...creationErrors } = errors;
 

@@ -57,7 +57,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
         summary: 'Create a payment',
         description: 'direct: push to the customer’s phone (or OTP sent); hosted: returns checkout_url. Header Idempotency-Key is required.',
         body: CreatePaymentBody,
-        response: { 201: PaymentObject, ...errorResponses(400, 401, 403, 409, 422, 429, 502) },
+        response: { 201: PaymentObject, ...errorResponses(400, 401, 403, 409, 422, 429, 502, 503) },
       },
     },
     async (request, reply) => {
@@ -107,7 +107,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
         summary: 'Get a payment by reference or id',
         params: PaymentParams,
         querystring: GetPaymentQuery,
-        response: { 200: PaymentObject, ...errorResponses(400, 401, 403, 404, 429, 502) },
+        response: { 200: PaymentObject, ...errorResponses(400, 401, 403, 404, 429, 502, 503) },
       },
     },
     async (request) => wire(await payments.get(principalOf(request), request.params.reference_or_id, { sync: request.query.sync })),
@@ -124,7 +124,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
         description: 'Test environment codes: 123456 completes, 000000 fails, 111111 stays pending; another code is 400 invalid_otp, and the third wrong code fails the payment.',
         params: PaymentParams,
         body: ConfirmBody,
-        response: { 200: PaymentObject, ...errorResponses(400, 401, 403, 404, 409, 429) },
+        response: { 200: PaymentObject, ...errorResponses(400, 401, 403, 404, 409, 429, 502, 503) },
       },
     },
     async (request, reply) => {
@@ -167,7 +167,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
         description: 'The sandbox rules apply to this phone (suffixes 0000-0003) and to the payment’s reference.',
         params: PaymentParams,
         body: PayBody,
-        response: { 200: PaymentObject, ...errorResponses(400, 401, 403, 404, 409, 429) },
+        response: { 200: PaymentObject, ...errorResponses(400, 401, 403, 404, 409, 429, 502, 503) },
       },
     },
     async (request, reply) => {
@@ -188,7 +188,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
         description: 'Without amount, refunds everything left. Several partial refunds may follow each other up to the amount; the payment becomes refunded when they reach it.',
         params: PaymentParams,
         body: RefundBody,
-        response: { 201: RefundObject, ...errorResponses(400, 401, 403, 404, 409, 422, 429, 502) },
+        response: { 201: RefundObject, ...errorResponses(400, 401, 403, 404, 409, 422, 429, 502, 503) },
       },
     },
     async (request, reply) => {

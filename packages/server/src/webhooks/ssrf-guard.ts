@@ -139,6 +139,19 @@ export function isPublicAddress(address: string): boolean {
   return classify(address).public;
 }
 
+/**
+ * The ports a live receiver may listen on: HTTPS's own and its common alternative. A public
+ * address on any port would let a merchant aim Akwe's requests at services that are not web
+ * servers (`https://1.1.1.1:6379/` is a Redis port), so live destinations keep to these.
+ */
+export const liveDestinationPorts: readonly number[] = Object.freeze([443, 8443]);
+
+/** The URL's port, or its scheme's default (the URL parser leaves `port` empty for 443 on https). */
+export function portOf(url: URL): number {
+  if (url.port !== '') return Number(url.port);
+  return url.protocol === 'https:' ? 443 : 80;
+}
+
 export type TargetCheck = { ok: true; address: string; family: 4 | 6 } | { ok: false; reason: string };
 
 function describe(kind: string): string {
@@ -151,11 +164,15 @@ function describe(kind: string): string {
  * to: the first one the resolver gave. Refuses schemes other than http and https, and URLs with
  * credentials. Never throws: a resolver failure is `ok: false`.
  */
-export async function checkTarget(url: URL, options: { allowPrivate: boolean; resolver?: Resolver }): Promise<TargetCheck> {
+export async function checkTarget(url: URL, options: { allowPrivate: boolean; resolver?: Resolver; allowedPorts?: readonly number[] }): Promise<TargetCheck> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { ok: false, reason: `scheme ${url.protocol} is not allowed (http or https only)` };
   }
   if (url.username !== '' || url.password !== '') return { ok: false, reason: 'credentials in the URL are not allowed' };
+  if (options.allowedPorts !== undefined) {
+    const port = portOf(url);
+    if (!options.allowedPorts.includes(port)) return { ok: false, reason: `port ${port} is not allowed (only ${options.allowedPorts.join(' or ')})` };
+  }
 
   const host = url.hostname.startsWith('[') && url.hostname.endsWith(']') ? url.hostname.slice(1, -1) : url.hostname;
   if (host === '') return { ok: false, reason: 'the URL has no host' };

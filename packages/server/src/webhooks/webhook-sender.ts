@@ -65,6 +65,7 @@ class Deadline extends Error {}
 
 export class WebhookSender {
   private readonly allowPrivate: boolean;
+  private readonly allowedPorts: readonly number[] | undefined;
   private readonly resolver: Resolver | undefined;
   private readonly userAgent: string;
   private readonly clock: { now(): Date };
@@ -73,10 +74,12 @@ export class WebhookSender {
   /**
    * `allowPrivate`: the development setting (loopback and private targets allowed). `resolver`
    * replaces the system resolver (tests). `clock` is the "now" an HTTP-date Retry-After is
-   * measured from; durations use a monotonic timer.
+   * measured from; durations use a monotonic timer. `allowedPorts`: the only ports a target may
+   * use (live senders: 443 and 8443), the default port of the scheme counting as that port.
    */
-  constructor(options: { allowPrivate: boolean; resolver?: Resolver; userAgent?: string; clock?: { now(): Date } }) {
+  constructor(options: { allowPrivate: boolean; resolver?: Resolver; userAgent?: string; clock?: { now(): Date }; allowedPorts?: readonly number[] }) {
     this.allowPrivate = options.allowPrivate;
+    this.allowedPorts = options.allowedPorts;
     this.resolver = options.resolver;
     this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
     this.clock = options.clock ?? systemClock;
@@ -101,7 +104,7 @@ export class WebhookSender {
     const timer = setTimeout(() => abort.abort(new Deadline()), Math.min(timeoutMs, 2 ** 31 - 1));
     const timedOut = () => failed(`timeout after ${timeoutMs} ms`);
     try {
-      const check = await Promise.race([checkTarget(url, { allowPrivate: this.allowPrivate, resolver: this.resolver }), aborted(abort.signal)]);
+      const check = await Promise.race([checkTarget(url, { allowPrivate: this.allowPrivate, resolver: this.resolver, allowedPorts: this.allowedPorts }), aborted(abort.signal)]);
       if (!check.ok) return failed(`refused target: ${check.reason}`);
       let response;
       try {

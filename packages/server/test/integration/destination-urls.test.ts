@@ -116,6 +116,28 @@ for (const target of testDatabases()) {
       assert.equal((await call(production, merchant.testKey, 'POST', '/webhook-endpoints', { url: 'https://shop.example/hooks' })).statusCode, 201);
     });
 
+    it('keeps live URLs to ports 443 and 8443 (endpoints created and updated, callback_url); test URLs keep any port', async () => {
+      const merchant = await production.newMerchant();
+      const refusedPorts = ['https://1.1.1.1:6379/a', 'https://shop.example:80/hooks', 'https://shop.example:8080/hooks', 'https://shop.example:22/x', 'https://[2606:4700::1111]:25/x'];
+      for (const url of refusedPorts) {
+        assertRefused(await call(production, merchant.liveKey, 'POST', '/webhook-endpoints', { url }), 'url', /port \d+ is not allowed \(only 443 or 8443\) for a live URL/, url);
+        assertRefused(await collectClient(production.app, merchant.liveKey).create(hosted({ callback_url: url })), 'callback_url', /port \d+ is not allowed/, url);
+      }
+      assert.equal(await endpointCount(production, merchant.merchantId), 0);
+      assert.equal(await paymentCount(production, merchant.merchantId), 0);
+      for (const url of ['https://shop.example/hooks', 'https://shop.example:443/hooks', 'https://shop.example:8443/hooks']) {
+        const created = await call(production, merchant.liveKey, 'POST', '/webhook-endpoints', { url });
+        assert.equal(created.statusCode, 201, `${url}: ${created.body}`);
+        const payment = await collectClient(production.app, merchant.liveKey).create(hosted({ callback_url: url }));
+        assert.equal(payment.statusCode, 201, `${url}: ${payment.body}`);
+      }
+      const endpoint = (await call(production, merchant.liveKey, 'POST', '/webhook-endpoints', { url: 'https://shop.example/p' })).json();
+      assertRefused(await call(production, merchant.liveKey, 'PATCH', `/webhook-endpoints/${endpoint.id}`, { url: 'https://1.1.1.1:6379/a' }), 'url', /port 6379 is not allowed/, 'update');
+      for (const url of ['https://1.1.1.1:6379/a', 'https://shop.example:8080/hooks']) {
+        assert.equal((await call(production, merchant.testKey, 'POST', '/webhook-endpoints', { url })).statusCode, 201, `test ${url}`);
+      }
+    });
+
     it('checks a changed URL the same way on update, and leaves the endpoint as it was when refused', async () => {
       const merchant = await production.newMerchant();
       for (const key of [merchant.liveKey, merchant.testKey]) {

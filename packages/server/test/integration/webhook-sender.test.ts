@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { signatureHeader, verifySignature } from '../../src/core/webhooks/webhook-signature.js';
-import type { ResolvedAddress, Resolver } from '../../src/webhooks/ssrf-guard.js';
+import { liveDestinationPorts, type ResolvedAddress, type Resolver } from '../../src/webhooks/ssrf-guard.js';
 import { WebhookSender, type WebhookAnswer, type WebhookDelivery } from '../../src/webhooks/webhook-sender.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { closedPort, startWebhookReceiver, TEST_TLS, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -219,6 +219,14 @@ describe('WebhookSender against a real receiver', () => {
     const answer = await strict.send(delivery());
     assert.equal(answer.outcome, 'failed');
     assert.equal(answer.error, 'refused target: 127.0.0.1 is loopback');
+    assert.equal(receiver.requests.length, 0);
+  });
+
+  it('refuses a port outside the allowed ones at send time (a live endpoint stored before the port rule), before any request is sent', async () => {
+    const live = new WebhookSender({ allowPrivate: true, allowedPorts: liveDestinationPorts });
+    const answer = await live.send(delivery());
+    assert.equal(answer.outcome, 'failed');
+    assert.match(answer.error ?? '', /^refused target: port \d+ is not allowed \(only 443 or 8443\)$/);
     assert.equal(receiver.requests.length, 0);
   });
 

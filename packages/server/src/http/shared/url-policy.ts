@@ -8,7 +8,8 @@
  * - A live URL, and a test URL on a server without the development setting: https only, and the
  *   host must be public: an IP literal is judged as it is, a name is resolved and every address it
  *   gives must be public. A name that does not resolve is refused too (nothing could be
- *   delivered to it), naming the resolver's answer.
+ *   delivered to it), naming the resolver's answer. A live URL's port must be 443 (the default)
+ *   or 8443 (`liveDestinationPorts`).
  * - A test URL on a development server: http allowed, any host (a local receiver), not resolved.
  *
  * Every refusal is 400 `validation_error` with `field`, the code schema failures of these fields
@@ -16,7 +17,7 @@
  */
 import { AkweError } from '../../core/errors/index.js';
 import type { Environment } from '../../core/shared/environment.js';
-import { checkTarget, type Resolver } from '../../webhooks/ssrf-guard.js';
+import { checkTarget, liveDestinationPorts, type Resolver } from '../../webhooks/ssrf-guard.js';
 
 /** Resolves (never throws for a bad URL: refuses with 400 naming `field`). */
 export type DestinationUrlCheck = (raw: string, environment: Environment, field: string) => Promise<void>;
@@ -38,7 +39,8 @@ export function destinationUrlCheck(options: { dev: boolean; resolver?: Resolver
     if (url.protocol !== 'https:') {
       throw refuse(environment === 'live' ? `${field} must be an https:// URL in live` : `${field} must be an https:// URL (http:// only for test on a development server)`);
     }
-    const target = await checkTarget(url, { allowPrivate: false, resolver: options.resolver });
-    if (!target.ok) throw refuse(`${field} must reach a public address: ${target.reason}`);
+    const allowedPorts = environment === 'live' ? liveDestinationPorts : undefined;
+    const target = await checkTarget(url, { allowPrivate: false, resolver: options.resolver, allowedPorts });
+    if (!target.ok) throw refuse(target.reason.startsWith('port ') ? `${field}: ${target.reason} for a live URL` : `${field} must reach a public address: ${target.reason}`);
   };
 }

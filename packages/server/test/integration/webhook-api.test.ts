@@ -236,6 +236,34 @@ for (const target of testDatabases()) {
         assert.equal((await call('POST', `/events/${event.id}/resend`, {}, merchant.testKey)).statusCode, 404);
       });
 
+      it('refuses a legacy endpoint subscribed to events it can never receive (payout, refund, bulk), on create and update, writing nothing', async () => {
+        const count = async () => (await t.services.database.db.selectFrom('webhook_endpoints').select('id').where('merchant_id', '=', fresh.merchantId).execute()).length;
+        const before = await count();
+        for (const events of [['payout.*'], ['collect.payment.completed', 'payout.completed'], ['collect.refund.*'], ['bulk_payment.completed']]) {
+          const res = await call('POST', '/webhook-endpoints', { url: 'https://legacy.example/h', api_version: 'legacy', events }, fresh.testKey);
+          assert.equal(res.statusCode, 400, `${events}: ${res.body}`);
+          assert.equal(res.json().error.code, 'validation_error');
+          assert.equal(res.json().error.field, 'events');
+          assert.match(res.json().error.message, /legacy endpoint receives payment events only/);
+        }
+        assert.equal(await count(), before);
+        for (const events of [['*'], ['collect.*'], ['collect.payment.*'], ['collect.payment.completed']]) {
+          const res = await call('POST', '/webhook-endpoints', { url: 'https://legacy.example/h', api_version: 'legacy', events }, fresh.testKey);
+          assert.equal(res.statusCode, 201, `${events}: ${res.body}`);
+          await call('DELETE', `/webhook-endpoints/${res.json().id}`, undefined, fresh.testKey);
+        }
+        const current = (await call('POST', '/webhook-endpoints', { url: 'https://now.example/h', events: ['payout.*'] }, fresh.testKey)).json();
+        const toLegacy = await call('PATCH', `/webhook-endpoints/${current.id}`, { api_version: 'legacy' }, fresh.testKey);
+        assert.equal(toLegacy.statusCode, 400, toLegacy.body);
+        const legacy = (await call('POST', '/webhook-endpoints', { url: 'https://legacy.example/h', api_version: 'legacy' }, fresh.testKey)).json();
+        const payoutsToLegacy = await call('PATCH', `/webhook-endpoints/${legacy.id}`, { events: ['payout.*'] }, fresh.testKey);
+        assert.equal(payoutsToLegacy.statusCode, 400, payoutsToLegacy.body);
+        const row = await t.services.database.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', current.id).executeTakeFirstOrThrow();
+        assert.equal(row.api_version, '2026-06');
+        await call('DELETE', `/webhook-endpoints/${current.id}`, undefined, fresh.testKey);
+        await call('DELETE', `/webhook-endpoints/${legacy.id}`, undefined, fresh.testKey);
+      });
+
       it('refuses to resend an event a legacy endpoint cannot receive (a refund\'s) to that endpoint, and makes no delivery', async () => {
         const legacy = (await call('POST', '/webhook-endpoints', { url: 'https://legacy.example/h', api_version: 'legacy' }, fresh.testKey)).json();
         const api = collectClient(t.app, fresh.testKey);

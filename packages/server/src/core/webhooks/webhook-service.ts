@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AkweError } from '../errors/index.js';
-import { isKnownEventPattern, knownEventPatterns } from '../events/event-types.js';
+import { EVENT_TYPES, isKnownEventPattern, knownEventPatterns } from '../events/event-types.js';
 import type { StoredEvent } from '../events/stored-event.js';
 import type { ClaimWrite } from '../idempotency/idempotency-store.js';
 import { finishWrite, reportCommitted, type RecordedRequest } from '../idempotency/request-journal.js';
@@ -56,7 +56,7 @@ export class WebhookService {
       url: this.checkUrl(scope, input.url),
       description: input.description ?? null,
       enabled: input.enabled ?? true,
-      eventTypes: this.checkTypes(input.eventTypes ?? []),
+      eventTypes: typesItCanReceive(input.apiVersion ?? '2026-06', this.checkTypes(input.eventTypes ?? [])),
       apiVersion: input.apiVersion ?? '2026-06',
       maxInFlight: input.maxInFlight ?? null,
       secret: newSigningSecret(),
@@ -89,7 +89,7 @@ export class WebhookService {
     const next: WebhookEndpoint = {
       ...current,
       url: changes.url === undefined ? current.url : this.checkUrl(scope, changes.url),
-      eventTypes: changes.eventTypes === undefined ? current.eventTypes : this.checkTypes(changes.eventTypes),
+      eventTypes: typesItCanReceive(changes.apiVersion ?? current.apiVersion, changes.eventTypes === undefined ? current.eventTypes : this.checkTypes(changes.eventTypes)),
       description: changes.description === undefined ? current.description : changes.description,
       enabled: changes.enabled ?? current.enabled,
       apiVersion: changes.apiVersion ?? current.apiVersion,
@@ -211,6 +211,21 @@ export class WebhookService {
 /** Whether the endpoint's contract can carry the event: the earlier contract knows payment events only. */
 function receives(endpoint: WebhookEndpoint, event: StoredEvent): boolean {
   return endpoint.apiVersion === '2026-06' || event.subject.kind === 'payment';
+}
+
+/**
+ * `types` when an endpoint of `apiVersion` can receive each: a legacy endpoint gets the earlier
+ * contract's payment events only, so a pattern matching none of them (`payout.*`,
+ * `collect.refund.*`, `bulk_payment.completed`) would subscribe it to nothing: refused, naming it.
+ */
+function typesItCanReceive(apiVersion: WebhookApiVersion, types: string[]): string[] {
+  if (apiVersion !== 'legacy') return types;
+  const paymentTypes = EVENT_TYPES.filter((type) => type.startsWith('collect.payment.'));
+  const unreachable = types.find((pattern) => !paymentTypes.some((type) => subscribes({ eventTypes: [pattern] }, type)));
+  if (unreachable !== undefined) {
+    throw new AkweError('validation_error', `A legacy endpoint receives payment events only (collect.payment.*); ${JSON.stringify(unreachable)} would never reach it. Use an api_version 2026-06 endpoint for refund, payout and bulk events.`, { field: 'events' });
+  }
+  return types;
 }
 
 /** `types` when every one is a known event type or family; else 400 naming the first unknown one and the known ones. */

@@ -688,6 +688,12 @@ for (const target of testDatabases()) {
         await t.services.merchants.updateMerchant(validated.merchantId, { status: 'suspended' });
         const suspended = await send(validated.liveKey, 'POST', '/bulk-payments/', batchBody([line()]));
         assert.equal(suspended.json().error.code, 'account_inactive');
+        // Decided (docs/decisions.md, issue 29): test mode keeps working for a suspended merchant.
+        const testBatch = await send(validated.testKey, 'POST', '/bulk-payments/', batchBody([line()]));
+        assert.equal(testBatch.statusCode, 201, testBatch.body);
+        const validatedTest = await send(validated.testKey, 'POST', `/bulk-payments/${testBatch.json().id}/validate/`);
+        assert.equal(validatedTest.statusCode, 200, validatedTest.body);
+        assert.equal(validatedTest.json().status, 'processing');
       });
     });
   });

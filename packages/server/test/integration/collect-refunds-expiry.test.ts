@@ -81,6 +81,34 @@ for (const target of testDatabases()) {
         assert.equal((await api.get(payment.reference)).json().refunded_amount, 1000);
       });
 
+      it('answers a bad refund body with one clear message naming the field, without the union\'s noise, and refunds nothing', async () => {
+        const payment = await api.createOk(direct({ amount: 3000 }));
+        const cases: Array<[body: unknown, field: string, message: RegExp]> = [
+          [{ amount: 'x' }, 'amount', /^amount must be integer$/],
+          [{ amount: 0 }, 'amount', /^amount must be >= 1$/],
+          [{ amount: -5 }, 'amount', /^amount must be >= 1$/],
+          [{ amount: 10.5 }, 'amount', /^amount must be integer$/],
+          [{ amount: 100, note: 'x' }, 'note', /^note is not a known field$/],
+          [{ reason: 7 }, 'reason', /^reason must be string$/],
+          [[1, 2], 'body', /^body must be object$/],
+        ];
+        for (const [body, field, message] of cases) {
+          const res = await t.app.inject({
+            method: 'POST',
+            url: `/api/v1/collect/payments/${payment.reference}/refunds`,
+            headers: { authorization: `Bearer ${merchant.testKey}`, 'idempotency-key': `bad-${Math.random()}`, 'content-type': 'application/json' },
+            payload: JSON.stringify(body),
+          });
+          assert.equal(res.statusCode, 400, `${JSON.stringify(body)}: ${res.body}`);
+          const { error } = res.json();
+          assert.equal(error.code, 'validation_error');
+          assert.equal(error.field, field, JSON.stringify(body));
+          assert.match(error.message, message, JSON.stringify(body));
+          assert.ok(!JSON.stringify(error).match(/must be null|anyOf/), `noise in ${res.body}`);
+        }
+        assert.deepEqual((await api.listRefunds(payment.reference)).json().data, []);
+      });
+
       it('refuses refunds of a payment that is not completed, and of one fully refunded', async () => {
         const failed = await api.createOk(direct({ customer: { phone: '0197000001' } }));
         const res = await api.post(failed.reference, 'refunds', {});

@@ -29,6 +29,7 @@ import { RouteMethods } from './http/plugins/route-methods.js';
 import { installNulCharacterCheck } from './http/plugins/nul-characters.js';
 import { installRateLimits } from './http/plugins/rate-limit.js';
 import { installRefusalWhenClosing } from './http/plugins/refuse-when-closing.js';
+import { installStrictTransportSecurity } from './http/plugins/strict-transport-security.js';
 import { generateRequestId, installRequestIdHeader } from './http/plugins/request-id.js';
 import { installValidationCompilers } from './http/plugins/validation-compilers.js';
 import type { Services } from './services.js';
@@ -79,6 +80,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
   routeMethods.track(app);
   installRootErrorHandling(app, routeMethods);
   installRequestIdHeader(app);
+  installStrictTransportSecurity(app, config.hsts);
   installRefusalWhenClosing(app);
   installNulCharacterCheck(app);
   await installOpenApi(app, config.publicUrl);

@@ -24,6 +24,14 @@ export interface CheckoutLimitConfig {
   perAddress: number;
 }
 
+/** Strict-Transport-Security on HTTPS answers (http/plugins/strict-transport-security.ts). */
+export interface HstsConfig {
+  /** HSTS_MAX_AGE seconds; 0 sends no header. Default: a year, or 0 with AKWE_DEV. */
+  maxAgeSeconds: number;
+  /** HSTS_INCLUDE_SUBDOMAINS: the rule covers every subdomain too (only when all of them serve HTTPS). */
+  includeSubDomains: boolean;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -59,6 +67,7 @@ export interface Config {
   bulkMaxLines: number;
   /** Bytes of a bulk batch's body: the CSV file, or the JSON of a create (BULK_MAX_BYTES). */
   bulkMaxBytes: number;
+  hsts: HstsConfig;
 }
 
 export class ConfigError extends Error {
@@ -223,8 +232,12 @@ export function loadConfig(env: Env = process.env): Config {
     bulkMaxLines: reader.integer('BULK_MAX_LINES', 10_000, 1, 100_000),
     bulkMaxBytes: reader.integer('BULK_MAX_BYTES', 5 * 1024 * 1024, 1024, 104_857_600),
     trustProxy: trustedProxies(reader),
+    hsts: {
+      maxAgeSeconds: reader.integer('HSTS_MAX_AGE', dev ? 0 : 31_536_000, 0, 63_072_000),
+      includeSubDomains: reader.boolean('HSTS_INCLUDE_SUBDOMAINS', false),
+    },
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   if (Array.isArray(config.trustProxy)) Object.freeze(config.trustProxy);
-  return Object.freeze({ ...config, database: Object.freeze(config.database), rateLimits: Object.freeze(config.rateLimits), checkoutLimits: Object.freeze(config.checkoutLimits) });
+  return Object.freeze({ ...config, database: Object.freeze(config.database), rateLimits: Object.freeze(config.rateLimits), checkoutLimits: Object.freeze(config.checkoutLimits), hsts: Object.freeze(config.hsts) });
 }

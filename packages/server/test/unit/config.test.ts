@@ -85,6 +85,15 @@ describe('loadConfig', () => {
     assert.ok(Object.isFrozen(loadConfig({ TRUST_PROXY: 'loopback' }).trustProxy));
   });
 
+  it('sends HSTS for a year by default in production, not at all in development, as HSTS_MAX_AGE and HSTS_INCLUDE_SUBDOMAINS say', () => {
+    assert.deepEqual({ ...loadConfig({}).hsts }, { maxAgeSeconds: 31_536_000, includeSubDomains: false });
+    assert.deepEqual({ ...loadConfig({ AKWE_DEV: 'true' }).hsts }, { maxAgeSeconds: 0, includeSubDomains: false });
+    assert.deepEqual({ ...loadConfig({ AKWE_DEV: 'true', HSTS_MAX_AGE: '600', HSTS_INCLUDE_SUBDOMAINS: 'yes' }).hsts }, { maxAgeSeconds: 600, includeSubDomains: true });
+    assert.equal(loadConfig({ HSTS_MAX_AGE: '0' }).hsts.maxAgeSeconds, 0);
+    assert.ok(Object.isFrozen(loadConfig({}).hsts));
+    assert.match(configErrorFor({ HSTS_MAX_AGE: '-1', HSTS_INCLUDE_SUBDOMAINS: 'maybe' }).message, /HSTS_MAX_AGE must be a whole number from 0 to 63072000[\s\S]*HSTS_INCLUDE_SUBDOMAINS must be true or false/);
+  });
+
   it('returns a frozen config', () => {
     const config = loadConfig({});
     assert.ok(Object.isFrozen(config) && Object.isFrozen(config.database) && Object.isFrozen(config.rateLimits));

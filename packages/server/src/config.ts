@@ -50,6 +50,11 @@ export interface Config {
   runWorkers: boolean;
   catalogFile: string | undefined;
   shutdownTimeoutMs: number;
+  /**
+   * How long a shutdown waits for what peers hold open (requests still arriving or being answered,
+   * webhook sends awaiting an answer) before cutting it (SHUTDOWN_GRACE_MS).
+   */
+  shutdownGraceMs: number;
   /** How long an idempotency claim's holder (and an operator call's) is presumed alive. */
   idempotencyLeaseSeconds: number;
   /** Centimes every test balance starts with (SANDBOX_FLOAT, in major units). */
@@ -168,6 +173,17 @@ function isAddressOrRange(entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
+/**
+ * SHUTDOWN_GRACE_MS: 10 s by default, or half of SHUTDOWN_TIMEOUT_MS when that is shorter, so the
+ * drain after the grace still fits before the process gives up; set explicitly, it must be shorter.
+ */
+function shutdownGrace(reader: EnvReader, timeout: number): number {
+  const explicit = reader.raw('SHUTDOWN_GRACE_MS') !== undefined;
+  const grace = reader.integer('SHUTDOWN_GRACE_MS', Math.min(10_000, Math.floor(timeout / 2)), 0, 600_000);
+  if (explicit && grace >= timeout && timeout > 0) reader.problems.push(`SHUTDOWN_GRACE_MS must be shorter than SHUTDOWN_TIMEOUT_MS (${timeout}); got ${grace}`);
+  return grace;
+}
+
 function databaseTarget(reader: EnvReader, dataDir: string): DatabaseTarget {
   const url = reader.url('DATABASE_URL', ['postgres:', 'postgresql:', 'sqlite:', 'file:']);
   if (url === undefined) return { kind: 'sqlite', file: resolve(dataDir, 'akwe.db') };
@@ -200,6 +216,8 @@ export function loadConfig(env: Env = process.env): Config {
     reader.problems.push('AKWE_SECRET must be at least 32 characters long');
   }
 
+  const shutdownTimeoutMs = reader.integer('SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000);
+
   const config: Config = {
     port,
     host,
@@ -224,7 +242,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     runWorkers: reader.boolean('AKWE_RUN_WORKERS', true),
     catalogFile: reader.raw('AKWE_CATALOG_FILE'),
-    shutdownTimeoutMs: reader.integer('SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
+    shutdownTimeoutMs,
+    shutdownGraceMs: shutdownGrace(reader, shutdownTimeoutMs),
     idempotencyLeaseSeconds: reader.integer('IDEMPOTENCY_LEASE_SECONDS', 60, 1, 60),
     sandboxFloatMinor: reader.integer('SANDBOX_FLOAT', 100_000_000, 0, 1_000_000_000_000) * 100,
     sandboxPayoutDelayMs: reader.integer('SANDBOX_PAYOUT_DELAY_MS', 2_000, 0, 600_000),

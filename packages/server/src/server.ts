@@ -1,6 +1,8 @@
 /**
  * The server shell: builds the app, listens, runs the workers in the same process when asked,
- * and shuts down in order: stop accepting, finish requests in flight, finish worker passes, close the database.
+ * and shuts down in order: stop accepting, then (side by side) finish requests in flight and worker
+ * passes, each given SHUTDOWN_GRACE_MS before the peers still holding them are cut off, then close
+ * the database.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
@@ -76,16 +78,33 @@ export async function startServer(
     (closing ??= (async () => {
       logger.info('shutting down: draining requests and worker jobs');
       keepAlive.startDraining();
-      await app.close();
-      // Handlers whose client has gone are still writing (payments, idempotency keys): let them finish.
-      await app.inFlightWork.idle();
-      await workers?.stop();
+      // HTTP and the workers drain side by side, each cutting its peers off after the grace.
+      await Promise.all([closeHttp(app, config.shutdownGraceMs, logger), workers?.stop(config.shutdownGraceMs)]);
       await bridge?.close();
       await services.database.close();
       logger.info('shut down cleanly');
     })());
 
   return { app, services, url, workers, shutdown };
+}
+
+/**
+ * Stops accepting and waits for the requests in flight. A client still holding a connection after
+ * `graceMs` (an upload trickling in, headers never finished, an answer never read) has it
+ * destroyed: app.close() would otherwise wait for Node's request timeout (5 min). Handlers whose
+ * client has gone still run to the end (payments, idempotency keys), and are waited for.
+ */
+async function closeHttp(app: FastifyInstance, graceMs: number, logger: Logger): Promise<void> {
+  const cutOff = setTimeout(() => {
+    logger.warn('shutdown: closing the connections still open after the grace');
+    app.server.closeAllConnections();
+  }, graceMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(cutOff);
+  }
+  await app.inFlightWork.idle();
 }
 
 /**
@@ -146,7 +165,7 @@ export async function startWorker(config: Config, { logger }: { logger: Logger }
     services,
     shutdown: () =>
       (closing ??= (async () => {
-        await workers.stop();
+        await workers.stop(config.shutdownGraceMs);
         await bridge?.close();
         await services.database.close();
       })()),

@@ -47,13 +47,15 @@ export interface DeliveryJobDeps {
 /**
  * Claims due deliveries and sends them without waiting for one another: each pass starts as many
  * sends as there are free slots (within the budgets) and returns; a finished send wakes the loop
- * for the next. Results are recorded in batches. `stop()` waits for the sends in flight.
+ * for the next. Results are recorded in batches. `stop()` waits for the sends in flight, up to a grace.
  */
 export class WebhookDeliveryJob implements WorkerJob {
   readonly name = 'webhook-delivery';
   readonly idleDelayMs: number;
   readonly wakeOn = ['deliveries'] as const;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Aborted when stop's grace is over: the sends still waiting for an answer end as failed tries. */
+  private readonly stopping = new AbortController();
   /** This process's sends in flight per stream, for the back-off. */
   private readonly streamSends = new Map<string, number>();
   private readonly throttle: StreamThrottle;
@@ -131,7 +133,18 @@ export class WebhookDeliveryJob implements WorkerJob {
     await this.results.flushed();
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Waits up to `graceMs` for the sends in flight; a receiver still silent then has its try ended
+   * (recorded as failed, retried on the usual schedule by whichever process runs next), so a hung
+   * receiver cannot hold a shutdown for the whole send deadline.
+   */
+  async stop(graceMs = this.options.timeoutMs): Promise<void> {
+    let graceTimer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, graceMs)));
+    await Promise.race([this.drain(), graceOver]);
+    clearTimeout(graceTimer);
+    if (this.inFlight.size > 0) this.deps.logger?.warn({ sends: this.inFlight.size }, 'shutdown: ending webhook sends still waiting for an answer');
+    this.stopping.abort();
     await this.drain();
     clearTimeout(this.slotWake);
     await this.deps.closeSenders?.();
@@ -169,7 +182,7 @@ export class WebhookDeliveryJob implements WorkerJob {
 
     const secrets = toEndpoint ? signingSecrets(loaded.endpoint!, startedAt) : [await this.deps.webhooks.callbackSecret(delivery)];
     const { body, headers } = renderDelivery(loaded.event, delivery.apiVersion, { publicUrl: this.deps.publicUrl, secrets, now: startedAt });
-    const answer = await this.deps.senderFor(delivery.environment).send({ url: delivery.targetUrl, body, headers, timeoutMs: this.options.timeoutMs });
+    const answer = await this.deps.senderFor(delivery.environment).send({ url: delivery.targetUrl, body, headers, timeoutMs: this.options.timeoutMs, signal: this.stopping.signal });
 
     const finishedAt = this.deps.clock.now();
     this.throttle.observe(delivery.stream, answer, this.streamSends.get(delivery.stream) ?? 1, finishedAt.getTime());

@@ -35,6 +35,8 @@ export interface WebhookDelivery {
    */
   headers: Record<string, string>;
   timeoutMs: number;
+  /** Ends the try before its deadline (the process is shutting down): a failed try, retried later. */
+  signal?: AbortSignal;
 }
 
 export interface WebhookAnswer {
@@ -62,6 +64,8 @@ const CONNECTIONS_PER_POOL = 64;
 const KEEP_ALIVE_MS = 4_000;
 
 class Deadline extends Error {}
+class Cancelled extends Error {}
+const CANCELLED_ERROR = 'cancelled: the sender is shutting down';
 
 export class WebhookSender {
   private readonly allowPrivate: boolean;
@@ -99,10 +103,13 @@ export class WebhookSender {
     const { timeoutMs } = delivery;
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) return failed(`invalid timeout: ${timeoutMs}`);
 
+    if (delivery.signal?.aborted) return failed(CANCELLED_ERROR);
     const abort = new AbortController();
     // setTimeout cannot wait longer than 2^31 - 1 ms; a longer deadline would fire at once.
     const timer = setTimeout(() => abort.abort(new Deadline()), Math.min(timeoutMs, 2 ** 31 - 1));
-    const timedOut = () => failed(`timeout after ${timeoutMs} ms`);
+    const cancel = () => abort.abort(new Cancelled());
+    delivery.signal?.addEventListener('abort', cancel, { once: true });
+    const timedOut = () => failed(abort.signal.reason instanceof Cancelled ? CANCELLED_ERROR : `timeout after ${timeoutMs} ms`);
     try {
       const check = await Promise.race([checkTarget(url, { allowPrivate: this.allowPrivate, resolver: this.resolver, allowedPorts: this.allowedPorts }), aborted(abort.signal)]);
       if (!check.ok) return failed(`refused target: ${check.reason}`);
@@ -147,6 +154,7 @@ export class WebhookSender {
       return error instanceof Deadline || abort.signal.aborted ? timedOut() : failed(describeError(error));
     } finally {
       clearTimeout(timer);
+      delivery.signal?.removeEventListener('abort', cancel);
     }
   }
 

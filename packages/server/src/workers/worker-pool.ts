@@ -9,8 +9,8 @@ export interface WorkerJob {
   /** Signals that end the pause at once: work of these kinds was committed. */
   wakeOn?: readonly WorkTopic[];
   runOnce(): Promise<number>;
-  /** Finishes work a pass started but did not wait for (e.g. webhook sends in flight). */
-  stop?(): Promise<void>;
+  /** Finishes work a pass started but did not wait for (e.g. webhook sends in flight), cutting what outlasts `graceMs`. */
+  stop?(graceMs?: number): Promise<void>;
 }
 
 /** A job's loop: woken by a signal during a pass, it runs again instead of pausing. */
@@ -54,12 +54,13 @@ export class WorkerPool {
     }
   }
 
-  async stop(): Promise<void> {
+  /** `graceMs`: how long a job may wait for its peers (webhook receivers) before cutting them off. */
+  async stop(graceMs?: number): Promise<void> {
     this.stopping = true;
     for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
     for (const wake of this.wakeUps) wake();
     await Promise.all(this.loops);
-    await Promise.all(this.jobs.map((job) => job.stop?.()));
+    await Promise.all(this.jobs.map((job) => job.stop?.(graceMs)));
   }
 
   private async loop(job: WorkerJob, state: LoopState): Promise<void> {

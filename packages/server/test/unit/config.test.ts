@@ -94,6 +94,14 @@ describe('loadConfig', () => {
     assert.match(configErrorFor({ HSTS_MAX_AGE: '-1', HSTS_INCLUDE_SUBDOMAINS: 'maybe' }).message, /HSTS_MAX_AGE must be a whole number from 0 to 63072000[\s\S]*HSTS_INCLUDE_SUBDOMAINS must be true or false/);
   });
 
+  it('gives a shutdown 10 s of grace, or half a shorter SHUTDOWN_TIMEOUT_MS, and refuses a grace as long as the timeout', () => {
+    assert.equal(loadConfig({}).shutdownGraceMs, 10_000);
+    assert.equal(loadConfig({ SHUTDOWN_TIMEOUT_MS: '8000' }).shutdownGraceMs, 4_000);
+    assert.equal(loadConfig({ SHUTDOWN_GRACE_MS: '2500' }).shutdownGraceMs, 2_500);
+    assert.match(configErrorFor({ SHUTDOWN_TIMEOUT_MS: '5000', SHUTDOWN_GRACE_MS: '5000' }).message, /SHUTDOWN_GRACE_MS must be shorter than SHUTDOWN_TIMEOUT_MS \(5000\)/);
+    assert.equal(configErrorFor({ SHUTDOWN_TIMEOUT_MS: 'soon' }).problems.length, 1, 'a bad timeout is reported once');
+  });
+
   it('returns a frozen config', () => {
     const config = loadConfig({});
     assert.ok(Object.isFrozen(config) && Object.isFrozen(config.database) && Object.isFrozen(config.rateLimits));

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AkweError } from '../../src/core/errors/index.js';
 import { delimiterOf, readBatchCsv, readBatchCsvText, type BatchCsvRow, type BatchCsvSource } from '../../src/core/bulk/batch-csv.js';
+import { chunksOf } from '../support/chunks.js';
 
 async function readAll(content: string | Buffer, limits = {}): Promise<BatchCsvRow[]> {
   const rows: BatchCsvRow[] = [];
@@ -13,13 +14,6 @@ async function readSource(source: BatchCsvSource, limits = {}): Promise<BatchCsv
   const rows: BatchCsvRow[] = [];
   for await (const row of readBatchCsv(source, limits)) rows.push(row);
   return rows;
-}
-
-/** The bytes handed out `size` at a time, as a slow upload arrives. */
-function chunksOf(data: Buffer, size: number): Buffer[] {
-  const chunks: Buffer[] = [];
-  for (let start = 0; start < data.length; start += size) chunks.push(data.subarray(start, start + size));
-  return chunks;
 }
 
 /** Asserts the file is refused as a whole and returns the error for further checks. */

@@ -8,14 +8,9 @@ import { describe, it } from 'node:test';
 import { readBatchCsv, type BatchCsvRow } from '../../src/core/bulk/batch-csv.js';
 import { completeUtf8Length, decodeBatchFile } from '../../src/core/bulk/batch-file-encoding.js';
 import { AkweError } from '../../src/core/errors/index.js';
+import { chunksOf } from '../support/chunks.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/bulk-encodings/${name}`, import.meta.url));
-
-function chunksOf(data: Buffer, size: number): Buffer[] {
-  const chunks: Buffer[] = [];
-  for (let start = 0; start < data.length; start += size) chunks.push(data.subarray(start, start + size));
-  return chunks;
-}
 
 async function rowsOf(chunks: Buffer[]): Promise<BatchCsvRow[]> {
   const rows: BatchCsvRow[] = [];

@@ -24,25 +24,47 @@ function withoutCheckoutToken(url: string): string {
 // apiKey, password…) carries a credential. Akwe reads none from the query, but a client may send
 // one there (`?api_key=…` is refused with 401), and the URL is logged.
 const credentialName = /key|token|secret|passw|pwd|signature|credential|auth/i;
-const queryParameter = /([?&;])([^=&;#\s"'?]+)=([^&;#\s"']*)/g;
+/** A query string wherever it sits: from a `?` to the fragment or the end of the word. */
+const queryString = /\?[^#\s]*/g;
 
-function decodedName(name: string): string {
+function decoded(text: string): string {
   try {
-    return decodeURIComponent(name.replace(/\+/g, ' '));
+    return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
-    return name;
+    return text;
   }
+}
+
+/** One `name=value` of a query: a credential's value goes, and a `?` inside another value is a query again. */
+function redactedParameter(parameter: string): string {
+  const equals = parameter.indexOf('=');
+  if (equals === -1) {
+    // `api_key%3Dak_live_…`: the `=` itself was encoded, yet a server decoding the query reads a key.
+    const encodedEquals = /%3d/i.exec(parameter);
+    if (encodedEquals === null) return parameter;
+    const name = parameter.slice(0, encodedEquals.index);
+    return credentialName.test(decoded(name)) ? `${name}${encodedEquals[0]}[redacted]` : parameter;
+  }
+  const name = parameter.slice(0, equals);
+  const value = parameter.slice(equals + 1);
+  if (value === '') return parameter;
+  if (credentialName.test(decoded(name))) return `${name}=[redacted]`;
+  return `${name}=${value.replace(queryString, redactedQuery)}`;
+}
+
+function redactedQuery(query: string): string {
+  return `?${query.slice(1).split(/([&;])/).map((part, index) => (index % 2 === 1 ? part : redactedParameter(part))).join('')}`;
 }
 
 /**
  * The text with the value of every credential-named query parameter replaced by `[redacted]`,
- * wherever a URL sits in it (a request's URL, an error message quoting one). The name stays, so
- * the log still says what was sent.
+ * wherever a URL sits in it (a request's URL, an error message quoting one). A value runs to the
+ * next `&` or `;`, the fragment or white space, so quotes and a second `?` inside it go too. The
+ * name stays, so the log still says what was sent.
  */
 export function withoutQueryCredentials(text: string): string {
-  if (!text.includes('=')) return text;
-  return text.replace(queryParameter, (whole, separator: string, name: string, value: string) =>
-    value !== '' && credentialName.test(decodedName(name)) ? `${separator}${name}=[redacted]` : whole);
+  if (!text.includes('?')) return text;
+  return text.replace(queryString, redactedQuery);
 }
 
 /** Error messages and stacks can quote the request's URL (a 404's "Route GET:/… not found"). */

@@ -22,6 +22,14 @@ describe('withoutQueryCredentials', () => {
     assert.equal(withoutQueryCredentials('/x?%E0%A4%A=1&secret=s'), '/x?%E0%A4%A=1&secret=[redacted]', 'a name that does not decode is compared as written');
   });
 
+  it('redacts a whole value holding quotes or a second ?, a credential after a second ?, and a name whose = was encoded', () => {
+    assert.equal(withoutQueryCredentials("/x?password=it'sSECRET&a=1"), '/x?password=[redacted]&a=1');
+    assert.equal(withoutQueryCredentials('/x?token=ab?cd&a=1'), '/x?token=[redacted]&a=1');
+    assert.equal(withoutQueryCredentials('/x?a=1?token=SECRET'), '/x?a=1?token=[redacted]');
+    assert.equal(withoutQueryCredentials('/x?api_key%3DSECRET&b=2'), '/x?api_key%3D[redacted]&b=2');
+    assert.equal(withoutQueryCredentials('/x?note%3Dhello'), '/x?note%3Dhello');
+  });
+
   it('finds a URL inside a sentence (an error message)', () => {
     assert.equal(withoutQueryCredentials('Route GET:/api/v1/nope?key=s1 not found'), 'Route GET:/api/v1/nope?key=[redacted] not found');
   });

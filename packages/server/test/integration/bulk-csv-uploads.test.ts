@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { request } from 'undici';
 import { newId } from '../../src/core/shared/ids.js';
@@ -139,6 +140,29 @@ for (const target of testDatabases()) {
         const truncated = multipartBody([{ name: 'file', filename: 'a.csv', content: fixture('utf8.csv') }]).subarray(0, 120);
         await assertRefused(testKey, await post(testKey, truncated, `multipart/form-data; boundary=${boundary}`), 400, 'validation_error', /multipart body cannot be read|Unexpected end of form/);
         await assertRefused(testKey, await post(testKey, Buffer.from('x'), 'multipart/form-data'), 400, 'validation_error', /multipart body cannot be read/);
+      });
+
+      it('lets a client that drops the connection mid-upload go: nothing stored, the server answers the next upload', async () => {
+        const { testKey } = await t.newMerchant();
+        const port = Number(new URL(base).port);
+        const body = multipartBody([{ name: 'file', filename: 'a.csv', content: fixture('utf8.csv') }]);
+        await new Promise<void>((resolve) => {
+          const socket = connect(port, '127.0.0.1', () => {
+            socket.write(`POST /api/v1/bulk-payments/import_csv/?name=x HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${testKey}\r\nIdempotency-Key: ${newId()}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}\r\n\r\n`);
+            socket.write(body.subarray(0, 200), () => setTimeout(() => {
+              socket.destroy();
+              resolve();
+            }, 100));
+          });
+          socket.on('error', () => {});
+        });
+        // The abandoned request is over on the server too: no parser left waiting for a body that will not come.
+        const settled = await Promise.race([t.app.inFlightWork.idle().then(() => 'idle'), new Promise((resolve) => setTimeout(() => resolve('still in flight'), 1000))]);
+        assert.equal(settled, 'idle');
+        assert.deepEqual(await batchesOf(testKey), []);
+        const next = await post(testKey, body, `multipart/form-data; boundary=${boundary}`);
+        assert.equal(next.statusCode, 201, JSON.stringify(next.json));
+        assert.equal((await batchesOf(testKey)).length, 1);
       });
 
       it('still imports a file sent after other fields, and stores one batch', async () => {

@@ -264,6 +264,14 @@ for (const target of testDatabases()) {
         await call('DELETE', `/webhook-endpoints/${legacy.id}`, undefined, fresh.testKey);
       });
 
+      it('answers a bad resend body with one message naming the field, without the union\'s noise', async () => {
+        const event = (await call('GET', '/events?limit=1', undefined, fresh.testKey)).json().data[0];
+        const res = await call('POST', `/events/${event.id}/resend`, { endpoint_id: 7 }, fresh.testKey);
+        assert.equal(res.statusCode, 400, res.body);
+        assert.equal(res.json().error.field, 'endpoint_id');
+        assert.deepEqual(res.json().error.details.map((d: { field: string }) => d.field), ['endpoint_id']);
+      });
+
       it('refuses to resend an event a legacy endpoint cannot receive (a refund\'s) to that endpoint, and makes no delivery', async () => {
         const legacy = (await call('POST', '/webhook-endpoints', { url: 'https://legacy.example/h', api_version: 'legacy' }, fresh.testKey)).json();
         const api = collectClient(t.app, fresh.testKey);

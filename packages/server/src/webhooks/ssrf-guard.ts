@@ -147,9 +147,15 @@ export function isPublicAddress(address: string): boolean {
 export const liveDestinationPorts: readonly number[] = Object.freeze([443, 8443]);
 
 /** The URL's port, or its scheme's default (the URL parser leaves `port` empty for 443 on https). */
-export function portOf(url: URL): number {
+function portOf(url: URL): number {
   if (url.port !== '') return Number(url.port);
   return url.protocol === 'https:' ? 443 : 80;
+}
+
+/** Why the URL's port is refused when only `allowedPorts` are, or undefined when it is one of them. */
+export function portRefusal(url: URL, allowedPorts: readonly number[]): string | undefined {
+  const port = portOf(url);
+  return allowedPorts.includes(port) ? undefined : `port ${port} is not allowed (only ${allowedPorts.join(' or ')})`;
 }
 
 export type TargetCheck = { ok: true; address: string; family: 4 | 6 } | { ok: false; reason: string };
@@ -169,10 +175,8 @@ export async function checkTarget(url: URL, options: { allowPrivate: boolean; re
     return { ok: false, reason: `scheme ${url.protocol} is not allowed (http or https only)` };
   }
   if (url.username !== '' || url.password !== '') return { ok: false, reason: 'credentials in the URL are not allowed' };
-  if (options.allowedPorts !== undefined) {
-    const port = portOf(url);
-    if (!options.allowedPorts.includes(port)) return { ok: false, reason: `port ${port} is not allowed (only ${options.allowedPorts.join(' or ')})` };
-  }
+  const refusedPort = options.allowedPorts === undefined ? undefined : portRefusal(url, options.allowedPorts);
+  if (refusedPort !== undefined) return { ok: false, reason: refusedPort };
 
   const host = url.hostname.startsWith('[') && url.hostname.endsWith(']') ? url.hostname.slice(1, -1) : url.hostname;
   if (host === '') return { ok: false, reason: 'the URL has no host' };

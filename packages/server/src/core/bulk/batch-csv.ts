@@ -8,7 +8,7 @@
 import { Readable, pipeline } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { columnLetter, resolveBatchHeader, type BatchColumn, type ColumnTarget } from './batch-columns.js';
-import { batchFileError, decodeBatchFile } from './batch-file-encoding.js';
+import { batchFileError as fileError, decodeBatchFile, saveAsCsvUtf8 } from './batch-file-encoding.js';
 import type { BatchLineInput } from './batch-lines.js';
 import type { BatchLineProblem } from './batch-problems.js';
 
@@ -36,8 +36,6 @@ export interface BatchCsvRow {
 
 export type BatchCsvSource = AsyncIterable<Buffer | Uint8Array | string> | Iterable<Buffer | Uint8Array | string>;
 
-const fileError = batchFileError;
-
 // Control characters have no place in a name, a number or a reference (tab, CR and LF excepted:
 // a quoted cell may span lines). NUL also cannot be stored in PostgreSQL text.
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
@@ -57,7 +55,7 @@ export async function* readBatchCsv(source: BatchCsvSource, limits: Partial<Batc
     head = await readHeaderLine(text);
     const headerRow = head.split(/[\r\n]/, 1)[0] ?? '';
     if (controlCharacter.test(headerRow)) {
-      throw fileError('The first row holds control characters: this is not a CSV text file (or it is UTF-16 without a byte order mark). Save the sheet as "CSV UTF-8" (Excel: Save as, CSV UTF-8) and send that file.');
+      throw fileError(`The first row holds control characters: this is not a CSV text file (or it is UTF-16 without a byte order mark). ${saveAsCsvUtf8}`);
     }
   } catch (error) {
     await text.return?.(undefined);

@@ -17,7 +17,10 @@ export type BatchFileEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-125
 /** The encodings a batch file may be in, in the words the docs and the template route use. */
 export const acceptedBatchFileEncodings = 'UTF-8 (with or without a byte order mark), UTF-16 LE or BE with a byte order mark, or Windows-1252 (what Excel in French saves as plain "CSV")';
 
-export const batchFileError = (message: string) => new AkweError('validation_error', message, { field: 'file', details: [{ field: 'file', message }] });
+export const batchFileError = (message: string) => AkweError.ofField('validation_error', 'file', message);
+
+/** What a merchant whose file was refused should do, in the words of Excel's menu. */
+export const saveAsCsvUtf8 = 'Save the sheet as "CSV UTF-8" (Excel: Save as, CSV UTF-8) and send that file.';
 
 const byteOrderMarks: ReadonlyArray<{ bytes: readonly number[]; encoding: BatchFileEncoding }> = [
   { bytes: [0xef, 0xbb, 0xbf], encoding: 'utf-8' },
@@ -44,30 +47,29 @@ const sniffBytes = 4;
  */
 export async function* decodeBatchFile(source: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>, maxBytes: number): AsyncGenerator<string> {
   let bytes = 0;
-  let head: Buffer | undefined = Buffer.alloc(0);
+  // The first bytes, held until there are enough to choose the decoder.
+  let head = Buffer.alloc(0);
   let decoder: ChunkDecoder | undefined;
   for await (const chunk of source) {
     const data = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     bytes += data.byteLength;
     if (bytes > maxBytes) {
-      const message = `The file is larger than ${maxBytes} bytes, the limit of one batch; split it into several files.`;
-      throw new AkweError('payload_too_large', message, { field: 'file', details: [{ field: 'file', message }] });
+      throw AkweError.ofField('payload_too_large', 'file', `The file is larger than ${maxBytes} bytes, the limit of one batch; split it into several files.`);
     }
-    if (decoder === undefined) {
-      head = Buffer.concat([head ?? Buffer.alloc(0), data]);
+    let text: string;
+    if (decoder !== undefined) {
+      text = decoder.decode(data);
+    } else {
+      head = Buffer.concat([head, data]);
       if (head.byteLength < sniffBytes) continue; // a very short first chunk: wait for more
       decoder = decoderFor(head);
-      const text = decoder.decode(head.subarray(decoder.markLength));
-      head = undefined;
-      if (text !== '') yield text;
-      continue;
+      text = decoder.decode(head.subarray(decoder.markLength));
     }
-    const text = decoder.decode(data);
     if (text !== '') yield text;
   }
   if (decoder === undefined) {
     // The whole file is shorter than the sniffing window.
-    if (head === undefined || head.byteLength === 0) return;
+    if (head.byteLength === 0) return;
     decoder = decoderFor(head);
     const text = decoder.decode(head.subarray(decoder.markLength));
     if (text !== '') yield text;
@@ -82,7 +84,7 @@ function startsWith(data: Buffer, bytes: readonly number[]): boolean {
 
 function decoderFor(head: Buffer): ChunkDecoder {
   const signature = binarySignatures.find(({ bytes }) => startsWith(head, bytes));
-  if (signature) throw batchFileError(`This file is ${signature.what}, not a CSV file: save the sheet as "CSV UTF-8" (Excel: Save as, CSV UTF-8) and send that file.`);
+  if (signature) throw batchFileError(`This file is ${signature.what}, not a CSV file. ${saveAsCsvUtf8}`);
   const mark = byteOrderMarks.find(({ bytes }) => startsWith(head, bytes));
   if (mark) return new MarkedDecoder(mark.encoding, mark.bytes.length);
   return new Utf8OrWindows1252Decoder();
@@ -97,7 +99,7 @@ interface ChunkDecoder {
 }
 
 const invalidBytes = (encoding: string) =>
-  batchFileError(`The file is not valid ${encoding} text although it starts with that encoding's byte order mark; save it again as "CSV UTF-8".`);
+  batchFileError(`The file is not valid ${encoding} text although it starts with that encoding's byte order mark. ${saveAsCsvUtf8}`);
 
 /** A file whose byte order mark named its encoding. */
 class MarkedDecoder implements ChunkDecoder {
@@ -161,7 +163,7 @@ class Utf8OrWindows1252Decoder implements ChunkDecoder {
       return text;
     } catch {
       if (!this.#onlyAsciiSoFar || validUtf8BeforeFirstInvalid(all)) {
-        throw batchFileError('The file mixes two encodings: part of it is UTF-8 and part is not. Save it again as "CSV UTF-8" (Excel: Save as, CSV UTF-8) and send that file.');
+        throw batchFileError(`The file mixes two encodings: part of it is UTF-8 and part is not. ${saveAsCsvUtf8}`);
       }
       this.#windows = true;
       return this.#windows1252.decode(all);
@@ -178,12 +180,20 @@ function validUtf8BeforeFirstInvalid(data: Buffer): boolean {
       index += 1;
       continue;
     }
-    const length = byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3 : byte >= 0xf0 && byte <= 0xf4 ? 4 : 0;
+    const length = utf8SequenceLength(byte);
     if (length === 0 || index + length > data.byteLength) return false;
     for (let next = index + 1; next < index + length; next++) if ((data[next]! & 0xc0) !== 0x80) return false;
     return true;
   }
   return false;
+}
+
+/** Bytes in the UTF-8 sequence this lead byte starts (2 to 4), or 0 for a byte no sequence starts with. */
+function utf8SequenceLength(lead: number): number {
+  if (lead >= 0xc2 && lead <= 0xdf) return 2;
+  if (lead >= 0xe0 && lead <= 0xef) return 3;
+  if (lead >= 0xf0 && lead <= 0xf4) return 4;
+  return 0;
 }
 
 function isAscii(data: Buffer): boolean {
@@ -201,8 +211,9 @@ export function completeUtf8Length(data: Uint8Array): number {
   for (let index = end - 1; index >= Math.max(0, end - 3); index--) {
     const byte = data[index]!;
     if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back for its lead
-    if (byte < 0xc0) return end; // ASCII: nothing is cut
-    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+    // A lead byte: held back if its sequence runs past the end. ASCII, or a byte that starts
+    // nothing (length 0), cuts nothing.
+    const length = utf8SequenceLength(byte);
     return end - index < length ? index : end;
   }
   return end;

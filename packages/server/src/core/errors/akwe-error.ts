@@ -27,4 +27,9 @@ export class AkweError extends Error {
     this.details = options.details;
     this.retryAfterSeconds = options.retryAfterSeconds;
   }
+
+  /** An error about one field: `field` names it, and so does the one detail carrying the message. */
+  static ofField(code: ErrorCode, field: string, message: string): AkweError {
+    return new AkweError(code, message, { field, details: [{ field, message }] });
+  }
 }

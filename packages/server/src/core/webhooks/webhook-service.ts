@@ -213,6 +213,9 @@ function receives(endpoint: WebhookEndpoint, event: StoredEvent): boolean {
   return endpoint.apiVersion === '2026-06' || event.subject.kind === 'payment';
 }
 
+/** The events a legacy endpoint can carry (`receives`: the earlier contract knows payments only). */
+const PAYMENT_EVENT_TYPES = EVENT_TYPES.filter((type) => type.startsWith('collect.payment.'));
+
 /**
  * `types` when an endpoint of `apiVersion` can receive each: a legacy endpoint gets the earlier
  * contract's payment events only, so a pattern matching none of them (`payout.*`,
@@ -220,8 +223,7 @@ function receives(endpoint: WebhookEndpoint, event: StoredEvent): boolean {
  */
 function typesItCanReceive(apiVersion: WebhookApiVersion, types: string[]): string[] {
   if (apiVersion !== 'legacy') return types;
-  const paymentTypes = EVENT_TYPES.filter((type) => type.startsWith('collect.payment.'));
-  const unreachable = types.find((pattern) => !paymentTypes.some((type) => subscribes({ eventTypes: [pattern] }, type)));
+  const unreachable = types.find((pattern) => !PAYMENT_EVENT_TYPES.some((type) => subscribes({ eventTypes: [pattern] }, type)));
   if (unreachable !== undefined) {
     throw new AkweError('validation_error', `A legacy endpoint receives payment events only (collect.payment.*); ${JSON.stringify(unreachable)} would never reach it. Use an api_version 2026-06 endpoint for refund, payout and bulk events.`, { field: 'events' });
   }

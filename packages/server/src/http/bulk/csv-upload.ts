@@ -97,7 +97,7 @@ export function readMultipartCsv(request: FastifyRequest, payload: Readable, cat
       bodyBytes += chunk.length;
       if (bodyBytes > maxBodyBytes) {
         const message = `The upload is larger than ${maxBodyBytes} bytes: one batch file of at most ${limits.maxBytes} bytes, with little else.`;
-        refuse(new AkweError('payload_too_large', message, { field: 'body', details: [{ field: 'body', message }] }));
+        refuse(AkweError.ofField('payload_too_large', 'body', message));
       }
     }
 

@@ -9,7 +9,7 @@ import type { Environment } from '../../core/shared/environment.js';
 export function checkReturnUrl(raw: string | undefined, environment: Environment, dev: boolean): void {
   if (raw === undefined) return;
   const field = 'return_url';
-  const refuse = (message: string) => new AkweError('validation_error', message, { field, details: [{ field, message }] });
+  const refuse = (message: string) => AkweError.ofField('validation_error', field, message);
   let url: URL;
   try {
     url = new URL(raw);

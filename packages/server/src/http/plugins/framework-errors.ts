@@ -31,7 +31,7 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
 }
 
 function pathError(message: string): AkweError {
-  return new AkweError('validation_error', message, { field: 'path', details: [{ field: 'path', message }] });
+  return AkweError.ofField('validation_error', 'path', message);
 }
 
 /** The error body of the contract `path` belongs to. */

@@ -20,7 +20,7 @@ export function installJsonBodyParsing(app: FastifyInstance): void {
     }
     if (nestsDeeperThan(body as string, MAX_JSON_NESTING_DEPTH)) {
       const message = `body nests deeper than ${MAX_JSON_NESTING_DEPTH} levels of objects and arrays`;
-      done(new AkweError('validation_error', message, { field: 'body', details: [{ field: 'body', message }] }), undefined);
+      done(AkweError.ofField('validation_error', 'body', message), undefined);
       return;
     }
     parseJson(request, body as string, done);

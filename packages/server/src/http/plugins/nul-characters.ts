@@ -20,7 +20,7 @@ export function installNulCharacterCheck(app: FastifyInstance): void {
     if (field === undefined) return;
     const name = field.join('.') || 'body';
     const message = `${name} must not contain the NUL character (U+0000)`;
-    throw new AkweError('validation_error', message, { field: name, details: [{ field: name, message }] });
+    throw AkweError.ofField('validation_error', name, message);
   });
 }
 

@@ -12,7 +12,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { HstsConfig } from '../../config.js';
 
-export function strictTransportSecurityValue(hsts: HstsConfig): string | undefined {
+function strictTransportSecurityValue(hsts: HstsConfig): string | undefined {
   if (hsts.maxAgeSeconds === 0) return undefined;
   return `max-age=${hsts.maxAgeSeconds}${hsts.includeSubDomains ? '; includeSubDomains' : ''}`;
 }

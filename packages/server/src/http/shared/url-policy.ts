@@ -17,14 +17,14 @@
  */
 import { AkweError } from '../../core/errors/index.js';
 import type { Environment } from '../../core/shared/environment.js';
-import { checkTarget, liveDestinationPorts, type Resolver } from '../../webhooks/ssrf-guard.js';
+import { checkTarget, liveDestinationPorts, portRefusal, type Resolver } from '../../webhooks/ssrf-guard.js';
 
 /** Resolves (never throws for a bad URL: refuses with 400 naming `field`). */
 export type DestinationUrlCheck = (raw: string, environment: Environment, field: string) => Promise<void>;
 
 export function destinationUrlCheck(options: { dev: boolean; resolver?: Resolver }): DestinationUrlCheck {
   return async (raw, environment, field) => {
-    const refuse = (message: string) => new AkweError('validation_error', message, { field, details: [{ field, message }] });
+    const refuse = (message: string) => AkweError.ofField('validation_error', field, message);
     let url: URL;
     try {
       url = new URL(raw);
@@ -39,8 +39,9 @@ export function destinationUrlCheck(options: { dev: boolean; resolver?: Resolver
     if (url.protocol !== 'https:') {
       throw refuse(environment === 'live' ? `${field} must be an https:// URL in live` : `${field} must be an https:// URL (http:// only for test on a development server)`);
     }
-    const allowedPorts = environment === 'live' ? liveDestinationPorts : undefined;
-    const target = await checkTarget(url, { allowPrivate: false, resolver: options.resolver, allowedPorts });
-    if (!target.ok) throw refuse(target.reason.startsWith('port ') ? `${field}: ${target.reason} for a live URL` : `${field} must reach a public address: ${target.reason}`);
+    const refusedPort = environment === 'live' ? portRefusal(url, liveDestinationPorts) : undefined;
+    if (refusedPort !== undefined) throw refuse(`${field}: ${refusedPort} for a live URL`);
+    const target = await checkTarget(url, { allowPrivate: false, resolver: options.resolver });
+    if (!target.ok) throw refuse(`${field} must reach a public address: ${target.reason}`);
   };
 }

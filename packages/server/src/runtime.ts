@@ -3,7 +3,7 @@
  * load the catalog and wire the services. One place, so they can never disagree.
  */
 import type { Config } from './config.js';
-import type { OperatorGatewayRegistry } from './core/payments/operator-gateway.js';
+import type { OperatorConnectors } from './core/operators/operator-connector.js';
 import { OperatorCatalog, loadDefaultCatalog } from './core/catalog/operator-catalog.js';
 import { createServices, type Services } from './services.js';
 import { openDatabase } from './storage/database.js';
@@ -11,7 +11,7 @@ import { migrateToLatest } from './storage/migrator.js';
 import { resolveSecret } from './secret.js';
 
 export interface RuntimeOptions {
-  operators?: OperatorGatewayRegistry;
+  operators?: OperatorConnectors;
   /** A process that runs for long (server, worker): SQLite checkpoints on a thread of their own. */
   longRunning?: boolean;
   /** SQLite's sync of the write-ahead log (tests make the disk fail). */

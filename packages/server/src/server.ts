@@ -9,7 +9,7 @@ import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import type { OperatorGatewayRegistry } from './core/payments/operator-gateway.js';
+import type { OperatorConnectors } from './core/operators/operator-connector.js';
 import { ensureDemoMerchant } from './demo-merchant.js';
 import { openRuntime } from './runtime.js';
 import { resolveSecret } from './secret.js';
@@ -32,7 +32,7 @@ export interface StartOptions {
   /** Where first-start notices go (the demo key): the terminal, not the log stream. */
   announce?: (text: string) => void;
   /** Operator adapters (tests hold a request inside an operator call). */
-  operators?: OperatorGatewayRegistry;
+  operators?: OperatorConnectors;
   /** SQLite's sync of the write-ahead log (tests make the disk fail). */
   sqliteSyncToDisk?: () => Promise<void>;
 }

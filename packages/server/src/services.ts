@@ -9,11 +9,10 @@ import type { IdempotencyStore } from './core/idempotency/idempotency-store.js';
 import type { PaymentStore } from './core/payments/payment-store.js';
 import { PaymentService, type PhaseFaults } from './core/payments/payment-service.js';
 import { CheckoutService } from './core/checkout/checkout-service.js';
-import type { OperatorGatewayRegistry } from './core/payments/operator-gateway.js';
+import type { OperatorConnectors } from './core/operators/operator-connector.js';
 import { OperatorRegistry } from './operators/operator-registry.js';
 import { SandboxLedger } from './operators/sandbox/sandbox-ledger.js';
 import { SandboxOperator } from './operators/sandbox/sandbox-operator.js';
-import { UnconfiguredLiveOperator } from './operators/unconfigured-live-operator.js';
 import { PayoutService } from './core/payouts/payout-service.js';
 import { BulkService } from './core/bulk/bulk-service.js';
 import { BulkBatchRepository } from './storage/repositories/bulk-batch-repository.js';
@@ -53,7 +52,7 @@ export interface Services {
   payouts: PayoutService;
   bulk: BulkService;
   /** The operators by environment (the sandbox for test), for tests that look inside the sandbox. */
-  operators: OperatorGatewayRegistry;
+  operators: OperatorConnectors;
   /** The customer's side of hosted payments (the checkout page). */
   checkout: CheckoutService;
   /** The server's secret (AKWE_SECRET); keys the checkout page's form tokens. */
@@ -66,7 +65,7 @@ export function createServices(options: {
   clock?: Clock;
   newId?: IdSource;
   /** Operator adapters per environment; the sandbox for test and the unconfigured live gateway by default. */
-  operators?: OperatorGatewayRegistry;
+  operators?: OperatorConnectors;
   /** The server's secret (AKWE_SECRET), asked for only when a stored webhook secret is sealed or opened. */
   serverSecret?: () => string;
   /** IDEMPOTENCY_LEASE_SECONDS: how long an operator call's run is presumed alive. */
@@ -97,7 +96,7 @@ export function createServices(options: {
   const paymentStore = new PaymentRepository(db, capabilities, idempotency, ledger, signals);
   const operators =
     options.operators ??
-    new OperatorRegistry({ test: new SandboxOperator(new SandboxLedger(), { payoutDelayMs: options.sandboxPayoutDelayMs, clock }), live: new UnconfiguredLiveOperator() });
+    new OperatorRegistry({ test: new SandboxOperator(new SandboxLedger(), { payoutDelayMs: options.sandboxPayoutDelayMs, clock }) });
   const eventFactory = new EventFactory(clock, ids);
   const events = new EventRepository(db);
   const webhookStore = new WebhookRepository(db, capabilities, secretBox, idempotency, signals);

@@ -1,13 +1,42 @@
-import type { OperatorGateway, OperatorGatewayRegistry } from '../core/payments/operator-gateway.js';
+import type { OperatorConnector, OperatorConnectors, OperatorHealth } from '../core/operators/operator-connector.js';
 import type { Environment } from '../core/shared/environment.js';
 import { SandboxOperator } from './sandbox/sandbox-operator.js';
-import { UnconfiguredLiveOperator } from './unconfigured-live-operator.js';
 
-/** Test traffic always reaches the sandbox; live traffic the configured operators (none yet). */
-export class OperatorRegistry implements OperatorGatewayRegistry {
-  constructor(private readonly gateways: Record<Environment, OperatorGateway> = { test: new SandboxOperator(), live: new UnconfiguredLiveOperator() }) {}
+/** A live connector that can tell how its operator is doing (its circuit breaker). */
+interface WithHealth {
+  health(): OperatorHealth;
+}
 
-  gatewayFor(environment: Environment): OperatorGateway {
-    return this.gateways[environment];
+function hasHealth(connector: OperatorConnector): connector is OperatorConnector & WithHealth {
+  return typeof (connector as Partial<WithHealth>).health === 'function';
+}
+
+/**
+ * Test traffic always reaches the sandbox, whatever the operator; live traffic the connector
+ * configured for the operator's gateway code (OPERATORS_FILE), or none: the core then answers
+ * 503 operator_unavailable before writing anything.
+ */
+export class OperatorRegistry implements OperatorConnectors {
+  private readonly test: OperatorConnector;
+  private readonly live: ReadonlyMap<string, OperatorConnector>;
+
+  constructor(connectors: { test?: OperatorConnector; live?: ReadonlyMap<string, OperatorConnector> } = {}) {
+    this.test = connectors.test ?? new SandboxOperator();
+    this.live = connectors.live ?? new Map();
+  }
+
+  connectorFor(environment: Environment, gatewayCode: string): OperatorConnector | undefined {
+    return environment === 'test' ? this.test : this.live.get(gatewayCode);
+  }
+
+  health(environment: Environment, gatewayCode: string): OperatorHealth {
+    const connector = this.connectorFor(environment, gatewayCode);
+    if (!connector) return 'unavailable';
+    return hasHealth(connector) ? connector.health() : 'available';
+  }
+
+  /** The live connectors, each once (one connector may serve several gateway codes). */
+  liveConnectors(): OperatorConnector[] {
+    return [...new Set(this.live.values())];
   }
 }

@@ -13,7 +13,6 @@ import { WorkerPool } from '../../src/workers/worker-pool.js';
 import { OperatorRegistry } from '../../src/operators/operator-registry.js';
 import { SandboxLedger } from '../../src/operators/sandbox/sandbox-ledger.js';
 import { SandboxOperator } from '../../src/operators/sandbox/sandbox-operator.js';
-import { UnconfiguredLiveOperator } from '../../src/operators/unconfigured-live-operator.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { assertBooksBalance } from '../support/ledger-invariants.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
@@ -30,7 +29,7 @@ for (const target of testDatabases()) {
       t = await buildTestApp(target, {
         clock,
         env: { BULK_MAX_LINES: '50', BULK_MAX_BYTES: '20000', SANDBOX_FLOAT: '1000000' },
-        operators: new OperatorRegistry({ test: new SandboxOperator(new SandboxLedger(), { payoutDelayMs: 0, clock }), live: new UnconfiguredLiveOperator() }),
+        operators: new OperatorRegistry({ test: new SandboxOperator(new SandboxLedger(), { payoutDelayMs: 0, clock }) }),
       });
     });
     after(() => t.close());

@@ -2,12 +2,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadDefaultCatalog } from '../../src/core/catalog/operator-catalog.js';
-import type { OperatorAnswer, OperatorGateway } from '../../src/core/payments/operator-gateway.js';
+import type { OperatorAnswer, OperatorConnector } from '../../src/core/operators/operator-connector.js';
 import type { Payment } from '../../src/core/payments/payment.js';
 import { newId } from '../../src/core/shared/ids.js';
 import { OperatorRegistry } from '../../src/operators/operator-registry.js';
 import { SandboxOperator } from '../../src/operators/sandbox/sandbox-operator.js';
-import { UnconfiguredLiveOperator } from '../../src/operators/unconfigured-live-operator.js';
 import { createServices } from '../../src/services.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { collectClient, direct, eventsOf, hosted } from '../support/collect-client.js';
@@ -33,7 +32,7 @@ for (const target of testDatabases()) {
     const sandbox = new CountingSandbox();
 
     before(async () => {
-      t = await buildTestApp(target, { clock, operators: new OperatorRegistry({ test: sandbox as OperatorGateway, live: new UnconfiguredLiveOperator() }) });
+      t = await buildTestApp(target, { clock, operators: new OperatorRegistry({ test: sandbox as OperatorConnector }) });
       merchant = await t.newMerchant();
       api = collectClient(t.app, merchant.testKey);
     });

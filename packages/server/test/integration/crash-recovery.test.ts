@@ -12,10 +12,9 @@ import type { PhaseBoundary, PhaseFaults } from '../../src/core/payments/payment
 import { newId } from '../../src/core/shared/ids.js';
 import { OperatorRegistry } from '../../src/operators/operator-registry.js';
 import type { CatalogOperator } from '../../src/core/catalog/operator-catalog.js';
-import type { OperatorAnswer } from '../../src/core/payments/operator-gateway.js';
+import type { OperatorAnswer } from '../../src/core/operators/operator-connector.js';
 import type { Payment } from '../../src/core/payments/payment.js';
 import { SandboxOperator } from '../../src/operators/sandbox/sandbox-operator.js';
-import { UnconfiguredLiveOperator } from '../../src/operators/unconfigured-live-operator.js';
 import { direct, eventsOf } from '../support/collect-client.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
@@ -82,7 +81,7 @@ for (const target of testDatabases()) {
     const stranded: Promise<LightMyRequestResponse>[] = [];
 
     before(async () => {
-      t = await buildTestApp(target, { clock, faults: crasher, operators: new OperatorRegistry({ test: sandbox, live: new UnconfiguredLiveOperator() }) });
+      t = await buildTestApp(target, { clock, faults: crasher, operators: new OperatorRegistry({ test: sandbox }) });
       key = (await t.newMerchant()).testKey;
     });
     afterEach(async () => {

@@ -14,7 +14,6 @@ import { newId } from '../../src/core/shared/ids.js';
 import { OperatorRegistry } from '../../src/operators/operator-registry.js';
 import { SandboxLedger } from '../../src/operators/sandbox/sandbox-ledger.js';
 import { SandboxOperator } from '../../src/operators/sandbox/sandbox-operator.js';
-import { UnconfiguredLiveOperator } from '../../src/operators/unconfigured-live-operator.js';
 import { LedgerRepository } from '../../src/storage/repositories/ledger-repository.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { createServices } from '../../src/services.js';
@@ -54,7 +53,7 @@ for (const target of testDatabases()) {
         clock,
         faults: crasher,
         env: { SANDBOX_FLOAT: '1000000' },
-        operators: new OperatorRegistry({ test: new SandboxOperator(sandboxLedger, { payoutDelayMs: 0, clock }), live: new UnconfiguredLiveOperator() }),
+        operators: new OperatorRegistry({ test: new SandboxOperator(sandboxLedger, { payoutDelayMs: 0, clock }) }),
       });
     });
     after(() => t.close());
@@ -158,10 +157,12 @@ for (const target of testDatabases()) {
           // Test needs no KYC, and keeps working for a suspended merchant (docs/decisions.md, issue 29).
           assert.equal((await send(merchant.testKey, 'POST', '/payout/mobile-money/', payoutBody())).statusCode, 201, `test payout with ${kyc} KYC, ${status}`);
         }
+        // Past the gates, this server has no live connector for MTN Benin (the live path with one,
+        // balance included, is in live-operators.test.ts).
         const validated = await t.newMerchant({ kyc: 'validated' });
-        const broke = await send(validated.liveKey, 'POST', '/payout/mobile-money/', payoutBody());
-        assert.equal(broke.statusCode, 422, 'a live balance starts at zero');
-        assert.equal(broke.json().error.code, 'insufficient_balance');
+        const unrouted = await send(validated.liveKey, 'POST', '/payout/mobile-money/', payoutBody());
+        assert.equal(unrouted.statusCode, 503, unrouted.body);
+        assert.equal(unrouted.json().error.code, 'operator_unavailable');
       });
 
       it('lets exactly as many racing payouts through as the balance covers, never below zero', async () => {
@@ -236,7 +237,7 @@ for (const target of testDatabases()) {
         assert.equal((await get(testKey, payout.id)).status, 'COMPLETED', 'by id too');
       });
 
-      it('fails a live payout cleanly when no live operator is configured, releasing the reservation', async () => {
+      it('refuses a live payout 503 operator_unavailable when no live connector serves its operator, writing nothing', async () => {
         const merchant = await t.newMerchant({ kyc: 'validated' });
         // A live balance can only come from live collections; none can happen here, so one is posted.
         const ledger = new LedgerRepository(t.services.database.db, newId, clock, 0);
@@ -254,10 +255,12 @@ for (const target of testDatabases()) {
             ],
           },
         ]);
-        const payout = await create(merchant.liveKey);
-        await work();
-        const failed = await get(merchant.liveKey, payout.reference);
-        assert.deepEqual([failed.status, failed.failure_code], ['FAILED', 'operator_unavailable']);
+        const body = payoutBody();
+        const res = await send(merchant.liveKey, 'POST', '/payout/mobile-money/', body);
+        assert.equal(res.statusCode, 503, res.body);
+        assert.equal(res.json().error.code, 'operator_unavailable');
+        assert.ok(Number(res.headers['retry-after']) > 0, 'tells the client when to try again');
+        assert.equal((await send(merchant.liveKey, 'GET', `/payout/mobile-money/${body.reference}/`)).statusCode, 404, 'nothing stored');
         assert.deepEqual(await balance(merchant.liveKey), { currency: 'XOF', available: 2_000_000, reserved: 0 });
       });
 
@@ -282,7 +285,7 @@ for (const target of testDatabases()) {
       for (let i = 0; i < 20; i++) made.push(await create(testKey, { amount: 100_000 }));
       const separatePool = t.services.database.capabilities.concurrentWriters;
       const otherDb = separatePool ? openDatabase(t.db.target, { postgresSchema: new URL(t.db.url).searchParams.get('options')!.split('=')[1] }) : undefined;
-      const operators = new OperatorRegistry({ test: new SandboxOperator(sandboxLedger, { payoutDelayMs: 0, clock }), live: new UnconfiguredLiveOperator() });
+      const operators = new OperatorRegistry({ test: new SandboxOperator(sandboxLedger, { payoutDelayMs: 0, clock }) });
       const other = otherDb ? createServices({ database: otherDb, catalog: loadDefaultCatalog(), clock, operators, serverSecret: () => TEST_SERVER_SECRET }) : t.services;
       try {
         await Promise.all([t.services.payouts.handOffDue(5), other.payouts.handOffDue(5), t.services.payouts.handOffDue(5), other.payouts.handOffDue(5), t.services.payouts.handOffDue(5)]);
@@ -324,7 +327,7 @@ for (const target of testDatabases()) {
         database: t.services.database,
         catalog: OperatorCatalog.fromData(data),
         clock,
-        operators: new OperatorRegistry({ test: new SandboxOperator(sandboxLedger, { payoutDelayMs: 0, clock }), live: new UnconfiguredLiveOperator() }),
+        operators: new OperatorRegistry({ test: new SandboxOperator(sandboxLedger, { payoutDelayMs: 0, clock }) }),
         serverSecret: () => TEST_SERVER_SECRET,
       });
       while ((await restarted.payouts.handOffDue()) > 0);

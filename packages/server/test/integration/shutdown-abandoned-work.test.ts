@@ -12,11 +12,10 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import type { CatalogOperator } from '../../src/core/catalog/operator-catalog.js';
-import type { OperatorAnswer } from '../../src/core/payments/operator-gateway.js';
+import type { OperatorAnswer } from '../../src/core/operators/operator-connector.js';
 import type { Payment } from '../../src/core/payments/payment.js';
 import { OperatorRegistry } from '../../src/operators/operator-registry.js';
 import { SandboxOperator } from '../../src/operators/sandbox/sandbox-operator.js';
-import { UnconfiguredLiveOperator } from '../../src/operators/unconfigured-live-operator.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { direct } from '../support/collect-client.js';
 import { watch } from '../support/promises.js';
@@ -53,7 +52,7 @@ describe('shutdown with work whose client has gone', () => {
     running = await startServer(config, {
       logger: createLogger({ level: 'silent' }),
       announce: (text) => (announced += text),
-      operators: new OperatorRegistry({ test: sandbox, live: new UnconfiguredLiveOperator() }),
+      operators: new OperatorRegistry({ test: sandbox }),
     });
   });
   after(async () => {

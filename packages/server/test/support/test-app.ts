@@ -7,7 +7,7 @@ import { loadDefaultCatalog } from '../../src/core/catalog/operator-catalog.js';
 import type { KycStatus } from '../../src/core/merchants/merchant.js';
 import type { Scope } from '../../src/core/merchants/scopes.js';
 import type { Clock } from '../../src/core/ports.js';
-import type { OperatorGatewayRegistry } from '../../src/core/payments/operator-gateway.js';
+import type { OperatorConnectors } from '../../src/core/operators/operator-connector.js';
 import type { PhaseFaults } from '../../src/core/payments/payment-service.js';
 import { createServices, type Services } from '../../src/services.js';
 import type { Resolver } from '../../src/webhooks/ssrf-guard.js';
@@ -50,7 +50,7 @@ export async function buildTestApp(
     logger?: Logger;
     beforeReady?: (app: FastifyInstance) => void | Promise<void>;
     /** Operator adapters (default: the sandbox for test, the unconfigured live gateway). */
-    operators?: OperatorGatewayRegistry;
+    operators?: OperatorConnectors;
     /** Probe routes inside the authenticated /api/v1 scope. */
     apiExtensions?: (api: FastifyInstance) => void | Promise<void>;
     /** Crash points between recorded phases. */

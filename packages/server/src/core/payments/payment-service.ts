@@ -8,7 +8,8 @@ import { normalizePhone } from '../phones/phone-number.js';
 import type { Clock, IdSource } from '../ports.js';
 import type { TenantScope } from '../shared/environment.js';
 import { finishWrite, reportCommitted, stepWrite, type RecordedRequest } from '../idempotency/request-journal.js';
-import type { OperatorAnswer, OperatorGateway, OperatorGatewayRegistry, OtpAnswer, RefundAnswer } from './operator-gateway.js';
+import type { OperatorAnswer, OperatorConnectors, OtpAnswer, RefundAnswer } from '../operators/operator-connector.js';
+import { OperatorRouting } from '../operators/operator-routing.js';
 import type { OperatorCall, Payment, Refund } from './payment.js';
 import { defaultFees } from '../catalog/operator-catalog.js';
 import { feeFor, type LedgerPosting } from '../ledger/ledger.js';
@@ -36,7 +37,7 @@ export interface PhaseFaults {
 export interface PaymentServiceDeps {
   store: PaymentStore;
   catalog: OperatorCatalog;
-  operators: OperatorGatewayRegistry;
+  operators: OperatorConnectors;
   events: EventFactory;
   clock: Clock;
   newId: IdSource;
@@ -73,9 +74,11 @@ export const DEFAULT_LEASE_SECONDS = 60;
  */
 export class PaymentService {
   private readonly leaseMs: number;
+  private readonly routing: OperatorRouting;
 
   constructor(private readonly deps: PaymentServiceDeps) {
     this.leaseMs = (deps.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
+    this.routing = new OperatorRouting(deps.operators, deps.catalog);
   }
 
   async create(ctx: PaymentContext, input: CreatePaymentInput, request: RecordedRequest<Payment> = {}): Promise<Payment> {
@@ -101,7 +104,8 @@ export class PaymentService {
     if (lifetime < expiryBounds.min || lifetime > expiryBounds.max) {
       throw new AkweError('validation_error', `expires_in_seconds must be from ${expiryBounds.min} to ${expiryBounds.max}`, { field: 'expires_in_seconds' });
     }
-    if (direct) this.requireOperators(ctx);
+    // No connector for the operator (or one that does not push): refused before anything is written.
+    const push = direct ? this.routing.flow(ctx.environment, operator!, 'push') : undefined;
 
     const now = this.deps.clock.now();
     const payment: Payment = {
@@ -144,7 +148,7 @@ export class PaymentService {
     reportCommitted(request, claim);
     if (!direct) return payment;
     await this.reached('after_intent', payment.id);
-    const answer = await this.callFor(payment, () => this.gateway(ctx).startCollection(payment, operator!));
+    const answer = await this.callFor(payment, () => push!.startCollection(payment, operator!));
     await this.reached('after_operator_call', payment.id);
     return this.settle(payment, (current) => this.afterAnswer(current, answer), (p) => p, request);
   }
@@ -159,7 +163,9 @@ export class PaymentService {
     }
     return this.change(ctx, referenceOrId, async (current) => {
       if (isFinal(current.status) || current.operatorCall) return undefined;
-      const answer = await this.call(() => this.gateway(ctx).queryStatus(current));
+      const status = this.routing.optionalFlow(current, 'status');
+      if (!status) return undefined;
+      const answer = await this.call(() => status.queryStatus(current));
       // The operator saw no change (or never heard of it): nothing to write.
       const change = answer && this.afterAnswer(current, answer);
       return change && change.events.length > 0 ? change : undefined;
@@ -179,10 +185,10 @@ export class PaymentService {
     if (current.status !== 'awaiting_otp') throw new AkweError('payment_not_confirmable', `The payment is ${current.status}, not awaiting_otp.`);
     this.refuseWhileCalling(current);
     if (this.pastExpiry(current)) throw new AkweError('payment_not_confirmable', 'The payment is expired.');
-    this.requireOperators(ctx);
+    const confirmation = this.routing.flowFor(current, 'otp');
     const started = await this.startCall(current, 'confirm_otp', {}, request);
     await this.reached('after_intent', started.id);
-    const answer = await this.callFor(started, () => this.gateway(ctx).confirmOtp(started, otp));
+    const answer = await this.callFor(started, () => confirmation.confirmOtp(started, otp));
     await this.reached('after_operator_call', started.id);
     const outcome = this.otpOutcome(answer);
     return this.settle(started, outcome.decide, (payment) => ({ payment, rejected: outcome.rejected }), request);
@@ -228,13 +234,13 @@ export class PaymentService {
     }
     this.refuseWhileCalling(current);
     if (this.pastExpiry(current)) throw new AkweError('payment_not_payable', 'The payment is expired.');
-    this.requireOperators(ctx);
     const country = this.countryOf(current.country);
     const operator = this.operatorOf(country, input.operator);
     this.checkAmount(current.amountMinor, country, operator);
+    const hosted = this.routing.flow(current.environment, operator, 'hosted');
     const started = await this.startCall(current, 'pay_checkout', { operator: operator.slug, phone: this.phoneOf(country, input.phone, 'phone') }, request);
     await this.reached('after_intent', started.id);
-    const answer = await this.callFor(started, () => this.gateway(ctx).payCheckout(started, operator));
+    const answer = await this.callFor(started, () => hosted.payCheckout(started, operator));
     await this.reached('after_operator_call', started.id);
     return this.settle(started, (current) => this.afterAnswer(current, answer), (p) => p, request);
   }
@@ -252,8 +258,10 @@ export class PaymentService {
       if (refund?.status === 'pending') return this.resumeRefund(refund, request);
       if (refund) return this.answerOnly(request, refund.id, { refund, payment: await this.find(ctx, refund.paymentId) });
     }
-    const { id } = await this.find(ctx, referenceOrId);
-    this.requireOperators(ctx);
+    const payment = await this.find(ctx, referenceOrId);
+    const { id } = payment;
+    // A payment never paid names no operator; the locked check below refuses it as not refundable.
+    const refunds = payment.operator === null ? undefined : this.routing.flowFor(payment, 'refunds');
     const now = this.deps.clock.now().toISOString();
     const refundId = this.deps.newId();
     const claim = stepWrite(request, refundId);
@@ -285,7 +293,7 @@ export class PaymentService {
     });
     reportCommitted(request, claim);
     await this.reached('after_intent', refundId);
-    const answer = await this.call(() => this.gateway(ctx).refund(reserved.payment, reserved.refund));
+    const answer = await this.call(() => refunds!.refund(reserved.payment, reserved.refund));
     await this.reached('after_operator_call', refundId);
     return this.recordRefund(reserved.refund, answer, request);
   }
@@ -360,8 +368,7 @@ export class PaymentService {
       this.refuseWhileCalling(current);
       return this.answerOnly(request, current.id, toResult(current));
     }
-    const gateway = this.deps.operators.gatewayFor(payment.environment);
-    const known = await this.callFor(leased, () => gateway.queryStatus(leased));
+    const known = await this.callFor(leased, () => this.routing.flowFor(leased, 'status').queryStatus(leased));
     // A code the operator did not take leaves it awaiting one, exactly as a code that never arrived.
     const arrived = known !== undefined && !(leased.operatorCall === 'confirm_otp' && known.path.at(-1) === 'awaiting_otp');
     let decide = (current: Payment): Decision => (arrived ? this.afterAnswer(current, known) : { next: current, events: [] });
@@ -371,14 +378,17 @@ export class PaymentService {
       decide = (current) => this.afterAnswer(current, { path: ['expired'], message: 'The payment expired before the operator could be reached.', failureCode: 'expired' });
     } else if (!arrived && leased.operatorCall === 'confirm_otp') {
       if (retry.otp !== undefined) {
-        const outcome = this.otpOutcome(await this.callFor(leased, () => gateway.confirmOtp(leased, retry.otp!)));
+        const outcome = this.otpOutcome(await this.callFor(leased, () => this.routing.flowFor(leased, 'otp').confirmOtp(leased, retry.otp!)));
         decide = outcome.decide;
         if (outcome.rejected) result = (p) => ({ ...toResult(p), rejected: true });
       }
       // Without the code (the recovery worker) the payment simply waits for a code again.
     } else if (!arrived) {
       const operator = this.operatorOf(this.countryOf(leased.country), leased.operator!);
-      const call = leased.operatorCall === 'pay_checkout' ? () => gateway.payCheckout(leased, operator) : () => gateway.startCollection(leased, operator);
+      const call =
+        leased.operatorCall === 'pay_checkout'
+          ? () => this.routing.flow(leased.environment, operator, 'hosted').payCheckout(leased, operator)
+          : () => this.routing.flow(leased.environment, operator, 'push').startCollection(leased, operator);
       const answer = await this.callFor(leased, call);
       decide = (current) => this.afterAnswer(current, answer);
     }
@@ -396,9 +406,10 @@ export class PaymentService {
       if (!current || current.status === 'pending') throw new AkweError('operator_call_in_progress', 'The refund is being settled; retry shortly.', { retryAfterSeconds: this.leaseMs / 1000 });
       return this.answerOnly(request, current.id, { refund: current, payment: await this.find(scope, current.paymentId) });
     }
-    const gateway = this.deps.operators.gatewayFor(refund.environment);
-    const known = await this.call(() => gateway.queryRefund(leased));
-    const answer = known ?? (await this.call(async () => gateway.refund(await this.find(scope, leased.paymentId), leased)));
+    const payment = await this.find(scope, leased.paymentId);
+    const refunds = this.routing.flowFor(payment, 'refunds');
+    const known = await this.call(() => refunds.queryRefund(leased));
+    const answer = known ?? (await this.call(() => refunds.refund(payment, leased)));
     await this.reached('after_operator_call', leased.id);
     return this.recordRefund(leased, answer, request);
   }
@@ -409,8 +420,15 @@ export class PaymentService {
    * over meanwhile (this one outlived its lease), that run's record stands and is what this answers.
    */
   private async recordRefund(refund: Refund, answer: RefundAnswer, request: RecordedRequest<RefundResult>): Promise<RefundResult> {
+    if (answer.status === 'pending') {
+      // The operator took it and has not finished: the refund stays pending, and once its lease
+      // ends the recovery worker asks the operator again (it never sends it twice).
+      const scope = { merchantId: refund.merchantId, environment: refund.environment };
+      return this.answerOnly(request, refund.id, { refund, payment: await this.find(scope, refund.paymentId) });
+    }
+    const status = answer.status;
     const now = () => this.deps.clock.now().toISOString();
-    const finished: Refund = { ...refund, status: answer.status, pspReference: answer.pspReference ?? null, updatedAt: now() };
+    const finished: Refund = { ...refund, status, pspReference: answer.pspReference ?? null, updatedAt: now() };
     const settleRefund = { refund: finished, leasedAt: refund.updatedAt };
     let claim: ClaimWrite | undefined;
     let result: RefundResult;
@@ -563,10 +581,6 @@ export class PaymentService {
     if (this.leaseLeftMs(leasedAt) > 0) throw this.callInProgress(leasedAt, message);
   }
 
-  private requireOperators(ctx: TenantScope): void {
-    if (!this.gateway(ctx).configured) throw new AkweError('operator_unavailable', 'No live operator is configured on this server; nothing was charged.');
-  }
-
   /** The API takes nothing from a payment past its lifetime, as the checkout page does (docs/decisions.md). */
   private pastExpiry(payment: Payment): boolean {
     return isPastExpiry(payment, this.deps.clock.now().toISOString());
@@ -639,10 +653,6 @@ export class PaymentService {
       events.push(this.deps.events.paymentEntered(status, payment));
     }
     return payment;
-  }
-
-  private gateway(ctx: TenantScope): OperatorGateway {
-    return this.deps.operators.gatewayFor(ctx.environment);
   }
 
   /** The canonical slugs a slug or alias names in any country; an unknown one is refused, not silently empty. */

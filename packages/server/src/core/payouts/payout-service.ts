@@ -5,7 +5,8 @@ import type { StoredEvent } from '../events/stored-event.js';
 import { finishWrite, reportCommitted, type RecordedRequest } from '../idempotency/request-journal.js';
 import { feeFor, type LedgerPosting } from '../ledger/ledger.js';
 import { payoutPostings } from '../ledger/payout-postings.js';
-import type { OperatorGatewayRegistry } from '../payments/operator-gateway.js';
+import type { OperatorConnectors } from '../operators/operator-connector.js';
+import { OperatorRouting } from '../operators/operator-routing.js';
 import type { PaymentContext, PhaseFaults } from '../payments/payment-service.js';
 import { normalizePhone } from '../phones/phone-number.js';
 import type { Clock, IdSource } from '../ports.js';
@@ -35,7 +36,7 @@ export interface CreatePayoutInput {
 export interface PayoutServiceDeps {
   store: PayoutStore;
   catalog: OperatorCatalog;
-  operators: OperatorGatewayRegistry;
+  operators: OperatorConnectors;
   events: EventFactory;
   clock: Clock;
   newId: IdSource;
@@ -67,10 +68,12 @@ const defaultFailure: Partial<Record<PayoutStatus, FailureCode>> = { FAILED: 'op
 export class PayoutService {
   private readonly leaseMs: number;
   private readonly checkIntervalMs: number;
+  private readonly routing: OperatorRouting;
 
   constructor(private readonly deps: PayoutServiceDeps) {
     this.leaseMs = (deps.leaseSeconds ?? 60) * 1000;
     this.checkIntervalMs = deps.checkIntervalMs ?? 1_000;
+    this.routing = new OperatorRouting(deps.operators, deps.catalog);
   }
 
   async create(ctx: PaymentContext, input: CreatePayoutInput, request: RecordedRequest<Payout> = {}): Promise<Payout> {
@@ -141,6 +144,8 @@ export class PayoutService {
     const { minAmountMinor, maxAmountMinor, fee } = operator.payout;
     if (input.amountMinor < minAmountMinor) throw new AkweError('amount_too_low', `The minimum is ${minAmountMinor} centimes (${minAmountMinor / 100} ${country.defaultCurrency}).`, { field: 'amount' });
     if (input.amountMinor > maxAmountMinor) throw new AkweError('amount_too_high', `The maximum is ${maxAmountMinor} centimes.`, { field: 'amount' });
+    // No connector pays out through this operator (or it is down): refused before anything is written.
+    this.routing.flow(ctx.environment, operator, 'payouts');
 
     const now = this.now();
     const payout: Payout = {
@@ -175,7 +180,7 @@ export class PayoutService {
   async get(ctx: TenantScope, referenceOrId: string, options: { sync?: boolean } = {}): Promise<Payout> {
     const payout = await this.find(ctx, referenceOrId);
     if (!options.sync || isFinalPayout(payout.status) || !payout.handedOff) return payout;
-    const answer = await this.deps.operators.gatewayFor(payout.environment).queryPayout(payout);
+    const answer = await this.routing.optionalFlow(payout, 'payouts')?.queryPayout(payout);
     if (!answer || answer.status === payout.status) return payout;
     return (await this.apply(payout, answer)) ?? (await this.find(ctx, payout.id));
   }
@@ -207,7 +212,7 @@ export class PayoutService {
     const now = this.deps.clock.now();
     const due = await this.deps.store.claimChecks(now.toISOString(), new Date(now.getTime() + this.checkIntervalMs).toISOString(), limit);
     await eachConcurrently(due, OPERATOR_CALLS_IN_FLIGHT, async (payout) => {
-      const answer = await this.deps.operators.gatewayFor(payout.environment).queryPayout(payout);
+      const answer = await this.routing.optionalFlow(payout, 'payouts')?.queryPayout(payout);
       if (answer && answer.status !== payout.status) await this.apply(payout, answer);
     });
     return due.length;
@@ -219,20 +224,22 @@ export class PayoutService {
     // half the lease, renew it first, or another worker could take the payout over and send it too.
     const payout = await this.stillOurs(claimed);
     if (!payout) return;
-    const gateway = this.deps.operators.gatewayFor(payout.environment);
     let answer: PayoutAnswer | undefined;
+    let unroutable = false;
     try {
-      if (resumed) answer = await gateway.queryPayout(payout);
-      if (!answer) {
-        // The catalog may have changed since the payout was accepted: one it no longer routes fails
-        // (its money released) instead of being claimed again, and refused again, forever.
-        const operator = this.deps.catalog.operatorFor(payout.country, payout.operator, 'payout');
-        if (!operator) throw new AkweError('operator_unavailable', `The catalog no longer pays out through ${payout.operator} in ${payout.country}.`);
-        answer = await gateway.sendPayout(payout, operator);
-      }
+      // The catalog or the operators file may have changed since the payout was accepted: one no
+      // connector routes any more fails (its money released) instead of being claimed again, and
+      // refused again, forever. An operator that is only down (its breaker open) is tried later.
+      const operator = this.deps.catalog.operatorFor(payout.country, payout.operator, 'payout');
+      unroutable = !operator || !this.routing.isConfigured(payout);
+      if (!operator) throw new AkweError('operator_unavailable', `The catalog no longer pays out through ${payout.operator} in ${payout.country}.`);
+      if (unroutable) throw new AkweError('operator_unavailable', `No connector for ${operator.label} is configured on this server any more.`);
+      const payouts = this.routing.flow(payout.environment, operator, 'payouts');
+      if (resumed) answer = await payouts.queryPayout(payout);
+      answer ??= await payouts.sendPayout(payout, operator);
     } catch (error) {
       // No operator for this environment: the payout fails cleanly and its money is released.
-      if (error instanceof AkweError && error.code === 'operator_unavailable') {
+      if (unroutable && error instanceof AkweError) {
         answer = { status: 'FAILED', message: error.message, failureCode: 'operator_unavailable' };
       } else {
         // The outcome is unknown: the recovery point stays, and after the lease a worker asks first.

@@ -1,4 +1,4 @@
-import type { OperatorAnswer, RefundAnswer } from '../../core/payments/operator-gateway.js';
+import type { OperatorAnswer, RefundAnswer } from '../../core/operators/operator-connector.js';
 import type { PayoutAnswer } from '../../core/payouts/payout.js';
 
 /** How many references the sandbox remembers; the oldest are forgotten first. */

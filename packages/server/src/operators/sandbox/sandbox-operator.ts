@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { CatalogOperator } from '../../core/catalog/operator-catalog.js';
-import type { OperatorAnswer, OperatorGateway, OtpAnswer, RefundAnswer } from '../../core/payments/operator-gateway.js';
+import type { OperatorAnswer, OperatorConnector, OtpAnswer, RefundAnswer } from '../../core/operators/operator-connector.js';
 import type { Payment, Refund } from '../../core/payments/payment.js';
 import { failureCodes } from '../../core/shared/failure-codes.js';
 import type { Payout, PayoutAnswer } from '../../core/payouts/payout.js';
@@ -51,8 +51,15 @@ function answer(outcome: ScriptedOutcome, reference: string): OperatorAnswer {
  * exactly as the documented sandbox rules say, for every operator of the catalog, and remembers
  * what it did for each of our references (its ledger) so status queries answer like a live operator.
  */
-export class SandboxOperator implements OperatorGateway {
-  readonly configured = true;
+export class SandboxOperator implements OperatorConnector {
+  readonly family = 'sandbox';
+  // Every flow, for every operator of the catalog: the sandbox is the whole catalog's test double.
+  readonly push = this;
+  readonly hosted = this;
+  readonly otp = this;
+  readonly status = this;
+  readonly refunds = this;
+  readonly payouts = this;
   private readonly payoutDelayMs: number;
   private readonly clock: Clock;
 

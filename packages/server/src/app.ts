@@ -13,6 +13,7 @@ import { collectV2026Routes } from './http/collect-v2026/collect-v2026-routes.js
 import { paymentRoutes } from './http/collect-v2026/payment-routes.js';
 import { eventRoutes } from './http/events/event-routes.js';
 import { healthRoutes } from './http/health/health-routes.js';
+import { operatorCallbackRoutes } from './http/operators/operator-callback-routes.js';
 import { installApiReference } from './http/openapi/api-reference.js';
 import { installOpenApi, openApiRoute } from './http/openapi/openapi.js';
 import { payoutRoutes } from './http/payouts/payout-routes.js';
@@ -93,6 +94,14 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     secret: services.serverSecret,
     publicUrl: config.publicUrl,
     limits: config.checkoutLimits,
+    redisUrl: config.redisUrl,
+    clock: services.clock,
+  });
+  await app.register(operatorCallbackRoutes, {
+    prefix: `${API_PREFIX}/operators`,
+    payments: services.payments,
+    payouts: services.payouts,
+    perAddressPerMinute: config.operatorCallbacksPerMinute,
     redisUrl: config.redisUrl,
     clock: services.clock,
   });

@@ -49,6 +49,10 @@ export interface Config {
   checkoutLimits: CheckoutLimitConfig;
   runWorkers: boolean;
   catalogFile: string | undefined;
+  /** Operator callbacks per client address and minute (RATE_LIMIT_OPERATOR_CALLBACKS_PER_IP). */
+  operatorCallbacksPerMinute: number;
+  /** The live connectors and their credentials (OPERATORS_FILE, JSON; docs/operators.md); none: live collects nothing. */
+  operatorsFile: string | undefined;
   shutdownTimeoutMs: number;
   /**
    * How long a shutdown waits for what peers hold open (requests still arriving or being answered,
@@ -242,6 +246,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     runWorkers: reader.boolean('AKWE_RUN_WORKERS', true),
     catalogFile: reader.raw('AKWE_CATALOG_FILE'),
+    operatorsFile: reader.raw('OPERATORS_FILE'),
+    operatorCallbacksPerMinute: reader.integer('RATE_LIMIT_OPERATOR_CALLBACKS_PER_IP', 600, 1, 1_000_000),
     shutdownTimeoutMs,
     shutdownGraceMs: shutdownGrace(reader, shutdownTimeoutMs),
     idempotencyLeaseSeconds: reader.integer('IDEMPOTENCY_LEASE_SECONDS', 60, 1, 60),

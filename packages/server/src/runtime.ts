@@ -9,6 +9,11 @@ import { createServices, type Services } from './services.js';
 import { openDatabase } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
 import { resolveSecret } from './secret.js';
+import { loadOperatorsFile } from './operators/operators-file.js';
+import { OperatorRegistry } from './operators/operator-registry.js';
+import { SandboxLedger } from './operators/sandbox/sandbox-ledger.js';
+import { SandboxOperator } from './operators/sandbox/sandbox-operator.js';
+import { systemClock } from './core/shared/clock.js';
 
 export interface RuntimeOptions {
   operators?: OperatorConnectors;
@@ -20,6 +25,8 @@ export interface RuntimeOptions {
 
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Services> {
   const catalog = config.catalogFile ? OperatorCatalog.fromFile(config.catalogFile) : loadDefaultCatalog();
+  // Read before the database opens: a bad operators file stops the start with every problem listed.
+  const operators = options.operators ?? configuredOperators(config, catalog);
   const database = openDatabase(config.database, { backgroundCheckpoints: options.longRunning ?? false, sqliteSyncToDisk: options.sqliteSyncToDisk });
   try {
     await migrateToLatest(database);
@@ -27,5 +34,14 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     await database.close();
     throw error;
   }
-  return createServices({ database, catalog, serverSecret: () => resolveSecret(config), operators: options.operators, leaseSeconds: config.idempotencyLeaseSeconds, sandboxFloatMinor: config.sandboxFloatMinor, sandboxPayoutDelayMs: config.sandboxPayoutDelayMs, payoutCheckIntervalMs: config.payoutCheckIntervalMs, bulkMaxLines: config.bulkMaxLines });
+  return createServices({ database, catalog, serverSecret: () => resolveSecret(config), operators, leaseSeconds: config.idempotencyLeaseSeconds, sandboxFloatMinor: config.sandboxFloatMinor, sandboxPayoutDelayMs: config.sandboxPayoutDelayMs, payoutCheckIntervalMs: config.payoutCheckIntervalMs, bulkMaxLines: config.bulkMaxLines });
+}
+
+/** The sandbox for test traffic, and the live connectors OPERATORS_FILE configures (none without it). */
+export function configuredOperators(config: Config, catalog: OperatorCatalog): OperatorRegistry {
+  const live = config.operatorsFile ? loadOperatorsFile(config.operatorsFile, { catalog, publicUrl: config.publicUrl, clock: systemClock }) : [];
+  return new OperatorRegistry({
+    test: new SandboxOperator(new SandboxLedger(), { payoutDelayMs: config.sandboxPayoutDelayMs }),
+    live: new Map(live.map((entry) => [entry.gatewayCode, entry.connector])),
+  });
 }

@@ -109,6 +109,8 @@ export interface PaymentTable {
   checkout_token: string | null;
   /** Hosted payments: where the final page links back to the merchant (optional). */
   return_url: string | null;
+  /** When the reconciliation worker next asks the operator about this live payment (null: not due). */
+  next_check_at: string | null;
 }
 
 /** One metadata key of one object, for list filters (the object's own column holds the JSON). */

@@ -7,6 +7,7 @@ import { eventFanoutJob } from './event-fanout-job.js';
 import { bulkFollowJob, payoutCheckJob, payoutHandoffJob } from './payout-jobs.js';
 import { idempotencyCleanupJob } from './idempotency-cleanup-job.js';
 import { paymentExpiryJob } from './payment-expiry-job.js';
+import { paymentReconcileJob } from './payment-reconcile-job.js';
 import { requestRecoveryJob } from './request-recovery-job.js';
 import type { WorkerJob } from './worker-pool.js';
 import { newId } from '../core/shared/ids.js';
@@ -16,6 +17,7 @@ export function createJobs(services: Services, config: Pick<Config, 'dev' | 'pub
   const senders = webhookSenders({ dev: config.dev });
   return [
     paymentExpiryJob(services.payments),
+    paymentReconcileJob(services.payments),
     requestRecoveryJob(services.payments),
     idempotencyCleanupJob({ store: services.idempotency, clock: services.clock }),
     eventFanoutJob(services.webhooks),

@@ -21,6 +21,10 @@ import { assertTransition, isFinal, isPastExpiry } from './payment-state-machine
 import { RefundTakenOver, type LockedChange, type PaymentChange, type PaymentFilters, type PaymentStore } from './payment-store.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import { newCheckoutToken } from './checkout-token.js';
+import { eachConcurrently } from '../shared/concurrently.js';
+
+/** Operator calls a reconciliation pass makes at once. */
+const OPERATOR_CALLS_IN_FLIGHT = 16;
 
 export interface PaymentContext extends TenantScope {
   merchant: Merchant;
@@ -46,6 +50,8 @@ export interface PaymentServiceDeps {
   faults?: PhaseFaults;
   /** The secret of a hosted payment's checkout URL (default: 32 random bytes, base64url). */
   newCheckoutToken?: () => string;
+  /** The shortest wait between two reconciliation checks of a live payment (ms); 5 s by default. */
+  checkMinIntervalMs?: number;
 }
 
 export interface ConfirmResult {
@@ -65,6 +71,10 @@ type Decision = { next: Payment; events: StoredEvent[]; ledger?: LedgerPosting[]
 /** Times a write is retried when another request changed the payment first. */
 const writeAttempts = 3;
 export const DEFAULT_LEASE_SECONDS = 60;
+/** The longest wait between two reconciliation checks of a live payment. */
+const CHECK_MAX_INTERVAL_MS = 5 * 60_000;
+/** Statuses in which the operator, not the customer or the merchant, owes the next move. */
+const awaitingOperator: ReadonlySet<Payment['status']> = new Set(['pending', 'processing']);
 
 /**
  * Collect payments. Every operation that reaches an operator runs in recorded phases
@@ -74,10 +84,12 @@ export const DEFAULT_LEASE_SECONDS = 60;
  */
 export class PaymentService {
   private readonly leaseMs: number;
+  private readonly checkMinIntervalMs: number;
   private readonly routing: OperatorRouting;
 
   constructor(private readonly deps: PaymentServiceDeps) {
     this.leaseMs = (deps.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
+    this.checkMinIntervalMs = deps.checkMinIntervalMs ?? 5_000;
     this.routing = new OperatorRouting(deps.operators, deps.catalog);
   }
 
@@ -154,7 +166,7 @@ export class PaymentService {
   }
 
   /** By reference or id; with `sync`, a non-final payment is refreshed from its operator first. */
-  async get(ctx: PaymentContext, referenceOrId: string, options: { sync?: boolean } = {}): Promise<Payment> {
+  async get(ctx: TenantScope, referenceOrId: string, options: { sync?: boolean } = {}): Promise<Payment> {
     const payment = await this.find(ctx, referenceOrId);
     if (!options.sync || isFinal(payment.status)) return payment;
     if (payment.operatorCall) {
@@ -170,6 +182,17 @@ export class PaymentService {
       const change = answer && this.afterAnswer(current, answer);
       return change && change.events.length > 0 ? change : undefined;
     });
+  }
+
+  /**
+   * An operator's callback said something happened to payment `id`. It is only a hint: the payment
+   * is refreshed from the operator's own status query (as `sync=true` does), never from the
+   * callback's body. Returns the payment, or undefined when no payment has this id.
+   */
+  async refreshOnOperatorHint(id: string): Promise<Payment | undefined> {
+    const payment = await this.deps.store.findAnyById(id);
+    if (!payment) return undefined;
+    return this.get(payment, payment.id, { sync: true });
   }
 
   /** Submits the customer's one-time code. `rejected` is true when the code was wrong (the payment may have failed). */
@@ -318,6 +341,36 @@ export class PaymentService {
     const refund = await this.deps.store.findRefund(ctx, refundId);
     if (!refund || refund.paymentId !== payment.id) throw new AkweError('not_found', `Payment ${referenceOrId} has no refund ${refundId}.`);
     return refund;
+  }
+
+  /**
+   * Reconciliation: asks the operators about live payments they are working on whose check is
+   * due (their callback may never come), and records what moved. A payment that did not move is
+   * asked again later, the wait growing with its age; one whose operator did not answer, after
+   * the lease. Returns how many it asked about.
+   */
+  async reconcileDue(limit = 50): Promise<number> {
+    const now = this.deps.clock.now();
+    const claimed = await this.deps.store.claimChecks(now.toISOString(), new Date(now.getTime() + this.leaseMs).toISOString(), limit);
+    await eachConcurrently(claimed, OPERATOR_CALLS_IN_FLIGHT, async (payment) => {
+      const status = this.routing.optionalFlow(payment, 'status');
+      const answer = status && (await this.call(() => status.queryStatus(payment)));
+      const decision = answer && this.afterAnswer(payment, answer);
+      const next = decision && decision.events.length > 0 ? { ...decision.next, updatedAt: this.deps.clock.now().toISOString() } : { ...payment, nextCheckAt: this.nextCheckAt(payment) };
+      // Lost to a concurrent change (a callback, a retry): that writer scheduled the next check.
+      await this.deps.store.save({ payment: { next: { ...next, version: payment.version + 1 }, expectedVersion: payment.version }, events: decision?.events ?? [], ledger: decision?.ledger });
+    });
+    return claimed.length;
+  }
+
+  /** When a payment in this state is next asked about: live payments the operator owes a move only. */
+  private nextCheckAt(payment: Payment): string | null {
+    if (payment.environment !== 'live' || !awaitingOperator.has(payment.status)) return null;
+    const nowMs = this.deps.clock.now().getTime();
+    const ageMs = Math.max(0, nowMs - Date.parse(payment.createdAt));
+    // Early on the answer is near, later it rarely is: wait a quarter of the payment's age, within bounds.
+    const waitMs = Math.min(CHECK_MAX_INTERVAL_MS, Math.max(this.checkMinIntervalMs, ageMs / 4));
+    return new Date(nowMs + waitMs).toISOString();
   }
 
   /** Moves due non-final payments to `expired`, each with its event, exactly once across workers. */
@@ -634,7 +687,8 @@ export class PaymentService {
       message: answer.message ?? current.message,
       failureCode: final ? failureCodeOnEntering(final, answer.failureCode) : current.failureCode,
     };
-    const next = this.walk(withAnswer, path, events);
+    const walked = this.walk(withAnswer, path, events);
+    const next = { ...walked, nextCheckAt: this.nextCheckAt(walked) };
     // Completion is when the money arrives: the merchant is credited, less the fee, in the same commit.
     const ledger = path.includes('completed') ? [postingRules.collection(next, this.collectionFee(next))] : undefined;
     return { next, events, ...(ledger ? { ledger } : {}) };

@@ -85,6 +85,11 @@ export interface PaymentStore {
   /** One payment's refunds, newest first, one page at a time. */
   listRefunds(scope: TenantScope, paymentId: string, page: PageRequest): Promise<Page<Refund>>;
   findRefund(scope: TenantScope, refundId: string): Promise<Refund | undefined>;
+  /**
+   * Live payments whose reconciliation check is due at `now` and that no operator call holds:
+   * each is claimed until `claimUntil` (its version bumped) so no other worker asks about it too.
+   */
+  claimChecks(now: string, claimUntil: string, limit: number): Promise<Payment[]>;
   /** Payments whose operator call was taken before `startedBefore` and is still open (its run is gone). */
   openOperatorCalls(startedBefore: string, limit: number): Promise<Payment[]>;
   /** Pending refunds last touched before `updatedBefore` (the run that reserved them is gone). */
@@ -94,6 +99,8 @@ export interface PaymentStore {
    * shows `refund.updatedAt`. Undefined when another run took it or settled it first.
    */
   leaseRefund(refund: Refund, now: string): Promise<Refund | undefined>;
+  /** A payment by our id alone (any merchant, any environment), for an operator's callback naming it. */
+  findAnyById(id: string): Promise<Payment | undefined>;
   /** A hosted payment by its checkout token alone (any merchant, any environment), for its public checkout page. */
   findForCheckout(token: string): Promise<Payment | undefined>;
 }

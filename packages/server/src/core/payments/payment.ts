@@ -68,6 +68,11 @@ export interface Payment {
   checkoutToken?: string | null;
   /** Hosted payments: the merchant's page the final checkout state links back to. */
   returnUrl?: string | null;
+  /**
+   * Live payments an operator is working on (pending, processing): when the reconciliation worker
+   * next asks the operator about it, in case its callback never comes; null when nothing is due.
+   */
+  nextCheckAt?: string | null;
 }
 
 export const refundStatuses = ['pending', 'completed', 'failed'] as const;

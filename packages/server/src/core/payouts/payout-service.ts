@@ -185,6 +185,13 @@ export class PayoutService {
     return (await this.apply(payout, answer)) ?? (await this.find(ctx, payout.id));
   }
 
+  /** As PaymentService.refreshOnOperatorHint, for a payout: refreshed from the operator's status query. */
+  async refreshOnOperatorHint(id: string): Promise<Payout | undefined> {
+    const payout = await this.deps.store.findAnyById(id);
+    if (!payout) return undefined;
+    return this.get(payout, payout.id, { sync: true });
+  }
+
   list(ctx: TenantScope, filters: Omit<PayoutFilters, 'operators'> & { operator?: string }, page: PageRequest): Promise<Page<Payout>> {
     const { operator, ...rest } = filters;
     if (operator === undefined) return this.deps.store.list(ctx, rest, page);

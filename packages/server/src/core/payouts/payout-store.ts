@@ -35,6 +35,8 @@ export interface PayoutStore {
    */
   insertMany(payouts: readonly { payout: Payout; events: StoredEvent[]; ledger: LedgerPosting[] }[]): Promise<void>;
   find(scope: TenantScope, referenceOrId: string): Promise<Payout | undefined>;
+  /** A payout by our id alone (any merchant, any environment), for an operator's callback naming it. */
+  findAnyById(id: string): Promise<Payout | undefined>;
   list(scope: TenantScope, filters: PayoutFilters, page: PageRequest): Promise<Page<Payout>>;
   /** Commits the change; false (nothing written) when the payout's version moved on. */
   save(change: PayoutChange): Promise<boolean>;

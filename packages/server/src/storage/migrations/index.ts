@@ -15,6 +15,7 @@ import * as checkout from './0013-checkout.js';
 import * as lighterWrites from './0014-lighter-writes.js';
 import * as deliverySubject from './0015-delivery-subject.js';
 import * as bulkFollowOrder from './0016-bulk-follow-order.js';
+import * as paymentReconciliation from './0017-payment-reconciliation.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014-lighter-writes': lighterWrites,
   '0015-delivery-subject': deliverySubject,
   '0016-bulk-follow-order': bulkFollowOrder,
+  '0017-payment-reconciliation': paymentReconciliation,
 };

@@ -114,6 +114,7 @@ function paymentFromRow(row: Selectable<PaymentTable>): Payment {
     operatorCallStartedAt: row.operator_call_started_at,
     checkoutToken: row.checkout_token,
     returnUrl: row.return_url,
+    nextCheckAt: row.next_check_at,
   };
 }
 
@@ -148,6 +149,7 @@ function paymentToRow(p: Payment): Selectable<PaymentTable> {
     operator_call_started_at: p.operatorCallStartedAt,
     checkout_token: p.checkoutToken ?? null,
     return_url: p.returnUrl ?? null,
+    next_check_at: p.nextCheckAt ?? null,
   };
 }
 
@@ -410,6 +412,29 @@ export class PaymentRepository implements PaymentStore {
     return row && refundFromRow(row, row.payment_reference);
   }
 
+  async claimChecks(now: string, claimUntil: string, limit: number): Promise<Payment[]> {
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx
+        .selectFrom('payments')
+        .selectAll()
+        .where('next_check_at', 'is not', null)
+        .where('next_check_at', '<=', now)
+        .where('operator_call', 'is', null)
+        .orderBy('next_check_at')
+        .limit(limit);
+      if (this.capabilities.skipLocked) query = query.forUpdate().skipLocked();
+      const due = (await query.execute()).map(paymentFromRow);
+      if (due.length === 0) return [];
+      // Ours while the transaction lasts (locked rows, or SQLite's single writer): no version check needed.
+      await trx
+        .updateTable('payments')
+        .set((eb) => ({ next_check_at: claimUntil, version: eb('version', '+', 1) }))
+        .where('id', 'in', due.map((payment) => payment.id))
+        .execute();
+      return due.map((payment) => ({ ...payment, nextCheckAt: claimUntil, version: payment.version + 1 }));
+    });
+  }
+
   async openOperatorCalls(startedBefore: string, limit: number): Promise<Payment[]> {
     const rows = await this.db
       .selectFrom('payments')
@@ -441,6 +466,12 @@ export class PaymentRepository implements PaymentStore {
       .where('updated_at', '=', refund.updatedAt)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1 ? { ...refund, updatedAt: now } : undefined;
+  }
+
+  async findAnyById(id: string): Promise<Payment | undefined> {
+    if (!looksLikeId(id)) return undefined;
+    const row = await this.db.selectFrom('payments').selectAll().where('id', '=', id.toLowerCase()).executeTakeFirst();
+    return row && paymentFromRow(row);
   }
 
   async findForCheckout(token: string): Promise<Payment | undefined> {

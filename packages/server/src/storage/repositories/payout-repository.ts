@@ -150,6 +150,12 @@ export class PayoutRepository implements PayoutStore {
     this.signals?.notify('events');
   }
 
+  async findAnyById(id: string): Promise<Payout | undefined> {
+    if (!looksLikeId(id)) return undefined;
+    const row = await this.db.selectFrom('payouts').selectAll().where('id', '=', id.toLowerCase()).executeTakeFirst();
+    return row && payoutFromRow(row);
+  }
+
   async find(scope: TenantScope, referenceOrId: string): Promise<Payout | undefined> {
     const scoped = this.db.selectFrom('payouts').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
     if (looksLikeId(referenceOrId)) {

@@ -1,0 +1,36 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { startOperatorMocks } from '../operators/mocks/operator-mocks.js';
+
+function port(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) throw new InvalidArgumentError('a port from 0 to 65535');
+  return parsed;
+}
+
+/** `akwe mocks`: the operators' mock servers, and an operators file pointing a server at them. */
+export function mockCommands(): Command {
+  return new Command('mocks')
+    .description('run the mock operator servers (MTN MoMo) and write an operators file pointing at them')
+    .option('--port <port>', 'port to listen on (0: any free one)', port, 4010)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .requiredOption('--operators-file <path>', 'where to write the operators file for OPERATORS_FILE')
+    .action(async (options: { port: number; host: string; operatorsFile: string }) => {
+      const mocks = await startOperatorMocks({ port: options.port, host: options.host });
+      const path = resolve(options.operatorsFile);
+      writeFileSync(path, `${JSON.stringify(mocks.operatorsFile, null, 2)}\n`);
+      process.stdout.write(
+        [
+          `operator mocks listening on ${mocks.url} (MTN Benin at /mtn-bj, MTN Côte d'Ivoire at /mtn-ci)`,
+          `operators file written to ${path}`,
+          `run the server against them:  OPERATORS_FILE=${path} npm start`,
+          `numbers ending 450 payer not found, 451 rejected, 452 timeout, 453/454 stay pending, 455 not enough funds; others succeed`,
+          '',
+        ].join('\n'),
+      );
+      const stop = () => void mocks.close().then(() => process.exit(0));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+}

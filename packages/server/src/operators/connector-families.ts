@@ -1,0 +1,5 @@
+import type { ConnectorFamily } from './connector-family.js';
+import { mtnMomoFamily } from './mtn-momo/mtn-family.js';
+
+/** Every live connector family this server can configure, by the `connector` name of its entries. */
+export const connectorFamilies: ReadonlyMap<string, ConnectorFamily<never>> = new Map<string, ConnectorFamily<never>>([[mtnMomoFamily.name, mtnMomoFamily as ConnectorFamily<never>]]);

@@ -49,6 +49,8 @@ export interface Config {
   checkoutLimits: CheckoutLimitConfig;
   runWorkers: boolean;
   catalogFile: string | undefined;
+  /** The shortest wait between two reconciliation checks of a live payment (PAYMENT_CHECK_MIN_INTERVAL_MS). */
+  paymentCheckMinIntervalMs: number;
   /** Operator callbacks per client address and minute (RATE_LIMIT_OPERATOR_CALLBACKS_PER_IP). */
   operatorCallbacksPerMinute: number;
   /** The live connectors and their credentials (OPERATORS_FILE, JSON; docs/operators.md); none: live collects nothing. */
@@ -247,6 +249,7 @@ export function loadConfig(env: Env = process.env): Config {
     runWorkers: reader.boolean('AKWE_RUN_WORKERS', true),
     catalogFile: reader.raw('AKWE_CATALOG_FILE'),
     operatorsFile: reader.raw('OPERATORS_FILE'),
+    paymentCheckMinIntervalMs: reader.integer('PAYMENT_CHECK_MIN_INTERVAL_MS', 5_000, 100, 3_600_000),
     operatorCallbacksPerMinute: reader.integer('RATE_LIMIT_OPERATOR_CALLBACKS_PER_IP', 600, 1, 1_000_000),
     shutdownTimeoutMs,
     shutdownGraceMs: shutdownGrace(reader, shutdownTimeoutMs),

@@ -34,7 +34,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     await database.close();
     throw error;
   }
-  return createServices({ database, catalog, serverSecret: () => resolveSecret(config), operators, leaseSeconds: config.idempotencyLeaseSeconds, sandboxFloatMinor: config.sandboxFloatMinor, sandboxPayoutDelayMs: config.sandboxPayoutDelayMs, payoutCheckIntervalMs: config.payoutCheckIntervalMs, bulkMaxLines: config.bulkMaxLines });
+  return createServices({ database, catalog, serverSecret: () => resolveSecret(config), operators, leaseSeconds: config.idempotencyLeaseSeconds, sandboxFloatMinor: config.sandboxFloatMinor, sandboxPayoutDelayMs: config.sandboxPayoutDelayMs, payoutCheckIntervalMs: config.payoutCheckIntervalMs, paymentCheckMinIntervalMs: config.paymentCheckMinIntervalMs, bulkMaxLines: config.bulkMaxLines });
 }
 
 /** The sandbox for test traffic, and the live connectors OPERATORS_FILE configures (none without it). */

@@ -78,6 +78,8 @@ export function createServices(options: {
   sandboxPayoutDelayMs?: number;
   /** How often a payout in PROCESSING is asked about (ms). */
   payoutCheckIntervalMs?: number;
+  /** The shortest wait between two reconciliation checks of a live payment (ms). */
+  paymentCheckMinIntervalMs?: number;
   /** Lines per bulk batch (BULK_MAX_LINES, default 10 000). */
   bulkMaxLines?: number;
 }): Services {
@@ -129,6 +131,7 @@ export function createServices(options: {
       newId: ids,
       leaseSeconds: options.leaseSeconds,
       faults: options.faults,
+      checkMinIntervalMs: options.paymentCheckMinIntervalMs,
     }),
     webhookStore,
     webhooks: new WebhookService({ store: webhookStore, events, clock, newId: ids }),

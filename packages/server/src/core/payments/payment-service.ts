@@ -195,6 +195,21 @@ export class PaymentService {
     return this.get(payment, payment.id, { sync: true });
   }
 
+  /**
+   * As `refreshOnOperatorHint`, for a refund the operator left pending: its outcome, asked of the
+   * operator, is recorded now instead of when its lease ends. The record checks the refund is
+   * still as read, so a run settling it at the same time wins cleanly and nothing is counted twice.
+   */
+  async refreshRefundOnOperatorHint(id: string): Promise<Refund | undefined> {
+    const refund = await this.deps.store.findAnyRefundById(id);
+    if (!refund || refund.status !== 'pending') return refund;
+    const scope = { merchantId: refund.merchantId, environment: refund.environment };
+    const payment = await this.find(scope, refund.paymentId);
+    const answer = await this.call(() => this.routing.flowFor(payment, 'refunds').queryRefund(refund));
+    if (!answer || answer.status === 'pending') return refund;
+    return (await this.recordRefund(refund, answer, {})).refund;
+  }
+
   /** Submits the customer's one-time code. `rejected` is true when the code was wrong (the payment may have failed). */
   async confirm(ctx: PaymentContext, referenceOrId: string, otp: string, request: RecordedRequest<ConfirmResult> = {}): Promise<ConfirmResult> {
     const resumedId = request.journal?.resumed?.resourceId;

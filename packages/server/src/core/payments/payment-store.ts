@@ -99,6 +99,8 @@ export interface PaymentStore {
    * shows `refund.updatedAt`. Undefined when another run took it or settled it first.
    */
   leaseRefund(refund: Refund, now: string): Promise<Refund | undefined>;
+  /** A refund by our id alone (any merchant, any environment), for an operator's callback naming it. */
+  findAnyRefundById(refundId: string): Promise<Refund | undefined>;
   /** A payment by our id alone (any merchant, any environment), for an operator's callback naming it. */
   findAnyById(id: string): Promise<Payment | undefined>;
   /** A hosted payment by its checkout token alone (any merchant, any environment), for its public checkout page. */

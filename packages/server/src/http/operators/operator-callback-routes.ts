@@ -56,9 +56,8 @@ export async function operatorCallbackRoutes(app: FastifyInstance, options: Oper
       let found: unknown;
       if (callback.resource === 'payment') found = await options.payments.refreshOnOperatorHint(callback.id);
       else if (callback.resource === 'payout') found = await options.payouts.refreshOnOperatorHint(callback.id);
-      // A refund left pending is settled by the recovery worker's own status query once its lease ends.
-      else found = true;
-      if (found === undefined) log.warn('operator callback names no payment or payout of ours; acknowledged, nothing changed');
+      else found = await options.payments.refreshRefundOnOperatorHint(callback.id);
+      if (found === undefined) log.warn('operator callback names nothing of ours; acknowledged, nothing changed');
       else log.info('operator callback: refreshed from the operator');
       return reply.code(200).send({ received: true });
     },

@@ -402,6 +402,12 @@ export class PaymentRepository implements PaymentStore {
     return toPage(rows.map((row) => refundFromRow(row, row.payment_reference)), page);
   }
 
+  async findAnyRefundById(refundId: string): Promise<Refund | undefined> {
+    if (!looksLikeId(refundId)) return undefined;
+    const row = await refundsWithReference(this.db).where('refunds.id', '=', refundId.toLowerCase()).executeTakeFirst();
+    return row && refundFromRow(row, row.payment_reference);
+  }
+
   async findRefund(scope: TenantScope, refundId: string): Promise<Refund | undefined> {
     if (!looksLikeId(refundId)) return undefined;
     const row = await refundsWithReference(this.db)

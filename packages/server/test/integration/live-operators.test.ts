@@ -1,0 +1,285 @@
+/**
+ * Live mode end to end, on each database: a live key -> the MTN MoMo connector -> the MTN mock
+ * (a real HTTP server following MTN's API) -> MTN's callback back to our server -> the status query
+ * it triggers -> the merchant's webhook event. The server is started as `akwe serve` starts it
+ * (OPERATORS_FILE written by the mocks, workers running), and everything goes through sockets.
+ * Live webhook endpoints must be public https on 443 or 8443, which a test cannot listen on, so
+ * the webhook events are read where the delivery worker takes them from (GET /events); their
+ * delivery is the same code as in test mode, covered by the webhook suites.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { loadConfig } from '../../src/config.js';
+import { newId } from '../../src/core/shared/ids.js';
+import { createLogger } from '../../src/logging.js';
+import { startOperatorMocks, type OperatorMocks } from '../../src/operators/mocks/operator-mocks.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { freePort } from '../support/child-process.js';
+import { testDatabases, type OpenTestDatabase } from '../support/test-databases.js';
+
+type Wire = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Polls `probe` until it returns a value (not undefined), or fails after `timeoutMs`. */
+export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The mocks' operators file with a short MTN timeout, so a hanging operator shows within a test. */
+export function operatorsFileFor(mocks: OperatorMocks, timeoutMs: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'akwe-operators-'));
+  const file = join(dir, 'operators.json');
+  const operators = Object.fromEntries(Object.entries(mocks.operatorsFile.operators).map(([slug, entry]) => [slug, { ...(entry as Wire), timeout_ms: timeoutMs }]));
+  writeFileSync(file, JSON.stringify({ operators }));
+  return file;
+}
+
+for (const target of testDatabases()) {
+  describe(`live operators (MTN MoMo) on ${target.name}`, { skip: target.skip }, () => {
+    let mocks: OperatorMocks;
+    let db: OpenTestDatabase;
+    let running: RunningServer;
+    let operatorsFile: string;
+    let liveKey: string;
+    let merchantId: string;
+
+    const api = async (method: string, path: string, body?: unknown, idempotencyKey: string | null = newId()) => {
+      const res = await fetch(`${running.url}/api/v1${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${liveKey}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(method === 'POST' && idempotencyKey !== null ? { 'idempotency-key': idempotencyKey } : {}),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as Wire };
+    };
+    const direct = (overrides: Wire = {}) => ({ reference: `LIVE-${newId()}`, amount: 3000, currency: 'XOF', country: 'BJ', mode: 'direct', operator: 'mtn_bj', customer: { phone: '0197000000' }, ...overrides });
+    const payment = async (reference: string) => (await api('GET', `/collect/payments/${reference}`)).body;
+    const payout = async (reference: string) => (await api('GET', `/payout/mobile-money/${reference}/`)).body;
+    const statusOf = (read: () => Promise<Wire>, wanted: string, what: string) =>
+      eventually(async () => {
+        const current = await read();
+        return current.status === wanted ? current : undefined;
+      }, what);
+    const webhookOf = (type: string, reference: string) =>
+      eventually(async () => {
+        const events = (await api('GET', `/events?type=${type}&limit=100`)).body.data as Wire[];
+        return events.find((event) => JSON.stringify(event.data).includes(reference));
+      }, `the ${type} webhook event of ${reference}`);
+    const mtn = () => mocks.mtn.mtn_bj;
+
+    before(async () => {
+      mocks = await startOperatorMocks({ mtn: { decisionDelayMs: 100 } });
+      operatorsFile = operatorsFileFor(mocks, 1_000);
+      db = await target.open();
+      const port = await freePort();
+      const config = loadConfig({
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        AKWE_DEV: 'true',
+        DATABASE_URL: db.url,
+        OPERATORS_FILE: operatorsFile,
+        LOG_LEVEL: 'silent',
+        PAYOUT_CHECK_INTERVAL_MS: '200',
+        PAYMENT_CHECK_MIN_INTERVAL_MS: '200',
+        RATE_LIMIT_CREATE_PER_MINUTE: '100000',
+        RATE_LIMIT_READ_PER_MINUTE: '100000',
+        RATE_LIMIT_PAYOUT_PER_MINUTE: '100000',
+        RATE_LIMIT_REFUND_PER_MINUTE: '100000',
+        RATE_LIMIT_MANAGE_PER_MINUTE: '100000',
+      });
+      running = await startServer(config, { logger: createLogger({ level: 'silent' }), announce: () => undefined });
+      const { merchant } = await running.services.merchants.createMerchant({ name: 'Boutique Live', kycStatus: 'validated', keyEnvironments: [] });
+      merchantId = merchant.id;
+      liveKey = (await running.services.merchants.createKey({ merchantId, environment: 'live' })).secret;
+    });
+
+    after(async () => {
+      await running?.shutdown();
+      await mocks?.close();
+      await db?.close();
+      if (operatorsFile) rmSync(join(operatorsFile, '..'), { recursive: true, force: true });
+    });
+
+    it('collects a live push payment: MTN callback, status query, completed, merchant webhook; MTN asked once', async () => {
+      const created = await api('POST', '/collect/payments', direct({ amount: 200_000 }));
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      assert.equal(created.body.status, 'processing');
+      assert.equal(created.body.environment, 'live');
+      const completed = await statusOf(() => payment(created.body.reference), 'completed', 'the payment to complete');
+      assert.match(completed.psp_reference, /^\d+$/, 'MTN’s financial transaction id');
+      await webhookOf('collect.payment.completed', created.body.reference);
+      assert.equal(mtn().postsFor('requesttopay', created.body.id), 1);
+      assert.equal(mtn().transaction('requesttopay', created.body.id)?.callbacksSent, 1);
+      assert.deepEqual(mtn().transaction('requesttopay', created.body.id)?.body['payer'], { partyIdType: 'MSISDN', partyId: '2290197000000' });
+      const balance = (await api('GET', '/balances')).body.balances.find((b: Wire) => b.currency === 'XOF');
+      assert.ok(balance.available > 0, 'the collection reached the live balance');
+    });
+
+    it('collects a live hosted payment paid on the checkout page through MTN', async () => {
+      const created = await api('POST', '/collect/payments', { reference: `CHK-${newId()}`, amount: 5000, currency: 'XOF', country: 'BJ', mode: 'hosted', description: 'Abonnement' });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      // What the checkout page's pay action calls once the customer chose MTN and typed the number.
+      const stored = await running.services.payments.get({ merchantId, environment: 'live' }, created.body.id);
+      const paid = await running.services.payments.payCheckout(stored, { phone: '0197000000', operator: 'mtn_bj' });
+      assert.equal(paid.status, 'processing');
+      await statusOf(() => payment(created.body.reference), 'completed', 'the hosted payment to complete');
+      await webhookOf('collect.payment.completed', created.body.reference);
+      assert.equal(mtn().postsFor('requesttopay', created.body.id), 1);
+    });
+
+    it('pays out live through MTN disbursement: COMPLETED with its webhook, the balance settled', async () => {
+      const before = (await api('GET', '/balances')).body.balances.find((b: Wire) => b.currency === 'XOF');
+      const created = await api('POST', '/payout/mobile-money/', { reference: `PO-${newId()}`, amount: 100_000, phone: '0197000001', country: 'BJ', operator: 'mtn_bj' });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const done = await statusOf(() => payout(created.body.reference), 'COMPLETED', 'the payout to complete');
+      await webhookOf('payout.completed', created.body.reference);
+      assert.equal(mtn().postsFor('transfer', created.body.id), 1);
+      assert.equal(mtn().transaction('transfer', created.body.id)?.body['amount'], '1000');
+      const afterwards = (await api('GET', '/balances')).body.balances.find((b: Wire) => b.currency === 'XOF');
+      assert.equal(afterwards.available, before.available - 100_000 - done.fee);
+      assert.equal(afterwards.reserved, 0);
+    });
+
+    it('runs a live bulk batch: each line a transfer, a payee MTN does not know fails its line alone', async () => {
+      const line = (phone: string) => ({ beneficiary_name: 'Afi Mensah', phone, amount: 50_000, currency: 'XOF', reference: `L-${newId()}`, country: 'BJ', operator: 'mtn_bj' });
+      const lines = [line('0197000002'), line('0197000450')];
+      const created = await api('POST', '/bulk-payments/', { name: 'Primes', items: lines });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const validated = await api('POST', `/bulk-payments/${created.body.id}/validate/`);
+      assert.equal(validated.status, 200, JSON.stringify(validated.body));
+      const finished = await eventually(async () => {
+        const batch = (await api('GET', `/bulk-payments/${created.body.id}/`)).body;
+        return ['completed', 'partially_completed', 'failed'].includes(batch.status) ? batch : undefined;
+      }, 'the batch to finish');
+      assert.equal(finished.status, 'partially_completed');
+      const items = (await api('GET', `/bulk-payments/${created.body.id}/items/?limit=10`)).body.data as Wire[];
+      const byPhone = new Map(items.map((item) => [item.phone, item]));
+      assert.equal(byPhone.get('+2290197000002')?.status, 'completed', JSON.stringify(items));
+      assert.equal(byPhone.get('+2290197000450')?.status, 'failed', JSON.stringify(items));
+      assert.equal(byPhone.get('+2290197000450')?.failure_code, 'payer_not_found');
+      for (const item of items) assert.equal(mtn().postsFor('transfer', item.payout_id), 1, 'each line one transfer');
+      await webhookOf('bulk_payment.partially_completed', created.body.id);
+    });
+
+    it('refunds a live payment through MTN: pending, then completed on MTN’s callback', async () => {
+      const created = await api('POST', '/collect/payments', direct());
+      await statusOf(() => payment(created.body.reference), 'completed', 'the payment to complete');
+      const refund = await api('POST', `/collect/payments/${created.body.reference}/refunds`, { amount: 1000 });
+      assert.equal(refund.status, 201, JSON.stringify(refund.body));
+      assert.equal(refund.body.status, 'pending');
+      await eventually(async () => {
+        const listed = (await api('GET', `/collect/payments/${created.body.reference}/refunds`)).body.data as Wire[];
+        return listed[0]?.status === 'completed' ? listed[0] : undefined;
+      }, 'the refund to complete');
+      await webhookOf('collect.refund.completed', created.body.reference);
+      assert.equal(mtn().postsFor('refund', refund.body.id), 1);
+      assert.equal(mtn().transaction('refund', refund.body.id)?.body['referenceIdToRefund'], created.body.id);
+    });
+
+    it('answers 503 operator_unavailable with Retry-After for an operator with no live connector, writing nothing', async () => {
+      const body = direct({ operator: 'moov_bj' });
+      const refused = await api('POST', '/collect/payments', body);
+      assert.equal(refused.status, 503, JSON.stringify(refused.body));
+      assert.equal(refused.body.error.code, 'operator_unavailable');
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+      assert.equal((await api('GET', `/collect/payments/${body.reference}`)).status, 404);
+      const payoutRefused = await api('POST', '/payout/mobile-money/', { reference: `PO-${newId()}`, amount: 100_000, phone: '0197000001', country: 'BJ', operator: 'moov_bj' });
+      assert.equal(payoutRefused.status, 503);
+    });
+
+    it('fetches a new token when MTN expires the old one mid-run, and the payment goes through', async () => {
+      const issued = mtn().tokensIssued;
+      mtn().expireTokens();
+      const created = await api('POST', '/collect/payments', direct());
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      await statusOf(() => payment(created.body.reference), 'completed', 'the payment to complete');
+      assert.equal(mtn().tokensIssued, issued + 1, 'one new collection token');
+      assert.equal(mtn().postsFor('requesttopay', created.body.id), 1, 'the refused try was not a request-to-pay');
+    });
+
+    it('finds the outcome by polling when MTN’s callback is lost', async () => {
+      mtn().setFaults({ dropCallbacks: true });
+      try {
+        const created = await api('POST', '/collect/payments', direct());
+        await statusOf(() => payment(created.body.reference), 'completed', 'reconciliation to find the outcome');
+        assert.equal(mtn().transaction('requesttopay', created.body.id)?.callbacksSent, 0);
+      } finally {
+        mtn().setFaults({ dropCallbacks: false });
+      }
+    });
+
+    it('changes nothing on a forged callback: the status query decides', async () => {
+      const created = await api('POST', '/collect/payments', direct({ customer: { phone: '0197000453' } }));
+      assert.equal(created.body.status, 'processing');
+      const forged = await fetch(`${running.url}/api/v1/operators/mtn-momo/callbacks/requesttopay/${created.body.id}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ externalId: created.body.id, amount: '3000', currency: 'XOF', status: 'SUCCESSFUL', financialTransactionId: '1' }),
+      });
+      assert.equal(forged.status, 200);
+      assert.equal((await payment(created.body.reference)).status, 'processing', 'MTN still says PENDING');
+      const garbage = await fetch(`${running.url}/api/v1/operators/mtn-momo/callbacks/requesttopay/${created.body.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"hello":"world"}' });
+      assert.equal(garbage.status, 400);
+      assert.equal(((await garbage.json()) as Wire).error.code, 'validation_error');
+      const unknown = await fetch(`${running.url}/api/v1/operators/mtn-momo/callbacks/transfer/${newId()}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'FAILED' }) });
+      assert.equal(unknown.status, 200, 'acknowledged: MTN would only retry');
+      // When MTN does decide, its callback is believed because the query agrees.
+      mtn().settle('requesttopay', created.body.id, 'FAILED', 'APPROVAL_REJECTED');
+      const failed = await statusOf(() => payment(created.body.reference), 'failed', 'the real outcome');
+      assert.equal(failed.failure_code, 'payer_declined');
+    });
+
+    it('maps MTN’s magic payers to our failure codes', async () => {
+      for (const [phone, code] of [
+        ['0197000450', 'payer_not_found'],
+        ['0197000451', 'payer_declined'],
+        ['0197000452', 'timeout'],
+        ['0197000455', 'insufficient_funds'],
+      ] as const) {
+        const created = await api('POST', '/collect/payments', direct({ customer: { phone } }));
+        const failed = await statusOf(() => payment(created.body.reference), 'failed', `${phone} to fail`);
+        assert.equal(failed.failure_code, code, phone);
+      }
+    });
+
+    it('survives an MTN 500 and an MTN that never answers: the retry asks first, MTN is asked to charge once', async () => {
+      mtn().setFaults({ failNext: 1 });
+      const body = direct();
+      const key = newId();
+      const failed = await api('POST', '/collect/payments', body, key);
+      assert.equal(failed.status, 502, JSON.stringify(failed.body));
+      assert.equal(failed.body.error.code, 'operator_outcome_unknown');
+      const retried = await api('POST', '/collect/payments', body, key);
+      assert.equal(retried.status, 201, JSON.stringify(retried.body));
+      await statusOf(() => payment(body.reference), 'completed', 'the retried payment to complete');
+      assert.equal(mtn().postsFor('requesttopay', retried.body.id), 1);
+
+      mtn().setFaults({ acceptThenHang: true });
+      const hanging = direct();
+      const hangKey = newId();
+      try {
+        const timedOut = await api('POST', '/collect/payments', hanging, hangKey);
+        assert.equal(timedOut.status, 502, JSON.stringify(timedOut.body));
+      } finally {
+        mtn().setFaults({ acceptThenHang: false });
+      }
+      const again = await api('POST', '/collect/payments', hanging, hangKey);
+      assert.ok([200, 201].includes(again.status), JSON.stringify(again.body));
+      await statusOf(() => payment(hanging.reference), 'completed', 'the payment MTN took silently to complete');
+      assert.equal(mtn().postsFor('requesttopay', again.body.id), 1, 'the retry found it at MTN instead of sending it again');
+    });
+  });
+}

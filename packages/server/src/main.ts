@@ -1,8 +1,9 @@
-/** The `akwe` command line: serve | worker | migrate | merchants | keys | webhooks | mocks. */
+/** The `akwe` command line: serve | worker | migrate | merchants | keys | webhooks | operators | mocks. */
 import { Command, CommanderError } from 'commander';
 import { keyCommands } from './cli/key-commands.js';
 import { merchantCommands } from './cli/merchant-commands.js';
 import { mockCommands } from './cli/mock-commands.js';
+import { operatorCommands } from './cli/operator-commands.js';
 import { serveCommands } from './cli/serve-commands.js';
 import { webhookCommands } from './cli/webhook-commands.js';
 import { ConfigError } from './config.js';
@@ -17,6 +18,7 @@ export function buildCli(): Command {
   program.addCommand(merchantCommands());
   program.addCommand(keyCommands());
   program.addCommand(webhookCommands());
+  program.addCommand(operatorCommands());
   program.addCommand(mockCommands());
   for (const command of program.commands) command.exitOverride();
   return program;

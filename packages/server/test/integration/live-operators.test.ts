@@ -8,8 +8,7 @@
  * delivery is the same code as in test mode, covered by the webhook suites.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
@@ -18,29 +17,10 @@ import { createLogger } from '../../src/logging.js';
 import { startOperatorMocks, type OperatorMocks } from '../../src/operators/mocks/operator-mocks.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { freePort } from '../support/child-process.js';
+import { eventually, operatorsFileFor } from '../support/live-operators.js';
 import { testDatabases, type OpenTestDatabase } from '../support/test-databases.js';
 
 type Wire = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-/** Polls `probe` until it returns a value (not undefined), or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The mocks' operators file with a short MTN timeout, so a hanging operator shows within a test. */
-export function operatorsFileFor(mocks: OperatorMocks, timeoutMs: number): string {
-  const dir = mkdtempSync(join(tmpdir(), 'akwe-operators-'));
-  const file = join(dir, 'operators.json');
-  const operators = Object.fromEntries(Object.entries(mocks.operatorsFile.operators).map(([slug, entry]) => [slug, { ...(entry as Wire), timeout_ms: timeoutMs }]));
-  writeFileSync(file, JSON.stringify({ operators }));
-  return file;
-}
 
 for (const target of testDatabases()) {
   describe(`live operators (MTN MoMo) on ${target.name}`, { skip: target.skip }, () => {

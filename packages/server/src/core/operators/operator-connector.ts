@@ -81,6 +81,15 @@ export interface OperatorConnector {
   readonly status?: CollectionStatus;
   readonly refunds?: RefundFlow;
   readonly payouts?: PayoutFlow;
+  /** A harmless call per part of the connector (a token, a balance), for `akwe operators check`. */
+  check?(): Promise<ConnectorCheck[]>;
+}
+
+/** One part of a connector checked against its operator (e.g. MTN's collection product). */
+export interface ConnectorCheck {
+  part: string;
+  ok: boolean;
+  detail: string;
 }
 
 /** Whether a connector can take traffic now (its circuit breaker's view). */

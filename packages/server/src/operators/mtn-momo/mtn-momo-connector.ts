@@ -1,6 +1,7 @@
 import type { CatalogOperator } from '../../core/catalog/operator-catalog.js';
 import type {
   CollectionStatus,
+  ConnectorCheck,
   HostedCollection,
   OperatorAnswer,
   OperatorConnector,
@@ -71,17 +72,17 @@ export class MtnMomoConnector implements OperatorConnector {
   }
 
   /** For `akwe operators check`: fetches each configured product's token and reads its balance. */
-  async check(): Promise<Array<{ product: string; ok: boolean; detail: string }>> {
+  async check(): Promise<ConnectorCheck[]> {
     const products = Object.keys(this.settings.products) as Array<keyof MtnMomoSettings['products']>;
     return Promise.all(
       products.map(async (product) => {
         try {
           const response = await this.client.send(build.balanceQuery(this.settings, product));
-          if (response.status !== 200) return { product, ok: false, detail: `balance answered ${response.status} ${errorCode(response.body) ?? ''}`.trim() };
+          if (response.status !== 200) return { part: product, ok: false, detail: `balance answered ${response.status} ${errorCode(response.body) ?? ''}`.trim() };
           const body = response.body as { availableBalance?: unknown; currency?: unknown } | undefined;
-          return { product, ok: true, detail: `token issued; balance ${String(body?.availableBalance ?? '?')} ${String(body?.currency ?? '')}`.trim() };
+          return { part: product, ok: true, detail: `token issued; balance ${String(body?.availableBalance ?? '?')} ${String(body?.currency ?? '')}`.trim() };
         } catch (error) {
-          return { product, ok: false, detail: (error as Error).message };
+          return { part: product, ok: false, detail: (error as Error).message };
         }
       }),
     );

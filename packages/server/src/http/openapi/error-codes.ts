@@ -70,7 +70,9 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   sandbox_only: operations(...checkoutPayment),
   payment_not_refundable: operations(...refunding),
   refund_exceeds_amount: operations(...refunding),
-  operator_unavailable: operations(...operatorCalls),
+  refund_not_supported: operations(...refunding),
+  // A live payout for an operator no connector serves is refused before it is stored.
+  operator_unavailable: operations(...operatorCalls, ...payoutCreation),
   operator_outcome_unknown: operations(...operatorCalls),
   operator_call_in_progress: operations(...operatorCalls),
   invalid_state_transition: operations(...paymentChanges, ...bulkExecution, 'cancelBulkPayment'),

@@ -60,7 +60,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = asyn
         summary: 'Send money to a wallet',
         description: 'Answers 201 PENDING at once with the amount and fee reserved; the result follows by webhook (payout.*) or GET. Header Idempotency-Key is required.',
         body: CreatePayoutBody,
-        response: { 201: PayoutObject, ...errorResponses(400, 401, 403, 409, 422, 429, 500) },
+        response: { 201: PayoutObject, ...errorResponses(400, 401, 403, 409, 422, 429, 500, 503) },
       },
     },
     async (request, reply) =>

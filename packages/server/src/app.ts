@@ -115,10 +115,10 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
       installIdempotency(api, { store: services.idempotency, clock: services.clock, work: inFlightWork, leaseSeconds: config.idempotencyLeaseSeconds });
       openApiRoute(api);
       await api.register(accountRoutes);
-      await api.register(collectV2026Routes, { catalog: services.catalog });
+      await api.register(collectV2026Routes, { catalog: services.catalog, operators: services.operators });
       await api.register(paymentRoutes, { payments: services.payments, publicUrl: config.publicUrl, destinationUrls, dev: config.dev });
       await api.register(collectLegacyRoutes, { catalog: services.catalog, payments: services.payments, clock: services.clock });
-      await api.register(payoutRoutes, { catalog: services.catalog, payouts: services.payouts });
+      await api.register(payoutRoutes, { catalog: services.catalog, payouts: services.payouts, operators: services.operators });
       await api.register(bulkRoutes, { catalog: services.catalog, bulk: services.bulk, limits: { maxLines: config.bulkMaxLines, maxBytes: config.bulkMaxBytes } });
       await api.register(balanceRoutes, { ledger: services.ledger });
       await api.register(eventRoutes, { events: services.events, webhooks: services.webhooks, publicUrl: config.publicUrl });

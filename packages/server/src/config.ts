@@ -51,6 +51,8 @@ export interface Config {
   catalogFile: string | undefined;
   /** The shortest wait between two reconciliation checks of a live payment (PAYMENT_CHECK_MIN_INTERVAL_MS). */
   paymentCheckMinIntervalMs: number;
+  /** Each live connector's circuit breaker (OPERATOR_BREAKER_FAILURES, OPERATOR_BREAKER_HALF_OPEN_MS). */
+  operatorBreaker: { failures: number; halfOpenAfterMs: number };
   /** Operator callbacks per client address and minute (RATE_LIMIT_OPERATOR_CALLBACKS_PER_IP). */
   operatorCallbacksPerMinute: number;
   /** The live connectors and their credentials (OPERATORS_FILE, JSON; docs/operators.md); none: live collects nothing. */
@@ -250,6 +252,10 @@ export function loadConfig(env: Env = process.env): Config {
     catalogFile: reader.raw('AKWE_CATALOG_FILE'),
     operatorsFile: reader.raw('OPERATORS_FILE'),
     paymentCheckMinIntervalMs: reader.integer('PAYMENT_CHECK_MIN_INTERVAL_MS', 5_000, 100, 3_600_000),
+    operatorBreaker: {
+      failures: reader.integer('OPERATOR_BREAKER_FAILURES', 5, 1, 1_000),
+      halfOpenAfterMs: reader.integer('OPERATOR_BREAKER_HALF_OPEN_MS', 30_000, 100, 3_600_000),
+    },
     operatorCallbacksPerMinute: reader.integer('RATE_LIMIT_OPERATOR_CALLBACKS_PER_IP', 600, 1, 1_000_000),
     shutdownTimeoutMs,
     shutdownGraceMs: shutdownGrace(reader, shutdownTimeoutMs),

@@ -14,6 +14,7 @@ import { OperatorRegistry } from './operators/operator-registry.js';
 import { SandboxLedger } from './operators/sandbox/sandbox-ledger.js';
 import { SandboxOperator } from './operators/sandbox/sandbox-operator.js';
 import { systemClock } from './core/shared/clock.js';
+import { BreakerConnector } from './operators/circuit-breaker.js';
 
 export interface RuntimeOptions {
   operators?: OperatorConnectors;
@@ -42,6 +43,6 @@ export function configuredOperators(config: Config, catalog: OperatorCatalog): O
   const live = config.operatorsFile ? loadOperatorsFile(config.operatorsFile, { catalog, publicUrl: config.publicUrl, clock: systemClock }) : [];
   return new OperatorRegistry({
     test: new SandboxOperator(new SandboxLedger(), { payoutDelayMs: config.sandboxPayoutDelayMs }),
-    live: new Map(live.map((entry) => [entry.gatewayCode, entry.connector])),
+    live: new Map(live.map((entry) => [entry.gatewayCode, new BreakerConnector(entry.connector, config.operatorBreaker)])),
   });
 }

@@ -74,6 +74,8 @@ for (const target of testDatabases()) {
         LOG_LEVEL: 'silent',
         PAYOUT_CHECK_INTERVAL_MS: '200',
         PAYMENT_CHECK_MIN_INTERVAL_MS: '200',
+        OPERATOR_BREAKER_FAILURES: '3',
+        OPERATOR_BREAKER_HALF_OPEN_MS: '1000',
         RATE_LIMIT_CREATE_PER_MINUTE: '100000',
         RATE_LIMIT_READ_PER_MINUTE: '100000',
         RATE_LIMIT_PAYOUT_PER_MINUTE: '100000',
@@ -260,6 +262,37 @@ for (const target of testDatabases()) {
       assert.ok([200, 201].includes(again.status), JSON.stringify(again.body));
       await statusOf(() => payment(hanging.reference), 'completed', 'the payment MTN took silently to complete');
       assert.equal(mtn().postsFor('requesttopay', again.body.id), 1, 'the retry found it at MTN instead of sending it again');
+    });
+
+    it('opens MTN Côte d’Ivoire’s breaker after failures in a row: fails fast with 503, shows unavailable, recovers by a probe; MTN Bénin unaffected', async () => {
+      const ivory = mocks.mtn.mtn_ci;
+      const body = () => direct({ country: 'CI', operator: 'mtn_ci', customer: { phone: '0701020304' } });
+      const statusIn = async (slug: string) => {
+        const catalog = (await api('GET', '/collect/payments/operators/')).body;
+        return catalog.countries.flatMap((c: Wire) => c.operators).find((o: Wire) => o.slug === slug).status as string;
+      };
+      assert.equal(await statusIn('mtn_ci'), 'available');
+      ivory.setFaults({ failNext: 1_000 });
+      try {
+        for (let i = 0; i < 3; i++) assert.equal((await api('POST', '/collect/payments', body())).status, 502);
+        assert.equal(await statusIn('mtn_ci'), 'unavailable');
+        const untouched = ivory.faults.failNext;
+        const fast = body();
+        const refused = await api('POST', '/collect/payments', fast);
+        assert.equal(refused.status, 503, JSON.stringify(refused.body));
+        assert.equal(refused.body.error.code, 'operator_unavailable');
+        assert.ok(Number(refused.headers.get('retry-after')) > 0);
+        assert.equal(ivory.faults.failNext, untouched, 'MTN was not called');
+        assert.equal((await api('GET', `/collect/payments/${fast.reference}`)).status, 404, 'nothing written');
+        assert.equal(await statusIn('mtn_bj'), 'available', 'each company has its own breaker');
+      } finally {
+        ivory.setFaults({ failNext: 0 });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const probe = await api('POST', '/collect/payments', body());
+      assert.equal(probe.status, 201, JSON.stringify(probe.body));
+      await statusOf(() => payment(probe.body.reference), 'completed', 'the probe payment to complete');
+      assert.equal(await statusIn('mtn_ci'), 'available');
     });
   });
 }

@@ -1,6 +1,10 @@
 /** The three catalog shapes: current (ours, documented), earlier (SPEC.md's table exactly), payouts. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { MtnMomoConnector } from '../../src/operators/mtn-momo/mtn-momo-connector.js';
+import { OperatorRegistry } from '../../src/operators/operator-registry.js';
+import { SecretValue } from '../../src/operators/secret-value.js';
+import { FakeClock } from '../support/fake-clock.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
 
@@ -15,9 +19,24 @@ describe('operator catalogs over HTTP', () => {
     return res.json();
   };
 
+  let liveKey: string;
+
   before(async () => {
-    t = await buildTestApp(sqlite);
-    key = (await t.newMerchant()).testKey;
+    // Live: MTN Benin has a connector with collection credentials only (no disbursement).
+    const mtnBenin = new MtnMomoConnector(
+      {
+        slug: 'mtn_bj',
+        baseUrl: 'http://127.0.0.1:9',
+        targetEnvironment: 'mtnbenin',
+        currency: 'XOF',
+        timeoutMs: 1_000,
+        callbackBaseUrl: 'http://localhost:8080/api/v1/operators/mtn-momo/callbacks',
+        products: { collection: { subscriptionKey: new SecretValue('s'), apiUser: 'u', apiKey: new SecretValue('k') } },
+      },
+      new FakeClock(),
+    );
+    t = await buildTestApp(sqlite, { operators: new OperatorRegistry({ live: new Map([['MTN_BJ', mtnBenin]]) }) });
+    ({ testKey: key, liveKey } = await t.newMerchant());
   });
   after(() => t.close());
 
@@ -71,5 +90,28 @@ describe('operator catalogs over HTTP', () => {
     const flooz = body.countries.find((c: { code: string }) => c.code === 'TG').operators.find((o: { slug: string }) => o.slug === 'flooz_tg');
     assert.equal(flooz.min_amount, 10000);
     assert.deepEqual(flooz.aliases, ['moov_tg']);
+  });
+
+  it('shows each operator’s status and flows in the key’s environment, read from its connector', async () => {
+    const inTest = await get('/api/v1/collect/payments/operators/');
+    for (const country of inTest.countries) {
+      for (const operator of country.operators) {
+        assert.equal(operator.status, 'available', operator.slug);
+        assert.deepEqual(operator.supports, { direct: true, hosted: true, refunds: true }, operator.slug);
+      }
+    }
+    key = liveKey;
+    try {
+      const live = await get('/api/v1/collect/payments/operators/');
+      const operators = new Map(live.countries.flatMap((c: { operators: Array<{ slug: string }> }) => c.operators.map((o) => [o.slug, o])));
+      assert.deepEqual(operators.get('mtn_bj'), { ...(operators.get('mtn_bj') as object), status: 'available', supports: { direct: true, hosted: true, refunds: false } });
+      assert.deepEqual((operators.get('moov_bj') as { status: string; supports: object }).status, 'unavailable');
+      assert.deepEqual((operators.get('moov_bj') as { supports: object }).supports, { direct: false, hosted: false, refunds: false });
+      const payouts = await get('/api/v1/payout/operators/');
+      const benin = payouts.countries.find((c: { code: string }) => c.code === 'BJ');
+      assert.equal(benin.operators.find((o: { slug: string }) => o.slug === 'mtn_bj').status, 'unavailable', 'no disbursement credentials: no payouts');
+    } finally {
+      key = (await t.newMerchant()).testKey;
+    }
   });
 });

@@ -1,5 +1,9 @@
 import { Type } from 'typebox';
 import type { OperatorCatalog } from '../../core/catalog/operator-catalog.js';
+import { operatorAvailability } from '../../core/operators/operator-availability.js';
+import type { OperatorConnectors } from '../../core/operators/operator-connector.js';
+import type { Environment } from '../../core/shared/environment.js';
+import { OperatorStatus } from '../collect-v2026/schemas.js';
 
 /** Payout catalog (shape not fixed by SPEC.md; ours): payout operators, limits in centimes as payouts speak. */
 export const PayoutOperatorCatalog = Type.Object(
@@ -20,6 +24,7 @@ export const PayoutOperatorCatalog = Type.Object(
             aliases: Type.Array(Type.String()),
             min_amount: Type.Integer({ description: 'Smallest payout, centimes.' }),
             max_amount: Type.Integer({ description: 'Largest payout, centimes.' }),
+            status: OperatorStatus,
           }),
         ),
       }),
@@ -28,7 +33,8 @@ export const PayoutOperatorCatalog = Type.Object(
   { title: 'PayoutOperatorCatalog', description: 'Payout operator catalog.' },
 );
 
-export function payoutCatalogBody(catalog: OperatorCatalog) {
+/** With each operator's status in the key's environment (unavailable: payouts refused with 503). */
+export function payoutCatalogBody(catalog: OperatorCatalog, connectors: OperatorConnectors, environment: Environment) {
   return {
     object: 'payout.operator_catalog' as const,
     catalog_version: catalog.version,
@@ -46,6 +52,7 @@ export function payoutCatalogBody(catalog: OperatorCatalog) {
           aliases: [...o.aliases],
           min_amount: o.payout.minAmountMinor,
           max_amount: o.payout.maxAmountMinor,
+          status: operatorAvailability(connectors, environment, o).supports.payouts ? connectors.health(environment, o.gatewayCode) : ('unavailable' as const),
         })),
     })),
   };

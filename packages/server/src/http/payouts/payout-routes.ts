@@ -9,12 +9,14 @@ import { errorResponses } from '../shared/error-schemas.js';
 import { instantFilter, metadataFilter } from '../shared/list-filters.js';
 import { toPageRequest, toWireList } from '../shared/pagination.js';
 import { PayoutOperatorCatalog, payoutCatalogBody } from './payout-catalog.js';
+import type { OperatorConnectors } from '../../core/operators/operator-connector.js';
 import { payoutToWire } from './payout-mapper.js';
 import { CreatePayoutBody, GetPayoutQuery, ListPayoutsQuery, PayoutList, PayoutObject, PayoutParams } from './payout-schemas.js';
 
 export interface PayoutRoutesOptions {
   catalog: OperatorCatalog;
   payouts: PayoutService;
+  operators: OperatorConnectors;
 }
 
 const tags = ['payouts'];
@@ -34,8 +36,7 @@ async function payoutFault<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** Payouts, contract 2025-01: paths end with a slash as SPEC.md writes them; amounts in centimes. */
-export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = async (app, { catalog, payouts }) => {
-  const body = payoutCatalogBody(catalog);
+export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = async (app, { catalog, payouts, operators }) => {
   app.get(
     '/payout/operators/',
     {
@@ -47,7 +48,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = asyn
         response: { 200: PayoutOperatorCatalog, ...errorResponses(401, 403, 429) },
       },
     },
-    async () => body,
+    async (request) => payoutCatalogBody(catalog, operators, principalOf(request).environment),
   );
 
   app.post(

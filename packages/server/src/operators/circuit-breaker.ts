@@ -1,0 +1,120 @@
+/**
+ * Operator health: a circuit breaker per live connector (cockatiel). Calls that fail without an
+ * operator's answer (network errors, timeouts, 5xx, unreadable answers) count; an operator's
+ * refusal or any answer does not. After `failures` in a row the circuit opens: the operator is
+ * `unavailable`, creations through it are refused at once (503 with Retry-After, nothing written)
+ * instead of each waiting for a timeout, and after `halfOpenAfterMs` one call probes it: an answer
+ * closes the circuit, a failure opens it again. One failure or more in a row, or the probe, make
+ * it `degraded`: still taking traffic.
+ */
+import { BrokenCircuitError, CircuitState, ConsecutiveBreaker, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
+import { AkweError } from '../core/errors/index.js';
+import type { OperatorConnector, OperatorHealth } from '../core/operators/operator-connector.js';
+
+export interface BreakerSettings {
+  /** Consecutive failures that open the circuit (OPERATOR_BREAKER_FAILURES). */
+  failures: number;
+  /** How long an open circuit waits before one call probes the operator (OPERATOR_BREAKER_HALF_OPEN_MS). */
+  halfOpenAfterMs: number;
+}
+
+export const DEFAULT_BREAKER: BreakerSettings = { failures: 5, halfOpenAfterMs: 30_000 };
+
+const flowNames = ['push', 'hosted', 'otp', 'status', 'refunds', 'payouts'] as const;
+
+/** Our own refusals (an AkweError) are decisions, not an operator failing. */
+const operatorFailure = handleWhen((error) => !(error instanceof AkweError));
+
+export interface StateChange {
+  family: string;
+  health: OperatorHealth;
+}
+
+/** A connector whose every operator call goes through its circuit breaker, and that tells its health. */
+export class BreakerConnector implements OperatorConnector {
+  readonly family: string;
+  readonly push?: OperatorConnector['push'];
+  readonly hosted?: OperatorConnector['hosted'];
+  readonly otp?: OperatorConnector['otp'];
+  readonly status?: OperatorConnector['status'];
+  readonly refunds?: OperatorConnector['refunds'];
+  readonly payouts?: OperatorConnector['payouts'];
+  private readonly breaker: CircuitBreakerPolicy;
+  private failuresInARow = 0;
+  /** When the circuit last opened: cockatiel moves to half-open only when a call is tried after the wait. */
+  private openedAtMs = 0;
+  private readonly halfOpenAfterMs: number;
+
+  constructor(
+    private readonly inner: OperatorConnector,
+    settings: BreakerSettings = DEFAULT_BREAKER,
+    onChange?: (change: StateChange) => void,
+  ) {
+    this.family = inner.family;
+    this.halfOpenAfterMs = settings.halfOpenAfterMs;
+    this.breaker = circuitBreaker(operatorFailure, { halfOpenAfter: settings.halfOpenAfterMs, breaker: new ConsecutiveBreaker(settings.failures) });
+    this.breaker.onBreak(() => {
+      this.openedAtMs = Date.now();
+    });
+    if (onChange) {
+      this.breaker.onBreak(() => onChange({ family: this.family, health: 'unavailable' }));
+      this.breaker.onHalfOpen(() => onChange({ family: this.family, health: 'degraded' }));
+      this.breaker.onReset(() => onChange({ family: this.family, health: 'available' }));
+    }
+    const self = this as { -readonly [K in (typeof flowNames)[number]]?: unknown };
+    for (const name of flowNames) {
+      const flow = inner[name];
+      if (flow) self[name] = this.guarded(flow as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>);
+    }
+  }
+
+  health(): OperatorHealth {
+    switch (this.breaker.state) {
+      case CircuitState.Open:
+        // Past the wait, the next call is the probe: let it through (it decides open or closed).
+        return Date.now() - this.openedAtMs >= this.halfOpenAfterMs ? 'degraded' : 'unavailable';
+      case CircuitState.Isolated:
+        return 'unavailable';
+      case CircuitState.HalfOpen:
+        return 'degraded';
+      default:
+        return this.failuresInARow > 0 ? 'degraded' : 'available';
+    }
+  }
+
+  check(): ReturnType<NonNullable<OperatorConnector['check']>> {
+    return this.inner.check ? this.inner.check() : Promise.resolve([]);
+  }
+
+  /** The flow's methods, each run through the breaker (bound to the flow object they came from). */
+  private guarded<T extends Record<string, (...args: unknown[]) => Promise<unknown>>>(flow: T): T {
+    const wrapped: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+    for (const key of new Set([...Object.keys(flow), ...methodNames(flow)])) {
+      const method = flow[key];
+      if (typeof method !== 'function') continue;
+      wrapped[key] = (...args) => this.run(() => method.apply(flow, args));
+    }
+    return wrapped as T;
+  }
+
+  private async run<R>(call: () => Promise<R>): Promise<R> {
+    try {
+      const result = await this.breaker.execute(call);
+      this.failuresInARow = 0;
+      return result;
+    } catch (error) {
+      // Refused by the open circuit: nothing reached the operator, and it is no new failure of it.
+      if (!(error instanceof AkweError) && !(error instanceof BrokenCircuitError)) this.failuresInARow += 1;
+      throw error;
+    }
+  }
+}
+
+/** The methods of a class instance (the sandbox's flows are the instance itself). */
+function methodNames(flow: object): string[] {
+  const names = new Set<string>();
+  for (let proto = Object.getPrototypeOf(flow); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const name of Object.getOwnPropertyNames(proto)) if (name !== 'constructor') names.add(name);
+  }
+  return [...names];
+}

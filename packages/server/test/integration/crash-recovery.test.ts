@@ -200,6 +200,26 @@ for (const target of testDatabases()) {
       assert.deepEqual((await eventsOf(t.services.database, paymentId)).slice(-1), ['collect.payment.completed:completed']);
     });
 
+    it('a retry of the creation under its old key answers the payment and leaves a later confirm_otp call to its own request', async () => {
+      const body = direct({ country: 'CI', operator: 'orange_ci', customer: { phone: '0700000000' } });
+      const createKey = newId();
+      const paymentId = await crashAt('after_intent', () => post('/collect/payments', body, createKey));
+      clock.advance(LEASE_MS + 1);
+      assert.equal(await t.services.payments.recoverAbandoned(), 1, 'the worker finishes the creation: the code is sent');
+      const confirmKey = newId();
+      await crashAt('after_intent', () => post(`/collect/payments/${paymentId}/confirm`, { otp: '123456' }, confirmKey));
+      clock.advance(LEASE_MS + 1);
+      // The creation's retry carries no code: it must not take over (and end) the confirmation.
+      const createRetry = await post('/collect/payments', body, createKey);
+      assert.equal(createRetry.statusCode, 201, createRetry.body);
+      assert.equal(createRetry.json().status, 'awaiting_otp');
+      const [row] = await t.services.database.db.selectFrom('payments').select(['status', 'operator_call']).where('id', '=', paymentId).execute();
+      assert.deepEqual(row, { status: 'awaiting_otp', operator_call: 'confirm_otp' });
+      const confirmRetry = await post(`/collect/payments/${paymentId}/confirm`, { otp: '123456' }, confirmKey);
+      assert.equal(confirmRetry.json().status, 'completed', confirmRetry.body);
+      assert.equal(sandbox.ledger.confirmationsFor(paymentId), 1);
+    });
+
     it('a second code while one is in flight gets 409 operator_call_in_progress and reaches no operator', async () => {
       const created = await post('/collect/payments', direct({ country: 'CI', operator: 'orange_ci', customer: { phone: '0700000000' } }), newId());
       const paymentId = created.json().id as string;

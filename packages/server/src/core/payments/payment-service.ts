@@ -97,7 +97,9 @@ export class PaymentService {
     const resumedId = request.journal?.resumed?.resourceId;
     if (resumedId) {
       const payment = await this.find(ctx, resumedId);
-      return payment.operatorCall ? this.resume(payment, (p) => p, request) : this.answerOnly(request, payment.id, payment);
+      // Only the call this request made is its to resume: a later one (a confirm_otp, whose code this
+      // retry does not carry) belongs to its own request, and the payment is answered as it stands.
+      return payment.operatorCall === 'start_collection' ? this.resume(payment, (p) => p, request) : this.answerOnly(request, payment.id, payment);
     }
     if (ctx.environment === 'live' && ctx.merchant.status !== 'active') throw new AkweError('account_inactive');
     const country = this.countryOf(input.country);
@@ -264,7 +266,7 @@ export class PaymentService {
     const resumedId = request.journal?.resumed?.resourceId;
     if (resumedId) {
       const payment = await this.find(ctx, resumedId);
-      return payment.operatorCall ? this.resume(payment, (p) => p, request) : this.answerOnly(request, payment.id, payment);
+      return payment.operatorCall === 'pay_checkout' ? this.resume(payment, (p) => p, request) : this.answerOnly(request, payment.id, payment);
     }
     const current = await this.find(ctx, referenceOrId);
     if (current.mode !== 'hosted' || current.status !== 'awaiting_payment') {

@@ -1,9 +1,10 @@
-/** The `akwe` command line: serve | worker | migrate | merchants | keys | webhooks | operators | mocks. */
+/** The `akwe` command line: serve | worker | migrate | merchants | keys | webhooks | operators | reconcile | mocks. */
 import { Command, CommanderError } from 'commander';
 import { keyCommands } from './cli/key-commands.js';
 import { merchantCommands } from './cli/merchant-commands.js';
 import { mockCommands } from './cli/mock-commands.js';
 import { operatorCommands } from './cli/operator-commands.js';
+import { reconcileCommands } from './cli/reconcile-commands.js';
 import { serveCommands } from './cli/serve-commands.js';
 import { webhookCommands } from './cli/webhook-commands.js';
 import { ConfigError } from './config.js';
@@ -19,6 +20,7 @@ export function buildCli(): Command {
   program.addCommand(keyCommands());
   program.addCommand(webhookCommands());
   program.addCommand(operatorCommands());
+  program.addCommand(reconcileCommands());
   program.addCommand(mockCommands());
   for (const command of program.commands) command.exitOverride();
   return program;

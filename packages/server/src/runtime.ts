@@ -2,7 +2,9 @@
  * What every process (server, worker, CLI) does first: open the database, apply migrations,
  * load the catalog and wire the services. One place, so they can never disagree.
  */
+import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import type { OperatorDiscrepancy } from './core/operators/operator-discrepancy.js';
 import type { OperatorConnectors } from './core/operators/operator-connector.js';
 import { OperatorCatalog, loadDefaultCatalog } from './core/catalog/operator-catalog.js';
 import { createServices, type Services } from './services.js';
@@ -22,6 +24,8 @@ export interface RuntimeOptions {
   longRunning?: boolean;
   /** SQLite's sync of the write-ahead log (tests make the disk fail). */
   sqliteSyncToDisk?: () => Promise<void>;
+  /** Where operator discrepancies are reported at error level. */
+  logger?: Logger;
 }
 
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Services> {
@@ -35,7 +39,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     await database.close();
     throw error;
   }
-  return createServices({ database, catalog, serverSecret: () => resolveSecret(config), operators, leaseSeconds: config.idempotencyLeaseSeconds, sandboxFloatMinor: config.sandboxFloatMinor, sandboxPayoutDelayMs: config.sandboxPayoutDelayMs, payoutCheckIntervalMs: config.payoutCheckIntervalMs, paymentCheckMinIntervalMs: config.paymentCheckMinIntervalMs, bulkMaxLines: config.bulkMaxLines });
+  return createServices({ database, catalog, serverSecret: () => resolveSecret(config), operators, onDiscrepancy: options.logger && discrepancyReporter(options.logger), leaseSeconds: config.idempotencyLeaseSeconds, sandboxFloatMinor: config.sandboxFloatMinor, sandboxPayoutDelayMs: config.sandboxPayoutDelayMs, payoutCheckIntervalMs: config.payoutCheckIntervalMs, paymentCheckMinIntervalMs: config.paymentCheckMinIntervalMs, bulkMaxLines: config.bulkMaxLines });
 }
 
 /** The sandbox for test traffic, and the live connectors OPERATORS_FILE configures (none without it). */
@@ -45,4 +49,13 @@ export function configuredOperators(config: Config, catalog: OperatorCatalog): O
     test: new SandboxOperator(new SandboxLedger(), { payoutDelayMs: config.sandboxPayoutDelayMs }),
     live: new Map(live.map((entry) => [entry.gatewayCode, new BreakerConnector(entry.connector, config.operatorBreaker)])),
   });
+}
+
+/** Every new operator discrepancy is an error in the log: money may be where our records say it is not. */
+function discrepancyReporter(logger: Logger): (discrepancy: OperatorDiscrepancy) => void {
+  return (discrepancy) =>
+    logger.error(
+      { discrepancy: { id: discrepancy.id, resource: discrepancy.resourceType, resource_id: discrepancy.resourceId, ours: discrepancy.ourStatus, operator_says: discrepancy.operatorStatus, operator: discrepancy.operator } },
+      'operator discrepancy: the operator reports a status our records refuse; a person must decide (akwe reconcile discrepancies)',
+    );
 }

@@ -42,7 +42,7 @@ export async function startServer(
   { logger, announce = (t) => process.stdout.write(`${t}\n`), operators, sqliteSyncToDisk }: StartOptions,
 ): Promise<RunningServer> {
   resolveSecret(config);
-  const services = await openRuntime(config, { operators, longRunning: true, sqliteSyncToDisk });
+  const services = await openRuntime(config, { operators, longRunning: true, sqliteSyncToDisk, logger });
   let app: FastifyInstance;
   try {
     // Only a development server invents a merchant; production starts empty and uses the CLI.
@@ -154,7 +154,7 @@ async function announceDemoMerchant(config: Config, services: Services, announce
 
 /** Runs only the workers (scaled-out deployments). */
 export async function startWorker(config: Config, { logger }: { logger: Logger }): Promise<{ workers: WorkerPool; services: Services; shutdown(): Promise<void> }> {
-  const services = await openRuntime(config, { longRunning: true });
+  const services = await openRuntime(config, { longRunning: true, logger });
   const bridge = await connectSignals(services, logger);
   const workers = workerPool(services, config, logger);
   workers.start();

@@ -10,6 +10,8 @@ import type { PaymentStore } from './core/payments/payment-store.js';
 import { PaymentService, type PhaseFaults } from './core/payments/payment-service.js';
 import { CheckoutService } from './core/checkout/checkout-service.js';
 import type { OperatorConnectors } from './core/operators/operator-connector.js';
+import type { DiscrepancyStore, OperatorDiscrepancy } from './core/operators/operator-discrepancy.js';
+import { DiscrepancyRepository } from './storage/repositories/discrepancy-repository.js';
 import { OperatorRegistry } from './operators/operator-registry.js';
 import { SandboxLedger } from './operators/sandbox/sandbox-ledger.js';
 import { SandboxOperator } from './operators/sandbox/sandbox-operator.js';
@@ -53,6 +55,8 @@ export interface Services {
   bulk: BulkService;
   /** The operators by environment (the sandbox for test), for tests that look inside the sandbox. */
   operators: OperatorConnectors;
+  /** Operator answers the state machines refused, for a person (akwe reconcile discrepancies). */
+  discrepancies: DiscrepancyStore;
   /** The customer's side of hosted payments (the checkout page). */
   checkout: CheckoutService;
   /** The server's secret (AKWE_SECRET); keys the checkout page's form tokens. */
@@ -80,6 +84,8 @@ export function createServices(options: {
   payoutCheckIntervalMs?: number;
   /** The shortest wait between two reconciliation checks of a live payment (ms). */
   paymentCheckMinIntervalMs?: number;
+  /** Told of each new operator discrepancy (the server logs it). */
+  onDiscrepancy?: (discrepancy: OperatorDiscrepancy) => void;
   /** Lines per bulk batch (BULK_MAX_LINES, default 10 000). */
   bulkMaxLines?: number;
 }): Services {
@@ -100,6 +106,7 @@ export function createServices(options: {
     options.operators ??
     new OperatorRegistry({ test: new SandboxOperator(new SandboxLedger(), { payoutDelayMs: options.sandboxPayoutDelayMs, clock }) });
   const eventFactory = new EventFactory(clock, ids);
+  const discrepancies = new DiscrepancyRepository(db);
   const events = new EventRepository(db);
   const webhookStore = new WebhookRepository(db, capabilities, secretBox, idempotency, signals);
   const merchants = new MerchantService({ merchants: new MerchantRepository(db, capabilities), apiKeys: new ApiKeyRepository(db), clock, newId: ids });
@@ -112,6 +119,8 @@ export function createServices(options: {
     newId: ids,
     leaseSeconds: options.leaseSeconds,
     checkIntervalMs: options.payoutCheckIntervalMs,
+    discrepancies,
+    onDiscrepancy: options.onDiscrepancy,
     faults: options.faults,
   });
   const services: Omit<Services, 'checkout' | 'serverSecret'> = {
@@ -132,7 +141,10 @@ export function createServices(options: {
       leaseSeconds: options.leaseSeconds,
       faults: options.faults,
       checkMinIntervalMs: options.paymentCheckMinIntervalMs,
+      discrepancies,
+      onDiscrepancy: options.onDiscrepancy,
     }),
+    discrepancies,
     webhookStore,
     webhooks: new WebhookService({ store: webhookStore, events, clock, newId: ids }),
     signals,

@@ -113,6 +113,24 @@ export interface PaymentTable {
   next_check_at: string | null;
 }
 
+/** An operator answer our state machine refused, kept for a person (core/operators/operator-discrepancy.ts). */
+export interface OperatorDiscrepancyTable {
+  id: string;
+  merchant_id: string;
+  environment: string;
+  resource_type: string;
+  resource_id: string;
+  reference: string;
+  operator: string;
+  our_status: string;
+  operator_status: string;
+  operator_reference: string | null;
+  message: string | null;
+  created_at: string;
+  resolved_at: string | null;
+  resolution: string | null;
+}
+
 /** One metadata key of one object, for list filters (the object's own column holds the JSON). */
 export interface MetadataEntryTable {
   object_type: string;
@@ -315,6 +333,7 @@ export interface Database {
   events: EventTable;
   idempotency_records: IdempotencyRecordTable;
   payments: PaymentTable;
+  operator_discrepancies: OperatorDiscrepancyTable;
   refunds: RefundTable;
   metadata_entries: MetadataEntryTable;
   ledger_accounts: LedgerAccountTable;

@@ -200,6 +200,20 @@ for (const target of testDatabases()) {
       assert.deepEqual((await eventsOf(t.services.database, paymentId)).slice(-1), ['collect.payment.completed:completed']);
     });
 
+    it('an operator answer the payment can no longer take is kept as a discrepancy, and the call is settled instead of failing forever', async () => {
+      const body = direct({ customer: { phone: '0197100000' } });
+      const paymentId = await crashAt('after_operator_call', () => post('/collect/payments', body, newId()));
+      // Meanwhile our records ended the payment (a person, or a bug): the operator's SUCCESSFUL no longer fits.
+      await t.services.database.db.updateTable('payments').set({ status: 'expired' }).where('id', '=', paymentId).execute();
+      clock.advance(LEASE_MS + 1);
+      assert.equal(await t.services.payments.recoverAbandoned(), 1, 'settled, not thrown');
+      const [row] = await t.services.database.db.selectFrom('payments').select(['status', 'operator_call']).where('id', '=', paymentId).execute();
+      assert.deepEqual(row, { status: 'expired', operator_call: null });
+      const kept = (await t.services.discrepancies.list({ unresolvedOnly: true, limit: 1000 })).filter((d) => d.resourceId === paymentId);
+      assert.deepEqual(kept.map((d) => [d.ourStatus, d.operatorStatus]), [['expired', 'completed']]);
+      assert.equal(await t.services.payments.recoverAbandoned(), 0, 'nothing left to resume');
+    });
+
     it('a retry of the creation under its old key answers the payment and leaves a later confirm_otp call to its own request', async () => {
       const body = direct({ country: 'CI', operator: 'orange_ci', customer: { phone: '0700000000' } });
       const createKey = newId();

@@ -16,7 +16,7 @@ import { newId } from '../../src/core/shared/ids.js';
 import { createLogger } from '../../src/logging.js';
 import { startOperatorMocks, type OperatorMocks } from '../../src/operators/mocks/operator-mocks.js';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { freePort } from '../support/child-process.js';
+import { freePort, runAkweJson } from '../support/child-process.js';
 import { eventually, operatorsFileFor } from '../support/live-operators.js';
 import { testDatabases, type OpenTestDatabase } from '../support/test-databases.js';
 
@@ -293,6 +293,40 @@ for (const target of testDatabases()) {
       assert.equal(probe.status, 201, JSON.stringify(probe.body));
       await statusOf(() => payment(probe.body.reference), 'completed', 'the probe payment to complete');
       assert.equal(await statusIn('mtn_ci'), 'available');
+    });
+
+    it('keeps an operator answer our records refuse as a discrepancy: the payment stays expired, listed and resolved by the CLI', async () => {
+      const created = await api('POST', '/collect/payments', direct({ customer: { phone: '0197000454' } }));
+      assert.equal(created.body.status, 'processing');
+      // Our side gives up first: the payment expires while MTN still waits for the customer.
+      await running.services.database.db.updateTable('payments').set({ expires_at: new Date(Date.now() - 1_000).toISOString() }).where('id', '=', created.body.id).execute();
+      await eventually(async () => ((await payment(created.body.reference)).status === 'expired' ? true : undefined), 'the payment to expire');
+      // Then the customer approves: MTN calls back SUCCESSFUL, and its status query agrees.
+      mtn().settle('requesttopay', created.body.id, 'SUCCESSFUL');
+      const found = await eventually(async () => {
+        const all = await running.services.discrepancies.list({ unresolvedOnly: true, limit: 100 });
+        return all.find((d) => d.resourceId === created.body.id);
+      }, 'the discrepancy to be kept');
+      assert.deepEqual([found.resourceType, found.ourStatus, found.operatorStatus, found.reference], ['payment', 'expired', 'completed', created.body.reference]);
+      assert.equal((await payment(created.body.reference)).status, 'expired', 'the payment keeps its status');
+      // The same callback again is no second discrepancy.
+      const again = await fetch(`${running.url}/api/v1/operators/mtn-momo/callbacks/requesttopay/${created.body.id}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(mtn().statusBody(mtn().transaction('requesttopay', created.body.id)!)),
+      });
+      assert.equal(again.status, 200);
+      assert.equal((await running.services.discrepancies.list({ unresolvedOnly: false, limit: 1000 })).filter((d) => d.resourceId === created.body.id).length, 1);
+
+      const env = { DATABASE_URL: db.url, AKWE_DEV: 'true', LOG_LEVEL: 'silent' };
+      const listed = await runAkweJson<Wire>(['reconcile', 'discrepancies', '--json'], { env });
+      assert.ok(listed.data.some((d: Wire) => d.id === found.id && d.operator_status === 'completed' && d.our_status === 'expired'));
+      const resolved = await runAkweJson<Wire>(['reconcile', 'resolve', found.id, '--note', 'accepted: order shipped', '--json'], { env });
+      assert.equal(resolved.resolution, 'accepted: order shipped');
+      const open = await runAkweJson<Wire>(['reconcile', 'discrepancies', '--json'], { env });
+      assert.ok(!open.data.some((d: Wire) => d.id === found.id), 'resolved ones leave the default list');
+      const all = await runAkweJson<Wire>(['reconcile', 'discrepancies', '--all', '--json'], { env });
+      assert.ok(all.data.some((d: Wire) => d.id === found.id && d.resolved_at !== null));
     });
   });
 }

@@ -22,6 +22,7 @@ import { RefundTakenOver, type LockedChange, type PaymentChange, type PaymentFil
 import type { Page, PageRequest } from '../shared/pagination.js';
 import { newCheckoutToken } from './checkout-token.js';
 import { eachConcurrently } from '../shared/concurrently.js';
+import type { DiscrepancyStore, OperatorDiscrepancy } from '../operators/operator-discrepancy.js';
 
 /** Operator calls a reconciliation pass makes at once. */
 const OPERATOR_CALLS_IN_FLIGHT = 16;
@@ -52,6 +53,10 @@ export interface PaymentServiceDeps {
   newCheckoutToken?: () => string;
   /** The shortest wait between two reconciliation checks of a live payment (ms); 5 s by default. */
   checkMinIntervalMs?: number;
+  /** Where operator answers the state machine refuses are kept (none: only reported). */
+  discrepancies?: DiscrepancyStore;
+  /** Told of each new discrepancy (the server logs it at error level). */
+  onDiscrepancy?: (discrepancy: OperatorDiscrepancy) => void;
 }
 
 export interface ConfirmResult {
@@ -65,8 +70,11 @@ export interface RefundResult {
   payment: Payment;
 }
 
-/** A payment's next state, the events reporting it, and the ledger postings it causes. */
-type Decision = { next: Payment; events: StoredEvent[]; ledger?: LedgerPosting[] };
+/**
+ * A payment's next state, the events reporting it, and the ledger postings it causes; or, for an
+ * operator answer the state machine refuses, the payment unchanged and the discrepancy to keep.
+ */
+type Decision = { next: Payment; events: StoredEvent[]; ledger?: LedgerPosting[]; discrepancy?: OperatorDiscrepancy };
 
 /** Times a write is retried when another request changed the payment first. */
 const writeAttempts = 3;
@@ -164,7 +172,7 @@ export class PaymentService {
     await this.reached('after_intent', payment.id);
     const answer = await this.callFor(payment, () => push!.startCollection(payment, operator!));
     await this.reached('after_operator_call', payment.id);
-    return this.settle(payment, (current) => this.afterAnswer(current, answer), (p) => p, request);
+    return this.settle(payment, (current) => this.afterOperatorAnswer(current, answer), (p) => p, request);
   }
 
   /** By reference or id; with `sync`, a non-final payment is refreshed from its operator first. */
@@ -181,7 +189,8 @@ export class PaymentService {
       if (!status) return undefined;
       const answer = await this.call(() => status.queryStatus(current));
       // The operator saw no change (or never heard of it): nothing to write.
-      const change = answer && this.afterAnswer(current, answer);
+      const change = answer && this.afterOperatorAnswer(current, answer);
+      if (change?.discrepancy) await this.recordDiscrepancy(change.discrepancy);
       return change && change.events.length > 0 ? change : undefined;
     });
   }
@@ -194,7 +203,14 @@ export class PaymentService {
   async refreshOnOperatorHint(id: string): Promise<Payment | undefined> {
     const payment = await this.deps.store.findAnyById(id);
     if (!payment) return undefined;
-    return this.get(payment, payment.id, { sync: true });
+    if (!isFinal(payment.status)) return this.get(payment, payment.id, { sync: true });
+    // Final here, yet the operator calls about it: if it says otherwise (the customer paid a
+    // payment we expired), that is kept for a person; the payment keeps its status.
+    const status = this.routing.optionalFlow(payment, 'status');
+    const answer = status && (await this.call(() => status.queryStatus(payment)));
+    const decision = answer && this.afterOperatorAnswer(payment, answer);
+    if (decision?.discrepancy) await this.recordDiscrepancy(decision.discrepancy);
+    return payment;
   }
 
   /**
@@ -282,7 +298,7 @@ export class PaymentService {
     await this.reached('after_intent', started.id);
     const answer = await this.callFor(started, () => hosted.payCheckout(started, operator));
     await this.reached('after_operator_call', started.id);
-    return this.settle(started, (current) => this.afterAnswer(current, answer), (p) => p, request);
+    return this.settle(started, (current) => this.afterOperatorAnswer(current, answer), (p) => p, request);
   }
 
   /**
@@ -372,7 +388,8 @@ export class PaymentService {
     await eachConcurrently(claimed, OPERATOR_CALLS_IN_FLIGHT, async (payment) => {
       const status = this.routing.optionalFlow(payment, 'status');
       const answer = status && (await this.call(() => status.queryStatus(payment)));
-      const decision = answer && this.afterAnswer(payment, answer);
+      const decision = answer && this.afterOperatorAnswer(payment, answer);
+      if (decision?.discrepancy) await this.recordDiscrepancy(decision.discrepancy);
       const next = decision && decision.events.length > 0 ? { ...decision.next, updatedAt: this.deps.clock.now().toISOString() } : { ...payment, nextCheckAt: this.nextCheckAt(payment) };
       // Lost to a concurrent change (a callback, a retry): that writer scheduled the next check.
       await this.deps.store.save({ payment: { next: { ...next, version: payment.version + 1 }, expectedVersion: payment.version }, events: decision?.events ?? [], ledger: decision?.ledger });
@@ -441,7 +458,7 @@ export class PaymentService {
     const known = await this.callFor(leased, () => this.routing.flowFor(leased, 'status').queryStatus(leased));
     // A code the operator did not take leaves it awaiting one, exactly as a code that never arrived.
     const arrived = known !== undefined && !(leased.operatorCall === 'confirm_otp' && known.path.at(-1) === 'awaiting_otp');
-    let decide = (current: Payment): Decision => (arrived ? this.afterAnswer(current, known) : { next: current, events: [] });
+    let decide = (current: Payment): Decision => (arrived ? this.afterOperatorAnswer(current, known) : { next: current, events: [] });
     let result = toResult;
     if (!arrived && leased.expiresAt <= now) {
       // Never reached the operator, and too late to start now.
@@ -460,7 +477,7 @@ export class PaymentService {
           ? () => this.routing.flow(leased.environment, operator, 'hosted').payCheckout(leased, operator)
           : () => this.routing.flow(leased.environment, operator, 'push').startCollection(leased, operator);
       const answer = await this.callFor(leased, call);
-      decide = (current) => this.afterAnswer(current, answer);
+      decide = (current) => this.afterOperatorAnswer(current, answer);
     }
     await this.reached('after_operator_call', leased.id);
     return this.settle(leased, decide, result, request);
@@ -559,6 +576,8 @@ export class PaymentService {
         return this.answerOnly(request, current.id, toResult(current));
       }
       const decision = decide(current);
+      // Kept before the settle commits: a crash between leaves it stored, and a second record is a no-op.
+      if (decision.discrepancy) await this.recordDiscrepancy(decision.discrepancy);
       const now = this.deps.clock.now().toISOString();
       const next: Payment = { ...decision.next, operatorCall: null, operatorCallStartedAt: null, version: current.version + 1, updatedAt: now };
       const result = toResult(next);
@@ -584,7 +603,7 @@ export class PaymentService {
   }
 
   private otpOutcome(answer: OtpAnswer): { decide: (current: Payment) => Decision; rejected: boolean } {
-    if (!('rejected' in answer)) return { decide: (current) => this.afterAnswer(current, answer), rejected: false };
+    if (!('rejected' in answer)) return { decide: (current) => this.afterOperatorAnswer(current, answer), rejected: false };
     return {
       rejected: true,
       decide: (current) => {
@@ -690,6 +709,47 @@ export class PaymentService {
       }
       if (attempt >= writeAttempts) throw new AkweError('invalid_state_transition', 'The payment changed while this request ran; fetch it and retry.');
     }
+  }
+
+  /**
+   * An operator's answer, applied as `afterAnswer` does; one the state machine refuses (SUCCESSFUL
+   * for a payment we expired) leaves the payment as it is and becomes a discrepancy for a person,
+   * instead of failing the write (and, for a call, leaving its recovery point to fail again forever).
+   */
+  private afterOperatorAnswer(current: Payment, answer: OperatorAnswer): Decision {
+    try {
+      return this.afterAnswer(current, answer);
+    } catch (error) {
+      if (!(error instanceof AkweError) || error.code !== 'invalid_state_transition') throw error;
+      const reported = answer.path.at(-1);
+      // Not news: a final payment told "still pending", or a refunded one told "completed" (behind us).
+      if (reported === undefined || !isFinal(reported) || (current.status === 'refunded' && reported === 'completed')) return { next: current, events: [] };
+      return {
+        next: current,
+        events: [],
+        discrepancy: {
+          id: this.deps.newId(),
+          merchantId: current.merchantId,
+          environment: current.environment,
+          resourceType: 'payment',
+          resourceId: current.id,
+          reference: current.reference,
+          operator: current.operator ?? '',
+          ourStatus: current.status,
+          operatorStatus: reported,
+          operatorReference: answer.pspReference ?? null,
+          message: answer.message ?? null,
+          createdAt: this.deps.clock.now().toISOString(),
+          resolvedAt: null,
+          resolution: null,
+        },
+      };
+    }
+  }
+
+  private async recordDiscrepancy(discrepancy: OperatorDiscrepancy): Promise<void> {
+    const fresh = this.deps.discrepancies ? await this.deps.discrepancies.record(discrepancy) : true;
+    if (fresh) this.deps.onDiscrepancy?.(discrepancy);
   }
 
   /** Applies an operator answer: each status in its path must be a legal step, and each emits its event. */

@@ -16,7 +16,8 @@ import { checkMetadata, type Metadata } from '../shared/metadata.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import { eachConcurrently } from '../shared/concurrently.js';
 import { isFinalPayout, type Payout, type PayoutAnswer, type PayoutStatus } from './payout.js';
-import { assertPayoutTransition } from './payout-state-machine.js';
+import { canMovePayout } from './payout-state-machine.js';
+import type { DiscrepancyStore, OperatorDiscrepancy } from '../operators/operator-discrepancy.js';
 import type { PayoutFilters, PayoutStore } from './payout-store.js';
 
 export interface CreatePayoutInput {
@@ -44,6 +45,9 @@ export interface PayoutServiceDeps {
   leaseSeconds?: number;
   /** How often a payout the operator is still processing is asked about (ms). */
   checkIntervalMs?: number;
+  /** Where operator answers the state machine refuses are kept (none: only reported). */
+  discrepancies?: DiscrepancyStore;
+  onDiscrepancy?: (discrepancy: OperatorDiscrepancy) => void;
   faults?: PhaseFaults;
 }
 
@@ -189,7 +193,11 @@ export class PayoutService {
   async refreshOnOperatorHint(id: string): Promise<Payout | undefined> {
     const payout = await this.deps.store.findAnyById(id);
     if (!payout) return undefined;
-    return this.get(payout, payout.id, { sync: true });
+    if (!isFinalPayout(payout.status)) return this.get(payout, payout.id, { sync: true });
+    // Final here, yet the operator calls about it: a different final answer is kept for a person.
+    const answer = payout.handedOff ? await this.routing.optionalFlow(payout, 'payouts')?.queryPayout(payout) : undefined;
+    if (answer && answer.status !== payout.status && isFinalPayout(answer.status)) await this.recordDiscrepancy(payout, answer);
+    return payout;
   }
 
   list(ctx: TenantScope, filters: Omit<PayoutFilters, 'operators'> & { operator?: string }, page: PageRequest): Promise<Page<Payout>> {
@@ -272,7 +280,11 @@ export class PayoutService {
     const ledger: LedgerPosting[] = [];
     const now = this.now();
     const moving = answer.status !== current.status;
-    if (moving) assertPayoutTransition(current.status, answer.status);
+    if (moving && !canMovePayout(current.status, answer.status)) {
+      // Refused by the state machine: the payout keeps its status, a person decides (docs/operators.md).
+      await this.recordDiscrepancy(current, answer);
+      return undefined;
+    }
     const next: Payout = {
       ...current,
       status: answer.status,
@@ -289,6 +301,27 @@ export class PayoutService {
     if (moving && (answer.status === 'FAILED' || answer.status === 'CANCELLED')) ledger.push(payoutPostings.released(next));
     const saved = await this.deps.store.save({ next, expectedVersion: current.version, events, ledger });
     return saved ? { ...next, version: current.version + 1 } : undefined;
+  }
+
+  private async recordDiscrepancy(payout: Payout, answer: PayoutAnswer): Promise<void> {
+    const discrepancy: OperatorDiscrepancy = {
+      id: this.deps.newId(),
+      merchantId: payout.merchantId,
+      environment: payout.environment,
+      resourceType: 'payout',
+      resourceId: payout.id,
+      reference: payout.reference,
+      operator: payout.operator,
+      ourStatus: payout.status,
+      operatorStatus: answer.status,
+      operatorReference: answer.pspReference ?? null,
+      message: answer.message ?? null,
+      createdAt: this.now(),
+      resolvedAt: null,
+      resolution: null,
+    };
+    const fresh = this.deps.discrepancies ? await this.deps.discrepancies.record(discrepancy) : true;
+    if (fresh) this.deps.onDiscrepancy?.(discrepancy);
   }
 
   private async find(ctx: TenantScope, referenceOrId: string): Promise<Payout> {

@@ -16,6 +16,7 @@ import * as lighterWrites from './0014-lighter-writes.js';
 import * as deliverySubject from './0015-delivery-subject.js';
 import * as bulkFollowOrder from './0016-bulk-follow-order.js';
 import * as paymentReconciliation from './0017-payment-reconciliation.js';
+import * as operatorDiscrepancies from './0018-operator-discrepancies.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015-delivery-subject': deliverySubject,
   '0016-bulk-follow-order': bulkFollowOrder,
   '0017-payment-reconciliation': paymentReconciliation,
+  '0018-operator-discrepancies': operatorDiscrepancies,
 };

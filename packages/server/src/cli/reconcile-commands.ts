@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
-import type { OperatorDiscrepancy } from '../core/operators/operator-discrepancy.js';
 import { systemClock } from '../core/shared/clock.js';
+import { discrepancyRow } from '../storage/repositories/discrepancy-repository.js';
 import { output, table } from './output.js';
 import { withServices } from './with-services.js';
 
@@ -8,25 +8,6 @@ function positive(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 1 || parsed > 10_000) throw new InvalidArgumentError('a whole number from 1 to 10000');
   return parsed;
-}
-
-function toWire(d: OperatorDiscrepancy) {
-  return {
-    id: d.id,
-    merchant_id: d.merchantId,
-    environment: d.environment,
-    resource_type: d.resourceType,
-    resource_id: d.resourceId,
-    reference: d.reference,
-    operator: d.operator,
-    our_status: d.ourStatus,
-    operator_status: d.operatorStatus,
-    operator_reference: d.operatorReference,
-    message: d.message,
-    created_at: d.createdAt,
-    resolved_at: d.resolvedAt,
-    resolution: d.resolution,
-  };
 }
 
 /** `akwe reconcile`: what operators reported that our records refused, for a person to decide. */
@@ -41,7 +22,7 @@ export function reconcileCommands(): Command {
     .action(async (options: { all?: boolean; limit: number; json?: boolean }) => {
       await withServices(async (services) => {
         const found = await services.discrepancies.list({ unresolvedOnly: !options.all, limit: options.limit });
-        output(options.json, { data: found.map(toWire) }, () =>
+        output(options.json, { data: found.map(discrepancyRow) }, () =>
           table(
             found.map((d) => ({
               id: d.id,
@@ -67,7 +48,7 @@ export function reconcileCommands(): Command {
       await withServices(async (services) => {
         const resolved = await services.discrepancies.resolve(id, options.note, systemClock.now().toISOString());
         if (!resolved) throw new Error(`no discrepancy ${id}`);
-        output(options.json, toWire(resolved), () => `discrepancy ${resolved.id} resolved at ${resolved.resolvedAt}: ${resolved.resolution}`);
+        output(options.json, discrepancyRow(resolved), () => `discrepancy ${resolved.id} resolved at ${resolved.resolvedAt}: ${resolved.resolution}`);
       });
     });
   return reconcile;

@@ -111,6 +111,8 @@ export interface PaymentTable {
   return_url: string | null;
   /** When the reconciliation worker next asks the operator about this live payment (null: not due). */
   next_check_at: string | null;
+  /** Where the customer pays on the operator's own page (Wave), once the operator gave it. */
+  operator_redirect_url: string | null;
 }
 
 /** An operator answer our state machine refused, kept for a person (core/operators/operator-discrepancy.ts). */

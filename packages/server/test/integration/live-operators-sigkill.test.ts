@@ -11,12 +11,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadDefaultCatalog } from '../../src/core/catalog/operator-catalog.js';
 import { newId } from '../../src/core/shared/ids.js';
-import { systemClock } from '../../src/core/shared/clock.js';
 import { startOperatorMocks, type OperatorMocks } from '../../src/operators/mocks/operator-mocks.js';
 import { createServices } from '../../src/services.js';
-import { LedgerRepository } from '../../src/storage/repositories/ledger-repository.js';
 import { freePort, startAkwe, waitForUrl, type AkweProcess } from '../support/child-process.js';
 import { testDatabases, type OpenTestDatabase } from '../support/test-databases.js';
+import { seedLiveBalance } from '../support/live-balance.js';
 import { eventually, operatorsFileFor } from '../support/live-operators.js';
 
 type Wire = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -39,21 +38,7 @@ for (const target of testDatabases()) {
       const services = createServices({ database: db.database, catalog: loadDefaultCatalog() });
       const { merchant } = await services.merchants.createMerchant({ name: 'Killed live', kycStatus: 'validated', keyEnvironments: [] });
       liveKey = (await services.merchants.createKey({ merchantId: merchant.id, environment: 'live' })).secret;
-      // A live balance to pay out from, as collections would have made it.
-      await new LedgerRepository(db.database.db, newId, systemClock, 0).post(db.database.db, [
-        {
-          merchantId: merchant.id,
-          environment: 'live',
-          currency: 'XOF',
-          type: 'collection',
-          source: { type: 'payment', id: newId(), reference: 'SEED' },
-          description: 'seeded for the test',
-          lines: [
-            { kind: 'operator_clearing', amountMinor: -5_000_000 },
-            { kind: 'available', amountMinor: 5_000_000 },
-          ],
-        },
-      ]);
+      await seedLiveBalance(db.database, merchant.id, 5_000_000);
     });
     after(async () => {
       for (const server of servers) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');

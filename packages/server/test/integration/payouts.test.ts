@@ -14,11 +14,11 @@ import { newId } from '../../src/core/shared/ids.js';
 import { OperatorRegistry } from '../../src/operators/operator-registry.js';
 import { SandboxLedger } from '../../src/operators/sandbox/sandbox-ledger.js';
 import { SandboxOperator } from '../../src/operators/sandbox/sandbox-operator.js';
-import { LedgerRepository } from '../../src/storage/repositories/ledger-repository.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { createServices } from '../../src/services.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { assertBooksBalance } from '../support/ledger-invariants.js';
+import { seedLiveBalance } from '../support/live-balance.js';
 import { buildTestApp, TEST_SERVER_SECRET, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
 
@@ -240,21 +240,7 @@ for (const target of testDatabases()) {
       it('refuses a live payout 503 operator_unavailable when no live connector serves its operator, writing nothing', async () => {
         const merchant = await t.newMerchant({ kyc: 'validated' });
         // A live balance can only come from live collections; none can happen here, so one is posted.
-        const ledger = new LedgerRepository(t.services.database.db, newId, clock, 0);
-        await ledger.post(t.services.database.db, [
-          {
-            merchantId: merchant.merchantId,
-            environment: 'live',
-            currency: 'XOF',
-            type: 'collection',
-            source: { type: 'payment', id: newId(), reference: 'SEED' },
-            description: 'seeded for the test',
-            lines: [
-              { kind: 'operator_clearing', amountMinor: -2_000_000 },
-              { kind: 'available', amountMinor: 2_000_000 },
-            ],
-          },
-        ]);
+        await seedLiveBalance(t.services.database, merchant.merchantId, 2_000_000, clock);
         const body = payoutBody();
         const res = await send(merchant.liveKey, 'POST', '/payout/mobile-money/', body);
         assert.equal(res.statusCode, 503, res.body);

@@ -14,6 +14,8 @@ export interface OperatorAnswer {
   message?: string;
   /** Why, when the path ends failed or cancelled (the core defaults it when the operator gives none). */
   failureCode?: FailureCode;
+  /** Where the customer goes on to pay on the operator's own page (Wave's checkout), when it has one. */
+  redirectUrl?: string;
 }
 
 export type OtpAnswer = OperatorAnswer | { rejected: true };

@@ -762,6 +762,7 @@ export class PaymentService {
       ...current,
       pspReference: answer.pspReference ?? current.pspReference,
       message: answer.message ?? current.message,
+      operatorRedirectUrl: answer.redirectUrl ?? current.operatorRedirectUrl ?? null,
       failureCode: final ? failureCodeOnEntering(final, answer.failureCode) : current.failureCode,
     };
     const walked = this.walk(withAnswer, path, events);

@@ -73,6 +73,8 @@ export interface Payment {
    * next asks the operator about it, in case its callback never comes; null when nothing is due.
    */
   nextCheckAt?: string | null;
+  /** Hosted payments paid on an operator's own page (Wave): where the customer goes on to pay. */
+  operatorRedirectUrl?: string | null;
 }
 
 export const refundStatuses = ['pending', 'completed', 'failed'] as const;

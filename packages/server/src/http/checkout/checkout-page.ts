@@ -158,6 +158,17 @@ function operatorLabel(view: CheckoutView): string {
 
 function waiting(ctx: FlowContext, view: CheckoutView): string {
   const { t } = ctx;
+  const onOperatorPage = view.payment.operatorRedirectUrl;
+  if (onOperatorPage) {
+    // The operator collects on its own page (Wave): the customer goes on there, and comes back.
+    return [
+      `<h1>${esc(t.payWith(operatorLabel(view)))}</h1>`,
+      `<p>${esc(t.waitingOnOperatorText(operatorLabel(view)))}</p>`,
+      `<p><a class="button" href="${esc(onOperatorPage)}" rel="noreferrer">${esc(t.payWith(operatorLabel(view)))}</a></p>`,
+      `<p class="hint">${esc(t.waitingAuto)}</p>`,
+      `<p><a class="button secondary" href="${esc(`${base(ctx.token)}?lang=${ctx.lang}`)}">${esc(t.refresh)}</a></p>`,
+    ].join('');
+  }
   return [
     `<h1>${esc(t.waitingTitle)}</h1>`,
     '<p class="spinner" aria-hidden="true"></p>',

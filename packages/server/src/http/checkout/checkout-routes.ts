@@ -159,10 +159,17 @@ export const checkoutRoutes: FastifyPluginAsync<CheckoutRoutesOptions> = async (
       const format = phoneFormats[country];
       return page(request, reply, 422, view, { message: t.errors.invalidPhone(t.countries[country], format.digits, format.example), field: 'phone', operator, phone });
     }
+    let paid;
     try {
-      await checkout.pay(token, { phone, operator });
+      paid = await checkout.pay(token, { phone, operator });
     } catch (error) {
       return refused(request, reply, token, error, { operator, phone });
+    }
+    // An operator that collects on its own page (Wave): the customer goes straight there.
+    const onOperatorPage = paid.state === 'waiting' ? paid.payment.operatorRedirectUrl : undefined;
+    if (onOperatorPage) {
+      securityHeaders(reply);
+      return reply.redirect(onOperatorPage, 303);
     }
     return backToPage(request, reply, token);
   });

@@ -41,6 +41,9 @@ export interface Texts {
   waitingTitle: string;
   waitingText: (phone: string, operator: string) => string;
   waitingAuto: string;
+  /** An operator whose customers pay on its own page (Wave): the button that leads there. */
+  payWith: (operator: string) => string;
+  waitingOnOperatorText: (operator: string) => string;
   refresh: string;
   codeTitle: string;
   codeHow: (operator: string, ussd: string | undefined) => string;
@@ -89,6 +92,8 @@ const fr: Texts = {
   waitingTitle: 'Validez le paiement sur votre téléphone',
   waitingText: (phone, operator) => `Une demande ${operator} a été envoyée au ${phone}. Confirmez-la avec votre code secret Mobile Money.`,
   waitingAuto: 'Cette page se met à jour dès que le paiement est validé.',
+  payWith: (operator) => `Payer avec ${operator}`,
+  waitingOnOperatorText: (operator) => `Terminez le paiement sur la page ${operator}, puis revenez ici.`,
   refresh: 'Actualiser',
   codeTitle: 'Entrez votre code de paiement',
   codeHow: (operator, ussd) =>
@@ -138,6 +143,8 @@ const en: Texts = {
   waitingTitle: 'Approve the payment on your phone',
   waitingText: (phone, operator) => `A ${operator} request was sent to ${phone}. Approve it with your Mobile Money PIN.`,
   waitingAuto: 'This page updates as soon as the payment is approved.',
+  payWith: (operator) => `Pay with ${operator}`,
+  waitingOnOperatorText: (operator) => `Finish the payment on the ${operator} page, then come back here.`,
   refresh: 'Refresh',
   codeTitle: 'Enter your payment code',
   codeHow: (operator, ussd) => (ussd ? `Dial ${ussd} on your ${operator} phone to get a payment code, then enter it here.` : `Enter the payment code sent by ${operator}.`),

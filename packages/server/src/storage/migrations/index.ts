@@ -17,6 +17,7 @@ import * as deliverySubject from './0015-delivery-subject.js';
 import * as bulkFollowOrder from './0016-bulk-follow-order.js';
 import * as paymentReconciliation from './0017-payment-reconciliation.js';
 import * as operatorDiscrepancies from './0018-operator-discrepancies.js';
+import * as operatorRedirect from './0019-operator-redirect.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016-bulk-follow-order': bulkFollowOrder,
   '0017-payment-reconciliation': paymentReconciliation,
   '0018-operator-discrepancies': operatorDiscrepancies,
+  '0019-operator-redirect': operatorRedirect,
 };

@@ -113,6 +113,7 @@ const PAYMENT_COLUMNS = typed({
   checkout_token: 'text',
   return_url: 'text',
   next_check_at: 'text',
+  operator_redirect_url: 'text',
 } satisfies Record<Exclude<keyof PaymentTable, 'id' | 'merchant_id' | 'environment' | 'reference' | 'created_at' | 'version'>, PgType>);
 const PAYMENT_INPUT: readonly Column[] = [['i', 'int'], ['id', 'text'], ['expected_version', 'int'], ...PAYMENT_COLUMNS];
 

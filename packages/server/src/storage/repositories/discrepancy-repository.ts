@@ -22,28 +22,33 @@ function fromRow(row: Selectable<OperatorDiscrepancyTable>): OperatorDiscrepancy
   };
 }
 
+/** The stored row, which is also what `akwe reconcile --json` prints (snake_case, as the API speaks). */
+export function discrepancyRow(d: OperatorDiscrepancy): Selectable<OperatorDiscrepancyTable> {
+  return {
+    id: d.id,
+    merchant_id: d.merchantId,
+    environment: d.environment,
+    resource_type: d.resourceType,
+    resource_id: d.resourceId,
+    reference: d.reference,
+    operator: d.operator,
+    our_status: d.ourStatus,
+    operator_status: d.operatorStatus,
+    operator_reference: d.operatorReference,
+    message: d.message,
+    created_at: d.createdAt,
+    resolved_at: d.resolvedAt,
+    resolution: d.resolution,
+  };
+}
+
 export class DiscrepancyRepository implements DiscrepancyStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async record(d: OperatorDiscrepancy): Promise<boolean> {
     const result = await this.db
       .insertInto('operator_discrepancies')
-      .values({
-        id: d.id,
-        merchant_id: d.merchantId,
-        environment: d.environment,
-        resource_type: d.resourceType,
-        resource_id: d.resourceId,
-        reference: d.reference,
-        operator: d.operator,
-        our_status: d.ourStatus,
-        operator_status: d.operatorStatus,
-        operator_reference: d.operatorReference,
-        message: d.message,
-        created_at: d.createdAt,
-        resolved_at: null,
-        resolution: null,
-      })
+      .values(discrepancyRow(d))
       .onConflict((oc) => oc.columns(['resource_type', 'resource_id', 'operator_status']).doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;

@@ -115,6 +115,7 @@ function paymentFromRow(row: Selectable<PaymentTable>): Payment {
     checkoutToken: row.checkout_token,
     returnUrl: row.return_url,
     nextCheckAt: row.next_check_at,
+    operatorRedirectUrl: row.operator_redirect_url,
   };
 }
 
@@ -150,6 +151,7 @@ function paymentToRow(p: Payment): Selectable<PaymentTable> {
     checkout_token: p.checkoutToken ?? null,
     return_url: p.returnUrl ?? null,
     next_check_at: p.nextCheckAt ?? null,
+    operator_redirect_url: p.operatorRedirectUrl ?? null,
   };
 }
 

@@ -101,6 +101,8 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     prefix: `${API_PREFIX}/operators`,
     payments: services.payments,
     payouts: services.payouts,
+    operators: services.operators,
+    publicUrl: config.publicUrl,
     perAddressPerMinute: config.operatorCallbacksPerMinute,
     redisUrl: config.redisUrl,
     clock: services.clock,

@@ -86,6 +86,11 @@ export class BreakerConnector implements OperatorConnector {
     return this.inner.check ? this.inner.check() : Promise.resolve([]);
   }
 
+  /** Not an operator call (a local signature check): not through the breaker. */
+  verifyWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowSeconds: number): boolean {
+    return this.inner.verifyWebhook?.(rawBody, headers, nowSeconds) ?? false;
+  }
+
   /** The flow's methods, each run through the breaker (bound to the flow object they came from). */
   private guarded<T extends Record<string, (...args: unknown[]) => Promise<unknown>>>(flow: T): T {
     const wrapped: Record<string, (...args: unknown[]) => Promise<unknown>> = {};

@@ -35,8 +35,7 @@ export class OperatorRegistry implements OperatorConnectors {
     return hasHealth(connector) ? connector.health() : 'available';
   }
 
-  /** The live connectors, each once (one connector may serve several gateway codes). */
-  liveConnectors(): OperatorConnector[] {
-    return [...new Set(this.live.values())];
+  liveConnectorsOf(family: string): OperatorConnector[] {
+    return [...new Set(this.live.values())].filter((connector) => connector.family === family);
   }
 }

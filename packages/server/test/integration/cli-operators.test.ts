@@ -1,6 +1,6 @@
 /**
  * `akwe mocks` and `akwe operators check`, run as a person would: the mocks write an operators
- * file, and the check asks each configured MTN company for a token and its balance. No database.
+ * file, and the check asks each configured operator for a token and its balance. No database.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,20 +28,22 @@ describe('akwe mocks and akwe operators check', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('writes an operators file for both MTN companies, pointing at the running mocks', () => {
+  it('writes an operators file for both MTN companies and Wave, pointing at the running mocks', () => {
     const written = JSON.parse(readFileSync(file, 'utf8')) as Wire;
-    assert.deepEqual(Object.keys(written.operators).sort(), ['mtn_bj', 'mtn_ci']);
+    assert.deepEqual(Object.keys(written.operators).sort(), ['mtn_bj', 'mtn_ci', 'wave_ci']);
+    assert.equal(written.operators.wave_ci.connector, 'wave');
     assert.equal(written.operators.mtn_bj.connector, 'mtn-momo');
     assert.equal(written.operators.mtn_ci.target_environment, 'mtnivorycoast');
     assert.match(mocks.stdout(), new RegExp(`listening on ${written.operators.mtn_bj.base_url.replace(/\/mtn-bj$/, '')}`));
   });
 
-  it('checks every configured operator: a token and the balance of each product', async () => {
+  it('checks every configured operator: a token and the balance of each MTN product, Wave’s balance', async () => {
     const result = await runAkweJson<Wire>(['operators', 'check', '--json'], { env: { OPERATORS_FILE: file } });
     assert.equal(result.ok, true, JSON.stringify(result));
     assert.deepEqual(result.operators.map((o: Wire) => [o.operator, o.checks.map((c: Wire) => `${c.part}:${c.ok}`)]), [
       ['mtn_bj', ['collection:true', 'disbursement:true']],
       ['mtn_ci', ['collection:true', 'disbursement:true']],
+      ['wave_ci', ['api key:true']],
     ]);
   });
 

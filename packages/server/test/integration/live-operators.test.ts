@@ -15,6 +15,8 @@ import { loadConfig } from '../../src/config.js';
 import { newId } from '../../src/core/shared/ids.js';
 import { createLogger } from '../../src/logging.js';
 import { startOperatorMocks, type OperatorMocks } from '../../src/operators/mocks/operator-mocks.js';
+import { DEFAULT_WAVE_MOCK_WEBHOOK_SECRET } from '../../src/operators/wave/mock/wave-mock.js';
+import { signWaveWebhook } from '../../src/operators/wave/wave-webhooks.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { freePort, runAkweJson } from '../support/child-process.js';
 import { eventually, operatorsFileFor } from '../support/live-operators.js';
@@ -83,6 +85,7 @@ for (const target of testDatabases()) {
         RATE_LIMIT_MANAGE_PER_MINUTE: '100000',
       });
       running = await startServer(config, { logger: createLogger({ level: 'silent' }), announce: () => undefined });
+      mocks.sendWaveWebhooksTo(running.url);
       const { merchant } = await running.services.merchants.createMerchant({ name: 'Boutique Live', kycStatus: 'validated', keyEnvironments: [] });
       merchantId = merchant.id;
       liveKey = (await running.services.merchants.createKey({ merchantId, environment: 'live' })).secret;
@@ -327,6 +330,90 @@ for (const target of testDatabases()) {
       assert.ok(!open.data.some((d: Wire) => d.id === found.id), 'resolved ones leave the default list');
       const all = await runAkweJson<Wire>(['reconcile', 'discrepancies', '--all', '--json'], { env });
       assert.ok(all.data.some((d: Wire) => d.id === found.id && d.resolved_at !== null));
+    });
+
+    describe('Wave (Côte d’Ivoire)', () => {
+      const wave = () => mocks.wave.wave_ci;
+      const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? assert.fail('no form token on the page');
+      const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString(), redirect: 'manual' as const });
+
+      /** A hosted live payment paid with Wave on our checkout page, up to Wave's page; returns the payment and where Wave sent the customer. */
+      async function payWithWave(amount = 5000) {
+        const created = await api('POST', '/collect/payments', { reference: `WAVE-${newId()}`, amount, currency: 'XOF', country: 'CI', mode: 'hosted', description: 'Panier' });
+        assert.equal(created.status, 201, JSON.stringify(created.body));
+        const page = await fetch(created.body.checkout_url);
+        const html = await page.text();
+        assert.match(html, /Wave/, 'Wave is offered on the checkout page');
+        const chosen = await fetch(`${created.body.checkout_url}/pay`, form({ csrf: csrfOf(html), operator: 'wave_ci', phone: '0701020304', lang: 'fr' }));
+        assert.equal(chosen.status, 303, await chosen.text());
+        const launch = chosen.headers.get('location')!;
+        assert.ok(launch.startsWith(`${mocks.url}/wave-ci/`), `the customer goes to Wave: ${launch}`);
+        return { created: created.body, launch };
+      }
+
+      it('collects a hosted live payment on Wave’s page: signed webhook, status from Wave, back to our checkout page', async () => {
+        const { created, launch } = await payWithWave();
+        const waiting = await (await fetch(created.checkout_url)).text();
+        assert.match(waiting, /Payer avec Wave/, 'the waiting page leads back to Wave');
+        // The customer pays on Wave's page; Wave signs its webhook and sends the customer back.
+        const paid = await fetch(launch, form({ outcome: 'succeeded' }));
+        assert.equal(paid.status, 303);
+        const back = await fetch(paid.headers.get('location')!, { redirect: 'manual' });
+        assert.equal(back.status, 303);
+        assert.equal(back.headers.get('location'), created.checkout_url, 'back on our checkout page');
+        const completed = await statusOf(() => payment(created.reference), 'completed', 'the Wave payment to complete');
+        assert.match(completed.psp_reference, /.+/);
+        await webhookOf('collect.payment.completed', created.reference);
+        assert.match(await (await fetch(created.checkout_url)).text(), /data-state="paid"/, 'the checkout page shows it paid');
+      });
+
+      it('refunds a Wave payment in full (Wave refunds whole payments only), and refuses a partial refund cleanly', async () => {
+        const { created, launch } = await payWithWave(2000);
+        await fetch(launch, form({ outcome: 'succeeded' }));
+        await statusOf(() => payment(created.reference), 'completed', 'the Wave payment to complete');
+        const partial = await api('POST', `/collect/payments/${created.reference}/refunds`, { amount: 500 });
+        assert.equal(partial.status, 201, JSON.stringify(partial.body));
+        assert.equal(partial.body.status, 'failed', 'Wave cannot refund part of a payment; the amount is released');
+        const whole = await api('POST', `/collect/payments/${created.reference}/refunds`, {});
+        assert.equal(whole.body.status, 'completed', JSON.stringify(whole.body));
+        assert.equal((await payment(created.reference)).status, 'refunded');
+      });
+
+      it('refuses a forged or stale Wave webhook, and changes nothing', async () => {
+        const { created } = await payWithWave();
+        const body = JSON.stringify({ id: 'AE_forged', type: 'checkout.session.completed', data: { id: 'cos-x', client_reference: created.id, payment_status: 'succeeded', checkout_status: 'complete' } });
+        const url = `${running.url}/api/v1/operators/wave/webhooks`;
+        const unsigned = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        assert.equal(unsigned.status, 401);
+        const wrongSecret = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'wave-signature': signWaveWebhook(body, 'not-the-secret', Math.floor(Date.now() / 1000)) }, body });
+        assert.equal(wrongSecret.status, 401);
+        const stale = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'wave-signature': signWaveWebhook(body, DEFAULT_WAVE_MOCK_WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 3600) }, body });
+        assert.equal(stale.status, 401);
+        // Even correctly signed, the event only names the payment: Wave's own status (open) decides.
+        const signed = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'wave-signature': signWaveWebhook(body, DEFAULT_WAVE_MOCK_WEBHOOK_SECRET, Math.floor(Date.now() / 1000)) }, body });
+        assert.equal(signed.status, 200);
+        assert.equal((await payment(created.reference)).status, 'processing');
+      });
+
+      it('pays out live through Wave, and a recipient Wave refuses fails alone', async () => {
+        const done = await api('POST', '/payout/mobile-money/', { reference: `WPO-${newId()}`, amount: 100_000, phone: '0701020305', country: 'CI', operator: 'wave_ci' });
+        assert.equal(done.status, 201, JSON.stringify(done.body));
+        await statusOf(() => payout(done.body.reference), 'COMPLETED', 'the Wave payout to complete');
+        const refused = await api('POST', '/payout/mobile-money/', { reference: `WPO-${newId()}`, amount: 100_000, phone: '0701020450', country: 'CI', operator: 'wave_ci' });
+        const failed = await statusOf(() => payout(refused.body.reference), 'FAILED', 'the refused Wave payout to fail');
+        assert.equal(failed.failure_code, 'payer_not_found');
+      });
+
+      it('shows Wave as hosted only in the live catalog, and refuses a direct Wave payment before writing anything', async () => {
+        const catalog = (await api('GET', '/collect/payments/operators/')).body;
+        const waveCi = catalog.countries.flatMap((c: Wire) => c.operators).find((o: Wire) => o.slug === 'wave_ci');
+        assert.deepEqual([waveCi.status, waveCi.supports], ['available', { direct: false, hosted: true, refunds: true }]);
+        const body = direct({ country: 'CI', operator: 'wave_ci', customer: { phone: '0701020304' } });
+        const refused = await api('POST', '/collect/payments', body);
+        assert.equal(refused.status, 400, JSON.stringify(refused.body));
+        assert.equal(refused.body.error.code, 'invalid_operator');
+        assert.equal((await api('GET', `/collect/payments/${body.reference}`)).status, 404);
+      });
     });
   });
 }

@@ -85,6 +85,8 @@ export interface OperatorConnector {
   readonly payouts?: PayoutFlow;
   /** A harmless call per part of the connector (a token, a balance), for `akwe operators check`. */
   check?(): Promise<ConnectorCheck[]>;
+  /** For operators that sign their callbacks (Wave): whether this raw body and headers came from them. */
+  verifyWebhook?(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowSeconds: number): boolean;
 }
 
 /** One part of a connector checked against its operator (e.g. MTN's collection product). */
@@ -105,4 +107,6 @@ export interface OperatorConnectors {
   connectorFor(environment: Environment, gatewayCode: string): OperatorConnector | undefined;
   /** How the operator's connector is doing; `unavailable` when none is configured. */
   health(environment: Environment, gatewayCode: string): OperatorHealth;
+  /** The live connectors of one family (each once), e.g. to check a signed callback against each. */
+  liveConnectorsOf(family: string): OperatorConnector[];
 }

@@ -213,6 +213,11 @@ export class PaymentService {
     return payment;
   }
 
+  /** A payment by our id alone, as it is stored (a customer coming back from an operator's page). */
+  findForReturn(id: string): Promise<Payment | undefined> {
+    return this.deps.store.findAnyById(id);
+  }
+
   /**
    * As `refreshOnOperatorHint`, for a refund the operator left pending: its outcome, asked of the
    * operator, is recorded now instead of when its lease ends. The record checks the refund is

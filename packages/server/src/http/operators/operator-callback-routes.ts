@@ -10,12 +10,19 @@ import type { Clock } from '../../core/ports.js';
 import type { PaymentService } from '../../core/payments/payment-service.js';
 import type { PayoutService } from '../../core/payouts/payout-service.js';
 import { AkweError } from '../../core/errors/index.js';
+import type { OperatorConnectors } from '../../core/operators/operator-connector.js';
+import { looksLikeId } from '../../core/shared/ids.js';
 import { readMtnCallback } from '../../operators/mtn-momo/mtn-callbacks.js';
+import { WaveProtocolError } from '../../operators/wave/wave-responses.js';
+import { parseWaveEvent, waveWebhookSubject } from '../../operators/wave/wave-webhooks.js';
 import { MemoryRateLimitCounter, RedisRateLimitCounter, type RateLimitCounter } from '../plugins/rate-limit-store.js';
 
 export interface OperatorCallbackOptions {
   payments: PaymentService;
   payouts: PayoutService;
+  operators: OperatorConnectors;
+  /** Where a customer coming back from an operator's page is sent: the payment's checkout page. */
+  publicUrl: string;
   /** Callbacks per client address and minute. */
   perAddressPerMinute: number;
   redisUrl?: string;
@@ -61,5 +68,44 @@ export async function operatorCallbackRoutes(app: FastifyInstance, options: Oper
       else log.info('operator callback: refreshed from the operator');
       return reply.code(200).send({ received: true });
     },
+  });
+
+  // Wave signs its webhooks over the raw body: this scope keeps JSON bodies as bytes.
+  await app.register(async (signed) => {
+    signed.removeContentTypeParser('application/json');
+    signed.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    signed.post('/wave/webhooks', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+      const raw = request.body as Buffer;
+      const nowSeconds = Math.floor(options.clock.now().getTime() / 1000);
+      // One signing secret per configured Wave wallet: the webhook is Wave's if one of them signed it.
+      const signedBy = options.operators.liveConnectorsOf('wave').some((connector) => connector.verifyWebhook?.(raw, request.headers, nowSeconds));
+      if (!signedBy) throw new AkweError('unauthenticated', 'The Wave-Signature header does not match this body (or is too old).');
+      let subject;
+      try {
+        subject = waveWebhookSubject(parseWaveEvent(JSON.parse(raw.toString('utf8'))));
+      } catch (error) {
+        if (error instanceof SyntaxError || error instanceof WaveProtocolError) throw new AkweError('validation_error', `Not a Wave event: ${error.message}.`);
+        throw error;
+      }
+      const log = request.log.child({ operator_family: 'wave', resource: subject?.resource, resource_id: subject?.id });
+      const found = subject === undefined ? undefined : subject.resource === 'payment' ? await options.payments.refreshOnOperatorHint(subject.id) : await options.payouts.refreshOnOperatorHint(subject.id);
+      if (found === undefined) log.warn('Wave event names nothing of ours; acknowledged, nothing changed');
+      else log.info('operator callback: refreshed from the operator');
+      return reply.code(200).send({ received: true });
+    });
+  });
+
+  // Wave sends the customer back here (success or error alike prove nothing): the payment is
+  // refreshed from Wave, and the customer lands on its checkout page, which shows where it stands.
+  app.get<{ Params: { id: string; outcome: string } }>('/wave/checkout-return/:id/:outcome', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+    const { id, outcome } = request.params;
+    if (!looksLikeId(id) || (outcome !== 'success' && outcome !== 'error')) throw new AkweError('not_found', 'No such checkout.');
+    const payment = await options.payments.refreshOnOperatorHint(id).catch((error: unknown) => {
+      // Wave down: the page still shows the payment as we know it, and keeps watching it.
+      request.log.warn({ err: error }, 'refreshing from Wave on the customer’s return failed');
+      return options.payments.findForReturn(id);
+    });
+    if (!payment?.checkoutToken) throw new AkweError('not_found', 'No such checkout.');
+    return reply.redirect(`${options.publicUrl.replace(/\/+$/, '')}/checkout/${payment.checkoutToken}`, 303);
   });
 }

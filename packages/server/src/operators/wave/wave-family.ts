@@ -1,0 +1,24 @@
+import type { ConnectorFamily } from '../connector-family.js';
+import { WaveConnector } from './wave-connector.js';
+import { DEFAULT_WAVE_TIMEOUT_MS, WaveEntrySchema, waveReturnUrls, type WaveEntry } from './wave-settings.js';
+
+/** How the operators file's `wave` entries become connectors. */
+export const waveFamily: ConnectorFamily<WaveEntry> = {
+  name: 'wave',
+  gatewayCodes: ['WAVE_CI'],
+  schema: WaveEntrySchema,
+  build(entry, { slug, country, secret, publicUrl, fetchImpl }) {
+    return new WaveConnector(
+      {
+        slug,
+        baseUrl: entry.base_url,
+        apiKey: secret(entry.api_key, 'api_key'),
+        webhookSecret: secret(entry.webhook_secret, 'webhook_secret'),
+        currency: entry.currency ?? country.defaultCurrency,
+        timeoutMs: entry.timeout_ms ?? DEFAULT_WAVE_TIMEOUT_MS,
+        ...waveReturnUrls(publicUrl),
+      },
+      fetchImpl,
+    );
+  },
+};

@@ -8,8 +8,9 @@
  * `/_mock/*` or the returned handle. Never used by the server itself: tests, `akwe mocks` and
  * whoever wants live mode on one machine.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { MockTimers, sameSecret, startMockServer, type RunningMock } from '../../mocks/mock-server.js';
 import { mockOutcome } from './mtn-mock-outcomes.js';
 
 type Product = 'collection' | 'disbursement';
@@ -65,23 +66,19 @@ export const DEFAULT_MTN_MOCK_CREDENTIALS: Readonly<Record<Product, MtnMockCrede
 const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const amountShape = /^\d+(\.\d{1,2})?$/;
 
-function same(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
 
 /** The mock's state, shared by its routes and the handle tests hold. */
-export class MtnMockState {
+export class MtnMockState extends MockTimers {
   readonly transactions = new Map<string, MtnMockTransaction>();
   /** POSTs received per `${kind}:${referenceId}`, duplicates included (how many times we were asked). */
   readonly posts = new Map<string, number>();
   readonly tokens = new Map<string, { product: Product; expiresAtMs: number }>();
   tokensIssued = 0;
   faults: MtnMockFaults = { failNext: 0, failStatus: 500, delayMs: 0, dropCallbacks: false, acceptThenHang: false };
-  private readonly timers = new Set<NodeJS.Timeout>();
 
-  constructor(readonly options: Required<MtnMockOptions>) {}
+  constructor(readonly options: Required<MtnMockOptions>) {
+    super();
+  }
 
   postsFor(kind: Kind, referenceId: string): number {
     return this.posts.get(`${kind}:${referenceId}`) ?? 0;
@@ -109,19 +106,6 @@ export class MtnMockState {
     tx.financialTransactionId = String(Math.floor(1e9 + Math.random() * 9e9));
     this.sendCallback(tx);
     return tx;
-  }
-
-  later(ms: number, work: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      work();
-    }, ms);
-    this.timers.add(timer);
-  }
-
-  stopTimers(): void {
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
   }
 
   /** The status body MTN returns (and posts to the callback URL). */
@@ -177,7 +161,7 @@ export function mtnMomoMockPlugin(state: MtnMockState) {
     const subscribed = (request: FastifyRequest, product: Product): boolean => {
       const key = request.headers['ocp-apim-subscription-key'];
       const expected = options.credentials[product]?.subscriptionKey;
-      return typeof key === 'string' && expected !== undefined && same(key, expected);
+      return typeof key === 'string' && expected !== undefined && sameSecret(key, expected);
     };
 
     const denySubscription = (reply: FastifyReply) =>
@@ -189,7 +173,7 @@ export function mtnMomoMockPlugin(state: MtnMockState) {
         const credentials = options.credentials[product]!;
         const expected = `Basic ${Buffer.from(`${credentials.apiUser}:${credentials.apiKey}`).toString('base64')}`;
         const given = request.headers.authorization ?? '';
-        if (!same(given, expected)) return reply.code(401).send({ error: 'login_failed' });
+        if (!sameSecret(given, expected)) return reply.code(401).send({ error: 'login_failed' });
         const token = randomBytes(24).toString('base64url');
         state.tokens.set(token, { product, expiresAtMs: Date.now() + options.tokenTtlSeconds * 1000 });
         state.tokensIssued += 1;
@@ -313,29 +297,10 @@ export function mtnMockState(options: MtnMockOptions = {}): MtnMockState {
   });
 }
 
-export interface RunningMtnMock {
-  url: string;
-  state: MtnMockState;
-  close(): Promise<void>;
-}
+export type RunningMtnMock = RunningMock<MtnMockState>;
 
 /** Starts the mock alone on a port of its own (0: any free one). */
-export async function startMtnMomoMock(options: MtnMockOptions & { port?: number; host?: string } = {}): Promise<RunningMtnMock> {
+export function startMtnMomoMock(options: MtnMockOptions & { port?: number; host?: string } = {}): Promise<RunningMtnMock> {
   const state = mtnMockState(options);
-  // A hanging answer (acceptThenHang) must not hold the close.
-  const app = Fastify({ logger: false, forceCloseConnections: true });
-  await app.register(mtnMomoMockPlugin(state));
-  const host = options.host ?? '127.0.0.1';
-  await app.listen({ port: options.port ?? 0, host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  return {
-    url: `http://${host}:${port}`,
-    state,
-    close: async () => {
-      state.stopTimers();
-      await app.close();
-    },
-  };
+  return startMockServer(state, mtnMomoMockPlugin(state), options);
 }
-

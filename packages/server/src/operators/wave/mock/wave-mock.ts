@@ -12,9 +12,10 @@
  * webhooks, an answer that never comes) are set through `/_mock/*` or the returned handle. Never
  * used by the server itself: tests, `akwe mocks` and whoever wants live mode on one machine.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import formBody from '@fastify/formbody';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { MockTimers, sameSecret, startMockServer, type RunningMock } from '../../mocks/mock-server.js';
 import { signWaveWebhook } from '../wave-webhooks.js';
 import { customerOutcomes, DEFAULT_PAYMENT_ERROR, payoutOutcome, type CustomerOutcome } from './wave-mock-outcomes.js';
 
@@ -122,11 +123,6 @@ function utc(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-function same(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -161,7 +157,7 @@ function absoluteUrl(value: unknown): value is string {
 }
 
 /** The mock's state, shared by its routes and the handle tests hold. */
-export class WaveMockState {
+export class WaveMockState extends MockTimers {
   readonly sessions = new Map<string, WaveMockSession>();
   readonly payouts = new Map<string, WaveMockPayout>();
   /** `${scope}:${Idempotency-Key}` -> the first answer. */
@@ -171,9 +167,9 @@ export class WaveMockState {
   readonly webhooks: WaveMockWebhook[] = [];
   faults: WaveMockFaults = { failNext: 0, failStatus: 500, delayMs: 0, dropWebhooks: false, acceptThenHang: false };
   webhookUrl: string | undefined;
-  private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(readonly options: Required<Omit<WaveMockOptions, 'webhookUrl'>> & { webhookUrl?: string }) {
+    super();
     this.webhookUrl = options.webhookUrl;
   }
 
@@ -245,19 +241,6 @@ export class WaveMockState {
     payout.status = status;
     if (status === 'failed') payout.error = { error_code: errorCode ?? 'internal-server-error', error_message: errorMessage ?? 'The payout could not be completed.' };
     return payout;
-  }
-
-  later(ms: number, work: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      work();
-    }, ms);
-    this.timers.add(timer);
-  }
-
-  stopTimers(): void {
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
   }
 
   /** The session as Wave returns it (and puts in a webhook's `data`). */
@@ -369,7 +352,7 @@ export function waveMockPlugin(state: WaveMockState) {
       if (!bearer) return reply.code(401).send(errorBody('invalid-auth', 'Your HTTP auth header can’t be processed.'));
       const key = (bearer[1] ?? '').trim();
       if (key === '') return reply.code(401).send(errorBody('api-key-not-provided', 'Your request should include an API key.'));
-      if (!same(key, options.apiKey)) return reply.code(401).send(errorBody('no-matching-api-key', 'The key you provided doesn’t exist in our system.'));
+      if (!sameSecret(key, options.apiKey)) return reply.code(401).send(errorBody('no-matching-api-key', 'The key you provided doesn’t exist in our system.'));
     });
 
     const invalid = (reply: FastifyReply, message: string) => reply.code(400).send(errorBody('request-validation-error', message));
@@ -621,28 +604,10 @@ export function waveMockState(options: WaveMockOptions = {}): WaveMockState {
   });
 }
 
-export interface RunningWaveMock {
-  url: string;
-  state: WaveMockState;
-  close(): Promise<void>;
-}
+export type RunningWaveMock = RunningMock<WaveMockState>;
 
 /** Starts the mock alone on a port of its own (0: any free one). */
-export async function startWaveMock(options: WaveMockOptions & { port?: number; host?: string } = {}): Promise<RunningWaveMock> {
+export function startWaveMock(options: WaveMockOptions & { port?: number; host?: string } = {}): Promise<RunningWaveMock> {
   const state = waveMockState(options);
-  // A hanging answer (acceptThenHang) must not hold the close.
-  const app = Fastify({ logger: false, forceCloseConnections: true });
-  await app.register(waveMockPlugin(state));
-  const host = options.host ?? '127.0.0.1';
-  await app.listen({ port: options.port ?? 0, host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  return {
-    url: `http://${host}:${port}`,
-    state,
-    close: async () => {
-      state.stopTimers();
-      await app.close();
-    },
-  };
+  return startMockServer(state, waveMockPlugin(state), options);
 }

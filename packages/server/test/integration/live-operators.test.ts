@@ -348,6 +348,7 @@ for (const target of testDatabases()) {
         assert.equal(chosen.status, 303, await chosen.text());
         const launch = chosen.headers.get('location')!;
         assert.ok(launch.startsWith(`${mocks.url}/wave-ci/`), `the customer goes to Wave: ${launch}`);
+        assert.equal(wave().postsFor('checkout', created.body.id), 1, 'one checkout session, keyed by our payment id');
         return { created: created.body, launch };
       }
 
@@ -399,6 +400,7 @@ for (const target of testDatabases()) {
         const done = await api('POST', '/payout/mobile-money/', { reference: `WPO-${newId()}`, amount: 100_000, phone: '0701020305', country: 'CI', operator: 'wave_ci' });
         assert.equal(done.status, 201, JSON.stringify(done.body));
         await statusOf(() => payout(done.body.reference), 'COMPLETED', 'the Wave payout to complete');
+        assert.equal(wave().postsFor('payout', done.body.id), 1, 'our payout id is the Idempotency-Key, sent once');
         const refused = await api('POST', '/payout/mobile-money/', { reference: `WPO-${newId()}`, amount: 100_000, phone: '0701020450', country: 'CI', operator: 'wave_ci' });
         const failed = await statusOf(() => payout(refused.body.reference), 'FAILED', 'the refused Wave payout to fail');
         assert.equal(failed.failure_code, 'payer_not_found');

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../../src/config.js';
 import { loadDefaultCatalog } from '../../../src/core/catalog/operator-catalog.js';
-import { MtnMomoConnector } from '../../../src/operators/mtn-momo/mtn-momo-connector.js';
+import type { MtnMomoConnector } from '../../../src/operators/mtn-momo/mtn-momo-connector.js';
 import { loadOperatorsFile, parseOperatorsConfig } from '../../../src/operators/operators-file.js';
 import { SecretValue } from '../../../src/operators/secret-value.js';
 import { FakeClock } from '../../support/fake-clock.js';

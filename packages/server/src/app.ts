@@ -14,6 +14,7 @@ import { paymentRoutes } from './http/collect-v2026/payment-routes.js';
 import { eventRoutes } from './http/events/event-routes.js';
 import { healthRoutes } from './http/health/health-routes.js';
 import { operatorCallbackRoutes } from './http/operators/operator-callback-routes.js';
+import { operatorPredictionRoutes } from './http/operators/operator-prediction-routes.js';
 import { installApiReference } from './http/openapi/api-reference.js';
 import { installOpenApi, openApiRoute } from './http/openapi/openapi.js';
 import { payoutRoutes } from './http/payouts/payout-routes.js';
@@ -123,6 +124,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
       await api.register(payoutRoutes, { catalog: services.catalog, payouts: services.payouts, operators: services.operators });
       await api.register(bulkRoutes, { catalog: services.catalog, bulk: services.bulk, limits: { maxLines: config.bulkMaxLines, maxBytes: config.bulkMaxBytes } });
       await api.register(balanceRoutes, { ledger: services.ledger });
+      await api.register(operatorPredictionRoutes, { catalog: services.catalog });
       await api.register(eventRoutes, { events: services.events, webhooks: services.webhooks, publicUrl: config.publicUrl });
       await api.register(webhookEndpointRoutes, { webhooks: services.webhooks, destinationUrls });
       if (apiExtensions) await api.register(async (scope) => apiExtensions(scope as unknown as FastifyInstance));

@@ -136,7 +136,7 @@ for (const target of testDatabases()) {
         const details = error.details as Wire[];
         const has = (row: number, field: string, code: string) =>
           assert.ok(details.some((d) => d.row === row && d.field === field && d.code === code), `row ${row} ${field} ${code} in ${JSON.stringify(details)}`);
-        for (const field of ['beneficiary_name', 'phone', 'amount', 'currency', 'operator']) has(2, field, 'validation_error');
+        for (const field of ['beneficiary_name', 'phone', 'amount', 'currency']) has(2, field, 'validation_error');
         has(3, 'reference', 'duplicate_reference');
         has(3, 'phone', 'invalid_phone');
         has(4, 'amount', 'amount_too_low');
@@ -379,6 +379,28 @@ for (const target of testDatabases()) {
         } finally {
           await pool.stop();
         }
+      });
+
+      it('runs a batch shaped as the contract describes its items (no operator, no country): operators predicted from the numbers', async () => {
+        const { testKey } = await t.newMerchant();
+        const contractLine = (phone: string) => ({ beneficiary_name: 'Afi Mensah', phone, amount: 2_500_000, currency: 'XOF', reference: `L-${newId()}` });
+        const batch = await create(testKey, [contractLine('+2290197000000'), contractLine('+2290199000000'), contractLine('+22890000000'), contractLine('+2250501020300')]);
+        const drafted = await itemsOf(testKey, batch.id);
+        assert.deepEqual(
+          drafted.map((item) => [item.country, item.operator]),
+          [['BJ', 'mtn_bj'], ['BJ', 'moov_bj'], ['TG', 'tmoney_tg'], ['CI', 'mtn_ci']],
+        );
+        assert.equal((await validate(testKey, batch.id)).statusCode, 200);
+        await work();
+        const done = (await send(testKey, 'GET', `/bulk-payments/${batch.id}/`)).json();
+        assert.equal(done.status, 'completed', JSON.stringify(done));
+        // The same as a CSV file with only the contract's columns.
+        const imported = await importCsv(testKey, `nom;telephone;montant;devise;reference\nAfi Mensah;+228 90 00 00 00;25000;XOF;CSV-${newId()}\n`);
+        assert.equal(imported.statusCode, 201, imported.body);
+        assert.deepEqual((await itemsOf(testKey, imported.json().id)).map((item) => [item.country, item.operator]), [['TG', 'tmoney_tg']]);
+        const unpredictable = await send(testKey, 'POST', '/bulk-payments/', batchBody([contractLine('+2290129000000')]));
+        assert.equal(unpredictable.statusCode, 400, unpredictable.body);
+        assert.deepEqual(unpredictable.json().error.details.map((d: Wire) => [d.row, d.field, d.code]), [[1, 'operator', 'operator_required']]);
       });
 
       it('pays each line as a payout (its reference, the line id as payout id) and completes the batch', async () => {

@@ -114,4 +114,27 @@ describe('operator catalogs over HTTP', () => {
       key = (await t.newMerchant()).testKey;
     }
   });
+
+  it('predicts the operator of a number: POST /operators/predict', async () => {
+    const ask = (payload: object) => t.app.inject({ method: 'POST', url: '/api/v1/operators/predict', headers: { authorization: `Bearer ${key}` }, payload });
+    const benin = await ask({ phone: '+229 01 97 00 00 00' });
+    assert.equal(benin.statusCode, 200, benin.body);
+    assert.deepEqual(benin.json(), {
+      object: 'operator_prediction',
+      phone: '+2290197000000',
+      country: 'BJ',
+      operator: 'mtn_bj',
+      confidence: 'high',
+      may_be_ported: false,
+      operators_possible: ['mtn_bj'],
+      source: benin.json().source,
+    });
+    assert.match(benin.json().source, /ARCEP Bénin/);
+    const ivory = (await ask({ phone: '0701020304', country: 'CI' })).json();
+    assert.deepEqual([ivory.operator, ivory.confidence, ivory.may_be_ported], ['orange_ci', 'medium', true]);
+    const national = await ask({ phone: '0197000000' });
+    assert.deepEqual([national.statusCode, national.json().error.code, national.json().error.field], [400, 'validation_error', 'country']);
+    assert.equal((await ask({ phone: '+33612345678' })).json().error.code, 'invalid_phone');
+    assert.equal((await t.app.inject({ method: 'POST', url: '/api/v1/operators/predict', payload: { phone: '+2290197000000' } })).statusCode, 401);
+  });
 });

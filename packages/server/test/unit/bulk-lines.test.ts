@@ -88,8 +88,14 @@ describe('BatchLineChecker: the country', () => {
 });
 
 describe('BatchLineChecker: operator, currency and amount', () => {
-  it('requires the operator (it is not derived from the number) and refuses one that does not pay out in the country', () => {
-    assert.deepEqual(problemsOf({ ...validLine, operator: undefined }), [['operator', 'validation_error']]);
+  it('predicts the operator from the number when none is given, lets an explicit one win, and refuses one that does not pay out in the country', () => {
+    const predicted = new BatchLineChecker(catalog).check(2, { ...validLine, operator: undefined });
+    assert.ok(predicted.ok && predicted.item.operator === 'mtn_bj', JSON.stringify(predicted));
+    const moov = new BatchLineChecker(catalog).check(2, { ...validLine, operator: undefined, phone: '0199000000' });
+    assert.ok(moov.ok && moov.item.operator === 'moov_bj', JSON.stringify(moov));
+    const explicit = new BatchLineChecker(catalog).check(2, { ...validLine, operator: 'moov_bj' });
+    assert.ok(explicit.ok && explicit.item.operator === 'moov_bj', 'a ported number: the line’s operator wins');
+    assert.deepEqual(problemsOf({ ...validLine, operator: undefined, phone: '0129000000' }), [['operator', 'operator_required']]);
     assert.deepEqual(problemsOf({ ...validLine, operator: 'orange_ci' }), [['operator', 'invalid_operator']]);
     assert.deepEqual(problemsOf({ ...validLine, operator: 'nope' }), [['operator', 'invalid_operator']]);
   });
@@ -177,7 +183,6 @@ describe('BatchLineChecker: references and the other fields', () => {
       ['amount', 'validation_error'],
       ['currency', 'validation_error'],
       ['phone', 'validation_error'],
-      ['operator', 'validation_error'],
     ]);
   });
 

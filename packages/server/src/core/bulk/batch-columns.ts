@@ -7,11 +7,11 @@ export const batchColumns = ['beneficiary_name', 'phone', 'amount', 'currency', 
 export type BatchColumn = (typeof batchColumns)[number];
 
 /**
- * A file must name these. `operator` is among them because Akwe does not derive the operator from
- * the number (not built; docs/bulk.md); `country` is not, as an international number (+229…)
- * gives it.
+ * A file must name these, the contract's line fields. `country` and `operator` may be left out:
+ * an international number (+229…) gives the country, and the regulator's numbering plan the
+ * operator (docs/bulk.md).
  */
-export const requiredBatchColumns: readonly BatchColumn[] = ['beneficiary_name', 'phone', 'amount', 'currency', 'reference', 'operator'];
+export const requiredBatchColumns: readonly BatchColumn[] = ['beneficiary_name', 'phone', 'amount', 'currency', 'reference'];
 
 /** Every accepted heading, in the compared form (see `comparableHeading`); the English name first. */
 export const batchColumnHeadings: Readonly<Record<BatchColumn, readonly string[]>> = Object.freeze({

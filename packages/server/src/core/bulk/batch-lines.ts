@@ -3,10 +3,10 @@
 // within the operator's limits), plus what only a batch can get wrong (a reference twice).
 // Every problem of a line is reported, not only the first, and the checker keeps the batch's
 // totals so that a later balance check needs no second pass.
-import { getCountryCallingCode } from 'libphonenumber-js/max';
 import { countryCodes, type CatalogCountry, type CatalogOperator, type CountryCode, type Currency, type OperatorCatalog } from '../catalog/operator-catalog.js';
 import { feeFor } from '../ledger/ledger.js';
 import { normalizePhone } from '../phones/phone-number.js';
+import { countryOfInternationalNumber, internationalDigits, predictForE164 } from '../phones/operator-prediction.js';
 import { metadataLimits, type Metadata } from '../shared/metadata.js';
 import { readAmount } from './batch-amount.js';
 import type { BatchLineProblem, BatchProblemCode } from './batch-problems.js';
@@ -58,16 +58,6 @@ export interface BatchCurrencyTotal {
 export const batchLineLimits = { beneficiaryName: 200, reference: 100, description: 255 } as const;
 const referencePattern = /^[A-Za-z0-9._:-]+$/;
 
-/** Calling code -> country, to derive the country of an international number (+229 is Benin). */
-const countryOfCallingCode: ReadonlyMap<string, CountryCode> = new Map(countryCodes.map((code) => [getCountryCallingCode(code), code]));
-
-function internationalDigits(phone: string): string | undefined {
-  const compact = phone.replace(/[\s.\-()]/g, '');
-  if (compact.startsWith('+')) return compact.slice(1);
-  if (compact.startsWith('00')) return compact.slice(2);
-  return undefined;
-}
-
 function present(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed === '' ? undefined : trimmed;
@@ -110,7 +100,7 @@ export class BatchLineChecker {
     const phone = required('phone', line.phone);
     const country = this.#country(present(line.country), phone, refuse);
     const e164 = phone === undefined || country === undefined ? undefined : this.#phone(country, phone, refuse);
-    const operator = this.#operator(country, present(line.operator), refuse);
+    const operator = this.#operator(country, present(line.operator), e164, refuse);
     if (country !== undefined && currency !== undefined && currency !== country.defaultCurrency) {
       // Payouts go out in the country's currency (payout-service), so another one cannot be honoured.
       refuse('currency', 'unsupported_currency', `Payouts in ${country.name} are in ${country.defaultCurrency}; got ${currency}.`);
@@ -166,11 +156,10 @@ export class BatchLineChecker {
       return this.#catalog.country(raw) ?? refuse('country', 'invalid_operator', `Country ${raw} is not served; the countries are ${this.#servedCountries()}.`);
     }
     if (phone === undefined) return undefined; // the missing phone is the problem reported
-    const digits = internationalDigits(phone);
-    if (digits === undefined) {
+    if (internationalDigits(phone) === undefined) {
       return refuse('country', 'validation_error', 'country is required when the phone number is in national form (or write it as +229…, +228…, +225…).');
     }
-    const code = [...countryOfCallingCode].find(([callingCode]) => digits.startsWith(callingCode))?.[1];
+    const code = countryOfInternationalNumber(phone);
     const country = code === undefined ? undefined : this.#catalog.country(code);
     return country ?? refuse('phone', 'invalid_phone', `This number is not in a served country (${this.#servedCountries()}).`);
   }
@@ -180,9 +169,15 @@ export class BatchLineChecker {
     return check.ok ? check.e164 : refuse('phone', 'invalid_phone', check.message);
   }
 
-  #operator(country: CatalogCountry | undefined, raw: string | undefined, refuse: Refuse): CatalogOperator | undefined {
-    if (raw === undefined) return refuse('operator', 'validation_error', 'operator is required: Akwe does not derive it from the phone number.');
+  #operator(country: CatalogCountry | undefined, raw: string | undefined, e164: string | undefined, refuse: Refuse): CatalogOperator | undefined {
     if (country === undefined) return undefined; // checked once the country is known
+    if (raw === undefined) {
+      if (e164 === undefined) return undefined; // the phone's problem is the one reported
+      // No operator given: the one the regulator's plan issued the number to (an explicit one always wins).
+      const predicted = predictForE164(country, e164).operator;
+      const operator = predicted === null ? undefined : this.#catalog.operatorFor(country.code, predicted, 'payout');
+      return operator ?? refuse('operator', 'operator_required', `No operator given, and none can be predicted from ${e164}: give operator (see the payout operator catalog).`);
+    }
     const operator = this.#catalog.operatorFor(country.code, raw, 'payout');
     if (operator === undefined) {
       return refuse('operator', 'invalid_operator', `Operator ${raw} does not pay out in ${country.name}; see the payout operator catalog.`);

@@ -3,7 +3,7 @@ import type { ErrorCode } from '../errors/index.js';
 /** The catalog codes a batch line can be refused with (the same ones a single payout answers). */
 export type BatchProblemCode = Extract<
   ErrorCode,
-  'validation_error' | 'invalid_phone' | 'invalid_operator' | 'unsupported_currency' | 'amount_too_low' | 'amount_too_high' | 'duplicate_reference'
+  'validation_error' | 'invalid_phone' | 'invalid_operator' | 'operator_required' | 'unsupported_currency' | 'amount_too_low' | 'amount_too_high' | 'duplicate_reference'
 >;
 
 /**

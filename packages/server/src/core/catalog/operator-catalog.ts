@@ -40,12 +40,29 @@ export interface CatalogOperator {
   payout: OperatorCapability;
 }
 
+/**
+ * Which operator a mobile number was issued to, by the regulator's numbering plan: the prefix of
+ * the national number (E.164 without the country code) -> canonical operator slug.
+ */
+export interface NumberingPlan {
+  /** Where the prefixes come from (the regulator's plan), and when they were last checked. */
+  source: string;
+  asOf: string;
+  /** Numbers can move to another operator and keep their prefix (mobile number portability). */
+  portability: boolean;
+  prefixes: ReadonlyMap<string, string>;
+  /** Operators any number of the country may use (a wallet that is not a network: Wave). */
+  anyNumber: readonly string[];
+}
+
 export interface CatalogCountry {
   code: CountryCode;
   name: string;
   currencies: readonly Currency[];
   defaultCurrency: Currency;
   operators: readonly CatalogOperator[];
+  /** Absent: no operator is predicted from numbers of this country. */
+  numbering?: NumberingPlan;
 }
 
 // Slugs and aliases travel in request bodies (earlier contract: operator max 32 chars) and are
@@ -167,8 +184,30 @@ interface IndexedCountry {
   byName: ReadonlyMap<string, CatalogOperator>;
 }
 
+function parseNumbering(v: Validator, raw: unknown, path: string, operators: readonly CatalogOperator[]): NumberingPlan {
+  const obj = v.object(raw, path, ['source', 'as_of', 'portability', 'prefixes', 'any_number']);
+  const source = v.string(obj['source'], `${path}.source`);
+  const asOf = v.string(obj['as_of'], `${path}.as_of`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(asOf)) v.fail(`${path}.as_of`, 'must be a date (YYYY-MM-DD)');
+  const portability = v.boolean(obj['portability'], `${path}.portability`);
+  const slugs = new Set(operators.map((o) => o.slug));
+  const own = (slug: unknown, at: string): string => {
+    const text = v.slug(slug, at);
+    if (!slugs.has(text)) v.fail(at, `must be the slug of one of the country's operators (${[...slugs].join(', ')})`);
+    return text;
+  };
+  const prefixesRaw = v.object(obj['prefixes'], `${path}.prefixes`, Object.keys((obj['prefixes'] as object | null) ?? {}));
+  const prefixes = new Map<string, string>();
+  for (const [prefix, slug] of Object.entries(prefixesRaw)) {
+    if (!/^\d{1,6}$/.test(prefix)) v.fail(`${path}.prefixes.${prefix}`, 'must be the first 1 to 6 digits of a national number');
+    prefixes.set(prefix, own(slug, `${path}.prefixes.${prefix}`));
+  }
+  const anyNumber = v.array(obj['any_number'] ?? [], `${path}.any_number`, false).map((slug, i) => own(slug, `${path}.any_number[${i}]`));
+  return Object.freeze({ source, asOf, portability, prefixes, anyNumber: Object.freeze(anyNumber) });
+}
+
 function parseCountry(v: Validator, raw: unknown, path: string): IndexedCountry {
-  const obj = v.object(raw, path, ['code', 'name', 'currencies', 'default_currency', 'operators']);
+  const obj = v.object(raw, path, ['code', 'name', 'currencies', 'default_currency', 'operators', 'numbering']);
   const code = obj['code'];
   if (!isCountryCode(code)) v.fail(`${path}.code`, `must be one of ${countryCodes.join(', ')}`);
   const name = v.string(obj['name'], `${path}.name`);
@@ -205,12 +244,14 @@ function parseCountry(v: Validator, raw: unknown, path: string): IndexedCountry 
     }
   });
 
+  const numbering = obj['numbering'] === undefined ? undefined : parseNumbering(v, obj['numbering'], `${path}.numbering`, operators);
   const country: CatalogCountry = Object.freeze({
     code,
     name,
     currencies: Object.freeze(countryCurrencies),
     defaultCurrency,
     operators: Object.freeze(operators),
+    ...(numbering ? { numbering } : {}),
   });
   return { country, byName };
 }

@@ -13,6 +13,7 @@ export const errorCatalog = {
   amount_too_high: { status: 400, message: 'Amount is above the operator’s maximum.' },
   missing_idempotency_key: { status: 400, message: 'The Idempotency-Key header is required.' },
   invalid_idempotency_key: { status: 400, message: 'The Idempotency-Key header is too long or has characters outside printable ASCII.' },
+  operator_required: { status: 400, message: 'No operator was given, and none can be predicted from the phone number.' },
   refund_not_supported: { status: 400, message: 'The payment’s operator takes no refunds through Akwe; refund the customer another way.' },
   invalid_otp: { status: 400, message: 'The one-time code is not valid.' },
   malformed_request: { status: 400, message: 'The request is not valid HTTP.' },

@@ -5,7 +5,7 @@ import { MetadataInput, MetadataObject } from '../shared/metadata-schema.js';
 import { listOf, listQuery } from '../shared/pagination.js';
 
 const lineRules =
-  'Required: beneficiary_name, phone, amount (centimes), currency, reference (unique in the batch and among your payouts), operator; country unless the phone is international (+229…). ' +
+  'Required: beneficiary_name, phone, amount (centimes), currency, reference (unique in the batch and among your payouts); country unless the phone is international (+229…); operator unless it can be predicted from the number. ' +
   'A missing or wrong value is reported with the line\'s `row` (its position in items, from 1) in the 400 `validation_error` details, every line at once.';
 
 /**
@@ -20,7 +20,7 @@ export const BulkItemInput = Type.Object(
     currency: Type.Optional(Type.String({ maxLength: 16, description: 'XOF (the currency payouts use in BJ, TG and CI).' })),
     reference: Type.Optional(Type.String({ maxLength: 1000, description: '1 to 100 of A-Z a-z 0-9 . _ : -; becomes the reference of the line\'s payout.' })),
     country: Type.Optional(Type.String({ maxLength: 16, description: 'BJ, TG or CI; derived from an international number when absent.' })),
-    operator: Type.Optional(Type.String({ maxLength: 64, description: 'Payout catalog slug or alias; not derived from the number.' })),
+    operator: Type.Optional(Type.String({ maxLength: 64, description: 'Payout catalog slug or alias; when absent, predicted from the number (the regulator’s numbering plan); a number with no predictable operator is refused with operator_required.' })),
     description: Type.Optional(Type.String({ maxLength: 1000, description: 'At most 255 characters.' })),
     metadata: Type.Optional(Type.Unsafe<Record<string, string>>({ type: 'object', additionalProperties: { type: 'string' }, description: 'The line\'s own key-value pairs (the metadata limits, checked per line).' })),
   },

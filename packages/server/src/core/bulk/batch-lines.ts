@@ -3,7 +3,7 @@
 // within the operator's limits), plus what only a batch can get wrong (a reference twice).
 // Every problem of a line is reported, not only the first, and the checker keeps the batch's
 // totals so that a later balance check needs no second pass.
-import { countryCodes, type CatalogCountry, type CatalogOperator, type CountryCode, type Currency, type OperatorCatalog } from '../catalog/operator-catalog.js';
+import { type CatalogCountry, type CatalogOperator, type CountryCode, type Currency, type OperatorCatalog } from '../catalog/operator-catalog.js';
 import { feeFor } from '../ledger/ledger.js';
 import { normalizePhone } from '../phones/phone-number.js';
 import { countryOfInternationalNumber, internationalDigits, predictForE164 } from '../phones/operator-prediction.js';

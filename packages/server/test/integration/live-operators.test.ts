@@ -8,7 +8,8 @@
  * delivery is the same code as in test mode, covered by the webhook suites.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
@@ -30,6 +31,7 @@ for (const target of testDatabases()) {
     let db: OpenTestDatabase;
     let running: RunningServer;
     let operatorsFile: string;
+    let dataDir: string;
     let liveKey: string;
     let merchantId: string;
 
@@ -64,6 +66,8 @@ for (const target of testDatabases()) {
     before(async () => {
       mocks = await startOperatorMocks({ mtn: { decisionDelayMs: 100 } });
       operatorsFile = operatorsFileFor(mocks, 1_000);
+      // The server's own files (its development secret) go to a folder of this test, never the checkout.
+      dataDir = mkdtempSync(join(tmpdir(), 'akwe-live-'));
       db = await target.open();
       const port = await freePort();
       const config = loadConfig({
@@ -71,6 +75,7 @@ for (const target of testDatabases()) {
         HOST: '127.0.0.1',
         PUBLIC_URL: `http://127.0.0.1:${port}`,
         AKWE_DEV: 'true',
+        AKWE_DATA_DIR: dataDir,
         DATABASE_URL: db.url,
         OPERATORS_FILE: operatorsFile,
         LOG_LEVEL: 'silent',
@@ -96,6 +101,7 @@ for (const target of testDatabases()) {
       await mocks?.close();
       await db?.close();
       if (operatorsFile) rmSync(join(operatorsFile, '..'), { recursive: true, force: true });
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     });
 
     it('collects a live push payment: MTN callback, status query, completed, merchant webhook; MTN asked once', async () => {

@@ -15,6 +15,7 @@ export const errorCatalog = {
   invalid_idempotency_key: { status: 400, message: 'The Idempotency-Key header is too long or has characters outside printable ASCII.' },
   operator_required: { status: 400, message: 'No operator was given, and none can be predicted from the phone number.' },
   refund_not_supported: { status: 400, message: 'The payment’s operator takes no refunds through Akwe; refund the customer another way.' },
+  invalid_cursor: { status: 400, message: 'The cursor is not an object id this list can start from (starting_after / ending_before take the id of an object of the list).' },
   invalid_otp: { status: 400, message: 'The one-time code is not valid.' },
   malformed_request: { status: 400, message: 'The request is not valid HTTP.' },
   operator_unavailable: { status: 503, message: 'The operator cannot be reached for this payment; nothing was charged.' },

@@ -71,6 +71,7 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   payment_not_refundable: operations(...refunding),
   refund_exceeds_amount: operations(...refunding),
   refund_not_supported: operations(...refunding),
+  invalid_cursor: (route) => route.operationId?.startsWith('list') === true,
   // A live payout for an operator no connector serves is refused before it is stored.
   operator_unavailable: operations(...operatorCalls, ...payoutCreation),
   operator_outcome_unknown: operations(...operatorCalls),

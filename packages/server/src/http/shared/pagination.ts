@@ -1,5 +1,6 @@
 import { Type, type TProperties, type TSchema } from 'typebox';
 import { AkweError } from '../../core/errors/index.js';
+import { looksLikeId } from '../../core/shared/ids.js';
 import { defaultPageLimit, maxPageLimit, type Page, type PageRequest } from '../../core/shared/pagination.js';
 
 const cursor = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 64, description }));
@@ -28,7 +29,15 @@ export function toPageRequest(query: { limit: number; starting_after?: string; e
   if (query.starting_after !== undefined && query.ending_before !== undefined) {
     throw new AkweError('validation_error', 'Send starting_after or ending_before, not both.', { field: 'ending_before' });
   }
-  return { limit: query.limit, startingAfter: query.starting_after, endingBefore: query.ending_before };
+  // A cursor is an object id (UUID). Anything else used to read as a position before every id
+  // and answer page 1 again with has_more: a client following cursors looped forever.
+  for (const [field, value] of [['starting_after', query.starting_after], ['ending_before', query.ending_before]] as const) {
+    if (value !== undefined && !looksLikeId(value)) {
+      throw AkweError.ofField('invalid_cursor', field, `${field} must be the id of an object of this list (a UUID such as the \`id\` of the last object of the page you read); got ${JSON.stringify(value.slice(0, 64))}.`);
+    }
+  }
+  // Ids are stored in lower case: an upper-case copy of one must read the same place.
+  return { limit: query.limit, startingAfter: query.starting_after?.toLowerCase(), endingBefore: query.ending_before?.toLowerCase() };
 }
 
 export function toWireList<T, U>(page: Page<T>, map: (item: T) => U) {

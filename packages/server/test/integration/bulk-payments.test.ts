@@ -398,6 +398,14 @@ for (const target of testDatabases()) {
         const imported = await importCsv(testKey, `nom;telephone;montant;devise;reference\nAfi Mensah;+228 90 00 00 00;25000;XOF;CSV-${newId()}\n`);
         assert.equal(imported.statusCode, 201, imported.body);
         assert.deepEqual((await itemsOf(testKey, imported.json().id)).map((item) => [item.country, item.operator]), [['TG', 'tmoney_tg']]);
+        // National numbers take the batch's country (JSON `country`, CSV `?country=`); without one they need their own.
+        const national = await create(testKey, [contractLine('0197000000'), { ...contractLine('90000000'), country: 'TG' }], { country: 'BJ' });
+        assert.deepEqual((await itemsOf(testKey, national.id)).map((item) => [item.country, item.operator]), [['BJ', 'mtn_bj'], ['TG', 'tmoney_tg']]);
+        const nationalCsv = await importCsv(testKey, `nom;telephone;montant;devise;reference\nAfi;0701020304;25000;XOF;CSV-${newId()}\n`, 'name=Import&country=CI');
+        assert.equal(nationalCsv.statusCode, 201, nationalCsv.body);
+        assert.deepEqual((await itemsOf(testKey, nationalCsv.json().id)).map((item) => [item.country, item.operator]), [['CI', 'orange_ci']]);
+        const countryless = await send(testKey, 'POST', '/bulk-payments/', batchBody([contractLine('0197000000')]));
+        assert.deepEqual(countryless.json().error.details.map((d: Wire) => [d.field, d.code]), [['country', 'validation_error']]);
         const unpredictable = await send(testKey, 'POST', '/bulk-payments/', batchBody([contractLine('+2290129000000')]));
         assert.equal(unpredictable.statusCode, 400, unpredictable.body);
         assert.deepEqual(unpredictable.json().error.details.map((d: Wire) => [d.row, d.field, d.code]), [[1, 'operator', 'operator_required']]);

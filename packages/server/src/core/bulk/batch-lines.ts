@@ -68,8 +68,12 @@ export class BatchLineChecker {
   readonly #firstRowOfReference = new Map<string, number>();
   readonly #totals = new Map<Currency, BatchCurrencyTotal>();
 
-  constructor(catalog: OperatorCatalog) {
+  readonly #defaultCountry: string | undefined;
+
+  /** `defaultCountry`: the batch's country, for lines with a national number and no country of their own. */
+  constructor(catalog: OperatorCatalog, options: { defaultCountry?: string } = {}) {
     this.#catalog = catalog;
+    this.#defaultCountry = options.defaultCountry;
   }
 
   /**
@@ -156,6 +160,7 @@ export class BatchLineChecker {
       return this.#catalog.country(raw) ?? refuse('country', 'invalid_operator', `Country ${raw} is not served; the countries are ${this.#servedCountries()}.`);
     }
     if (phone === undefined) return undefined; // the missing phone is the problem reported
+    if (internationalDigits(phone) === undefined && this.#defaultCountry !== undefined) return this.#country(this.#defaultCountry, phone, refuse);
     if (internationalDigits(phone) === undefined) {
       return refuse('country', 'validation_error', 'country is required when the phone number is in national form (or write it as +229…, +228…, +225…).');
     }

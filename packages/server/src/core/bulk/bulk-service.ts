@@ -42,6 +42,8 @@ export interface CreateBatchInput {
   name: string;
   description?: string;
   metadata?: Metadata;
+  /** The country of lines with a national number and no country of their own. */
+  country?: string;
 }
 
 /** A batch with what its lines add up to per status (the detail). */
@@ -71,7 +73,7 @@ export class BulkService {
     if (input.items.length > this.deps.maxLines) {
       throw new AkweError('validation_error', `A batch holds at most ${this.deps.maxLines} lines; got ${input.items.length}.`, { field: 'items' });
     }
-    const checker = new BatchLineChecker(this.deps.catalog);
+    const checker = new BatchLineChecker(this.deps.catalog, { defaultCountry: input.country });
     const items: BatchItem[] = [];
     const problems: BatchLineProblem[] = [];
     input.items.forEach((line, index) => {

@@ -64,13 +64,14 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
       const earlierProblems = request.validationError && itemSchemaProblems(request.validationError.validation);
       if (request.validationError && !earlierProblems) throw toAkweError(request.validationError);
       const recorded = recordedRequest(request, reply, render);
-      const { name, description, items, metadata } = request.body;
+      const { name, description, items, metadata, country } = request.body;
       const detail = await bulk.createFromItems(
         principalOf(request),
         {
           name,
           description,
           metadata,
+          ...(country === undefined ? {} : { country }),
           ...(earlierProblems ? { earlierProblems } : {}),
           items: items.map((line, index) => withoutRefusedFields(line, earlierProblems?.get(index + 1))).map((item) => ({
             beneficiaryName: item.beneficiary_name,

@@ -33,6 +33,7 @@ export const CreateBulkBody = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 500 })),
     items: Type.Array(BulkItemInput, { minItems: 1, maxItems: 100_000, description: 'The lines; at most BULK_MAX_LINES (default 10 000).' }),
     metadata: Type.Optional(MetadataInput),
+    country: Type.Optional(Type.String({ minLength: 2, maxLength: 2, description: 'BJ, TG or CI: the country of lines whose number is national and that name no country.' })),
   },
   { additionalProperties: false, title: 'CreateBulkPaymentRequest' },
 );
@@ -41,6 +42,7 @@ export const ImportCsvQuery = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200, description: 'The batch\'s name.' }),
     description: Type.Optional(Type.String({ maxLength: 500 })),
+    country: Type.Optional(Type.String({ minLength: 2, maxLength: 2, description: 'BJ, TG or CI: the country of rows whose number is national and whose country cell is empty.' })),
   },
   { additionalProperties: false },
 );

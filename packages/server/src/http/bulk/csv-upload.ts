@@ -38,12 +38,18 @@ function refuseOtherRoutes(request: FastifyRequest, contentType: string): void {
   }
 }
 
-export async function readCsvBody(request: FastifyRequest, payload: AsyncIterable<Buffer>, catalog: OperatorCatalog, limits: BatchCsvLimits): Promise<CsvUpload> {
-  refuseOtherRoutes(request, 'text/csv');
-  return readCsvFile(payload, catalog, limits);
+/** The batch's `country` query parameter (read before the query is validated: the file is checked as it arrives). */
+function batchCountry(request: FastifyRequest): string | undefined {
+  const country = (request.query as { country?: unknown } | undefined)?.country;
+  return typeof country === 'string' && country !== '' ? country : undefined;
 }
 
-async function readCsvFile(payload: AsyncIterable<Buffer>, catalog: OperatorCatalog, limits: BatchCsvLimits): Promise<CsvUpload> {
+export async function readCsvBody(request: FastifyRequest, payload: AsyncIterable<Buffer>, catalog: OperatorCatalog, limits: BatchCsvLimits): Promise<CsvUpload> {
+  refuseOtherRoutes(request, 'text/csv');
+  return readCsvFile(payload, catalog, limits, batchCountry(request));
+}
+
+async function readCsvFile(payload: AsyncIterable<Buffer>, catalog: OperatorCatalog, limits: BatchCsvLimits, defaultCountry: string | undefined): Promise<CsvUpload> {
   const hash = createHash('sha256');
   let bytes = 0;
   async function* hashed(): AsyncGenerator<Buffer> {
@@ -53,7 +59,7 @@ async function readCsvFile(payload: AsyncIterable<Buffer>, catalog: OperatorCata
       yield chunk;
     }
   }
-  const checked = await checkBatchCsv(hashed(), catalog, limits);
+  const checked = await checkBatchCsv(hashed(), catalog, limits, { defaultCountry });
   return new CsvUpload(checked, hash.digest('hex'), bytes);
 }
 
@@ -104,7 +110,7 @@ export function readMultipartCsv(request: FastifyRequest, payload: Readable, cat
     let file: Promise<CsvUpload> | undefined;
     parser.on('file', (_field, stream) => {
       if (file) return void stream.resume();
-      file = readCsvFile(stream as AsyncIterable<Buffer>, catalog, limits);
+      file = readCsvFile(stream as AsyncIterable<Buffer>, catalog, limits, batchCountry(request));
       file.catch(refuse);
     });
     parser.on('filesLimit', () => refuse(new AkweError('validation_error', 'The upload holds more than one file: send one CSV file per request.', { field: 'body' })));

@@ -322,6 +322,8 @@ const bucketLabels: Record<Bucket, string> = { refund: 'refund', create: 'paymen
  */
 function expectedBucket(route: SeenRoute): Bucket {
   if (route.method === 'GET' || route.method === 'HEAD') return 'read';
+  // A POST that reads and writes nothing of the merchant's (docs/decisions.md, issue 24).
+  if (route.url === '/api/v1/operators/predict') return 'read';
   if (/^\/api\/v1\/collect\/payments\/:[^/]+\/refunds\/?$/.test(route.url)) return 'refund';
   if (route.url.startsWith('/api/v1/collect/')) return 'create';
   if (route.url.startsWith('/api/v1/payout/') || route.url.startsWith('/api/v1/bulk-payments/')) return 'payout';

@@ -1,22 +1,11 @@
 import type { Clock } from '../../core/ports.js';
+import { exchangeJson, type OperatorResponse } from '../operator-http.js';
 import { MtnProtocolError, parseToken } from './mtn-responses.js';
 import { tokenRequest, type MtnRequest } from './mtn-requests.js';
 import type { MtnMomoSettings, MtnProduct } from './mtn-settings.js';
 import { TokenCache } from './mtn-token-cache.js';
 
-export interface MtnResponse {
-  status: number;
-  /** The JSON body, or undefined when there was none (202) or it was not JSON. */
-  body: unknown;
-}
-
-/** MTN did not answer (network, timeout): whether it received the request is unknown. */
-export class MtnUnreachable extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(`MTN MoMo unreachable: ${message}`, options);
-    this.name = 'MtnUnreachable';
-  }
-}
+export type MtnResponse = OperatorResponse;
 
 /**
  * Sends built requests to one MTN MoMo deployment: the product's subscription key and bearer token
@@ -54,35 +43,11 @@ export class MtnMomoClient {
     return parseToken(response.body);
   }
 
-  private async exchange(request: MtnRequest, authorization: string): Promise<MtnResponse> {
+  private exchange(request: MtnRequest, authorization: string): Promise<MtnResponse> {
     const credentials = this.settings.products[request.product]!;
-    let response: Response;
-    try {
-      response = await this.fetchImpl(`${this.settings.baseUrl.replace(/\/+$/, '')}${request.path}`, {
-        method: request.method,
-        headers: { ...request.headers, authorization, 'ocp-apim-subscription-key': credentials.subscriptionKey.reveal() },
-        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
-        signal: AbortSignal.timeout(this.settings.timeoutMs),
-        redirect: 'manual',
-      });
-    } catch (error) {
-      throw new MtnUnreachable(`${request.method} ${request.path}: ${(error as Error).message}`, { cause: error });
-    }
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      throw new MtnUnreachable(`${request.method} ${request.path}: the answer was cut (${(error as Error).message})`, { cause: error });
-    }
-    return { status: response.status, body: parseJson(text) };
-  }
-}
-
-function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+    return exchangeJson(
+      { operator: 'MTN MoMo', baseUrl: this.settings.baseUrl, timeoutMs: this.settings.timeoutMs, fetchImpl: this.fetchImpl },
+      { ...request, headers: { ...request.headers, authorization, 'ocp-apim-subscription-key': credentials.subscriptionKey.reveal() } },
+    );
   }
 }

@@ -5,15 +5,12 @@
  */
 import type { Payment, Refund } from '../../core/payments/payment.js';
 import type { Payout } from '../../core/payouts/payout.js';
+import type { OperatorRequest } from '../operator-http.js';
 import type { MtnCredentials, MtnMomoSettings, MtnProduct } from './mtn-settings.js';
 
-export interface MtnRequest {
+/** A request to MTN (paths such as /collection/v1_0/requesttopay), sent with its product's credentials. */
+export interface MtnRequest extends OperatorRequest {
   product: MtnProduct;
-  method: 'GET' | 'POST';
-  /** Under the base URL, e.g. /collection/v1_0/requesttopay. */
-  path: string;
-  headers: Record<string, string>;
-  body?: Record<string, unknown>;
 }
 
 /** The kinds of transaction MTN keeps, each under its product. */

@@ -1,19 +1,8 @@
+import { exchangeJson, type OperatorResponse } from '../operator-http.js';
 import type { WaveRequest } from './wave-requests.js';
 import type { WaveSettings } from './wave-settings.js';
 
-export interface WaveResponse {
-  status: number;
-  /** The JSON body, or undefined when there was none (a refund's 200) or it was not JSON. */
-  body: unknown;
-}
-
-/** Wave did not answer (network, timeout): whether it received the request is unknown. */
-export class WaveUnreachable extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(`Wave unreachable: ${message}`, options);
-    this.name = 'WaveUnreachable';
-  }
-}
+export type WaveResponse = OperatorResponse;
 
 /** Sends built requests to Wave with the wallet's API key as bearer token, within the call timeout. */
 export class WaveClient {
@@ -22,27 +11,10 @@ export class WaveClient {
     private readonly fetchImpl: typeof fetch = fetch,
   ) {}
 
-  async send(request: WaveRequest): Promise<WaveResponse> {
-    let response: Response;
-    let text: string;
-    try {
-      response = await this.fetchImpl(`${this.settings.baseUrl.replace(/\/+$/, '')}${request.path}`, {
-        method: request.method,
-        headers: { ...request.headers, authorization: `Bearer ${this.settings.apiKey.reveal()}` },
-        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
-        signal: AbortSignal.timeout(this.settings.timeoutMs),
-        redirect: 'manual',
-      });
-      text = await response.text();
-    } catch (error) {
-      throw new WaveUnreachable(`${request.method} ${request.path.split('?')[0]}: ${(error as Error).message}`, { cause: error });
-    }
-    let body: unknown;
-    try {
-      body = text.trim() === '' ? undefined : JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    return { status: response.status, body };
+  send(request: WaveRequest): Promise<WaveResponse> {
+    return exchangeJson(
+      { operator: 'Wave', baseUrl: this.settings.baseUrl, timeoutMs: this.settings.timeoutMs, fetchImpl: this.fetchImpl },
+      { ...request, headers: { ...request.headers, authorization: `Bearer ${this.settings.apiKey.reveal()}` } },
+    );
   }
 }

@@ -6,15 +6,11 @@
  */
 import type { Payment, Refund } from '../../core/payments/payment.js';
 import type { Payout } from '../../core/payouts/payout.js';
+import type { OperatorRequest } from '../operator-http.js';
 import type { WaveSettings } from './wave-settings.js';
 
-export interface WaveRequest {
-  method: 'GET' | 'POST';
-  /** Under the base URL, e.g. /v1/checkout/sessions. */
-  path: string;
-  headers: Record<string, string>;
-  body?: Record<string, unknown>;
-}
+/** A request to Wave (paths such as /v1/checkout/sessions); the client adds the bearer API key. */
+export type WaveRequest = OperatorRequest;
 
 /** Wave's own limits on free text: 255 for names and references, 40 for a payout's reason. */
 const MAX_NAME = 255;

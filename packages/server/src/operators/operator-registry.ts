@@ -2,15 +2,6 @@ import type { OperatorConnector, OperatorConnectors, OperatorHealth } from '../c
 import type { Environment } from '../core/shared/environment.js';
 import { SandboxOperator } from './sandbox/sandbox-operator.js';
 
-/** A live connector that can tell how its operator is doing (its circuit breaker). */
-interface WithHealth {
-  health(): OperatorHealth;
-}
-
-function hasHealth(connector: OperatorConnector): connector is OperatorConnector & WithHealth {
-  return typeof (connector as Partial<WithHealth>).health === 'function';
-}
-
 /**
  * Test traffic always reaches the sandbox, whatever the operator; live traffic the connector
  * configured for the operator's gateway code (OPERATORS_FILE), or none: the core then answers
@@ -32,7 +23,7 @@ export class OperatorRegistry implements OperatorConnectors {
   health(environment: Environment, gatewayCode: string): OperatorHealth {
     const connector = this.connectorFor(environment, gatewayCode);
     if (!connector) return 'unavailable';
-    return hasHealth(connector) ? connector.health() : 'available';
+    return connector.health?.() ?? 'available';
   }
 
   liveConnectorsOf(family: string): OperatorConnector[] {

@@ -97,6 +97,12 @@ class Validator {
     return value as Json;
   }
 
+  /** An object whose keys are data (any key allowed). */
+  record(value: unknown, path: string): Json {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) this.fail(path, 'must be an object');
+    return value as Json;
+  }
+
   array(value: unknown, path: string, nonEmpty: boolean): unknown[] {
     if (!Array.isArray(value)) this.fail(path, 'must be an array');
     if (nonEmpty && value.length === 0) this.fail(path, 'must not be empty');
@@ -196,7 +202,7 @@ function parseNumbering(v: Validator, raw: unknown, path: string, operators: rea
     if (!slugs.has(text)) v.fail(at, `must be the slug of one of the country's operators (${[...slugs].join(', ')})`);
     return text;
   };
-  const prefixesRaw = v.object(obj['prefixes'], `${path}.prefixes`, Object.keys((obj['prefixes'] as object | null) ?? {}));
+  const prefixesRaw = v.record(obj['prefixes'], `${path}.prefixes`);
   const prefixes = new Map<string, string>();
   for (const [prefix, slug] of Object.entries(prefixesRaw)) {
     if (!/^\d{1,6}$/.test(prefix)) v.fail(`${path}.prefixes.${prefix}`, 'must be the first 1 to 6 digits of a national number');

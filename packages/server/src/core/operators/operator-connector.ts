@@ -85,6 +85,8 @@ export interface OperatorConnector {
   readonly payouts?: PayoutFlow;
   /** A harmless call per part of the connector (a token, a balance), for `akwe operators check`. */
   check?(): Promise<ConnectorCheck[]>;
+  /** How the operator is doing (its circuit breaker); a connector without one is always available. */
+  health?(): OperatorHealth;
   /** For operators that sign their callbacks (Wave): whether this raw body and headers came from them. */
   verifyWebhook?(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowSeconds: number): boolean;
 }

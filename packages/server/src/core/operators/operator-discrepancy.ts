@@ -1,3 +1,4 @@
+import type { Clock, IdSource } from '../ports.js';
 import type { Environment } from '../shared/environment.js';
 
 /**
@@ -31,4 +32,26 @@ export interface DiscrepancyStore {
   list(filter: { unresolvedOnly: boolean; limit: number }): Promise<OperatorDiscrepancy[]>;
   /** Marks it decided with a note; undefined when there is no such discrepancy. */
   resolve(id: string, resolution: string, at: string): Promise<OperatorDiscrepancy | undefined>;
+}
+
+/** What a discrepancy is about, as the code that met it knows it; the keeper gives it its id and time. */
+export type DiscrepancyReport = Omit<OperatorDiscrepancy, 'id' | 'createdAt' | 'resolvedAt' | 'resolution'>;
+
+/** Keeps each new discrepancy once, and tells of it (the server logs it at error level). */
+export class DiscrepancyKeeper {
+  constructor(
+    private readonly deps: {
+      /** None: only told of. */
+      store?: DiscrepancyStore;
+      onNew?: (discrepancy: OperatorDiscrepancy) => void;
+      newId: IdSource;
+      clock: Clock;
+    },
+  ) {}
+
+  async keep(report: DiscrepancyReport): Promise<void> {
+    const discrepancy: OperatorDiscrepancy = { ...report, id: this.deps.newId(), createdAt: this.deps.clock.now().toISOString(), resolvedAt: null, resolution: null };
+    const fresh = this.deps.store ? await this.deps.store.record(discrepancy) : true;
+    if (fresh) this.deps.onNew?.(discrepancy);
+  }
 }

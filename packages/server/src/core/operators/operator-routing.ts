@@ -3,6 +3,9 @@ import { AkweError } from '../errors/index.js';
 import type { Environment } from '../shared/environment.js';
 import type { OperatorConnector, OperatorConnectors } from './operator-connector.js';
 
+/** A stored payment, refund or payout: it names its environment, country and operator slug. */
+type RoutedResource = { environment: Environment; country: string; operator: string | null };
+
 export type OperatorFlow = 'push' | 'hosted' | 'otp' | 'status' | 'refunds' | 'payouts';
 
 /** How long a client is told to wait when an operator's breaker is open (seconds). */
@@ -50,26 +53,32 @@ export class OperatorRouting {
   }
 
   /** As `flow`, for a stored payment, refund or payout that names its country and operator slug. */
-  flowFor<F extends OperatorFlow>(resource: { environment: Environment; country: string; operator: string | null }, flow: F): NonNullable<OperatorConnector[F]> {
+  flowFor<F extends OperatorFlow>(resource: RoutedResource, flow: F): NonNullable<OperatorConnector[F]> {
     return this.flow(resource.environment, this.operatorOf(resource), flow);
   }
 
   /** The flow if the operator's connector offers it, without refusing (status queries by workers). */
-  optionalFlow<F extends OperatorFlow>(resource: { environment: Environment; country: string; operator: string | null }, flow: F): OperatorConnector[F] | undefined {
-    if (resource.operator === null) return undefined;
-    const operator = this.catalog.findOperator(resource.country, resource.operator);
-    return operator && this.connectors.connectorFor(resource.environment, operator.gatewayCode)?.[flow];
+  optionalFlow<F extends OperatorFlow>(resource: RoutedResource, flow: F): OperatorConnector[F] | undefined {
+    return this.connectorOf(resource)?.[flow];
   }
 
   /** Whether a connector is configured for the resource's operator in its environment, whatever its health. */
-  isConfigured(resource: { environment: Environment; country: string; operator: string | null }): boolean {
-    const operator = resource.operator === null ? undefined : this.catalog.findOperator(resource.country, resource.operator);
-    return operator !== undefined && this.connectors.connectorFor(resource.environment, operator.gatewayCode) !== undefined;
+  isConfigured(resource: RoutedResource): boolean {
+    return this.connectorOf(resource) !== undefined;
   }
 
-  private operatorOf(resource: { country: string; operator: string | null }): CatalogOperator {
-    const operator = resource.operator === null ? undefined : this.catalog.findOperator(resource.country, resource.operator);
+  private connectorOf(resource: RoutedResource): OperatorConnector | undefined {
+    const operator = this.catalogOperator(resource);
+    return operator && this.connectors.connectorFor(resource.environment, operator.gatewayCode);
+  }
+
+  private operatorOf(resource: RoutedResource): CatalogOperator {
+    const operator = this.catalogOperator(resource);
     if (!operator) throw new AkweError('operator_unavailable', `The catalog no longer lists ${resource.operator ?? 'an operator'} in ${resource.country}.`);
     return operator;
+  }
+
+  private catalogOperator(resource: RoutedResource): CatalogOperator | undefined {
+    return resource.operator === null ? undefined : this.catalog.findOperator(resource.country, resource.operator);
   }
 }

@@ -22,7 +22,7 @@ import { RefundTakenOver, type LockedChange, type PaymentChange, type PaymentFil
 import type { Page, PageRequest } from '../shared/pagination.js';
 import { newCheckoutToken } from './checkout-token.js';
 import { eachConcurrently } from '../shared/concurrently.js';
-import type { DiscrepancyStore, OperatorDiscrepancy } from '../operators/operator-discrepancy.js';
+import { DiscrepancyKeeper, type DiscrepancyReport, type DiscrepancyStore, type OperatorDiscrepancy } from '../operators/operator-discrepancy.js';
 
 /** Operator calls a reconciliation pass makes at once. */
 const OPERATOR_CALLS_IN_FLIGHT = 16;
@@ -74,7 +74,7 @@ export interface RefundResult {
  * A payment's next state, the events reporting it, and the ledger postings it causes; or, for an
  * operator answer the state machine refuses, the payment unchanged and the discrepancy to keep.
  */
-type Decision = { next: Payment; events: StoredEvent[]; ledger?: LedgerPosting[]; discrepancy?: OperatorDiscrepancy };
+type Decision = { next: Payment; events: StoredEvent[]; ledger?: LedgerPosting[]; discrepancy?: DiscrepancyReport };
 
 /** Times a write is retried when another request changed the payment first. */
 const writeAttempts = 3;
@@ -94,11 +94,13 @@ export class PaymentService {
   private readonly leaseMs: number;
   private readonly checkMinIntervalMs: number;
   private readonly routing: OperatorRouting;
+  private readonly discrepancies: DiscrepancyKeeper;
 
   constructor(private readonly deps: PaymentServiceDeps) {
     this.leaseMs = (deps.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
     this.checkMinIntervalMs = deps.checkMinIntervalMs ?? 5_000;
     this.routing = new OperatorRouting(deps.operators, deps.catalog);
+    this.discrepancies = new DiscrepancyKeeper({ store: deps.discrepancies, onNew: deps.onDiscrepancy, newId: deps.newId, clock: deps.clock });
   }
 
   async create(ctx: PaymentContext, input: CreatePaymentInput, request: RecordedRequest<Payment> = {}): Promise<Payment> {
@@ -185,12 +187,8 @@ export class PaymentService {
     }
     return this.change(ctx, referenceOrId, async (current) => {
       if (isFinal(current.status) || current.operatorCall) return undefined;
-      const status = this.routing.optionalFlow(current, 'status');
-      if (!status) return undefined;
-      const answer = await this.call(() => status.queryStatus(current));
+      const change = await this.askOperator(current);
       // The operator saw no change (or never heard of it): nothing to write.
-      const change = answer && this.afterOperatorAnswer(current, answer);
-      if (change?.discrepancy) await this.recordDiscrepancy(change.discrepancy);
       return change && change.events.length > 0 ? change : undefined;
     });
   }
@@ -206,10 +204,7 @@ export class PaymentService {
     if (!isFinal(payment.status)) return this.get(payment, payment.id, { sync: true });
     // Final here, yet the operator calls about it: if it says otherwise (the customer paid a
     // payment we expired), that is kept for a person; the payment keeps its status.
-    const status = this.routing.optionalFlow(payment, 'status');
-    const answer = status && (await this.call(() => status.queryStatus(payment)));
-    const decision = answer && this.afterOperatorAnswer(payment, answer);
-    if (decision?.discrepancy) await this.recordDiscrepancy(decision.discrepancy);
+    await this.askOperator(payment);
     return payment;
   }
 
@@ -391,13 +386,10 @@ export class PaymentService {
     const now = this.deps.clock.now();
     const claimed = await this.deps.store.claimChecks(now.toISOString(), new Date(now.getTime() + this.leaseMs).toISOString(), limit);
     await eachConcurrently(claimed, OPERATOR_CALLS_IN_FLIGHT, async (payment) => {
-      const status = this.routing.optionalFlow(payment, 'status');
-      const answer = status && (await this.call(() => status.queryStatus(payment)));
-      const decision = answer && this.afterOperatorAnswer(payment, answer);
-      if (decision?.discrepancy) await this.recordDiscrepancy(decision.discrepancy);
+      const decision = await this.askOperator(payment);
       const next = decision && decision.events.length > 0 ? { ...decision.next, updatedAt: this.deps.clock.now().toISOString() } : { ...payment, nextCheckAt: this.nextCheckAt(payment) };
       // Lost to a concurrent change (a callback, a retry): that writer scheduled the next check.
-      await this.deps.store.save({ payment: { next: { ...next, version: payment.version + 1 }, expectedVersion: payment.version }, events: decision?.events ?? [], ledger: decision?.ledger });
+      await this.deps.store.save({ payment: { next, expectedVersion: payment.version }, events: decision?.events ?? [], ledger: decision?.ledger });
     });
     return claimed.length;
   }
@@ -582,7 +574,7 @@ export class PaymentService {
       }
       const decision = decide(current);
       // Kept before the settle commits: a crash between leaves it stored, and a second record is a no-op.
-      if (decision.discrepancy) await this.recordDiscrepancy(decision.discrepancy);
+      if (decision.discrepancy) await this.discrepancies.keep(decision.discrepancy);
       const now = this.deps.clock.now().toISOString();
       const next: Payment = { ...decision.next, operatorCall: null, operatorCallStartedAt: null, version: current.version + 1, updatedAt: now };
       const result = toResult(next);
@@ -733,7 +725,6 @@ export class PaymentService {
         next: current,
         events: [],
         discrepancy: {
-          id: this.deps.newId(),
           merchantId: current.merchantId,
           environment: current.environment,
           resourceType: 'payment',
@@ -744,17 +735,21 @@ export class PaymentService {
           operatorStatus: reported,
           operatorReference: answer.pspReference ?? null,
           message: answer.message ?? null,
-          createdAt: this.deps.clock.now().toISOString(),
-          resolvedAt: null,
-          resolution: null,
         },
       };
     }
   }
 
-  private async recordDiscrepancy(discrepancy: OperatorDiscrepancy): Promise<void> {
-    const fresh = this.deps.discrepancies ? await this.deps.discrepancies.record(discrepancy) : true;
-    if (fresh) this.deps.onDiscrepancy?.(discrepancy);
+  /**
+   * Where the operator stands on the payment, as a decision (undefined when its connector takes no
+   * status queries, or the operator never heard of it); an answer the payment cannot take is kept.
+   */
+  private async askOperator(payment: Payment): Promise<Decision | undefined> {
+    const status = this.routing.optionalFlow(payment, 'status');
+    const answer = status && (await this.call(() => status.queryStatus(payment)));
+    const decision = answer && this.afterOperatorAnswer(payment, answer);
+    if (decision?.discrepancy) await this.discrepancies.keep(decision.discrepancy);
+    return decision;
   }
 
   /** Applies an operator answer: each status in its path must be a legal step, and each emits its event. */

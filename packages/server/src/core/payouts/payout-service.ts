@@ -17,7 +17,7 @@ import type { Page, PageRequest } from '../shared/pagination.js';
 import { eachConcurrently } from '../shared/concurrently.js';
 import { isFinalPayout, type Payout, type PayoutAnswer, type PayoutStatus } from './payout.js';
 import { canMovePayout } from './payout-state-machine.js';
-import type { DiscrepancyStore, OperatorDiscrepancy } from '../operators/operator-discrepancy.js';
+import { DiscrepancyKeeper, type DiscrepancyStore, type OperatorDiscrepancy } from '../operators/operator-discrepancy.js';
 import type { PayoutFilters, PayoutStore } from './payout-store.js';
 
 export interface CreatePayoutInput {
@@ -73,11 +73,13 @@ export class PayoutService {
   private readonly leaseMs: number;
   private readonly checkIntervalMs: number;
   private readonly routing: OperatorRouting;
+  private readonly discrepancies: DiscrepancyKeeper;
 
   constructor(private readonly deps: PayoutServiceDeps) {
     this.leaseMs = (deps.leaseSeconds ?? 60) * 1000;
     this.checkIntervalMs = deps.checkIntervalMs ?? 1_000;
     this.routing = new OperatorRouting(deps.operators, deps.catalog);
+    this.discrepancies = new DiscrepancyKeeper({ store: deps.discrepancies, onNew: deps.onDiscrepancy, newId: deps.newId, clock: deps.clock });
   }
 
   async create(ctx: PaymentContext, input: CreatePayoutInput, request: RecordedRequest<Payout> = {}): Promise<Payout> {
@@ -303,9 +305,8 @@ export class PayoutService {
     return saved ? { ...next, version: current.version + 1 } : undefined;
   }
 
-  private async recordDiscrepancy(payout: Payout, answer: PayoutAnswer): Promise<void> {
-    const discrepancy: OperatorDiscrepancy = {
-      id: this.deps.newId(),
+  private recordDiscrepancy(payout: Payout, answer: PayoutAnswer): Promise<void> {
+    return this.discrepancies.keep({
       merchantId: payout.merchantId,
       environment: payout.environment,
       resourceType: 'payout',
@@ -316,12 +317,7 @@ export class PayoutService {
       operatorStatus: answer.status,
       operatorReference: answer.pspReference ?? null,
       message: answer.message ?? null,
-      createdAt: this.now(),
-      resolvedAt: null,
-      resolution: null,
-    };
-    const fresh = this.deps.discrepancies ? await this.deps.discrepancies.record(discrepancy) : true;
-    if (fresh) this.deps.onDiscrepancy?.(discrepancy);
+    });
   }
 
   private async find(ctx: TenantScope, referenceOrId: string): Promise<Payout> {

@@ -37,6 +37,20 @@ export async function operatorCallbackRoutes(app: FastifyInstance, options: Oper
     : new MemoryRateLimitCounter(options.clock);
   app.addHook('onClose', () => counter.close());
 
+  const refreshers: Record<'payment' | 'payout' | 'refund', (id: string) => Promise<unknown>> = {
+    payment: (id) => options.payments.refreshOnOperatorHint(id),
+    payout: (id) => options.payouts.refreshOnOperatorHint(id),
+    refund: (id) => options.payments.refreshRefundOnOperatorHint(id),
+  };
+
+  /** Refreshes, from its operator, what a callback names; one naming nothing of ours is logged and acknowledged. */
+  const refreshNamed = async (request: FastifyRequest, family: string, named: { resource: 'payment' | 'payout' | 'refund'; id: string } | undefined) => {
+    const log = request.log.child({ operator_family: family, resource: named?.resource, resource_id: named?.id });
+    const found = named === undefined ? undefined : await refreshers[named.resource](named.id);
+    if (found === undefined) log.warn('operator callback names nothing of ours; acknowledged, nothing changed');
+    else log.info('operator callback: refreshed from the operator');
+  };
+
   app.addHook('onRequest', async (request: FastifyRequest) => {
     let window;
     try {
@@ -59,13 +73,7 @@ export async function operatorCallbackRoutes(app: FastifyInstance, options: Oper
     handler: async (request, reply) => {
       const callback = readMtnCallback(request.params.kind, request.params.id, request.body);
       if ('invalid' in callback) throw new AkweError('validation_error', `Not an MTN MoMo callback: ${callback.invalid}.`);
-      const log = request.log.child({ operator_family: 'mtn-momo', resource: callback.resource, resource_id: callback.id });
-      let found: unknown;
-      if (callback.resource === 'payment') found = await options.payments.refreshOnOperatorHint(callback.id);
-      else if (callback.resource === 'payout') found = await options.payouts.refreshOnOperatorHint(callback.id);
-      else found = await options.payments.refreshRefundOnOperatorHint(callback.id);
-      if (found === undefined) log.warn('operator callback names nothing of ours; acknowledged, nothing changed');
-      else log.info('operator callback: refreshed from the operator');
+      await refreshNamed(request, 'mtn-momo', callback);
       return reply.code(200).send({ received: true });
     },
   });
@@ -87,10 +95,7 @@ export async function operatorCallbackRoutes(app: FastifyInstance, options: Oper
         if (error instanceof SyntaxError || error instanceof WaveProtocolError) throw new AkweError('validation_error', `Not a Wave event: ${error.message}.`);
         throw error;
       }
-      const log = request.log.child({ operator_family: 'wave', resource: subject?.resource, resource_id: subject?.id });
-      const found = subject === undefined ? undefined : subject.resource === 'payment' ? await options.payments.refreshOnOperatorHint(subject.id) : await options.payouts.refreshOnOperatorHint(subject.id);
-      if (found === undefined) log.warn('Wave event names nothing of ours; acknowledged, nothing changed');
-      else log.info('operator callback: refreshed from the operator');
+      await refreshNamed(request, 'wave', subject);
       return reply.code(200).send({ received: true });
     });
   });

@@ -6,7 +6,7 @@
 import { type CatalogCountry, type CatalogOperator, type CountryCode, type Currency, type OperatorCatalog } from '../catalog/operator-catalog.js';
 import { feeFor } from '../ledger/ledger.js';
 import { normalizePhone } from '../phones/phone-number.js';
-import { countryOfInternationalNumber, internationalDigits, predictForE164 } from '../phones/operator-prediction.js';
+import { countryOfPhone, predictForE164 } from '../phones/operator-prediction.js';
 import { metadataLimits, type Metadata } from '../shared/metadata.js';
 import { readAmount } from './batch-amount.js';
 import type { BatchLineProblem, BatchProblemCode } from './batch-problems.js';
@@ -156,17 +156,9 @@ export class BatchLineChecker {
 
   /** The line's country, or the one its international number belongs to. */
   #country(raw: string | undefined, phone: string | undefined, refuse: Refuse): CatalogCountry | undefined {
-    if (raw !== undefined) {
-      return this.#catalog.country(raw) ?? refuse('country', 'invalid_operator', `Country ${raw} is not served; the countries are ${this.#servedCountries()}.`);
-    }
-    if (phone === undefined) return undefined; // the missing phone is the problem reported
-    if (internationalDigits(phone) === undefined && this.#defaultCountry !== undefined) return this.#country(this.#defaultCountry, phone, refuse);
-    if (internationalDigits(phone) === undefined) {
-      return refuse('country', 'validation_error', 'country is required when the phone number is in national form (or write it as +229…, +228…, +225…).');
-    }
-    const code = countryOfInternationalNumber(phone);
-    const country = code === undefined ? undefined : this.#catalog.country(code);
-    return country ?? refuse('phone', 'invalid_phone', `This number is not in a served country (${this.#servedCountries()}).`);
+    if (raw === undefined && phone === undefined) return undefined; // the missing phone is the problem reported
+    const found = countryOfPhone(this.#catalog, phone ?? '', raw, this.#defaultCountry);
+    return found.ok ? found.country : refuse(found.field, found.code, found.message);
   }
 
   #phone(country: CatalogCountry, phone: string, refuse: Refuse): string | undefined {
@@ -201,10 +193,6 @@ export class BatchLineChecker {
       else kept.push([key, value]);
     }
     return Object.fromEntries(kept);
-  }
-
-  #servedCountries(): string {
-    return this.#catalog.countries().map((country) => country.code).join(', ');
   }
 
   #addToTotals(currency: Currency, amountMinor: number, feeMinor: number): void {

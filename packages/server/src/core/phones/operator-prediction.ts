@@ -71,19 +71,37 @@ export function predictForE164(country: CatalogCountry, e164: string): OperatorP
   };
 }
 
+export type PhoneCountry = { ok: true; country: CatalogCountry } | { ok: false; code: 'validation_error' | 'invalid_phone' | 'invalid_operator'; field: 'country' | 'phone'; message: string };
+
+/**
+ * The served country of a number: the one named, else its international prefix's (+229 is Benin),
+ * else `fallback` (a batch's country); a national number with none of them is refused.
+ */
+export function countryOfPhone(catalog: OperatorCatalog, phone: string, named?: string, fallback?: string): PhoneCountry {
+  const served = () => catalog.countries().map((c) => c.code).join(', ');
+  const byCode = (code: string): PhoneCountry => {
+    const country = catalog.country(code);
+    return country ? { ok: true, country } : { ok: false, code: 'invalid_operator', field: 'country', message: `Country ${code} is not served; the countries are ${served()}.` };
+  };
+  if (named !== undefined) return byCode(named);
+  if (internationalDigits(phone) === undefined) {
+    if (fallback !== undefined) return byCode(fallback);
+    return { ok: false, code: 'validation_error', field: 'country', message: 'country is required when the phone number is in national form (or write it as +229…, +228…, +225…).' };
+  }
+  const code = countryOfInternationalNumber(phone);
+  const country = code === undefined ? undefined : catalog.country(code);
+  return country ? { ok: true, country } : { ok: false, code: 'invalid_phone', field: 'phone', message: `This number is not in a served country (${served()}).` };
+}
+
 /**
  * Predicts the operator of a number given in national form with its country, or in international
  * form (the country then comes from it; a country given as well must agree).
  */
 export function predictOperator(catalog: OperatorCatalog, phone: string, countryCode?: string): PredictionResult {
+  const found = countryOfPhone(catalog, phone, countryCode);
+  if (!found.ok) return found;
+  const { country } = found;
   const fromNumber = countryOfInternationalNumber(phone);
-  if (internationalDigits(phone) !== undefined && fromNumber === undefined) {
-    return { ok: false, code: 'invalid_phone', field: 'phone', message: `This number is not in a served country (${catalog.countries().map((c) => c.code).join(', ')}).` };
-  }
-  const code = countryCode ?? fromNumber;
-  if (code === undefined) return { ok: false, code: 'validation_error', field: 'country', message: 'country is required when the phone number is in national form (or write it as +229…, +228…, +225…).' };
-  const country = catalog.country(code);
-  if (!country) return { ok: false, code: 'invalid_operator', field: 'country', message: `Country ${code} is not served; see the operator catalog.` };
   if (fromNumber !== undefined && fromNumber !== country.code) {
     return { ok: false, code: 'invalid_phone', field: 'phone', message: `This is a number of ${fromNumber}, not of ${country.code}.` };
   }

@@ -72,19 +72,9 @@ export function createCheckoutSession(settings: WaveSettings, payment: Payment, 
   };
 }
 
-/** GET /v1/checkout/sessions/:id. */
-export function checkoutSession(sessionId: string): WaveRequest {
-  return { method: 'GET', path: `/v1/checkout/sessions/${encodeURIComponent(sessionId)}`, headers: {} };
-}
-
 /** GET /v1/checkout/sessions/search?client_reference=: every session made for our payment. */
 export function checkoutSessionsByReference(paymentId: string): WaveRequest {
   return { method: 'GET', path: `/v1/checkout/sessions/search?client_reference=${encodeURIComponent(paymentId)}`, headers: {} };
-}
-
-/** POST /v1/checkout/sessions/:id/expire: no one can pay it any more (only while it is open). */
-export function expireCheckoutSession(sessionId: string): WaveRequest {
-  return { method: 'POST', path: `/v1/checkout/sessions/${encodeURIComponent(sessionId)}/expire`, headers: {} };
 }
 
 /**
@@ -129,11 +119,6 @@ export function createPayout(settings: WaveSettings, payout: Payout): WaveReques
       ...reason,
     },
   };
-}
-
-/** GET /v1/payout/:id. */
-export function payoutById(waveId: string): WaveRequest {
-  return { method: 'GET', path: `/v1/payout/${encodeURIComponent(waveId)}`, headers: {} };
 }
 
 /** GET /v1/payouts/search?client_reference=: the payouts Wave holds for our payout id. */

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import Fastify, { type FastifyInstance, type HTTPMethods, type LightMyRequestResponse } from 'fastify';
+import Fastify, { type FastifyInstance, type InjectOptions, type LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import { installLegacyErrorHandling } from '../../src/http/collect-legacy/legacy-errors.js';
 import { installRateLimits, type RateLimitDeps } from '../../src/http/plugins/rate-limit.js';
@@ -338,7 +338,7 @@ function requestTo(t: TestApp, route: SeenRoute, key?: string): Promise<LightMyR
   const url = route.url.replace(/:[A-Za-z_]+/g, 'rl-probe');
   const hasBody = !['GET', 'HEAD', 'DELETE'].includes(route.method);
   return t.app.inject({
-    method: route.method as HTTPMethods,
+    method: route.method as InjectOptions['method'],
     url,
     headers: key === undefined ? {} : { 'x-api-key': key },
     ...(hasBody ? { payload: {} } : {}),

@@ -82,12 +82,12 @@ for (const target of testDatabases()) {
         assert.equal(batch.status, 'draft');
         assert.equal(batch.source, 'api');
         assert.equal(batch.item_count, 3);
-        assert.equal(batch.total_amount, 6_000_000);
+        assert.equal(batch.total_amount_minor, 6_000_000);
         assert.equal(batch.currency, 'XOF');
         assert.deepEqual(batch.metadata, { month: '2026-06' });
         assert.equal(batch.totals.pending.count, 3);
-        assert.equal(batch.totals.pending.amount, 6_000_000);
-        assert.equal(batch.totals.pending.fee, batch.total_fee);
+        assert.equal(batch.totals.pending.amount_minor, 6_000_000);
+        assert.equal(batch.totals.pending.fee_minor, batch.total_fee_minor);
         assert.equal(batch.totals.completed.count, 0);
         assert.equal(batch.idempotent_replay, false);
         assert.deepEqual(await balance(testKey), before, 'a draft reserves nothing');
@@ -216,7 +216,7 @@ for (const target of testDatabases()) {
         assert.equal(batch.source, 'csv');
         assert.equal(batch.name, 'Juin');
         assert.equal(batch.description, 'Paie');
-        assert.equal(batch.total_amount, 3_500_000);
+        assert.equal(batch.total_amount_minor, 3_500_000);
         const items = (await send(testKey, 'GET', `/bulk-payments/${batch.id}/items/`)).json().data as Wire[];
         assert.deepEqual(items.map((i) => [i.row, i.reference, i.beneficiary_name]), [[2, 'S-1', 'Afi Mensah'], [3, 'S-2', 'Kofi']]);
 
@@ -271,7 +271,7 @@ for (const target of testDatabases()) {
         const fileField = `--akweboundary\r\nContent-Disposition: form-data; name="note"\r\n\r\nignored\r\n--akweboundary\r\nContent-Disposition: form-data; name="file"; filename="paie.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n`;
         const res = await multipart(fileField);
         assert.equal(res.statusCode, 201, res.body);
-        assert.deepEqual([res.json().source, res.json().item_count, res.json().total_amount], ['csv', 2, 3_000_000]);
+        assert.deepEqual([res.json().source, res.json().item_count, res.json().total_amount_minor], ['csv', 2, 3_000_000]);
         const empty = await multipart(`--akweboundary\r\nContent-Disposition: form-data; name="note"\r\n\r\nno file\r\n`);
         assert.equal(empty.statusCode, 400, empty.body);
         assert.equal(empty.json().error.code, 'validation_error');
@@ -426,7 +426,7 @@ for (const target of testDatabases()) {
         assert.deepEqual(await balance(testKey), before);
         await execute();
         const reserved = await balance(testKey);
-        assert.equal(before.available - reserved.available, batch.total_amount + batch.total_fee, 'every line reserved with its fee');
+        assert.equal(before.available_minor - reserved.available_minor, batch.total_amount_minor + batch.total_fee_minor, 'every line reserved with its fee');
         const replay = await validate(testKey, batch.id, 'validate-1');
         assert.equal(replay.json().idempotent_replay, true);
         assert.equal(replay.json().status, 'processing');
@@ -445,9 +445,9 @@ for (const target of testDatabases()) {
         assert.equal(done.status, 'completed');
         assert.ok(done.completed_at);
         assert.equal(done.totals.completed.count, 2);
-        assert.equal(done.totals.completed.amount, batch.total_amount);
+        assert.equal(done.totals.completed.amount_minor, batch.total_amount_minor);
         assert.deepEqual((await itemsOf(testKey, batch.id)).map((i) => i.status), ['completed', 'completed']);
-        assert.equal((await balance(testKey)).reserved, 0);
+        assert.equal((await balance(testKey)).reserved_minor, 0);
         const events = (await send(testKey, 'GET', `/events?reference=${batch.id}`)).json().data as Wire[];
         assert.deepEqual(events.map((e) => [e.type, e.event_version, e.data.object.object, e.data.object.status]).reverse(), [
           ['bulk_payment.processing', '2025-01', 'bulk_payment', 'processing'],
@@ -479,7 +479,7 @@ for (const target of testDatabases()) {
         assert.equal(await finalEvent(mixed.id), 'bulk_payment.partially_completed');
         assert.equal(await finalEvent(none.id), 'bulk_payment.failed');
         assert.equal((await send(testKey, 'GET', '/bulk-payments/?status=failed')).json().data.length, 1);
-        assert.equal((await balance(testKey)).reserved, 0);
+        assert.equal((await balance(testKey)).reserved_minor, 0);
       });
 
       it('refuses a batch the available balance cannot cover (422) and leaves it a draft', async () => {
@@ -489,7 +489,7 @@ for (const target of testDatabases()) {
         assert.equal(res.statusCode, 422, res.body);
         assert.equal(res.json().error.code, 'insufficient_balance');
         assert.equal((await send(testKey, 'GET', `/bulk-payments/${batch.id}/`)).json().status, 'draft');
-        assert.equal((await balance(testKey)).reserved, 0);
+        assert.equal((await balance(testKey)).reserved_minor, 0);
       });
 
       it('cancels a draft with all its lines and one bulk_payment.cancelled event; a cancelled batch is not validated', async () => {
@@ -502,7 +502,7 @@ for (const target of testDatabases()) {
         const cancelled = res.json();
         assert.equal(cancelled.status, 'cancelled');
         assert.ok(cancelled.completed_at);
-        assert.deepEqual(cancelled.totals.cancelled, { count: 2, amount: batch.total_amount, fee: batch.total_fee });
+        assert.deepEqual(cancelled.totals.cancelled, { count: 2, amount_minor: batch.total_amount_minor, fee_minor: batch.total_fee_minor });
         assert.equal(cancelled.totals.pending.count, 0);
         assert.deepEqual((await itemsOf(testKey, batch.id)).map((i) => i.status), ['cancelled', 'cancelled']);
         assert.equal((await cancel()).json().status, 'cancelled', 'cancelling again answers the batch as it is');
@@ -584,8 +584,8 @@ for (const target of testDatabases()) {
         assert.deepEqual(items.map((i) => [i.status, i.payout_id]), items.map((i) => ['processing', i.id]));
         const payouts = (await send(testKey, 'GET', '/payout/mobile-money/?limit=100')).json().data as Wire[];
         assert.equal(payouts.length, 3, 'one payout per line');
-        const everyLineOnce = items.reduce((sum, i) => sum + i.amount + i.fee, 0);
-        assert.equal(before.available - (await balance(testKey)).available, everyLineOnce, 'each line reserved once, line 1 before the crash');
+        const everyLineOnce = items.reduce((sum, i) => sum + i.amount + i.fee_minor, 0);
+        assert.equal(before.available_minor - (await balance(testKey)).available_minor, everyLineOnce, 'each line reserved once, line 1 before the crash');
         await work();
         assert.equal((await send(testKey, 'GET', `/bulk-payments/${batch.id}/`)).json().status, 'completed');
       });
@@ -684,7 +684,7 @@ for (const target of testDatabases()) {
         assert.deepEqual(items.map((i) => [i.status, i.payout_id]), items.map((i) => ['completed', i.id]));
         const made = (await send(testKey, 'GET', '/payout/mobile-money/?limit=100')).json().data as Wire[];
         assert.equal(made.length, 5, 'one payout per line');
-        assert.equal(before.available - (await balance(testKey)).available, items.reduce((sum, i) => sum + i.amount + i.fee, 0), 'each line paid once');
+        assert.equal(before.available_minor - (await balance(testKey)).available_minor, items.reduce((sum, i) => sum + i.amount + i.fee_minor, 0), 'each line paid once');
         assert.equal((await send(testKey, 'GET', `/bulk-payments/${batch.id}/`)).json().status, 'completed');
       });
     });

@@ -32,7 +32,7 @@ for (const target of testDatabases()) {
       assert.equal(res.statusCode, 200, res.body);
       return res.json();
     };
-    const available = async (key: string) => (await read(key, '/balances')).balances.find((b: Wire) => b.currency === 'XOF') ?? { available: 0, reserved: 0 };
+    const available = async (key: string) => (await read(key, '/balances')).balances.find((b: Wire) => b.currency === 'XOF') ?? { available_minor: 0, reserved_minor: 0 };
 
     it('credits a completed collection less its fee, and nothing for one that fails or waits', async () => {
       const { testKey } = await t.newMerchant();
@@ -42,13 +42,13 @@ for (const target of testDatabases()) {
       await api.createOk(direct({ amount: 7000, reference: `PENDING-${newId()}` }));
       const fee = feeFor(mtnBj.collect.fee, 300_000);
       assert.equal(fee, 4_500, '1.5 % of 3 000 FCFA');
-      assert.deepEqual(await available(testKey), { currency: 'XOF', available: 300_000 - fee, reserved: 0 });
+      assert.deepEqual(await available(testKey), { currency: 'XOF', available_minor: 300_000 - fee, reserved_minor: 0 });
 
       const transactions = await read(testKey, '/balance-transactions');
       assert.equal(transactions.data.length, 1);
       assert.deepEqual(
-        { type: transactions.data[0].type, available_change: transactions.data[0].available_change, fee: transactions.data[0].fee, object: transactions.data[0].source.object },
-        { type: 'collection', available_change: 295_500, fee: 4_500, object: 'payment' },
+        { type: transactions.data[0].type, available_change_minor: transactions.data[0].available_change_minor, fee_minor: transactions.data[0].fee_minor, object: transactions.data[0].source.object },
+        { type: 'collection', available_change_minor: 295_500, fee_minor: 4_500, object: 'payment' },
       );
     });
 
@@ -64,28 +64,28 @@ for (const target of testDatabases()) {
       });
       assert.equal(refused.json().error.code, 'insufficient_balance', refused.body);
       await collectClient(t.app, testKey).createOk(direct({ amount: 3000 }));
-      assert.deepEqual(await available(testKey), { currency: 'XOF', available: 300_000 - feeFor(mtnBj.collect.fee, 300_000), reserved: 0 });
+      assert.deepEqual(await available(testKey), { currency: 'XOF', available_minor: 300_000 - feeFor(mtnBj.collect.fee, 300_000), reserved_minor: 0 });
     });
 
     it('credits a hosted payment when the customer pays, with the paying operator’s fee', async () => {
       const { testKey } = await t.newMerchant();
       const api = collectClient(t.app, testKey);
       const payment = await api.createOk(hosted({ amount: 2000 }));
-      assert.equal((await available(testKey)).available, 0, 'nothing before the customer pays');
+      assert.equal((await available(testKey)).available_minor, 0, 'nothing before the customer pays');
       assert.equal((await api.post(payment.reference, 'pay', { phone: '0500000000', operator: 'mtn_ci' })).statusCode, 200);
-      assert.equal((await available(testKey)).available, 200_000 - feeFor(loadDefaultCatalog().findOperator('CI', 'mtn_ci')!.collect.fee, 200_000));
+      assert.equal((await available(testKey)).available_minor, 200_000 - feeFor(loadDefaultCatalog().findOperator('CI', 'mtn_ci')!.collect.fee, 200_000));
     });
 
     it('reserves a refund, spends the reservation when it completes and gives it back when it fails', async () => {
       const { testKey } = await t.newMerchant();
       const api = collectClient(t.app, testKey);
       const payment = await api.createOk(direct({ amount: 3000 }));
-      const credited = (await available(testKey)).available;
+      const credited = (await available(testKey)).available_minor;
       assert.equal((await api.post(payment.reference, 'refunds', { amount: 1000 })).json().status, 'completed');
-      assert.deepEqual(await available(testKey), { currency: 'XOF', available: credited - 100_000, reserved: 0 });
+      assert.deepEqual(await available(testKey), { currency: 'XOF', available_minor: credited - 100_000, reserved_minor: 0 });
       const refused = await api.post(payment.reference, 'refunds', { amount: 500, reason: 'FAIL please' });
       assert.equal(refused.json().status, 'failed');
-      assert.deepEqual(await available(testKey), { currency: 'XOF', available: credited - 100_000, reserved: 0 }, 'the failed refund gave its reservation back');
+      assert.deepEqual(await available(testKey), { currency: 'XOF', available_minor: credited - 100_000, reserved_minor: 0 }, 'the failed refund gave its reservation back');
       const types = (await read(testKey, '/balance-transactions')).data.map((tx: Wire) => tx.type);
       assert.deepEqual(types, ['refund_release', 'refund_reservation', 'refund', 'refund_reservation', 'collection']);
     });
@@ -103,7 +103,7 @@ for (const target of testDatabases()) {
       assert.equal((await api.get(payment.reference)).json().refunded_amount, 0);
       assert.deepEqual((await read(testKey, '/balance-transactions')).data, before.data);
       assert.equal((await api.post(payment.reference, 'refunds', { amount: 2955 })).statusCode, 201, 'exactly the balance is accepted');
-      assert.deepEqual(await available(testKey), { currency: 'XOF', available: 0, reserved: 0 });
+      assert.deepEqual(await available(testKey), { currency: 'XOF', available_minor: 0, reserved_minor: 0 });
     });
 
     it('never overdraws under concurrent refunds: the balance covers some, the rest are refused', async () => {
@@ -118,8 +118,8 @@ for (const target of testDatabases()) {
       assert.ok(results.every((r) => r.statusCode === 201 || ([409, 422].includes(r.statusCode) && refusals.includes(r.json().error.code))), results.map((r) => r.body).join('\n'));
       assert.ok(accepted <= 5, `${accepted} refunds accepted`);
       const balance = await available(testKey);
-      assert.equal(balance.available, 3 * 98_500 - accepted * 50_000);
-      assert.ok(balance.available >= 0);
+      assert.equal(balance.available_minor, 3 * 98_500 - accepted * 50_000);
+      assert.ok(balance.available_minor >= 0);
     });
 
     it('posts concurrent reservations, settlements and releases of one merchant without a deadlock', async () => {
@@ -150,7 +150,7 @@ for (const target of testDatabases()) {
       assert.equal(all.length, 4);
       const ids = all.map((tx) => tx.id);
       assert.deepEqual(ids, [...ids].sort().reverse(), 'newest first, none twice');
-      assert.equal(all.reduce((sum, tx) => sum + tx.available_change, 0), (await available(testKey)).available);
+      assert.equal(all.reduce((sum, tx) => sum + tx.available_change_minor, 0), (await available(testKey)).available_minor);
       assert.equal((await read(testKey, '/balance-transactions?type=refund')).data.length, 0);
       const bad = await t.app.inject({ method: 'GET', url: '/api/v1/balance-transactions?type=bonus', headers: { authorization: `Bearer ${testKey}` } });
       assert.equal(bad.statusCode, 400);
@@ -168,9 +168,9 @@ for (const target of testDatabases()) {
     it('starts every test balance with 100 000 000 XOF, posted once however many read it at once; live starts at zero', async () => {
       const merchant = await t.newMerchant();
       const reads = await Promise.all(Array.from({ length: 5 }, () => t.app.inject({ method: 'GET', url: '/api/v1/balances', headers: { authorization: `Bearer ${merchant.testKey}` } })));
-      for (const res of reads) assert.deepEqual(res.json().balances, [{ currency: 'XOF', available: 10_000_000_000, reserved: 0 }]);
+      for (const res of reads) assert.deepEqual(res.json().balances, [{ currency: 'XOF', available_minor: 10_000_000_000, reserved_minor: 0 }]);
       const transactions = await t.app.inject({ method: 'GET', url: '/api/v1/balance-transactions', headers: { authorization: `Bearer ${merchant.testKey}` } });
-      assert.deepEqual(transactions.json().data.map((tx: Wire) => [tx.type, tx.available_change]), [['sandbox_float', 10_000_000_000]]);
+      assert.deepEqual(transactions.json().data.map((tx: Wire) => [tx.type, tx.available_change_minor]), [['sandbox_float', 10_000_000_000]]);
       const live = await t.app.inject({ method: 'GET', url: '/api/v1/balances', headers: { authorization: `Bearer ${merchant.liveKey}` } });
       assert.deepEqual(live.json(), { object: 'balance', environment: 'live', balances: [] });
     });

@@ -116,7 +116,7 @@ for (const target of testDatabases()) {
       assert.equal(mtn().transaction('requesttopay', created.body.id)?.callbacksSent, 1);
       assert.deepEqual(mtn().transaction('requesttopay', created.body.id)?.body['payer'], { partyIdType: 'MSISDN', partyId: '2290197000000' });
       const balance = (await api('GET', '/balances')).body.balances.find((b: Wire) => b.currency === 'XOF');
-      assert.ok(balance.available > 0, 'the collection reached the live balance');
+      assert.ok(balance.available_minor > 0, 'the collection reached the live balance');
     });
 
     it('collects a live hosted payment paid on the checkout page through MTN', async () => {
@@ -140,8 +140,8 @@ for (const target of testDatabases()) {
       assert.equal(mtn().postsFor('transfer', created.body.id), 1);
       assert.equal(mtn().transaction('transfer', created.body.id)?.body['amount'], '1000');
       const afterwards = (await api('GET', '/balances')).body.balances.find((b: Wire) => b.currency === 'XOF');
-      assert.equal(afterwards.available, before.available - 100_000 - done.fee);
-      assert.equal(afterwards.reserved, 0);
+      assert.equal(afterwards.available_minor, before.available_minor - 100_000 - done.fee_minor);
+      assert.equal(afterwards.reserved_minor, 0);
     });
 
     it('runs a live bulk batch: each line a transfer, a payee MTN does not know fails its line alone', async () => {

@@ -88,7 +88,7 @@ describe('operator catalogs over HTTP', () => {
     const body = await get('/api/v1/payout/operators/');
     assert.equal(body.object, 'payout.operator_catalog');
     const flooz = body.countries.find((c: { code: string }) => c.code === 'TG').operators.find((o: { slug: string }) => o.slug === 'flooz_tg');
-    assert.equal(flooz.min_amount, 10000);
+    assert.equal(flooz.min_amount_minor, 10000);
     assert.deepEqual(flooz.aliases, ['moov_tg']);
   });
 

@@ -89,14 +89,14 @@ for (const target of testDatabases()) {
         assert.equal(payout.object, 'payout');
         assert.equal(payout.status, 'PENDING');
         assert.equal(payout.amount, 500_000);
-        assert.equal(payout.fee, payoutFee(500_000));
+        assert.equal(payout.fee_minor, payoutFee(500_000));
         assert.equal(payout.currency, 'XOF');
         assert.equal(payout.phone, '+2290197000000');
         assert.deepEqual(payout.metadata, { run: 'june' });
         assert.equal(payout.idempotent_replay, false);
         const reservedNow = await balance(testKey);
-        assert.equal(reservedNow.reserved, 500_000 + payout.fee);
-        assert.equal(reservedNow.available, before.available - 500_000 - payout.fee);
+        assert.equal(reservedNow.reserved_minor, 500_000 + payout.fee_minor);
+        assert.equal(reservedNow.available_minor, before.available_minor - 500_000 - payout.fee_minor);
         const events = (await send(testKey, 'GET', `/events?reference=${payout.reference}`)).json().data;
         assert.deepEqual(events.map((e: Wire) => [e.type, e.event_version, e.data.object.status]), [['payout.initiated', '2025-01', 'PENDING']]);
       });
@@ -109,7 +109,7 @@ for (const target of testDatabases()) {
         assert.equal(again.statusCode, 201);
         assert.equal(again.json().id, first.json().id);
         assert.equal(again.json().idempotent_replay, true);
-        assert.equal((await balance(testKey)).reserved, 500_000 + payoutFee(500_000), 'reserved once');
+        assert.equal((await balance(testKey)).reserved_minor, 500_000 + payoutFee(500_000), 'reserved once');
         const keyless = await send(testKey, 'POST', '/payout/mobile-money/', payoutBody(), null);
         assert.equal(keyless.statusCode, 400);
         assert.equal(keyless.json().error.code, 'missing_idempotency_key');
@@ -175,8 +175,8 @@ for (const target of testDatabases()) {
         assert.equal(codes.filter((c) => c === 201).length, 10, codes.join(','));
         assert.ok(results.every((r) => r.statusCode === 201 || r.json().error.code === 'insufficient_balance'));
         const after = await balance(testKey);
-        assert.equal(after.reserved, 10 * (amount + payoutFee(amount)));
-        assert.equal(after.available, 100_000_000 - after.reserved);
+        assert.equal(after.reserved_minor, 10 * (amount + payoutFee(amount)));
+        assert.equal(after.available_minor, 100_000_000 - after.reserved_minor);
       });
     });
 
@@ -197,11 +197,11 @@ for (const target of testDatabases()) {
         assert.equal(done.failure_code, null);
         assert.deepEqual(await eventTypes(testKey, payout.reference), ['payout.initiated', 'payout.updated', 'payout.completed']);
         const end = await balance(testKey);
-        assert.deepEqual([end.available, end.reserved], [start.available - 500_000 - payout.fee, 0]);
-        const types = ((await send(testKey, 'GET', '/balance-transactions')).json().data as Wire[]).map((tx) => [tx.type, tx.available_change, tx.reserved_change, tx.fee]);
+        assert.deepEqual([end.available_minor, end.reserved_minor], [start.available_minor - 500_000 - payout.fee_minor, 0]);
+        const types = ((await send(testKey, 'GET', '/balance-transactions')).json().data as Wire[]).map((tx) => [tx.type, tx.available_change_minor, tx.reserved_change_minor, tx.fee_minor]);
         assert.deepEqual(types.slice(0, 2), [
-          ['payout', 0, -(500_000 + payout.fee), payout.fee],
-          ['payout_reservation', -(500_000 + payout.fee), 500_000 + payout.fee, 0],
+          ['payout', 0, -(500_000 + payout.fee_minor), payout.fee_minor],
+          ['payout_reservation', -(500_000 + payout.fee_minor), 500_000 + payout.fee_minor, 0],
         ]);
         assert.equal(sandboxLedger.payoutSendsFor(payout.id), 1);
       });
@@ -224,8 +224,8 @@ for (const target of testDatabases()) {
         assert.deepEqual(await eventTypes(testKey, failed.reference), ['payout.initiated', 'payout.updated', 'payout.failed']);
         assert.deepEqual(await eventTypes(testKey, cancelled.reference), ['payout.initiated', 'payout.updated', 'payout.cancelled']);
         const end = await balance(testKey);
-        assert.equal(end.reserved, 500_000 + waiting.fee, 'only the one still in flight is reserved');
-        assert.equal(end.available, start.available - 500_000 - waiting.fee);
+        assert.equal(end.reserved_minor, 500_000 + waiting.fee_minor, 'only the one still in flight is reserved');
+        assert.equal(end.available_minor, start.available_minor - 500_000 - waiting.fee_minor);
       });
 
       it('asks the operator with sync=true while the payout is not final', async () => {
@@ -247,7 +247,7 @@ for (const target of testDatabases()) {
         assert.equal(res.json().error.code, 'operator_unavailable');
         assert.ok(Number(res.headers['retry-after']) > 0, 'tells the client when to try again');
         assert.equal((await send(merchant.liveKey, 'GET', `/payout/mobile-money/${body.reference}/`)).statusCode, 404, 'nothing stored');
-        assert.deepEqual(await balance(merchant.liveKey), { currency: 'XOF', available: 2_000_000, reserved: 0 });
+        assert.deepEqual(await balance(merchant.liveKey), { currency: 'XOF', available_minor: 2_000_000, reserved_minor: 0 });
       });
 
       it('lists payouts newest first with filters and pagination', async () => {
@@ -321,7 +321,7 @@ for (const target of testDatabases()) {
       assert.equal(after.status, 'FAILED');
       assert.equal(after.failure_code, 'operator_unavailable');
       assert.equal(sandboxLedger.payoutSendsFor(payout.id), 0);
-      assert.equal((await balance(testKey)).available, before.available, 'amount and fee released');
+      assert.equal((await balance(testKey)).available_minor, before.available_minor, 'amount and fee released');
       assert.equal(await restarted.payouts.handOffDue(), 0, 'nothing left to claim');
     });
 

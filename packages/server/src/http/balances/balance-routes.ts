@@ -18,9 +18,9 @@ function transactionToWire(transaction: BalanceTransaction) {
     id: transaction.id,
     type: transaction.type,
     currency: transaction.currency,
-    available_change: transaction.availableChangeMinor,
-    reserved_change: transaction.reservedChangeMinor,
-    fee: transaction.feeMinor,
+    available_change_minor: transaction.availableChangeMinor,
+    reserved_change_minor: transaction.reservedChangeMinor,
+    fee_minor: transaction.feeMinor,
     source: { object: transaction.source.type, id: transaction.source.id, reference: transaction.source.reference },
     description: transaction.description,
     environment: transaction.environment,
@@ -42,7 +42,7 @@ export const balanceRoutes: FastifyPluginAsyncTypebox<BalanceRoutesOptions> = as
       return {
         object: 'balance' as const,
         environment: principal.environment,
-        balances: balances.map((b) => ({ currency: b.currency, available: b.availableMinor, reserved: b.reservedMinor })),
+        balances: balances.map((b) => ({ currency: b.currency, available_minor: b.availableMinor, reserved_minor: b.reservedMinor })),
       };
     },
   );

@@ -9,8 +9,8 @@ export const BalanceObject = Type.Object(
     balances: Type.Array(
       Type.Object({
         currency: Type.String(),
-        available: Type.Integer({ description: 'Centimes the merchant can pay out or refund now.' }),
-        reserved: Type.Integer({ description: 'Centimes held for payouts and refunds in flight; released or spent when they finish.' }),
+        available_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000) the merchant can pay out or refund now.' }),
+        reserved_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000) held for payouts and refunds in flight; released or spent when they finish.' }),
       }),
     ),
   },
@@ -23,9 +23,9 @@ export const BalanceTransactionObject = Type.Object(
     id: Type.String(),
     type: Type.Enum(balanceTransactionTypes),
     currency: Type.String(),
-    available_change: Type.Integer({ description: 'Centimes added to (or, negative, taken from) the available balance.' }),
-    reserved_change: Type.Integer({ description: 'Centimes added to or released from the reserved balance.' }),
-    fee: Type.Integer({ description: 'Centimes of fee this transaction charged.' }),
+    available_change_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000) added to (or, negative, taken from) the available balance.' }),
+    reserved_change_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000) added to or released from the reserved balance.' }),
+    fee_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000) of fee this transaction charged.' }),
     source: Type.Object({
       object: Type.String({ description: 'payment, refund, payout, or account (the sandbox float).' }),
       id: Type.String(),

@@ -12,8 +12,8 @@ export function bulkBatchSummaryToWire(batch: BulkBatch) {
     source: batch.source,
     currency: batch.currency,
     item_count: batch.itemCount,
-    total_amount: batch.totalAmountMinor,
-    total_fee: batch.totalFeeMinor,
+    total_amount_minor: batch.totalAmountMinor,
+    total_fee_minor: batch.totalFeeMinor,
     metadata: batch.metadata,
     environment: batch.environment,
     sandbox: batch.environment === 'test',
@@ -32,7 +32,7 @@ export function bulkBatchToWire({ batch, totals }: BulkBatchDetail) {
     totals: Object.fromEntries(
       bulkItemStatuses.map((status) => {
         const total = byStatus.get(status);
-        return [status, { count: total?.count ?? 0, amount: total?.amountMinor ?? 0, fee: total?.feeMinor ?? 0 }];
+        return [status, { count: total?.count ?? 0, amount_minor: total?.amountMinor ?? 0, fee_minor: total?.feeMinor ?? 0 }];
       }),
     ),
     idempotent_replay: false,
@@ -48,7 +48,7 @@ export function bulkItemToWire(item: BulkBatchItem) {
     beneficiary_name: item.beneficiaryName,
     phone: item.phone,
     amount: item.amountMinor,
-    fee: item.feeMinor,
+    fee_minor: item.feeMinor,
     currency: item.currency,
     country: item.country,
     operator: item.operator,

@@ -53,7 +53,7 @@ export const TemplateQuery = Type.Object(
 );
 
 const StatusTotal = Type.Object(
-  { count: Type.Integer(), amount: Type.Integer({ description: 'Centimes.' }), fee: Type.Integer({ description: 'Centimes.' }) },
+  { count: Type.Integer(), amount_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000) of the lines\' amounts.' }), fee_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000) of the lines\' payout fees.' }) },
   { title: 'BulkPaymentStatusTotal' },
 );
 
@@ -66,8 +66,8 @@ const batchProperties = {
   source: Type.Enum(['api', 'csv'], { description: 'Created from JSON items or imported from a CSV file.' }),
   currency: Type.String(),
   item_count: Type.Integer(),
-  total_amount: Type.Integer({ description: 'Centimes, every line.' }),
-  total_fee: Type.Integer({ description: 'Centimes of payout fee, every line (from the operators\' catalog entries).' }),
+  total_amount_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000), every line.' }),
+  total_fee_minor: Type.Integer({ description: 'Centimes of payout fee, every line (from the operators\' catalog entries).' }),
   metadata: MetadataObject,
   environment: Type.String(),
   sandbox: Type.Boolean(),
@@ -100,7 +100,7 @@ export const BulkItemObject = Type.Object(
     beneficiary_name: Type.String(),
     phone: Type.String({ description: 'E.164.' }),
     amount: Type.Integer({ description: 'Centimes.' }),
-    fee: Type.Integer({ description: 'Centimes.' }),
+    fee_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000) of payout fee, fixed when the line was drafted; the payout charges exactly this.' }),
     currency: Type.String(),
     country: Type.String(),
     operator: Type.String({ description: 'Canonical slug.' }),

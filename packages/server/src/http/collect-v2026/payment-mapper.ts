@@ -85,6 +85,7 @@ export function paymentToWire(payment: Payment, publicUrl: string) {
     failure_code: payment.failureCode,
     metadata: payment.metadata,
     refunded_amount: toMajorUnitsFloor(payment.refundedMinor),
+    refunded_amount_minor: payment.refundedMinor,
     callback_url: payment.callbackUrl,
     return_url: payment.returnUrl ?? null,
     expires_at: payment.expiresAt,

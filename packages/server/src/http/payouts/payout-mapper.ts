@@ -8,7 +8,7 @@ export function payoutToWire(payout: Payout) {
     reference: payout.reference,
     status: payout.status,
     amount: payout.amountMinor,
-    fee: payout.feeMinor,
+    fee_minor: payout.feeMinor,
     currency: payout.currency,
     country: payout.country,
     operator: payout.operator,

@@ -28,7 +28,7 @@ export const PayoutObject = Type.Object(
     reference: Type.String(),
     status: Type.Enum(payoutStatuses),
     amount: Type.Integer({ description: 'Centimes sent to the beneficiary.' }),
-    fee: Type.Integer({ description: 'Centimes of fee, reserved with the amount and charged when the payout completes.' }),
+    fee_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000) of fee, reserved with the amount and charged when the payout completes.' }),
     currency: Type.String(),
     country: Type.String(),
     operator: Type.String(),

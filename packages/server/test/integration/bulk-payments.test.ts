@@ -549,6 +549,30 @@ for (const target of testDatabases()) {
         await work();
       });
 
+      it('charges each line the fee fixed when it was drafted, even when the catalog’s fee differs at execution', async () => {
+        const { testKey } = await t.newMerchant();
+        const batch = await create(testKey, [line({ amount: 1_000_000 }), line({ amount: 2_000_000 })]);
+        // The fee the catalog gives today, with the operators' fees since raised by 7.77 FCFA a line:
+        // the state a catalog change between draft and approval leaves.
+        const raise = 777;
+        const { db } = t.services.database;
+        await db.updateTable('bulk_batch_items').set((eb) => ({ fee_minor: eb('fee_minor', '+', raise) })).where('batch_id', '=', batch.id).execute();
+        await db.updateTable('bulk_batches').set((eb) => ({ total_fee_minor: eb('total_fee_minor', '+', 2 * raise) })).where('id', '=', batch.id).execute();
+        const drafted = await itemsOf(testKey, batch.id);
+        const before = await balance(testKey);
+
+        assert.equal((await validate(testKey, batch.id)).statusCode, 200);
+        await work();
+        for (const item of drafted) {
+          const payout = await payoutOf(testKey, item.reference);
+          assert.equal(payout.status, 'COMPLETED');
+          assert.equal(payout.fee_minor, item.fee_minor, `line ${item.row}: the payout charges the drafted fee`);
+        }
+        const approved = (await send(testKey, 'GET', `/bulk-payments/${batch.id}/`)).json();
+        assert.equal(approved.totals.completed.fee_minor, batch.total_fee_minor + 2 * raise);
+        assert.equal(before.available_minor - (await balance(testKey)).available_minor, approved.total_amount_minor + approved.total_fee_minor, 'the balance paid what the batch showed');
+      });
+
       it('leaves invalid a line whose reference was taken since the draft, and pays the others', async () => {
         const { testKey } = await t.newMerchant();
         const batch = await create(testKey, [line({ reference: 'TAKEN-LATER' }), line()]);

@@ -227,6 +227,8 @@ export class BulkService {
         id: item.id,
         reference: item.reference,
         amountMinor: item.amountMinor,
+        // The fee the merchant saw on the draft and approved, even if the catalog changed since.
+        feeMinor: item.feeMinor,
         phone: item.phone,
         country: item.country,
         operator: item.operator,

@@ -25,6 +25,11 @@ export interface CreatePayoutInput {
   id?: string;
   reference: string;
   amountMinor: number;
+  /**
+   * The fee already agreed for this payout (a bulk line's, fixed when the batch was drafted and
+   * approved with it); the catalog's fee on the amount otherwise.
+   */
+  feeMinor?: number;
   phone: string;
   country: string;
   operator: string;
@@ -161,7 +166,7 @@ export class PayoutService {
       reference: input.reference,
       status: 'PENDING',
       amountMinor: input.amountMinor,
-      feeMinor: feeFor(fee, input.amountMinor),
+      feeMinor: input.feeMinor ?? feeFor(fee, input.amountMinor),
       currency: country.defaultCurrency,
       country: country.code,
       operator: operator.slug,

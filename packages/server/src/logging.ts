@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 /** Headers and fields that may hold secrets: never written to a log line. */
@@ -103,8 +104,18 @@ export function createLogger(options: { level: string; destination?: Destination
     },
   };
   if (options.destination) return pino(base, options.destination);
-  if (options.pretty ?? process.stdout.isTTY) {
+  if ((options.pretty ?? process.stdout.isTTY) && prettyPrinterInstalled()) {
     return pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } });
   }
   return pino(base);
+}
+
+/** pino-pretty is a development dependency: a production install logs JSON even on a terminal. */
+function prettyPrinterInstalled(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
 }

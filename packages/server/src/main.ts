@@ -1,4 +1,5 @@
 /** The `akwe` command line: serve | worker | migrate | merchants | keys | webhooks | operators | reconcile | mocks. */
+import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { keyCommands } from './cli/key-commands.js';
 import { merchantCommands } from './cli/merchant-commands.js';
@@ -10,9 +11,16 @@ import { webhookCommands } from './cli/webhook-commands.js';
 import { ConfigError } from './config.js';
 import { AkweError } from './core/errors/index.js';
 
+/** `0.1.0 (compiled)`: bin/akwe.js says which it started, so a deploy can check it runs the build. */
+function versionText(): string {
+  const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+  return `${version} (${process.env.AKWE_RUNNING_FROM ?? 'source'})`;
+}
+
 export function buildCli(): Command {
   const program = new Command('akwe')
     .description('Akwe: Mobile Money gateway for Benin, Togo and Côte d’Ivoire')
+    .version(versionText(), '-V, --version', 'The version, and whether the compiled build or the sources run.')
     .showHelpAfterError()
     .exitOverride();
   for (const command of serveCommands()) program.addCommand(command);

@@ -31,7 +31,8 @@ function childEnv(env: Record<string, string> = {}): Record<string, string> {
     const value = process.env[name];
     if (value !== undefined) base[name] = value;
   }
-  return { ...base, NO_COLOR: '1', ...env };
+  // The sources under test, not a dist/ built earlier (test/integration/compiled-build.test.ts runs dist/).
+  return { ...base, NO_COLOR: '1', AKWE_FROM_SOURCE: '1', ...env };
 }
 
 /** A running `akwe` process whose output is collected as it arrives. */

@@ -1,0 +1,31 @@
+// Compiles src/ to dist/ (tsc with tsconfig.build.json) and copies the files the code reads at run
+// time beside it (the catalog, the checkout page's assets, the checkpoint thread), then stamps the
+// build so bin/akwe.js can tell a build older than the sources.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const src = join(root, 'src');
+const dist = join(root, 'dist');
+
+function filesUnder(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+if (process.argv.includes('--clean')) rmSync(dist, { recursive: true, force: true });
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+if (compiled.status !== 0) process.exit(compiled.status ?? 1);
+
+for (const file of filesUnder(src).filter((path) => !path.endsWith('.ts'))) {
+  const target = join(dist, relative(src, file));
+  mkdirSync(dirname(target), { recursive: true });
+  cpSync(file, target);
+}
+writeFileSync(join(dist, 'build.json'), `${JSON.stringify({ builtAt: new Date().toISOString() })}\n`);

@@ -404,6 +404,9 @@ for (const target of testDatabases()) {
         const nationalCsv = await importCsv(testKey, `nom;telephone;montant;devise;reference\nAfi;0701020304;25000;XOF;CSV-${newId()}\n`, 'name=Import&country=CI');
         assert.equal(nationalCsv.statusCode, 201, nationalCsv.body);
         assert.deepEqual((await itemsOf(testKey, nationalCsv.json().id)).map((item) => [item.country, item.operator]), [['CI', 'orange_ci']]);
+        // A national number that fits one served country's plan only (Togo's 8 digits) needs no country.
+        const togolese = await create(testKey, [contractLine('90 00 00 00')]);
+        assert.deepEqual((await itemsOf(testKey, togolese.id)).map((item) => [item.country, item.phone, item.operator]), [['TG', '+22890000000', 'tmoney_tg']]);
         const countryless = await send(testKey, 'POST', '/bulk-payments/', batchBody([contractLine('0197000000')]));
         assert.deepEqual(countryless.json().error.details.map((d: Wire) => [d.field, d.code]), [['country', 'validation_error']]);
         const unpredictable = await send(testKey, 'POST', '/bulk-payments/', batchBody([contractLine('+2290129000000')]));

@@ -70,6 +70,19 @@ describe('predictOperator: what it takes', () => {
     assert.ok(togo.ok && togo.prediction.operator === 'tmoney_tg' && togo.prediction.confidence === 'high');
   });
 
+  it('takes a national number alone when it fits one served country’s plan only', () => {
+    for (const [phone, e164] of [['90 00 00 00', '+22890000000'], ['0700000000', '+2250700000000'], ['0500000000', '+2250500000000']] as const) {
+      const result = predictOperator(catalog, phone);
+      assert.ok(result.ok, `${phone}: ${JSON.stringify(result)}`);
+      assert.equal(result.prediction.phone, e164);
+    }
+    // 01… is a number of Benin and of Côte d'Ivoire alike: the country must be said.
+    const both = predictOperator(catalog, '0197000000');
+    assert.ok(!both.ok);
+    assert.deepEqual([both.code, both.field], ['validation_error', 'country']);
+    assert.match(both.message, /national number of Benin and of Côte d'Ivoire/);
+  });
+
   it('refuses what it cannot read, saying which field', () => {
     const cases: Array<[string, string | undefined, string, string]> = [
       ['0197000000', undefined, 'validation_error', 'country'],

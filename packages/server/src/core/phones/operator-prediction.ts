@@ -75,7 +75,9 @@ export type PhoneCountry = { ok: true; country: CatalogCountry } | { ok: false; 
 
 /**
  * The served country of a number: the one named, else its international prefix's (+229 is Benin),
- * else `fallback` (a batch's country); a national number with none of them is refused.
+ * else `fallback` (a batch's country), else the one served country whose plan the national number
+ * fits (Togo's 8 digits); a national number that fits several (Benin's and Côte d'Ivoire's 01…) or
+ * none is refused.
  */
 export function countryOfPhone(catalog: OperatorCatalog, phone: string, named?: string, fallback?: string): PhoneCountry {
   const served = () => catalog.countries().map((c) => c.code).join(', ');
@@ -86,7 +88,10 @@ export function countryOfPhone(catalog: OperatorCatalog, phone: string, named?: 
   if (named !== undefined) return byCode(named);
   if (internationalDigits(phone) === undefined) {
     if (fallback !== undefined) return byCode(fallback);
-    return { ok: false, code: 'validation_error', field: 'country', message: 'country is required when the phone number is in national form (or write it as +229…, +228…, +225…).' };
+    const fits = catalog.countries().filter((country) => normalizePhone(country.code, phone).ok);
+    if (fits.length === 1) return { ok: true, country: fits[0]! };
+    const which = fits.length > 1 ? `${phone} is a national number of ${fits.map((c) => c.name).join(' and of ')}: ` : '';
+    return { ok: false, code: 'validation_error', field: 'country', message: `${which}country is required when the phone number is in national form (or write it as +229…, +228…, +225…).` };
   }
   const code = countryOfInternationalNumber(phone);
   const country = code === undefined ? undefined : catalog.country(code);

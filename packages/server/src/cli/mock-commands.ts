@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { startOperatorMocks } from '../operators/mocks/operator-mocks.js';
 
 function port(value: string): number {
   const parsed = Number(value);
@@ -18,6 +17,7 @@ export function mockCommands(): Command {
     .requiredOption('--operators-file <path>', 'where to write the operators file for OPERATORS_FILE')
     .option('--server-url <url>', 'the Akwe server Wave’s webhooks go to (its PUBLIC_URL)', 'http://localhost:8080')
     .action(async (options: { port: number; host: string; operatorsFile: string; serverUrl: string }) => {
+      const { startOperatorMocks } = await import('../operators/mocks/operator-mocks.js');
       const mocks = await startOperatorMocks({ port: options.port, host: options.host, serverUrl: options.serverUrl });
       const path = resolve(options.operatorsFile);
       writeFileSync(path, `${JSON.stringify(mocks.operatorsFile, null, 2)}\n`);

@@ -1,8 +1,6 @@
 import { Command } from 'commander';
 import { loadConfig } from '../config.js';
-import { loadDefaultCatalog, OperatorCatalog } from '../core/catalog/operator-catalog.js';
 import { systemClock } from '../core/shared/clock.js';
-import { loadOperatorsFile } from '../operators/operators-file.js';
 import { output, table } from './output.js';
 
 /** `akwe operators check`: each configured live connector asked something harmless, its state printed. */
@@ -15,6 +13,7 @@ export function operatorCommands(): Command {
     .action(async (options: { json?: boolean }) => {
       const config = loadConfig();
       if (!config.operatorsFile) throw new Error('OPERATORS_FILE is not set: no live operator is configured (docs/operators.md)');
+      const [{ loadDefaultCatalog, OperatorCatalog }, { loadOperatorsFile }] = await Promise.all([import('../core/catalog/operator-catalog.js'), import('../operators/operators-file.js')]);
       const catalog = config.catalogFile ? OperatorCatalog.fromFile(config.catalogFile) : loadDefaultCatalog();
       const configured = loadOperatorsFile(config.operatorsFile, { catalog, publicUrl: config.publicUrl, clock: systemClock });
       const results = await Promise.all(

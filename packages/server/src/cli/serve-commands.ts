@@ -1,9 +1,5 @@
 import { Command } from 'commander';
 import { loadConfig } from '../config.js';
-import { createLogger } from '../logging.js';
-import { startServer, startWorker } from '../server.js';
-import { openDatabase } from '../storage/database.js';
-import { migrateToLatest } from '../storage/migrator.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { output } from './output.js';
 import { processLifetime } from './process-lifetime.js';
@@ -14,6 +10,7 @@ export function serveCommands(): Command[] {
     .action(async () => {
       limitHeapGrowth();
       const config = loadConfig();
+      const [{ createLogger }, { startServer }] = await Promise.all([import('../logging.js'), import('../server.js')]);
       const logger = createLogger({ level: config.logLevel, pretty: config.dev && process.stdout.isTTY });
       const server = await startServer(config, { logger });
       const lifetime = processLifetime({ shutdown: server.shutdown, timeoutMs: config.shutdownTimeoutMs, logger });
@@ -24,6 +21,7 @@ export function serveCommands(): Command[] {
   const worker = new Command('worker').description('run only the background workers').action(async () => {
     limitHeapGrowth();
     const config = loadConfig();
+    const [{ createLogger }, { startWorker }] = await Promise.all([import('../logging.js'), import('../server.js')]);
     const logger = createLogger({ level: config.logLevel, pretty: config.dev && process.stdout.isTTY });
     const running = await startWorker(config, { logger });
     const lifetime = processLifetime({ shutdown: running.shutdown, timeoutMs: config.shutdownTimeoutMs, logger });
@@ -35,6 +33,7 @@ export function serveCommands(): Command[] {
     .description('apply pending database migrations')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
+      const [{ openDatabase }, { migrateToLatest }] = await Promise.all([import('../storage/database.js'), import('../storage/migrator.js')]);
       const database = openDatabase(loadConfig().database);
       try {
         const results = await migrateToLatest(database);

@@ -18,7 +18,11 @@ export function sectionOf(markdown: string, heading: string): string {
   if (start < 0) throw new Error(`no heading "${heading}"`);
   const level = heading.match(/^#+/)![0].length;
   const rest = lines.slice(start + 1);
-  const end = rest.findIndex((line) => /^#+ /.test(line) && line.match(/^#+/)![0].length <= level);
+  let inFence = false; // a `# comment` inside a ```sh block is not a heading
+  const end = rest.findIndex((line) => {
+    if (line.startsWith('```')) inFence = !inFence;
+    return !inFence && /^#+ /.test(line) && line.match(/^#+/)![0].length <= level;
+  });
   return (end < 0 ? rest : rest.slice(0, end)).join('\n');
 }
 

@@ -12,6 +12,11 @@ describe('docs/webhooks.md event types', () => {
     assert.deepEqual(firstColumnCodes(sectionOf(page, '## Event types')), ['a.b']);
   });
 
+  it('does not end a section at a comment inside a code block', () => {
+    const page = '## Tour\n```sh\n# a comment\ncurl x\n```\n## Next\n';
+    assert.match(sectionOf(page, '## Tour'), /curl x/);
+  });
+
   it('documents every event type the server emits', () => {
     const missing = EVENT_TYPES.filter((type) => !documented().includes(type));
     assert.deepEqual(missing, [], 'add these to the "Event types" table of docs/webhooks.md');

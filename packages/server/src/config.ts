@@ -90,6 +90,50 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * Every environment variable loadConfig reads, and only those: the reader accepts no other name,
+ * and a test holds this list and docs/configuration.md together.
+ */
+export const configVariables = [
+  'TRUST_PROXY',
+  'SHUTDOWN_GRACE_MS',
+  'DATABASE_URL',
+  'AKWE_DEV',
+  'PORT',
+  'HOST',
+  'AKWE_DATA_DIR',
+  'PUBLIC_URL',
+  'AKWE_SECRET',
+  'SHUTDOWN_TIMEOUT_MS',
+  'REDIS_URL',
+  'LOG_LEVEL',
+  'BODY_LIMIT_BYTES',
+  'RATE_LIMIT_CREATE_PER_MINUTE',
+  'RATE_LIMIT_READ_PER_MINUTE',
+  'RATE_LIMIT_REFUND_PER_MINUTE',
+  'RATE_LIMIT_MANAGE_PER_MINUTE',
+  'RATE_LIMIT_PAYOUT_PER_MINUTE',
+  'RATE_LIMIT_CHECKOUT_PER_TOKEN',
+  'RATE_LIMIT_CHECKOUT_PER_IP',
+  'AKWE_RUN_WORKERS',
+  'AKWE_CATALOG_FILE',
+  'OPERATORS_FILE',
+  'PAYMENT_CHECK_MIN_INTERVAL_MS',
+  'OPERATOR_BREAKER_FAILURES',
+  'OPERATOR_BREAKER_HALF_OPEN_MS',
+  'RATE_LIMIT_OPERATOR_CALLBACKS_PER_IP',
+  'IDEMPOTENCY_LEASE_SECONDS',
+  'SANDBOX_FLOAT',
+  'SANDBOX_PAYOUT_DELAY_MS',
+  'PAYOUT_CHECK_INTERVAL_MS',
+  'BULK_MAX_LINES',
+  'BULK_MAX_BYTES',
+  'HSTS_MAX_AGE',
+  'HSTS_INCLUDE_SUBDOMAINS',
+] as const;
+
+export type ConfigVariable = (typeof configVariables)[number];
+
 type Env = Record<string, string | undefined>;
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -99,16 +143,16 @@ class EnvReader {
   readonly problems: string[] = [];
   constructor(private readonly env: Env) {}
 
-  raw(name: string): string | undefined {
+  raw(name: ConfigVariable): string | undefined {
     const value = this.env[name];
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   }
 
-  string(name: string, fallback: string): string {
+  string(name: ConfigVariable, fallback: string): string {
     return this.raw(name) ?? fallback;
   }
 
-  integer(name: string, fallback: number, min: number, max: number): number {
+  integer(name: ConfigVariable, fallback: number, min: number, max: number): number {
     const value = this.raw(name);
     if (value === undefined) return fallback;
     if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
@@ -118,7 +162,7 @@ class EnvReader {
     return Number(value);
   }
 
-  boolean(name: string, fallback: boolean): boolean {
+  boolean(name: ConfigVariable, fallback: boolean): boolean {
     const value = this.raw(name)?.toLowerCase();
     if (value === undefined) return fallback;
     if (['1', 'true', 'yes', 'on'].includes(value)) return true;
@@ -127,7 +171,7 @@ class EnvReader {
     return fallback;
   }
 
-  oneOf(name: string, fallback: string, allowed: string[]): string {
+  oneOf(name: ConfigVariable, fallback: string, allowed: string[]): string {
     const value = this.raw(name);
     if (value === undefined) return fallback;
     if (!allowed.includes(value)) {
@@ -137,7 +181,7 @@ class EnvReader {
     return value;
   }
 
-  url(name: string, protocols: string[]): string | undefined {
+  url(name: ConfigVariable, protocols: string[]): string | undefined {
     const value = this.raw(name);
     if (value === undefined) return undefined;
     let parsed: URL;

@@ -12,7 +12,7 @@ export function legacyEventType(type: string): string {
 }
 
 /**
- * The exact bytes and headers of one delivery. 2026-06: the SPEC.md envelope, signed
+ * The exact bytes and headers of one delivery. 2026-06: the contract's envelope, signed
  * `t=…,v1=…` over `<t>.<raw body>` with every active secret. Earlier contract: the key-sorted
  * JSON body, signed with a base64 HMAC over that body.
  */

@@ -1,5 +1,5 @@
 /**
- * Where a webhook may go (PRODUCT.md "Events and webhooks"): live endpoints must resolve to public
+ * Where a webhook may go (docs/webhooks.md): live endpoints must resolve to public
  * addresses only, and the connection goes to the very address that was checked (see
  * webhook-sender.ts), so a DNS answer that changes between the check and the connection (DNS
  * rebinding) cannot steer a delivery into our own network. Private and loopback targets are let

@@ -16,7 +16,7 @@ import type { WebhookAnswer, WebhookDelivery as OutgoingRequest } from './webhoo
 const SLOT_WAKE_DELAY_MS = 2;
 
 export interface DeliveryJobOptions {
-  /** SPEC.md: the receiver answers within 30 s. */
+  /** The receiver must answer within 30 s. */
   timeoutMs?: number;
   /** How long a claim stays ours; longer than the timeout, so only a dead worker's claim is taken over. */
   leaseSeconds?: number;

@@ -1,5 +1,5 @@
 /**
- * One HTTP try of one webhook delivery (PRODUCT.md "Events and webhooks"). The sender only talks to
+ * One HTTP try of one webhook delivery (docs/webhooks.md). The sender only talks to
  * the receiver and reports what happened; what to do next (retry, give up, disable the endpoint)
  * is decided in core/webhooks/delivery-outcome.ts.
  *

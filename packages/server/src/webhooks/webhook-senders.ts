@@ -3,7 +3,7 @@ import { liveDestinationPorts, type Resolver } from './ssrf-guard.js';
 import { WebhookSender } from './webhook-sender.js';
 
 /**
- * PRODUCT.md: live receivers must resolve to public addresses, always; test receivers may be
+ * Live receivers must resolve to public addresses, always; test receivers may be
  * private or loopback only on a development server (so a merchant can test against localhost).
  */
 export function webhookSenders(options: { dev: boolean; resolver?: Resolver }): ((environment: Environment) => WebhookSender) & { close(): Promise<void> } {

@@ -1,4 +1,4 @@
-/** SPEC.md "Authentication", rule by rule, over HTTP on every database. */
+/** Authentication (Bearer or X-API-Key; the key decides the environment; 401/403), rule by rule, over HTTP on every database. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/core/shared/ids.js';

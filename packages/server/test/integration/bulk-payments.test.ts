@@ -1,5 +1,5 @@
 /**
- * Bulk payment batches (SPEC.md "Bulk payments", issue 12) on every database: create from JSON
+ * Bulk payment batches (docs/bulk.md, issue 12) on every database: create from JSON
  * items and from a CSV body, every bad line reported at once, list, detail, items, template
  * round-trip, scopes, gating and idempotency. The books are checked after every test.
  */

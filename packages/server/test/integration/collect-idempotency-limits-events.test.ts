@@ -1,6 +1,6 @@
 /**
  * Collect-level guarantees on every database: idempotent creation (replay, reuse, concurrency),
- * rate limits on creation and reads, and the SPEC.md event envelope of every payment event.
+ * rate limits on creation and reads, and the contract's event envelope of every payment event.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -94,7 +94,7 @@ for (const target of testDatabases()) {
     });
 
     describe('event envelope', () => {
-      it('serves every event of a payment in the SPEC.md envelope, one per status change', async () => {
+      it('serves every event of a payment in the contract envelope, one per status change', async () => {
         const payment = await api.createOk(direct());
         const rows = await t.services.database.db.selectFrom('events').select(['id', 'type']).where('payload', 'like', `%${payment.id}%`).orderBy('id').execute();
         assert.deepEqual(rows.map((r) => r.type), ['collect.payment.created', 'collect.payment.processing', 'collect.payment.completed']);
@@ -122,7 +122,7 @@ for (const target of testDatabases()) {
 
 const sqlite = testDatabases().find((d) => d.name === 'sqlite')!;
 
-describe('collect rate limits (SPEC.md "Limits", lowered by configuration)', () => {
+describe('collect rate limits (30 a minute, lowered by configuration)', () => {
   let t: TestApp;
   let api: ReturnType<typeof collectClient>;
 

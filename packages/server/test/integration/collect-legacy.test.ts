@@ -1,4 +1,4 @@
-/** Collect, earlier contract (SPEC.md "Collect, earlier contract"), over HTTP on every database. */
+/** Collect, earlier contract (paths ending with a slash, centimes, uppercase statuses), over HTTP on every database. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/core/shared/ids.js';

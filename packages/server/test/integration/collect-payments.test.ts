@@ -1,5 +1,5 @@
 /**
- * Collect, contract 2026-06, over HTTP on every database: each row of SPEC.md's transition table,
+ * Collect, contract 2026-06, over HTTP on every database: each row of the contract's transition table,
  * each sandbox rule and its precedence, OTP codes, hosted checkout, cancel, errors, live behaviour,
  * and exactly one event per status change.
  */
@@ -26,7 +26,7 @@ for (const target of testDatabases()) {
 
     const events = (id: string) => eventsOf(t.services.database, id);
 
-    describe('SPEC.md transition table', () => {
+    describe('the contract\'s transition table', () => {
       it('direct, operator without OTP: push sent (processing), then the sandbox approval completes it', async () => {
         const payment = await api.createOk(direct());
         assert.equal(payment.status, 'completed');
@@ -205,7 +205,7 @@ for (const target of testDatabases()) {
     });
 
     describe('reading payments', () => {
-      it('finds a payment by reference and by id, with the fields SPEC.md requires', async () => {
+      it('finds a payment by reference and by id, with the fields the contract requires', async () => {
         const created = await api.createOk(direct());
         for (const key of [created.reference, created.id]) {
           const res = await api.get(key);

@@ -1,4 +1,4 @@
-/** PRODUCT.md "Idempotency" and SPEC.md "Limits", rule by rule, over HTTP on every database. */
+/** Idempotency keys (docs/decisions.md), rule by rule, over HTTP on every database. */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, afterEach, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-/** The three catalog shapes: current (ours, documented), earlier (SPEC.md's table exactly), payouts. */
+/** The three catalog shapes: current (ours, documented), earlier (the earlier contract's fields exactly), payouts. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MtnMomoConnector } from '../../src/operators/mtn-momo/mtn-momo-connector.js';
@@ -40,7 +40,7 @@ describe('operator catalogs over HTTP', () => {
   });
   after(() => t.close());
 
-  it('serves the earlier catalog with exactly the fields of SPEC.md', async () => {
+  it('serves the earlier catalog with exactly the fields of the earlier contract', async () => {
     const body = await get('/api/v1/collect/operators/');
     assert.deepEqual(Object.keys(body).sort(), ['api_version', 'countries']);
     assert.match(body.api_version, /^\d{4}-\d{2}\.\d+$/);

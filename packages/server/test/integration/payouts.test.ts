@@ -1,5 +1,5 @@
 /**
- * Payouts (SPEC.md "Payout", issue 11) on every database: creation with its reservation, each
+ * Payouts (docs/payouts.md, issue 11) on every database: creation with its reservation, each
  * status path with its events and ledger entries, every error, gating, idempotent replay, a race
  * for the balance, and crashes at each phase boundary; the books are checked after every test.
  */

@@ -1,5 +1,5 @@
 /**
- * SPEC.md "Limits" and "Errors": per-API-key budgets per bucket, 429 rate_limited with Retry-After,
+ * Rate limits (docs/configuration.md): per-API-key budgets per bucket, 429 rate_limited with Retry-After,
  * the RateLimit-* headers; counters in memory, or in Redis shared by several processes
  * (the Redis suite runs when AKWE_TEST_REDIS_URL is set). Then every authenticated route of the real
  * app, found as the app registers it (so a new route is included by itself), driven to its 429, on
@@ -330,7 +330,7 @@ function expectedBucket(route: SeenRoute): Bucket {
   return 'manage';
 }
 
-/** The earlier contract answers `{error, code, detail}` (SPEC.md); everything else the current shape. */
+/** The earlier contract answers `{error, code, detail}`; everything else the current shape. */
 const isEarlierContract = (url: string) => /^\/api\/v1\/collect\/(mobile-money|operators)(\/|$)/.test(url);
 
 /** A request to the route with every path parameter filled in; writes carry an empty JSON object. */

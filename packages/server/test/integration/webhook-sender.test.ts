@@ -1,5 +1,5 @@
 /**
- * PRODUCT.md "Events and webhooks", the sending side: one try against a real receiver on 127.0.0.1.
+ * Webhook delivery (docs/webhooks.md), the sending side: one try against a real receiver on 127.0.0.1.
  * No real DNS anywhere: hostnames go through injected resolvers.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Whether an error answer has its contract's stable shape (PRODUCT.md "Errors"): the current one
+ * Whether an error answer has its contract's stable shape (docs/failure-codes.md): the current one
  * `{"error": {code, message, field?, details?, request_id}}` with a code from the catalog, the
  * earlier one `{error, code, detail}` or its field -> [messages] validation body.
  */

@@ -67,7 +67,7 @@ describe('default operator catalog (operators.json)', () => {
     }
   });
 
-  it('lists the operators of each country from PRODUCT.md', () => {
+  it('lists the operators of each country (docs/operators.md)', () => {
     const slugs = (code: string) => catalog.country(code)?.operators.map((op) => op.slug);
     assert.deepEqual(slugs('BJ'), ['mtn_bj', 'moov_bj', 'celtiis_bj']);
     assert.deepEqual(slugs('TG'), ['tmoney_tg', 'flooz_tg']);

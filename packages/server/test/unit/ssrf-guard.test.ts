@@ -1,4 +1,4 @@
-/** PRODUCT.md "Events and webhooks": live endpoints resolve to public addresses only. No network: every resolver is injected. */
+/** Live endpoints resolve to public addresses only. No network: every resolver is injected. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkTarget, isPublicAddress, type ResolvedAddress, type Resolver } from '../../src/webhooks/ssrf-guard.js';

@@ -1,4 +1,4 @@
-/** SPEC.md "Signature and delivery": the X-Service-Signature header, its verification, and the earlier contract's signature. */
+/** The X-Service-Signature header, its verification, and the earlier contract's signature. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';

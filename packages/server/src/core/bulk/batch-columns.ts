@@ -1,5 +1,5 @@
-// The columns of a batch file: their English names (the item fields of SPEC.md "Bulk payment
-// batch"), the French headings accepted for them, and the reading of a header row.
+// The columns of a batch file: their English names (the item fields of the contract's bulk
+// item), the French headings accepted for them, and the reading of a header row.
 import { AkweError, type ErrorDetail } from '../errors/index.js';
 import { metadataLimits } from '../shared/metadata.js';
 

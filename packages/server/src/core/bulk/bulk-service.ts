@@ -53,7 +53,7 @@ export interface BulkBatchDetail {
 }
 
 /**
- * Bulk payment batches (SPEC.md "Bulk payment batch", docs/bulk.md). A batch is checked whole:
+ * Bulk payment batches (docs/bulk.md). A batch is checked whole:
  * every problem of every line is reported at once and a batch with any problem is refused (400
  * `validation_error`, nothing stored). A stored batch is a `draft` whose lines are all `pending`.
  */
@@ -278,7 +278,7 @@ export class BulkService {
     return moved + 1;
   }
 
-  /** PRODUCT.md "Accounts and gating": live bulk payments need an active, validated merchant, as payouts do. */
+  /** Live bulk payments need an active, validated merchant, as payouts do. */
   private gate(ctx: PaymentContext): void {
     if (ctx.environment !== 'live') return;
     if (ctx.merchant.status !== 'active') throw new AkweError('account_inactive');

@@ -1,5 +1,5 @@
 /**
- * The one catalog of error codes (PRODUCT.md "Errors"). Every error the API returns comes from here,
+ * The one catalog of error codes (docs/failure-codes.md). Every error the API returns comes from here,
  * so the docs and the OpenAPI document list exactly what the code can send.
  * `status` is the HTTP status the edge uses; the core only ever names the code.
  */

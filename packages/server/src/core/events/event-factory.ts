@@ -5,7 +5,7 @@ import type { Payout } from '../payouts/payout.js';
 import type { StoredEvent } from './stored-event.js';
 
 export const EVENT_VERSION = '2026-06';
-/** SPEC.md: payout events carry `event_version: "2025-01"`. */
+/** The payout contract: payout events carry `event_version: "2025-01"`. */
 export const PAYOUT_EVENT_VERSION = '2025-01';
 
 export type PayoutEventType = 'initiated' | 'updated' | 'completed' | 'failed' | 'cancelled';
@@ -34,7 +34,7 @@ export class EventFactory {
     return this.base(`collect.refund.${type}`, payment, { kind: 'refund', refund: { ...refund }, payment: { ...payment } });
   }
 
-  /** payout.initiated, .updated, .completed, .failed, .cancelled (SPEC.md "Payout events"). */
+  /** payout.initiated, .updated, .completed, .failed, .cancelled (docs/webhooks.md). */
   payout(type: PayoutEventType, payout: Payout): StoredEvent {
     return this.base(`payout.${type}`, payout, { kind: 'payout', payout: { ...payout, metadata: { ...payout.metadata } } });
   }

@@ -24,7 +24,7 @@ export function subjectReference(subject: EventSubject): string {
 
 /**
  * One outbox row, written in the same transaction as the change it reports. The envelope sent to
- * receivers (SPEC.md "Events") is built from it by the contract's mapper, never stored twice.
+ * receivers (docs/webhooks.md) is built from it by the contract's mapper, never stored twice.
  */
 export interface StoredEvent {
   id: string;

@@ -1,5 +1,5 @@
 /**
- * The port behind idempotency keys (PRODUCT.md "Idempotency"). A key is claimed once per
+ * The port behind idempotency keys (docs/decisions.md). A key is claimed once per
  * (merchant, environment, method, route pattern, key): the storage refuses a second claim itself,
  * so two simultaneous requests can never both run. A claim is held under a lease: while it runs
  * the holder is presumed alive; after it, a retry with the same request takes the claim over and

@@ -1,5 +1,5 @@
 /**
- * The fingerprint of a request for idempotency (PRODUCT.md "Idempotency"): SHA-256 over the method,
+ * The fingerprint of a request for idempotency (docs/decisions.md): SHA-256 over the method,
  * the route pattern, its path parameters and query, and the canonical JSON of the body. Canonical JSON sorts object keys at every
  * depth and keeps array order, so the same payload sent with its keys in another order has the same
  * fingerprint, while any change of a value, a key or an array order gives another one.

@@ -18,7 +18,7 @@ export type Authentication =
       /** Asked for with a probe: whether the key's merchant has a live record of that idempotency key. */
       idempotencyRecordLive?: boolean;
     }
-  /** Absent, malformed, unknown or revoked: the caller cannot tell which (SPEC.md: 401 for all). */
+  /** Absent, malformed, unknown or revoked: the caller cannot tell which (the contract: 401 for all). */
   | { outcome: 'invalid_key' }
   /** A valid key whose merchant no longer exists (the earlier contract answers 403). */
   | { outcome: 'merchant_not_found' };

@@ -1,4 +1,4 @@
-/** Every permission a key can carry (SPEC.md "Authentication" 6, PRODUCT.md "Accounts and gating"). */
+/** Every permission a key can carry (the contract's collect scopes, then ours for payouts, bulk and webhooks). */
 export const scopes = [
   'collect:read',
   'collect:write',

@@ -2,7 +2,7 @@ import { AkweError } from '../errors/index.js';
 import { paymentStatuses, type Payment, type PaymentStatus } from './payment.js';
 
 /**
- * Every allowed status change, as one table (SPEC.md "States and transitions" plus PRODUCT.md):
+ * Every allowed status change, as one table (the contract's transitions plus ours; docs/decisions.md):
  * creation outcomes, operator answers, OTP confirmation, the sandbox `pay`, cancel from any
  * non-final state, expiry of non-final payments, and `refunded` once refunds reach the amount.
  * Anything not listed is refused.

@@ -69,7 +69,7 @@ const OPERATOR_CALLS_IN_FLIGHT = 16;
 const defaultFailure: Partial<Record<PayoutStatus, FailureCode>> = { FAILED: 'operator_declined', CANCELLED: 'payer_declined' };
 
 /**
- * Payouts (SPEC.md "Payout", docs/payouts.md). Creation reserves the money and answers PENDING;
+ * Payouts (docs/payouts.md). Creation reserves the money and answers PENDING;
  * workers hand each payout to its operator at most once (a recovery point is committed before
  * the call, and a resumed hand-off asks the operator about our id before sending anything), then
  * follow it to COMPLETED, FAILED or CANCELLED, settling or releasing the reservation.
@@ -143,7 +143,7 @@ export class PayoutService {
 
   /** A new PENDING payout after every check `create` makes (gating, catalog, phone, limits); nothing stored. */
   private newPayout(ctx: PaymentContext, input: CreatePayoutInput): Payout {
-    // PRODUCT.md "Accounts and gating": live money leaves only for an active, validated merchant.
+    // Live money leaves only for an active, validated merchant.
     if (ctx.environment === 'live') {
       if (ctx.merchant.status !== 'active') throw new AkweError('account_inactive');
       if (ctx.merchant.kycStatus !== 'validated') throw new AkweError('kyc_required');

@@ -2,7 +2,7 @@ import { AkweError } from '../errors/index.js';
 import type { PayoutStatus } from './payout.js';
 
 /**
- * The payout transitions (SPEC.md says PENDING first; the rest is ours, docs/payouts.md): the
+ * The payout transitions (the contract says PENDING first; the rest is ours, docs/payouts.md): the
  * operator takes it (PROCESSING) or refuses it at once (FAILED, CANCELLED); a payout in flight
  * ends COMPLETED, FAILED or CANCELLED. Final statuses never change.
  */

@@ -3,7 +3,7 @@ import type { Environment } from '../shared/environment.js';
 import type { FailureCode } from '../shared/failure-codes.js';
 import type { Metadata } from '../shared/metadata.js';
 
-/** SPEC.md "Payout" statuses (uppercase in the payout contract). */
+/** The payout contract's statuses (uppercase in the payout contract). */
 export const payoutStatuses = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
 export type PayoutStatus = (typeof payoutStatuses)[number];
 

@@ -1,4 +1,4 @@
-/** PRODUCT.md: waits after a failed try, then the delivery is exhausted (1 try + 10 retries). */
+/** Waits after a failed try, then the delivery is exhausted (1 try + 10 retries). */
 export const retryDelaysSeconds = [5, 60, 300, 1_800, 7_200, 18_000, 36_000, 86_400, 172_800, 259_200] as const;
 
 /** Spread of the jitter: each wait is drawn from ±10 % around its nominal value. */

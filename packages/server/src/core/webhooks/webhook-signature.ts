@@ -1,5 +1,5 @@
 /**
- * Webhook signatures (SPEC.md "Signature and delivery", PRODUCT.md "Events and webhooks").
+ * Webhook signatures (docs/webhooks.md).
  *
  * Current contract: `X-Service-Signature: t=<unix seconds>,v1=<hex>[,v1=<hex>…]`, where each v1 is
  * the hex HMAC-SHA256, keyed with one endpoint secret (the whole `whsec_…` text, UTF-8), of the

@@ -37,7 +37,7 @@ export interface BulkRoutesOptions {
 
 const tags = ['bulk payments'];
 
-/** Bulk payments (SPEC.md "Bulk payments", docs/bulk.md): paths end with a slash as SPEC.md writes them. */
+/** Bulk payments (docs/bulk.md): paths end with a slash, as the contract writes them. */
 export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (app, { catalog, bulk, limits }) => {
   app.addContentTypeParser('text/csv', async (request: FastifyRequest, payload: AsyncIterable<Buffer>) => readCsvBody(request, payload, catalog, limits));
   app.addContentTypeParser('multipart/form-data', async (request: FastifyRequest, payload: Readable) => readMultipartCsv(request, payload, catalog, limits));

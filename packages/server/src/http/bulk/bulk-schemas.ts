@@ -9,7 +9,7 @@ const lineRules =
   'A missing or wrong value is reported with the line\'s `row` (its position in items, from 1) in the 400 `validation_error` details, every line at once.';
 
 /**
- * One line of a batch (SPEC.md "Bulk payment batch"). Every field is optional to the schema so that
+ * One line of a batch (the contract's item: beneficiary_name, phone, amount, currency, reference; docs/bulk.md). Every field is optional to the schema so that
  * the line checks (core/bulk/batch-lines.ts) report every missing one with its row, all lines at once.
  */
 export const BulkItemInput = Type.Object(

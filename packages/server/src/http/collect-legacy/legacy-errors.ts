@@ -4,7 +4,7 @@ import { toAkweError } from '../shared/to-akwe-error.js';
 import { logIfServerError, setRetryAfter } from '../plugins/error-handler.js';
 
 /**
- * The earlier contract keeps its own shapes exactly (SPEC.md "Collect payment, earlier contract"):
+ * The earlier contract keeps its own shapes exactly (docs/decisions.md, earlier contract):
  * errors are `{error, code, detail}`; schema validation failures map each field to its messages.
  */
 /** The earlier contract answers 400 where the current one says 409 ("payment not eligible for confirmation"). */

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 
-/** SPEC.md "Operator catalog (earlier contract shape)", field for field. */
+/** The earlier contract's operator catalog, field for field (no field of ours added). */
 export const LegacyOperatorCatalog = Type.Object(
   {
     api_version: Type.String({ examples: ['2026-06.1'] }),
@@ -29,7 +29,7 @@ export const LegacyError = Type.Object(
   { title: 'LegacyError', description: 'Earlier-contract error body.' },
 );
 
-/** SPEC.md "Collect payment, earlier contract": request fields and their lengths. */
+/** The earlier contract's request fields and their maximum lengths (reference 100, phone 20, operator 32, …). */
 export const LegacyCreatePaymentBody = Type.Object({
   amount: Type.Integer({ minimum: 1, maximum: 100_000_000_000, description: 'Centimes (10000 = 100 XOF).' }),
   phone: Type.String({ minLength: 1, maxLength: 20 }),

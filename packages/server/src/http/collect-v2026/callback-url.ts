@@ -2,7 +2,7 @@ import type { Environment } from '../../core/shared/environment.js';
 import type { DestinationUrlCheck } from '../shared/url-policy.js';
 
 /**
- * SPEC.md: callback_url is an HTTPS URL. It receives the payment's events, so it is held to the
+ * The contract makes callback_url an HTTPS URL. It receives the payment's events, so it is held to the
  * webhook endpoints' rules (http/shared/url-policy.ts): a development server lets test payments
  * use plain HTTP and local receivers.
  */

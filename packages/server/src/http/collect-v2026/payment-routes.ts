@@ -179,7 +179,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
   app.post(
     '/collect/payments/:reference_or_id/refunds',
     {
-      // Refunds move money: a key is mandatory, as on creation (PRODUCT.md "Idempotency").
+      // Refunds move money: a key is mandatory, as on creation (every POST that moves money needs one).
       config: { scope: 'collect:refund', idempotency: { required: true, recorded: true }, rateLimitBucket: 'refund' },
       schema: {
         tags,

@@ -18,7 +18,7 @@ function wireObject(subject: StoredEvent['subject'], publicUrl: string) {
 }
 
 /**
- * SPEC.md "Events" envelope, with our stable `id` and `created_at`: collect events carry
+ * The contract's event envelope (type, event_version, environment, merchant_id, data.object; docs/webhooks.md), with our stable `id` and `created_at`: collect events carry
  * `event_version` 2026-06, payout events 2025-01 (their contract's version).
  */
 export function eventEnvelope(event: StoredEvent, publicUrl: string) {

@@ -5,7 +5,7 @@ import type { OperatorConnectors } from '../../core/operators/operator-connector
 import type { Environment } from '../../core/shared/environment.js';
 import { OperatorStatus } from '../collect-v2026/schemas.js';
 
-/** Payout catalog (shape not fixed by SPEC.md; ours): payout operators, limits in centimes as payouts speak. */
+/** Payout catalog (shape not fixed by the contract; ours): payout operators, limits in centimes as payouts speak. */
 export const PayoutOperatorCatalog = Type.Object(
   {
     object: Type.Literal('payout.operator_catalog'),

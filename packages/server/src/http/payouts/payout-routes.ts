@@ -22,7 +22,7 @@ export interface PayoutRoutesOptions {
 const tags = ['payouts'];
 
 /**
- * A fault of ours in a payout route is 500 `payout_failed` (SPEC.md "Errors"): the payout was
+ * A fault of ours in a payout route is 500 `payout_failed` (the payout contract's code): the payout was
  * written whole or not at all, so the merchant retries with the same Idempotency-Key.
  */
 async function payoutFault<T>(work: () => Promise<T>): Promise<T> {
@@ -35,7 +35,7 @@ async function payoutFault<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Payouts, contract 2025-01: paths end with a slash as SPEC.md writes them; amounts in centimes. */
+/** Payouts, contract 2025-01: paths end with a slash as the payout contract writes them; amounts in centimes. */
 export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = async (app, { catalog, payouts, operators }) => {
   app.get(
     '/payout/operators/',

@@ -5,7 +5,7 @@ import { Reference } from '../collect-v2026/payment-schemas.js';
 import { MetadataInput, MetadataObject, metadataFilterProperties } from '../shared/metadata-schema.js';
 import { listOf, listQuery } from '../shared/pagination.js';
 
-/** SPEC.md "Payout" request fields (amounts in centimes). */
+/** The payout contract's request fields (amounts in centimes; docs/payouts.md). */
 export const CreatePayoutBody = Type.Object(
   {
     amount: Type.Integer({ minimum: 1, maximum: 100_000_000_000, description: 'Centimes (10000 = 100 FCFA). Minimum 10000 for XOF.' }),

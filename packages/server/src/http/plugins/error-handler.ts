@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toAkweError } from '../shared/to-akwe-error.js';
 
 /**
- * The error body of the current contract, payouts and bulk (PRODUCT.md "Errors"):
+ * The error body of the current contract, payouts and bulk (docs/failure-codes.md):
  * `{"error": {"code", "message", "field"?, "details"?, "request_id"}}`. A 500 says nothing of internals.
  */
 export function currentErrorBody(error: unknown, request: FastifyRequest) {

@@ -1,5 +1,5 @@
 /**
- * Idempotency keys (PRODUCT.md "Idempotency", SPEC.md "Limits"), for the routes that opt in through
+ * Idempotency keys (kept 24 h; replay, reuse and in-progress rules in docs/decisions.md), for the routes that opt in through
  * their config: `config: { idempotency: { required: true } }`.
  *
  * Installed in the authenticated scope after `installAuthentication`. Every claim is held under a
@@ -54,7 +54,7 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** How long a key counts: 24 hours from its first use. */
 export const DEFAULT_IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
-/** How long a claim's holder is presumed alive (PRODUCT.md: at most 60 s). */
+/** How long a claim's holder is presumed alive (a lease of at most 60 s). */
 export const DEFAULT_IDEMPOTENCY_LEASE_SECONDS = 60;
 
 export interface IdempotencyDeps {

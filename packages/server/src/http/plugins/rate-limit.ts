@@ -3,7 +3,7 @@
  * because the limits protect capacity from misbehaving clients while a closed failure would turn a
  * Redis outage into an outage of every payment of every merchant.
  *
- * Per-API-key rate limits (SPEC.md "Limits"): a route names its budget with
+ * Per-API-key rate limits (docs/configuration.md: creation 30, reads 120, refunds 10 a minute): a route names its budget with
  * `config: { rateLimitBucket }`, and every route of a bucket shares one budget per key and per
  * minute (create 30, read 120, refund 10, manage 30 by default, from RATE_LIMIT_*_PER_MINUTE).
  * Every route of the scope the plugin is installed in counts against a budget: a route that names

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 
 /**
  * Which methods each registered path answers, so that a known path asked with another method gets
- * 405 `method_not_allowed` with `Allow` (SPEC.md's error table) instead of a 404 that suggests a
+ * 405 `method_not_allowed` with `Allow` (docs/failure-codes.md) instead of a 404 that suggests a
  * typo in the path. Paths are matched as Fastify's router matches them: same options (trailing
  * slash, longest parameter), same library.
  */

@@ -3,7 +3,7 @@ import { errorCatalog } from '../../core/errors/index.js';
 
 const codes = Object.keys(errorCatalog);
 
-/** PRODUCT.md's error body, for the OpenAPI document and response serialisation. */
+/** The one error body of the current contract, payouts and bulk (docs/failure-codes.md), for the OpenAPI document and response serialisation. */
 export const ErrorResponse = Type.Object(
   {
     error: Type.Object({

@@ -8,7 +8,7 @@ export function toMinorUnits(major: number): number {
   return major * MINOR_PER_MAJOR;
 }
 
-/** A stored amount shown in major units, rounded down (PRODUCT.md: `amount_minor` keeps it exact). */
+/** A stored amount shown in major units, rounded down (`amount_minor` beside it keeps it exact). */
 export function toMajorUnitsFloor(minor: number): number {
   return Math.floor(minor / MINOR_PER_MAJOR);
 }

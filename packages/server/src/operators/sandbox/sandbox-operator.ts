@@ -75,7 +75,7 @@ export class SandboxOperator implements OperatorConnector {
     this.clock = options.clock ?? systemClock;
   }
 
-  /** Test payouts follow the collection keyword and suffix rules (PRODUCT.md "Sandbox"), asynchronously. */
+  /** Test payouts follow the collection keyword and suffix rules (sandbox-rules.ts), asynchronously. */
   async sendPayout(payout: Payout): Promise<PayoutAnswer> {
     this.ledger.recordPayoutSent(payout.id, payoutOutcome(payout), this.clock.now().getTime() + this.payoutDelayMs);
     return { status: 'PROCESSING', pspReference: `sbx_${randomBytes(8).toString('hex')}`, message: 'Sandbox: the operator is sending the money.' };

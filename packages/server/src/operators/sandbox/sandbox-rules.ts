@@ -1,7 +1,7 @@
 import type { FailureCode } from '../../core/shared/failure-codes.js';
 
 /**
- * The sandbox's scripted outcomes (SPEC.md sandbox rows, PRODUCT.md "Sandbox"), first match wins:
+ * The sandbox's scripted outcomes (docs/decisions.md, sandbox), first match wins:
  * OTP operators wait for a code; then reference keywords (any letter case) FAIL, CANCEL, PENDING;
  * then phone suffixes 0001 failed, 0002 pending, 0003 cancelled, 0000 completed; otherwise completed.
  */

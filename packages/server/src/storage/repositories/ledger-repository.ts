@@ -74,7 +74,7 @@ export class LedgerRepository {
     private readonly db: Kysely<Database>,
     private readonly newId: IdSource,
     private readonly clock: { now(): Date },
-    /** Centimes a test balance starts with (PRODUCT.md "Sandbox"); live balances start at zero. */
+    /** Centimes a test balance starts with (the sandbox float, so payouts can be tried at once); live balances start at zero. */
     private readonly sandboxFloatMinor: number,
   ) {
     this.moveBalance = new PreparedQuery(db, (db, amountMinor: number, now: string, merchantId: string, environment: string, currency: string, kind: string) =>

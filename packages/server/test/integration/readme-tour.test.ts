@@ -86,7 +86,7 @@ describe('the README tour', { timeout: 180_000 }, () => {
     assert.equal((await get('/api/v1/collect/payments/ORDER-1005-FAIL_INSUFFICIENT_FUNDS')).failure_code, 'insufficient_funds');
 
     const [balance] = (await get('/api/v1/balances')).balances as Record<string, number>[];
-    const total = (balance!.available_minor ?? balance!.available!) + (balance!.reserved_minor ?? balance!.reserved!);
+    const total = balance!.available_minor! + balance!.reserved_minor!;
     assert.notEqual(total, SANDBOX_FLOAT_MINOR, 'the tour moved the balance away from the sandbox float');
   });
 });

@@ -14,7 +14,11 @@ export const BalanceObject = Type.Object(
       }),
     ),
   },
-  { title: 'Balance', description: 'The key’s environment’s balances, per currency, in centimes. A test balance starts with the sandbox float.' },
+  {
+    title: 'Balance',
+    description: 'The key’s environment’s balances, per currency, in centimes. A test balance starts with the sandbox float.',
+    examples: [{ object: 'balance', environment: 'test', balances: [{ currency: 'XOF', available: 99462500, reserved: 2537500 }] }],
+  },
 );
 
 export const BalanceTransactionObject = Type.Object(
@@ -35,7 +39,25 @@ export const BalanceTransactionObject = Type.Object(
     environment: Type.String(),
     created_at: Type.String(),
   },
-  { title: 'BalanceTransaction', description: 'One ledger transaction as it moved the merchant’s balances: their sum over all transactions is the balance.' },
+  {
+    title: 'BalanceTransaction',
+    description: 'One ledger transaction as it moved the merchant’s balances: their sum over all transactions is the balance.',
+    examples: [
+      {
+        object: 'balance_transaction',
+        id: '0193a7e1-5d6e-7f80-9a1b-2c3d4e5f6a7b',
+        type: 'payout_reservation',
+        currency: 'XOF',
+        available_change: -2537500,
+        reserved_change: 2537500,
+        fee: 0,
+        source: { object: 'payout', id: '0193a7e1-4c5d-7e6f-8a9b-0c1d2e3f4a5b', reference: 'salary-2026-06-042' },
+        description: 'Payout salary-2026-06-042 reserved (amount and fee)',
+        environment: 'test',
+        created_at: '2026-06-01T09:30:00.000Z',
+      },
+    ],
+  },
 );
 
 export const BalanceTransactionList = listOf(BalanceTransactionObject, { title: 'BalanceTransactionList', description: 'Balance transactions, newest first.' });

@@ -24,7 +24,12 @@ export const BulkItemInput = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 1000, description: 'At most 255 characters.' })),
     metadata: Type.Optional(Type.Unsafe<Record<string, string>>({ type: 'object', additionalProperties: { type: 'string' }, description: 'The line\'s own key-value pairs (the metadata limits, checked per line).' })),
   },
-  { additionalProperties: false, title: 'BulkPaymentItemInput', description: lineRules },
+  {
+    additionalProperties: false,
+    title: 'BulkPaymentItemInput',
+    description: lineRules,
+    examples: [{ beneficiary_name: 'Kossi Agbeko', phone: '+22890112233', amount: 2500000, currency: 'XOF', reference: 'june-salary-001' }],
+  },
 );
 
 export const CreateBulkBody = Type.Object(
@@ -35,7 +40,21 @@ export const CreateBulkBody = Type.Object(
     metadata: Type.Optional(MetadataInput),
     country: Type.Optional(Type.String({ minLength: 2, maxLength: 2, description: 'BJ, TG or CI: the country of lines whose number is national and that name no country.' })),
   },
-  { additionalProperties: false, title: 'CreateBulkPaymentRequest' },
+  {
+    additionalProperties: false,
+    title: 'CreateBulkPaymentRequest',
+    examples: [
+      {
+        name: 'June salaries',
+        description: 'Field staff, June 2026',
+        country: 'TG',
+        items: [
+          { beneficiary_name: 'Kossi Agbeko', phone: '+22890112233', amount: 2500000, currency: 'XOF', reference: 'june-salary-001' },
+          { beneficiary_name: 'Ama Dzidzo', phone: '99887766', amount: 1800000, currency: 'XOF', reference: 'june-salary-002', operator: 'flooz_tg' },
+        ],
+      },
+    ],
+  },
 );
 
 export const ImportCsvQuery = Type.Object(
@@ -54,7 +73,7 @@ export const TemplateQuery = Type.Object(
 
 const StatusTotal = Type.Object(
   { count: Type.Integer(), amount: Type.Integer({ description: 'Centimes.' }), fee: Type.Integer({ description: 'Centimes.' }) },
-  { title: 'BulkPaymentStatusTotal' },
+  { title: 'BulkPaymentStatusTotal', examples: [{ count: 2, amount: 4300000, fee: 64500 }] },
 );
 
 const batchProperties = {
@@ -77,8 +96,30 @@ const batchProperties = {
   updated_at: Type.String(),
 };
 
+const batchExample = {
+  object: 'bulk_payment',
+  id: '0193a7f0-1a2b-7c3d-8e4f-5a6b7c8d9e0f',
+  name: 'June salaries',
+  description: 'Field staff, June 2026',
+  status: 'draft',
+  source: 'api',
+  currency: 'XOF',
+  item_count: 2,
+  total_amount: 4300000,
+  total_fee: 64500,
+  metadata: {},
+  environment: 'test',
+  sandbox: true,
+  validated_at: null,
+  completed_at: null,
+  created_at: '2026-06-01T09:30:00.000Z',
+  updated_at: '2026-06-01T09:30:00.000Z',
+};
+
+const noLines = { count: 0, amount: 0, fee: 0 };
+
 /** A batch in a list: without the per-status totals, which the detail reads. */
-export const BulkBatchSummary = Type.Object(batchProperties, { title: 'BulkPaymentSummary', description: 'A bulk payment batch as lists show it.' });
+export const BulkBatchSummary = Type.Object(batchProperties, { title: 'BulkPaymentSummary', description: 'A bulk payment batch as lists show it.', examples: [batchExample] });
 
 export const BulkBatchObject = Type.Object(
   {
@@ -88,7 +129,17 @@ export const BulkBatchObject = Type.Object(
     }),
     idempotent_replay: Type.Boolean(),
   },
-  { title: 'BulkPayment', description: 'A bulk payment batch with what its lines add up to per status.' },
+  {
+    title: 'BulkPayment',
+    description: 'A bulk payment batch with what its lines add up to per status.',
+    examples: [
+      {
+        ...batchExample,
+        totals: { ...Object.fromEntries(bulkItemStatuses.map((status) => [status, noLines])), pending: { count: 2, amount: 4300000, fee: 64500 } },
+        idempotent_replay: false,
+      },
+    ],
+  },
 );
 
 export const BulkItemObject = Type.Object(
@@ -117,7 +168,34 @@ export const BulkItemObject = Type.Object(
     created_at: Type.String(),
     updated_at: Type.String(),
   },
-  { title: 'BulkPaymentItem', description: 'One line of a bulk payment batch.' },
+  {
+    title: 'BulkPaymentItem',
+    description: 'One line of a bulk payment batch.',
+    examples: [
+      {
+        object: 'bulk_payment_item',
+        id: '0193a7f0-2b3c-7d4e-8f50-6a7b8c9d0e1f',
+        batch_id: '0193a7f0-1a2b-7c3d-8e4f-5a6b7c8d9e0f',
+        row: 1,
+        beneficiary_name: 'Kossi Agbeko',
+        phone: '+22890112233',
+        amount: 2500000,
+        fee: 37500,
+        currency: 'XOF',
+        country: 'TG',
+        operator: 'tmoney_tg',
+        reference: 'june-salary-001',
+        description: null,
+        metadata: {},
+        status: 'pending',
+        problems: null,
+        payout_id: null,
+        failure_code: null,
+        created_at: '2026-06-01T09:30:00.000Z',
+        updated_at: '2026-06-01T09:30:00.000Z',
+      },
+    ],
+  },
 );
 
 export const BulkParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'The batch id.' }) });

@@ -31,7 +31,23 @@ export const CreatePaymentBody = Type.Object(
     expires_in_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 86_400, description: 'Lifetime; default 900 (direct) or 3600 (hosted).' })),
     metadata: Type.Optional(MetadataInput),
   },
-  { additionalProperties: false, title: 'CreatePaymentRequest' },
+  {
+    additionalProperties: false,
+    title: 'CreatePaymentRequest',
+    examples: [
+      {
+        reference: 'order-1001',
+        amount: 5000,
+        currency: 'XOF',
+        country: 'BJ',
+        mode: 'direct',
+        customer: { phone: '+2290197000000' },
+        operator: 'mtn_bj',
+        description: 'Order 1001',
+        metadata: { order_id: '1001' },
+      },
+    ],
+  },
 );
 
 export const ListPaymentsQuery = listQuery(
@@ -58,7 +74,7 @@ export const GetPaymentQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const ConfirmBody = Type.Object({ otp: Type.String({ pattern: '^[0-9]{4,8}$', description: 'The code the customer received (4 to 8 digits).' }) }, { additionalProperties: false, title: 'ConfirmPaymentRequest' });
+export const ConfirmBody = Type.Object({ otp: Type.String({ pattern: '^[0-9]{4,8}$', description: 'The code the customer received (4 to 8 digits).' }) }, { additionalProperties: false, title: 'ConfirmPaymentRequest', examples: [{ otp: '123456' }] });
 
 export const CancelBody = Type.Union([Type.Object({}, { additionalProperties: false }), Type.Null()]);
 
@@ -67,7 +83,7 @@ export const PayBody = Type.Object(
     phone: Type.String({ minLength: 1, maxLength: 32 }),
     operator: Type.String({ minLength: 1, maxLength: 32 }),
   },
-  { additionalProperties: false, title: 'SimulateCheckoutPaymentRequest' },
+  { additionalProperties: false, title: 'SimulateCheckoutPaymentRequest', examples: [{ phone: '+2290197000000', operator: 'mtn_bj' }] },
 );
 
 /** Optional: no body (or an empty one) refunds everything left. */
@@ -77,7 +93,7 @@ export const RefundBody = Type.Union([
       amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'Major units; default: everything left to refund.' })),
       reason: Type.Optional(Type.String({ maxLength: 255 })),
     },
-    { additionalProperties: false, title: 'CreateRefundRequest' },
+    { additionalProperties: false, title: 'CreateRefundRequest', examples: [{ amount: 2000, reason: 'Item returned' }] },
   ),
   Type.Null(),
 ]);
@@ -132,7 +148,41 @@ export const PaymentObject = Type.Object(
     created_at: Type.String(),
     updated_at: Type.String(),
   },
-  { title: 'Payment', description: 'A collection (current contract 2026-06).' },
+  {
+    title: 'Payment',
+    description: 'A collection (current contract 2026-06).',
+    examples: [
+      {
+        object: 'collect.payment',
+        api_version: '2026-06',
+        id: '0193a7c2-5b1e-7c3d-9f20-4a6b8c0d2e41',
+        reference: 'order-1001',
+        status: 'completed',
+        amount: 5000,
+        amount_minor: 500000,
+        currency: 'XOF',
+        country: 'BJ',
+        mode: 'direct',
+        operator: 'mtn_bj',
+        customer: { phone: '+2290197000000' },
+        description: 'Order 1001',
+        environment: 'test',
+        sandbox: true,
+        idempotent_replay: false,
+        return_url: null,
+        next_action: null,
+        psp_reference: 'sbx_0193a7c2',
+        message: 'Payment completed (sandbox).',
+        failure_code: null,
+        metadata: { order_id: '1001' },
+        refunded_amount: 0,
+        callback_url: null,
+        expires_at: '2026-06-01T09:45:00.000Z',
+        created_at: '2026-06-01T09:30:00.000Z',
+        updated_at: '2026-06-01T09:30:01.000Z',
+      },
+    ],
+  },
 );
 
 export const RefundObject = Type.Object(
@@ -153,7 +203,29 @@ export const RefundObject = Type.Object(
     created_at: Type.String(),
     updated_at: Type.String(),
   },
-  { title: 'Refund', description: 'A refund of a collection.' },
+  {
+    title: 'Refund',
+    description: 'A refund of a collection.',
+    examples: [
+      {
+        object: 'collect.refund',
+        id: '0193a7d0-11aa-7b2c-8d3e-5f6a7b8c9d01',
+        payment_id: '0193a7c2-5b1e-7c3d-9f20-4a6b8c0d2e41',
+        payment_reference: 'order-1001',
+        status: 'completed',
+        amount: 2000,
+        amount_minor: 200000,
+        currency: 'XOF',
+        reason: 'Item returned',
+        psp_reference: 'sbx_rf_0193a7d0',
+        environment: 'test',
+        sandbox: true,
+        idempotent_replay: false,
+        created_at: '2026-06-02T10:00:00.000Z',
+        updated_at: '2026-06-02T10:00:01.000Z',
+      },
+    ],
+  },
 );
 
 export const RefundList = listOf(RefundObject, { title: 'RefundList', description: 'A payment’s refunds, newest first.' });

@@ -39,5 +39,36 @@ export const CurrentOperatorCatalog = Type.Object(
       }),
     ),
   },
-  { title: 'OperatorCatalog', description: 'Operator catalog, current contract (2026-06).' },
+  {
+    title: 'OperatorCatalog',
+    description: 'Operator catalog, current contract (2026-06).',
+    examples: [
+      {
+        object: 'collect.operator_catalog',
+        api_version: '2026-06',
+        catalog_version: '2026-06.1',
+        countries: [
+          {
+            code: 'BJ',
+            name: 'Bénin',
+            currencies: ['XOF'],
+            default_currency: 'XOF',
+            operators: [
+              {
+                slug: 'mtn_bj',
+                label: 'MTN MoMo',
+                gateway_code: 'MTN_BJ',
+                aliases: [],
+                requires_otp: false,
+                min_amount: 100,
+                max_amount: 2000000,
+                status: 'available',
+                supports: { direct: true, hosted: true, refunds: true },
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
 );

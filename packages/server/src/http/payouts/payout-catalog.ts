@@ -30,7 +30,25 @@ export const PayoutOperatorCatalog = Type.Object(
       }),
     ),
   },
-  { title: 'PayoutOperatorCatalog', description: 'Payout operator catalog.' },
+  {
+    title: 'PayoutOperatorCatalog',
+    description: 'Payout operator catalog.',
+    examples: [
+      {
+        object: 'payout.operator_catalog',
+        catalog_version: '2026-06.1',
+        countries: [
+          {
+            code: 'TG',
+            name: 'Togo',
+            currencies: ['XOF'],
+            default_currency: 'XOF',
+            operators: [{ slug: 'tmoney_tg', label: 'T-Money', gateway_code: 'TMONEY_TG', aliases: ['togocom_tg'], min_amount: 10000, max_amount: 200000000, status: 'available' }],
+          },
+        ],
+      },
+    ],
+  },
 );
 
 /** With each operator's status in the key's environment (unavailable: payouts refused with 503). */

@@ -18,7 +18,11 @@ export const CreatePayoutBody = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 255 })),
     metadata: Type.Optional(MetadataInput),
   },
-  { additionalProperties: false, title: 'CreatePayoutRequest' },
+  {
+    additionalProperties: false,
+    title: 'CreatePayoutRequest',
+    examples: [{ amount: 2500000, phone: '+22890112233', country: 'TG', operator: 'tmoney_tg', reference: 'salary-2026-06-042', recipient_first_name: 'Afi', recipient_last_name: 'Mensah', description: 'June salary' }],
+  },
 );
 
 export const PayoutObject = Type.Object(
@@ -46,7 +50,36 @@ export const PayoutObject = Type.Object(
     created_at: Type.String(),
     updated_at: Type.String(),
   },
-  { title: 'Payout', description: 'A payout to a Mobile Money wallet (contract 2025-01).' },
+  {
+    title: 'Payout',
+    description: 'A payout to a Mobile Money wallet (contract 2025-01).',
+    examples: [
+      {
+        object: 'payout',
+        id: '0193a7e1-4c5d-7e6f-8a9b-0c1d2e3f4a5b',
+        reference: 'salary-2026-06-042',
+        status: 'PENDING',
+        amount: 2500000,
+        fee: 37500,
+        currency: 'XOF',
+        country: 'TG',
+        operator: 'tmoney_tg',
+        phone: '+22890112233',
+        recipient_first_name: 'Afi',
+        recipient_last_name: 'Mensah',
+        description: 'June salary',
+        psp_reference: null,
+        message: null,
+        failure_code: null,
+        metadata: {},
+        environment: 'test',
+        sandbox: true,
+        idempotent_replay: false,
+        created_at: '2026-06-01T09:30:00.000Z',
+        updated_at: '2026-06-01T09:30:00.000Z',
+      },
+    ],
+  },
 );
 
 export const PayoutParams = Type.Object({ reference: Type.String({ minLength: 1, maxLength: 100 }) });

@@ -137,6 +137,26 @@ describe('OpenAPI document', () => {
     assert.ok(validate(mediaBodies(document).find(({ where }) => where === 'POST /api/v1/collect/payments 201 application/json')!.pointer + '/schema', example).length > 0);
   });
 
+  it('states the unit of every money field, with a conversion, in its description', () => {
+    const money = /(^|_)(amount|fee|total|available|reserved|change|minor)(_|$)/;
+    const unit = /\b(centimes|major units)\b/i;
+    const conversion = /\d[\d ]* = \d[\d ]* (FCFA|XOF)/;
+    const found: string[] = [];
+    const missing: string[] = [];
+    for (const node of allNodes(document)) {
+      // A query parameter (a list filter on an amount) is a money field too.
+      const fields = typeof node.in === 'string' && node.schema ? { [node.name]: { ...node.schema, description: node.description ?? node.schema.description } } : node.properties;
+      if (!fields || typeof fields !== 'object' || Array.isArray(fields)) continue;
+      for (const [name, property] of Object.entries(fields as Json)) {
+        if (!money.test(name) || ![property?.type].flat().includes('integer')) continue;
+        found.push(name);
+        if (!unit.test(property.description ?? '') || !conversion.test(property.description ?? '')) missing.push(`${name}: ${JSON.stringify(property.description)}`);
+      }
+    }
+    for (const name of ['amount', 'amount_minor', 'refunded_amount', 'fee', 'total_amount', 'min_amount']) assert.ok(found.includes(name), `no ${name} field found: the walk misses money fields`);
+    assert.deepEqual([...new Set(missing)], []);
+  });
+
   it('declares, with a description, every tag an operation or a webhook uses', () => {
     const declared = new Map((document.tags as Json[]).map((tag) => [tag.name as string, tag.description as string | undefined]));
     const webhookOperations = Object.values(document.webhooks as Json).map((item) => (item as Json).post as Json);

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { inCentimes } from '../shared/money-descriptions.js';
 import { balanceTransactionTypes } from '../../core/ledger/ledger.js';
 import { listOf, listQuery } from '../shared/pagination.js';
 
@@ -9,8 +10,8 @@ export const BalanceObject = Type.Object(
     balances: Type.Array(
       Type.Object({
         currency: Type.String(),
-        available: Type.Integer({ description: 'Centimes the merchant can pay out or refund now.' }),
-        reserved: Type.Integer({ description: 'Centimes held for payouts and refunds in flight; released or spent when they finish.' }),
+        available: Type.Integer({ description: inCentimes('What the merchant can pay out or refund now.') }),
+        reserved: Type.Integer({ description: inCentimes('Held for payouts and refunds in flight; released or spent when they finish.') }),
       }),
     ),
   },
@@ -27,9 +28,9 @@ export const BalanceTransactionObject = Type.Object(
     id: Type.String(),
     type: Type.Enum(balanceTransactionTypes),
     currency: Type.String(),
-    available_change: Type.Integer({ description: 'Centimes added to (or, negative, taken from) the available balance.' }),
-    reserved_change: Type.Integer({ description: 'Centimes added to or released from the reserved balance.' }),
-    fee: Type.Integer({ description: 'Centimes of fee this transaction charged.' }),
+    available_change: Type.Integer({ description: inCentimes('Added to (or, negative, taken from) the available balance.') }),
+    reserved_change: Type.Integer({ description: inCentimes('Added to or released from the reserved balance.') }),
+    fee: Type.Integer({ description: inCentimes('The fee this transaction charged.') }),
     source: Type.Object({
       object: Type.String({ description: 'payment, refund, payout, or account (the sandbox float).' }),
       id: Type.String(),

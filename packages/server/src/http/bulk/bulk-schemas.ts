@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { inCentimes } from '../shared/money-descriptions.js';
 import { bulkBatchStatuses, bulkItemStatuses } from '../../core/bulk/bulk-batch.js';
 import { failureCodeList } from '../../core/shared/failure-codes.js';
 import { MetadataInput, MetadataObject } from '../shared/metadata-schema.js';
@@ -16,7 +17,7 @@ export const BulkItemInput = Type.Object(
   {
     beneficiary_name: Type.Optional(Type.String({ maxLength: 1000, description: 'At most 200 characters.' })),
     phone: Type.Optional(Type.String({ maxLength: 64, description: 'Wallet number, national or international.' })),
-    amount: Type.Optional(Type.Integer({ description: 'Centimes (2500000 = 25 000 FCFA), within the operator\'s payout limits.' })),
+    amount: Type.Optional(Type.Integer({ description: inCentimes('Within the operator\'s payout limits (2500000 is 25 000 FCFA).') })),
     currency: Type.Optional(Type.String({ maxLength: 16, description: 'XOF (the currency payouts use in BJ, TG and CI).' })),
     reference: Type.Optional(Type.String({ maxLength: 1000, description: '1 to 100 of A-Z a-z 0-9 . _ : -; becomes the reference of the line\'s payout.' })),
     country: Type.Optional(Type.String({ maxLength: 16, description: 'BJ, TG or CI; derived from an international number when absent.' })),
@@ -72,7 +73,7 @@ export const TemplateQuery = Type.Object(
 );
 
 const StatusTotal = Type.Object(
-  { count: Type.Integer(), amount: Type.Integer({ description: 'Centimes.' }), fee: Type.Integer({ description: 'Centimes.' }) },
+  { count: Type.Integer(), amount: Type.Integer({ description: inCentimes('The lines’ amounts.') }), fee: Type.Integer({ description: inCentimes('The lines’ fees.') }) },
   { title: 'BulkPaymentStatusTotal', examples: [{ count: 2, amount: 4300000, fee: 64500 }] },
 );
 
@@ -85,8 +86,8 @@ const batchProperties = {
   source: Type.Enum(['api', 'csv'], { description: 'Created from JSON items or imported from a CSV file.' }),
   currency: Type.String(),
   item_count: Type.Integer(),
-  total_amount: Type.Integer({ description: 'Centimes, every line.' }),
-  total_fee: Type.Integer({ description: 'Centimes of payout fee, every line (from the operators\' catalog entries).' }),
+  total_amount: Type.Integer({ description: inCentimes('Every line.') }),
+  total_fee: Type.Integer({ description: inCentimes('Payout fee of every line (from the operators\' catalog entries).') }),
   metadata: MetadataObject,
   environment: Type.String(),
   sandbox: Type.Boolean(),
@@ -150,8 +151,8 @@ export const BulkItemObject = Type.Object(
     row: Type.Integer({ description: 'CSV: the spreadsheet row (header = 1). JSON: the position in items, from 1.' }),
     beneficiary_name: Type.String(),
     phone: Type.String({ description: 'E.164.' }),
-    amount: Type.Integer({ description: 'Centimes.' }),
-    fee: Type.Integer({ description: 'Centimes.' }),
+    amount: Type.Integer({ description: inCentimes('Sent to the beneficiary.') }),
+    fee: Type.Integer({ description: inCentimes('The line’s payout fee, from its operator’s catalog entry.') }),
     currency: Type.String(),
     country: Type.String(),
     operator: Type.String({ description: 'Canonical slug.' }),

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { inCentimes } from '../shared/money-descriptions.js';
 
 /** SPEC.md "Operator catalog (earlier contract shape)", field for field. */
 export const LegacyOperatorCatalog = Type.Object(
@@ -40,7 +41,7 @@ export const LegacyError = Type.Object(
 
 /** SPEC.md "Collect payment, earlier contract": request fields and their lengths. */
 export const LegacyCreatePaymentBody = Type.Object({
-  amount: Type.Integer({ minimum: 1, maximum: 100_000_000_000, description: 'Centimes (10000 = 100 XOF).' }),
+  amount: Type.Integer({ minimum: 1, maximum: 100_000_000_000, description: inCentimes('Minimum 1.') }),
   phone: Type.String({ minLength: 1, maxLength: 20 }),
   country: Type.String({ minLength: 1, maxLength: 2, description: 'BJ, CI or TG.' }),
   operator: Type.String({ minLength: 1, maxLength: 32 }),
@@ -69,7 +70,7 @@ export const LegacyPayment = Type.Object(
     id: Type.String({ format: 'uuid' }),
     reference: Type.String(),
     status: Type.String({ examples: ['PENDING', 'PROCESSING', 'AWAITING_OTP', 'COMPLETED', 'FAILED', 'CANCELLED'] }),
-    amount: Type.Integer({ description: 'Centimes.' }),
+    amount: Type.Integer({ description: inCentimes() }),
     currency: Type.String(),
     country: Type.String(),
     operator: nullableString,

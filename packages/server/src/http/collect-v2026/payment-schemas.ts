@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { inCentimes, inMajorUnits } from '../shared/money-descriptions.js';
 import { failureCodeList } from '../../core/shared/failure-codes.js';
 import { paymentModes, paymentStatuses } from '../../core/payments/payment.js';
 import { MetadataInput, MetadataObject, metadataFilterProperties } from '../shared/metadata-schema.js';
@@ -10,7 +11,7 @@ export const Reference = Type.String({ minLength: 1, maxLength: 100, pattern: '^
 export const CreatePaymentBody = Type.Object(
   {
     reference: Reference,
-    amount: Type.Integer({ maximum: 1_000_000_000, description: 'Major units (3000 = 3 000 FCFA). Minimum 100 XOF.' }),
+    amount: Type.Integer({ maximum: 1_000_000_000, description: inMajorUnits('Minimum 100 XOF (see the catalog’s min_amount per operator).') }),
     currency: Type.Optional(Type.Union([Type.Literal('XOF'), Type.Literal('XAF')], { description: 'Defaults to the country’s currency (XOF).' })),
     country: Type.String({ minLength: 2, maxLength: 2, description: 'BJ, TG or CI.' }),
     mode: Type.Union([Type.Literal('direct'), Type.Literal('hosted')]),
@@ -90,7 +91,7 @@ export const PayBody = Type.Object(
 export const RefundBody = Type.Union([
   Type.Object(
     {
-      amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'Major units; default: everything left to refund.' })),
+      amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: inMajorUnits('Default: everything left to refund.') })),
       reason: Type.Optional(Type.String({ maxLength: 255 })),
     },
     { additionalProperties: false, title: 'CreateRefundRequest', examples: [{ amount: 2000, reason: 'Item returned' }] },
@@ -124,8 +125,8 @@ export const PaymentObject = Type.Object(
     id: Type.String({ format: 'uuid' }),
     reference: Type.String(),
     status: Type.Union([Type.Literal('pending'), Type.Literal('processing'), Type.Literal('awaiting_otp'), Type.Literal('awaiting_payment'), Type.Literal('completed'), Type.Literal('failed'), Type.Literal('cancelled'), Type.Literal('expired'), Type.Literal('refunded')]),
-    amount: Type.Integer({ description: 'Major units (rounded down when the stored amount is not a whole franc).' }),
-    amount_minor: Type.Integer({ description: 'Exact amount in centimes.' }),
+    amount: Type.Integer({ description: inMajorUnits('Rounded down when the stored amount is not a whole franc; amount_minor is exact.') }),
+    amount_minor: Type.Integer({ description: inCentimes('The exact amount.') }),
     currency: Type.String(),
     country: Type.String(),
     mode: Type.String(),
@@ -142,7 +143,7 @@ export const PaymentObject = Type.Object(
     message: Type.Union([Type.String(), Type.Null()], { description: 'The last word from the operator, for people.' }),
     failure_code: Type.Union([Type.Enum(failureCodeList), Type.Null()], { description: 'Why a failed, cancelled or expired payment did not complete (docs/failure-codes.md); null otherwise.' }),
     metadata: MetadataObject,
-    refunded_amount: Type.Integer({ description: 'Major units refunded so far.' }),
+    refunded_amount: Type.Integer({ description: inMajorUnits('Refunded so far.') }),
     callback_url: Type.Union([Type.String(), Type.Null()]),
     expires_at: Type.String({ description: 'When a non-final payment expires. Kept once the payment is final: for an expired payment, when it expired; otherwise the deadline it no longer has.' }),
     created_at: Type.String(),
@@ -192,8 +193,8 @@ export const RefundObject = Type.Object(
     payment_id: Type.String(),
     payment_reference: Type.String(),
     status: Type.Union([Type.Literal('pending'), Type.Literal('completed'), Type.Literal('failed')]),
-    amount: Type.Integer({ description: 'Major units.' }),
-    amount_minor: Type.Integer(),
+    amount: Type.Integer({ description: inMajorUnits() }),
+    amount_minor: Type.Integer({ description: inCentimes('The exact amount.') }),
     currency: Type.String(),
     reason: Type.Union([Type.String(), Type.Null()]),
     psp_reference: Type.Union([Type.String(), Type.Null()]),

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { inCentimes } from '../shared/money-descriptions.js';
 import type { OperatorCatalog } from '../../core/catalog/operator-catalog.js';
 import { operatorAvailability } from '../../core/operators/operator-availability.js';
 import type { OperatorConnectors } from '../../core/operators/operator-connector.js';
@@ -22,8 +23,8 @@ export const PayoutOperatorCatalog = Type.Object(
             label: Type.String(),
             gateway_code: Type.String(),
             aliases: Type.Array(Type.String()),
-            min_amount: Type.Integer({ description: 'Smallest payout, centimes.' }),
-            max_amount: Type.Integer({ description: 'Largest payout, centimes.' }),
+            min_amount: Type.Integer({ description: inCentimes('Smallest payout.') }),
+            max_amount: Type.Integer({ description: inCentimes('Largest payout.') }),
             status: OperatorStatus,
           }),
         ),

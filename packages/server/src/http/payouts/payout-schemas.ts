@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { inCentimes } from '../shared/money-descriptions.js';
 import { payoutStatuses } from '../../core/payouts/payout.js';
 import { failureCodeList } from '../../core/shared/failure-codes.js';
 import { Reference } from '../collect-v2026/payment-schemas.js';
@@ -8,7 +9,7 @@ import { listOf, listQuery } from '../shared/pagination.js';
 /** SPEC.md "Payout" request fields (amounts in centimes). */
 export const CreatePayoutBody = Type.Object(
   {
-    amount: Type.Integer({ minimum: 1, maximum: 100_000_000_000, description: 'Centimes (10000 = 100 FCFA). Minimum 10000 for XOF.' }),
+    amount: Type.Integer({ minimum: 1, maximum: 100_000_000_000, description: inCentimes('Minimum 10000 for XOF.') }),
     phone: Type.String({ minLength: 1, maxLength: 32, description: 'Beneficiary’s wallet number, national or E.164.' }),
     country: Type.String({ minLength: 2, maxLength: 2, description: 'BJ, TG or CI.' }),
     operator: Type.String({ minLength: 1, maxLength: 32, description: 'Operator slug or alias from the payout catalog.' }),
@@ -31,8 +32,8 @@ export const PayoutObject = Type.Object(
     id: Type.String({ format: 'uuid' }),
     reference: Type.String(),
     status: Type.Enum(payoutStatuses),
-    amount: Type.Integer({ description: 'Centimes sent to the beneficiary.' }),
-    fee: Type.Integer({ description: 'Centimes of fee, reserved with the amount and charged when the payout completes.' }),
+    amount: Type.Integer({ description: inCentimes('Sent to the beneficiary.') }),
+    fee: Type.Integer({ description: inCentimes('The fee, reserved with the amount and charged when the payout completes.') }),
     currency: Type.String(),
     country: Type.String(),
     operator: Type.String(),

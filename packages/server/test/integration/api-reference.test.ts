@@ -73,6 +73,21 @@ describe('API reference at /docs', () => {
     assert.deepEqual(shown.response.json(), served.json());
   });
 
+  it('shows the declared tags, the examples and each operation’s error codes (GET /docs/json)', async () => {
+    const response = await t.app.inject({ url: '/docs/json' });
+    assert.equal(response.statusCode, 200);
+    const shown = response.json() as { tags: { name: string; description?: string }[]; paths: Record<string, Record<string, { tags: string[]; responses: Record<string, { content: Record<string, { example?: { object?: string }; examples?: Record<string, { value: { error: { code: string } } }> }> }> }>> };
+    const tags = new Map(shown.tags.map((tag) => [tag.name, tag.description]));
+    for (const name of ['collect', 'payouts', 'bulk payments', 'balances']) assert.ok(tags.get(name), `tag ${name} is shown with its description`);
+    const create = shown.paths['/api/v1/collect/payments']!.post!;
+    assert.equal(create.responses['201']!.content['application/json']!.example?.object, 'collect.payment');
+    const conflicts = create.responses['409']!.content['application/json']!.examples!;
+    assert.equal(conflicts.duplicate_reference!.value.error.code, 'duplicate_reference');
+    const batches = shown.paths['/api/v1/bulk-payments/']!.get!;
+    assert.deepEqual(batches.tags, ['bulk payments']);
+    assert.equal(batches.responses['200']!.content['application/json']!.example?.object, 'list');
+  });
+
   it('is not itself in the document', async () => {
     const document = (await t.app.inject({ url: '/api/v1/openapi.json' })).json() as { paths: Record<string, unknown> };
     assert.deepEqual(Object.keys(document.paths).filter((path) => path.startsWith('/docs')), []);

@@ -24,6 +24,17 @@ describe('named schemas in the OpenAPI document', () => {
     await app.close();
   });
 
+  it('keeps a schema’s examples in its component when one route answers it whole and another nests it', async () => {
+    const Thing = Type.Object({ name: Type.String() }, { title: 'Thing', examples: [{ name: 'lamp' }] });
+    const app = await appWith(Thing, Type.Object({ things: Type.Array(Thing) }));
+    await app.ready();
+    const document = app.swagger() as { paths: Record<string, { get: { responses: Record<string, { content: Record<string, { example?: unknown }> }> } }>; components: { schemas: Record<string, { examples?: unknown[] }> } };
+    assert.deepEqual(document.components.schemas.Thing!.examples, [{ name: 'lamp' }]);
+    assert.deepEqual(document.paths['/first']!.get.responses['200']!.content['application/json']!.example, { name: 'lamp' });
+    assert.deepEqual(document.paths['/second']!.get.responses['200']!.content['application/json']!.example, { things: [{ name: 'lamp' }] });
+    await app.close();
+  });
+
   it('refuses to start when two different schemas share a title', async () => {
     const app = await appWith(Type.Object({ name: Type.String() }, { title: 'Thing' }), Type.Object({ size: Type.Integer() }, { title: 'Thing' }));
     await assert.rejects(async () => app.ready(), /two different schemas are titled "Thing"/);

@@ -16,7 +16,21 @@ const Account = Type.Object(
       scopes: Type.Array(Type.String(), { description: 'Empty means every scope.' }),
     }),
   },
-  { title: 'Account', description: 'The merchant and environment the calling key acts for.' },
+  {
+    title: 'Account',
+    description: 'The merchant and environment the calling key acts for.',
+    examples: [
+      {
+        object: 'account',
+        merchant_id: '0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f',
+        name: 'Boutique Adjoa',
+        status: 'active',
+        kyc_status: 'validated',
+        environment: 'test',
+        api_key: { id: '0193a6b0-1b2c-7d3e-8f40-5a6b7c8d9e0f', scopes: [] },
+      },
+    ],
+  },
 );
 
 /** "Who am I": lets an integration check its key, environment and scopes before anything else. */

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { inCentimes } from '../shared/money-descriptions.js';
 import { balanceTransactionTypes } from '../../core/ledger/ledger.js';
 import { listOf, listQuery } from '../shared/pagination.js';
 
@@ -9,12 +10,16 @@ export const BalanceObject = Type.Object(
     balances: Type.Array(
       Type.Object({
         currency: Type.String(),
-        available_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000) the merchant can pay out or refund now.' }),
-        reserved_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000) held for payouts and refunds in flight; released or spent when they finish.' }),
+        available_minor: Type.Integer({ description: inCentimes('What the merchant can pay out or refund now.') }),
+        reserved_minor: Type.Integer({ description: inCentimes('Held for payouts and refunds in flight; released or spent when they finish.') }),
       }),
     ),
   },
-  { title: 'Balance', description: 'The key’s environment’s balances, per currency, in centimes. A test balance starts with the sandbox float.' },
+  {
+    title: 'Balance',
+    description: 'The key’s environment’s balances, per currency, in centimes. A test balance starts with the sandbox float.',
+    examples: [{ object: 'balance', environment: 'test', balances: [{ currency: 'XOF', available_minor: 99462500, reserved_minor: 2537500 }] }],
+  },
 );
 
 export const BalanceTransactionObject = Type.Object(
@@ -23,9 +28,9 @@ export const BalanceTransactionObject = Type.Object(
     id: Type.String(),
     type: Type.Enum(balanceTransactionTypes),
     currency: Type.String(),
-    available_change_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000) added to (or, negative, taken from) the available balance.' }),
-    reserved_change_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000) added to or released from the reserved balance.' }),
-    fee_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000) of fee this transaction charged.' }),
+    available_change_minor: Type.Integer({ description: inCentimes('Added to (or, negative, taken from) the available balance.') }),
+    reserved_change_minor: Type.Integer({ description: inCentimes('Added to or released from the reserved balance.') }),
+    fee_minor: Type.Integer({ description: inCentimes('The fee this transaction charged.') }),
     source: Type.Object({
       object: Type.String({ description: 'payment, refund, payout, or account (the sandbox float).' }),
       id: Type.String(),
@@ -35,7 +40,25 @@ export const BalanceTransactionObject = Type.Object(
     environment: Type.String(),
     created_at: Type.String(),
   },
-  { title: 'BalanceTransaction', description: 'One ledger transaction as it moved the merchant’s balances: their sum over all transactions is the balance.' },
+  {
+    title: 'BalanceTransaction',
+    description: 'One ledger transaction as it moved the merchant’s balances: their sum over all transactions is the balance.',
+    examples: [
+      {
+        object: 'balance_transaction',
+        id: '0193a7e1-5d6e-7f80-9a1b-2c3d4e5f6a7b',
+        type: 'payout_reservation',
+        currency: 'XOF',
+        available_change_minor: -2537500,
+        reserved_change_minor: 2537500,
+        fee_minor: 0,
+        source: { object: 'payout', id: '0193a7e1-4c5d-7e6f-8a9b-0c1d2e3f4a5b', reference: 'salary-2026-06-042' },
+        description: 'Payout salary-2026-06-042 reserved (amount and fee)',
+        environment: 'test',
+        created_at: '2026-06-01T09:30:00.000Z',
+      },
+    ],
+  },
 );
 
 export const BalanceTransactionList = listOf(BalanceTransactionObject, { title: 'BalanceTransactionList', description: 'Balance transactions, newest first.' });

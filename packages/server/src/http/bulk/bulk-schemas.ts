@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { inCentimes } from '../shared/money-descriptions.js';
 import { bulkBatchStatuses, bulkItemStatuses } from '../../core/bulk/bulk-batch.js';
 import { failureCodeList } from '../../core/shared/failure-codes.js';
 import { MetadataInput, MetadataObject } from '../shared/metadata-schema.js';
@@ -16,7 +17,7 @@ export const BulkItemInput = Type.Object(
   {
     beneficiary_name: Type.Optional(Type.String({ maxLength: 1000, description: 'At most 200 characters.' })),
     phone: Type.Optional(Type.String({ maxLength: 64, description: 'Wallet number, national or international.' })),
-    amount: Type.Optional(Type.Integer({ description: 'Centimes (2500000 = 25 000 FCFA), within the operator\'s payout limits.' })),
+    amount: Type.Optional(Type.Integer({ description: inCentimes('Within the operator\'s payout limits (2500000 is 25 000 FCFA).') })),
     currency: Type.Optional(Type.String({ maxLength: 16, description: 'XOF (the currency payouts use in BJ, TG and CI).' })),
     reference: Type.Optional(Type.String({ maxLength: 1000, description: '1 to 100 of A-Z a-z 0-9 . _ : -; becomes the reference of the line\'s payout.' })),
     country: Type.Optional(Type.String({ maxLength: 16, description: 'BJ, TG or CI; derived from an international number when absent.' })),
@@ -24,7 +25,12 @@ export const BulkItemInput = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 1000, description: 'At most 255 characters.' })),
     metadata: Type.Optional(Type.Unsafe<Record<string, string>>({ type: 'object', additionalProperties: { type: 'string' }, description: 'The line\'s own key-value pairs (the metadata limits, checked per line).' })),
   },
-  { additionalProperties: false, title: 'BulkPaymentItemInput', description: lineRules },
+  {
+    additionalProperties: false,
+    title: 'BulkPaymentItemInput',
+    description: lineRules,
+    examples: [{ beneficiary_name: 'Kossi Agbeko', phone: '+22890112233', amount: 2500000, currency: 'XOF', reference: 'june-salary-001' }],
+  },
 );
 
 export const CreateBulkBody = Type.Object(
@@ -35,7 +41,21 @@ export const CreateBulkBody = Type.Object(
     metadata: Type.Optional(MetadataInput),
     country: Type.Optional(Type.String({ minLength: 2, maxLength: 2, description: 'BJ, TG or CI: the country of lines whose number is national and that name no country.' })),
   },
-  { additionalProperties: false, title: 'CreateBulkPaymentRequest' },
+  {
+    additionalProperties: false,
+    title: 'CreateBulkPaymentRequest',
+    examples: [
+      {
+        name: 'June salaries',
+        description: 'Field staff, June 2026',
+        country: 'TG',
+        items: [
+          { beneficiary_name: 'Kossi Agbeko', phone: '+22890112233', amount: 2500000, currency: 'XOF', reference: 'june-salary-001' },
+          { beneficiary_name: 'Ama Dzidzo', phone: '99887766', amount: 1800000, currency: 'XOF', reference: 'june-salary-002', operator: 'flooz_tg' },
+        ],
+      },
+    ],
+  },
 );
 
 export const ImportCsvQuery = Type.Object(
@@ -53,8 +73,8 @@ export const TemplateQuery = Type.Object(
 );
 
 const StatusTotal = Type.Object(
-  { count: Type.Integer(), amount_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000) of the lines\' amounts.' }), fee_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000) of the lines\' payout fees.' }) },
-  { title: 'BulkPaymentStatusTotal' },
+  { count: Type.Integer(), amount_minor: Type.Integer({ description: inCentimes('The lines’ amounts.') }), fee_minor: Type.Integer({ description: inCentimes('The lines’ payout fees.') }) },
+  { title: 'BulkPaymentStatusTotal', examples: [{ count: 2, amount_minor: 4300000, fee_minor: 64500 }] },
 );
 
 const batchProperties = {
@@ -66,8 +86,8 @@ const batchProperties = {
   source: Type.Enum(['api', 'csv'], { description: 'Created from JSON items or imported from a CSV file.' }),
   currency: Type.String(),
   item_count: Type.Integer(),
-  total_amount_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000), every line.' }),
-  total_fee_minor: Type.Integer({ description: 'Centimes of payout fee, every line (from the operators\' catalog entries).' }),
+  total_amount_minor: Type.Integer({ description: inCentimes('Every line.') }),
+  total_fee_minor: Type.Integer({ description: inCentimes('Payout fee of every line (from the operators\' catalog entries).') }),
   metadata: MetadataObject,
   environment: Type.String(),
   sandbox: Type.Boolean(),
@@ -77,8 +97,30 @@ const batchProperties = {
   updated_at: Type.String(),
 };
 
+const batchExample = {
+  object: 'bulk_payment',
+  id: '0193a7f0-1a2b-7c3d-8e4f-5a6b7c8d9e0f',
+  name: 'June salaries',
+  description: 'Field staff, June 2026',
+  status: 'draft',
+  source: 'api',
+  currency: 'XOF',
+  item_count: 2,
+  total_amount_minor: 4300000,
+  total_fee_minor: 64500,
+  metadata: {},
+  environment: 'test',
+  sandbox: true,
+  validated_at: null,
+  completed_at: null,
+  created_at: '2026-06-01T09:30:00.000Z',
+  updated_at: '2026-06-01T09:30:00.000Z',
+};
+
+const noLines = { count: 0, amount_minor: 0, fee_minor: 0 };
+
 /** A batch in a list: without the per-status totals, which the detail reads. */
-export const BulkBatchSummary = Type.Object(batchProperties, { title: 'BulkPaymentSummary', description: 'A bulk payment batch as lists show it.' });
+export const BulkBatchSummary = Type.Object(batchProperties, { title: 'BulkPaymentSummary', description: 'A bulk payment batch as lists show it.', examples: [batchExample] });
 
 export const BulkBatchObject = Type.Object(
   {
@@ -88,7 +130,17 @@ export const BulkBatchObject = Type.Object(
     }),
     idempotent_replay: Type.Boolean(),
   },
-  { title: 'BulkPayment', description: 'A bulk payment batch with what its lines add up to per status.' },
+  {
+    title: 'BulkPayment',
+    description: 'A bulk payment batch with what its lines add up to per status.',
+    examples: [
+      {
+        ...batchExample,
+        totals: { ...Object.fromEntries(bulkItemStatuses.map((status) => [status, noLines])), pending: { count: 2, amount_minor: 4300000, fee_minor: 64500 } },
+        idempotent_replay: false,
+      },
+    ],
+  },
 );
 
 export const BulkItemObject = Type.Object(
@@ -99,8 +151,8 @@ export const BulkItemObject = Type.Object(
     row: Type.Integer({ description: 'CSV: the spreadsheet row (header = 1). JSON: the position in items, from 1.' }),
     beneficiary_name: Type.String(),
     phone: Type.String({ description: 'E.164.' }),
-    amount: Type.Integer({ description: 'Centimes.' }),
-    fee_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000) of payout fee, fixed when the line was drafted; the payout charges exactly this.' }),
+    amount: Type.Integer({ description: inCentimes('Sent to the beneficiary.') }),
+    fee_minor: Type.Integer({ description: inCentimes('The line’s payout fee, from its operator’s catalog entry when the line was drafted; its payout charges exactly this.') }),
     currency: Type.String(),
     country: Type.String(),
     operator: Type.String({ description: 'Canonical slug.' }),
@@ -117,7 +169,34 @@ export const BulkItemObject = Type.Object(
     created_at: Type.String(),
     updated_at: Type.String(),
   },
-  { title: 'BulkPaymentItem', description: 'One line of a bulk payment batch.' },
+  {
+    title: 'BulkPaymentItem',
+    description: 'One line of a bulk payment batch.',
+    examples: [
+      {
+        object: 'bulk_payment_item',
+        id: '0193a7f0-2b3c-7d4e-8f50-6a7b8c9d0e1f',
+        batch_id: '0193a7f0-1a2b-7c3d-8e4f-5a6b7c8d9e0f',
+        row: 1,
+        beneficiary_name: 'Kossi Agbeko',
+        phone: '+22890112233',
+        amount: 2500000,
+        fee_minor: 37500,
+        currency: 'XOF',
+        country: 'TG',
+        operator: 'tmoney_tg',
+        reference: 'june-salary-001',
+        description: null,
+        metadata: {},
+        status: 'pending',
+        problems: null,
+        payout_id: null,
+        failure_code: null,
+        created_at: '2026-06-01T09:30:00.000Z',
+        updated_at: '2026-06-01T09:30:00.000Z',
+      },
+    ],
+  },
 );
 
 export const BulkParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'The batch id.' }) });

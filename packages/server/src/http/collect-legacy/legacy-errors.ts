@@ -8,7 +8,7 @@ import { logIfServerError, setRetryAfter } from '../plugins/error-handler.js';
  * errors are `{error, code, detail}`; schema validation failures map each field to its messages.
  */
 /** The earlier contract answers 400 where the current one says 409 ("payment not eligible for confirmation"). */
-const legacyStatuses: Partial<Record<string, number>> = { payment_not_confirmable: 400 };
+export const legacyStatuses: Partial<Record<string, number>> = { payment_not_confirmable: 400 };
 
 /** The earlier contract's paths, known from the URL alone (for errors met before routing). */
 export function isLegacyPath(url: string): boolean {

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { inCentimes } from '../shared/money-descriptions.js';
 
 /** The earlier contract's operator catalog, field for field (no field of ours added). */
 export const LegacyOperatorCatalog = Type.Object(
@@ -21,17 +22,26 @@ export const LegacyOperatorCatalog = Type.Object(
       }),
     ),
   },
-  { title: 'LegacyOperatorCatalog', description: 'Operator catalog, earlier contract shape.' },
+  {
+    title: 'LegacyOperatorCatalog',
+    description: 'Operator catalog, earlier contract shape.',
+    examples: [
+      {
+        api_version: '2026-06.1',
+        countries: [{ code: 'TG', currency_default: 'XOF', operators: [{ slug: 'tmoney_tg', label: 'T-Money', gateway_code: 'TMONEY_TG', aliases: ['togocom_tg'], requires_otp: false }] }],
+      },
+    ],
+  },
 );
 
 export const LegacyError = Type.Object(
   { error: Type.String(), code: Type.String(), detail: Type.String() },
-  { title: 'LegacyError', description: 'Earlier-contract error body.' },
+  { title: 'LegacyError', description: 'Earlier-contract error body.', examples: [{ error: 'Not Found', code: 'not_found', detail: 'No payment has this reference.' }] },
 );
 
 /** The earlier contract's request fields and their maximum lengths (reference 100, phone 20, operator 32, …). */
 export const LegacyCreatePaymentBody = Type.Object({
-  amount: Type.Integer({ minimum: 1, maximum: 100_000_000_000, description: 'Centimes (10000 = 100 XOF).' }),
+  amount: Type.Integer({ minimum: 1, maximum: 100_000_000_000, description: inCentimes('Minimum 1.') }),
   phone: Type.String({ minLength: 1, maxLength: 20 }),
   country: Type.String({ minLength: 1, maxLength: 2, description: 'BJ, CI or TG.' }),
   operator: Type.String({ minLength: 1, maxLength: 32 }),
@@ -40,12 +50,12 @@ export const LegacyCreatePaymentBody = Type.Object({
   description: Type.Optional(Type.String({ maxLength: 255 })),
   customer_first_name: Type.Optional(Type.String({ maxLength: 64 })),
   customer_last_name: Type.Optional(Type.String({ maxLength: 64 })),
-}, { title: 'LegacyCreatePaymentRequest' });
+}, { title: 'LegacyCreatePaymentRequest', examples: [{ amount: 500000, phone: '97000000', country: 'BJ', operator: 'mtn_bj', reference: 'order-2001', currency: 'XOF', description: 'Order 2001' }] });
 
 export const LegacyConfirmBody = Type.Object({
   reference: Type.String({ minLength: 1, maxLength: 100 }),
   otp: Type.String({ minLength: 4, maxLength: 8, pattern: '^[0-9]+$' }),
-}, { title: 'LegacyConfirmPaymentRequest' });
+}, { title: 'LegacyConfirmPaymentRequest', examples: [{ reference: 'order-2001', otp: '123456' }] });
 
 export const LegacyReferenceParams = Type.Object({ reference: Type.String({ minLength: 1, maxLength: 100 }) });
 
@@ -60,7 +70,7 @@ export const LegacyPayment = Type.Object(
     id: Type.String({ format: 'uuid' }),
     reference: Type.String(),
     status: Type.String({ examples: ['PENDING', 'PROCESSING', 'AWAITING_OTP', 'COMPLETED', 'FAILED', 'CANCELLED'] }),
-    amount: Type.Integer({ description: 'Centimes.' }),
+    amount: Type.Integer({ description: inCentimes() }),
     currency: Type.String(),
     country: Type.String(),
     operator: nullableString,
@@ -72,8 +82,29 @@ export const LegacyPayment = Type.Object(
     pending_since_seconds: Type.Union([Type.Integer(), Type.Null()]),
     sandbox: Type.Boolean(),
   },
-  { title: 'LegacyPayment', description: 'A payment, earlier contract.' },
+  {
+    title: 'LegacyPayment',
+    description: 'A payment, earlier contract.',
+    examples: [
+      {
+        id: '0193a7c9-2f3e-7a4b-8c5d-6e7f8a9b0c1d',
+        reference: 'order-2001',
+        status: 'COMPLETED',
+        amount: 500000,
+        currency: 'XOF',
+        country: 'BJ',
+        operator: 'mtn_bj',
+        phone: '+22997000000',
+        psp_reference: 'sbx_0193a7c9',
+        message: 'Payment completed (sandbox).',
+        environment: 'test',
+        idempotent_replay: false,
+        pending_since_seconds: null,
+        sandbox: true,
+      },
+    ],
+  },
 );
 
 /** Validation failures: each field mapped to its messages. */
-export const LegacyValidationError = Type.Record(Type.String(), Type.Array(Type.String()), { title: 'LegacyValidationError', description: 'Field -> messages.' });
+export const LegacyValidationError = Type.Record(Type.String(), Type.Array(Type.String()), { title: 'LegacyValidationError', description: 'Field -> messages.', examples: [{ phone: ['Expected string length less or equal to 20'] }] });

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { inCentimes, inMajorUnits } from '../shared/money-descriptions.js';
 import { failureCodeList } from '../../core/shared/failure-codes.js';
 import { paymentModes, paymentStatuses } from '../../core/payments/payment.js';
 import { MetadataInput, MetadataObject, metadataFilterProperties } from '../shared/metadata-schema.js';
@@ -10,7 +11,7 @@ export const Reference = Type.String({ minLength: 1, maxLength: 100, pattern: '^
 export const CreatePaymentBody = Type.Object(
   {
     reference: Reference,
-    amount: Type.Integer({ maximum: 1_000_000_000, description: 'Major units (3000 = 3 000 FCFA). Minimum 100 XOF.' }),
+    amount: Type.Integer({ maximum: 1_000_000_000, description: inMajorUnits('Minimum 100 XOF (see the catalog’s min_amount per operator).') }),
     currency: Type.Optional(Type.Union([Type.Literal('XOF'), Type.Literal('XAF')], { description: 'Defaults to the country’s currency (XOF).' })),
     country: Type.String({ minLength: 2, maxLength: 2, description: 'BJ, TG or CI.' }),
     mode: Type.Union([Type.Literal('direct'), Type.Literal('hosted')]),
@@ -31,7 +32,23 @@ export const CreatePaymentBody = Type.Object(
     expires_in_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 86_400, description: 'Lifetime; default 900 (direct) or 3600 (hosted).' })),
     metadata: Type.Optional(MetadataInput),
   },
-  { additionalProperties: false, title: 'CreatePaymentRequest' },
+  {
+    additionalProperties: false,
+    title: 'CreatePaymentRequest',
+    examples: [
+      {
+        reference: 'order-1001',
+        amount: 5000,
+        currency: 'XOF',
+        country: 'BJ',
+        mode: 'direct',
+        customer: { phone: '+2290197000000' },
+        operator: 'mtn_bj',
+        description: 'Order 1001',
+        metadata: { order_id: '1001' },
+      },
+    ],
+  },
 );
 
 export const ListPaymentsQuery = listQuery(
@@ -58,7 +75,7 @@ export const GetPaymentQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const ConfirmBody = Type.Object({ otp: Type.String({ pattern: '^[0-9]{4,8}$', description: 'The code the customer received (4 to 8 digits).' }) }, { additionalProperties: false, title: 'ConfirmPaymentRequest' });
+export const ConfirmBody = Type.Object({ otp: Type.String({ pattern: '^[0-9]{4,8}$', description: 'The code the customer received (4 to 8 digits).' }) }, { additionalProperties: false, title: 'ConfirmPaymentRequest', examples: [{ otp: '123456' }] });
 
 export const CancelBody = Type.Union([Type.Object({}, { additionalProperties: false }), Type.Null()]);
 
@@ -67,17 +84,17 @@ export const PayBody = Type.Object(
     phone: Type.String({ minLength: 1, maxLength: 32 }),
     operator: Type.String({ minLength: 1, maxLength: 32 }),
   },
-  { additionalProperties: false, title: 'SimulateCheckoutPaymentRequest' },
+  { additionalProperties: false, title: 'SimulateCheckoutPaymentRequest', examples: [{ phone: '+2290197000000', operator: 'mtn_bj' }] },
 );
 
 /** Optional: no body (or an empty one) refunds everything left. */
 export const RefundBody = Type.Union([
   Type.Object(
     {
-      amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'Major units; default: everything left to refund.' })),
+      amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: inMajorUnits('Default: everything left to refund.') })),
       reason: Type.Optional(Type.String({ maxLength: 255 })),
     },
-    { additionalProperties: false, title: 'CreateRefundRequest' },
+    { additionalProperties: false, title: 'CreateRefundRequest', examples: [{ amount: 2000, reason: 'Item returned' }] },
   ),
   Type.Null(),
 ]);
@@ -108,8 +125,8 @@ export const PaymentObject = Type.Object(
     id: Type.String({ format: 'uuid' }),
     reference: Type.String(),
     status: Type.Union([Type.Literal('pending'), Type.Literal('processing'), Type.Literal('awaiting_otp'), Type.Literal('awaiting_payment'), Type.Literal('completed'), Type.Literal('failed'), Type.Literal('cancelled'), Type.Literal('expired'), Type.Literal('refunded')]),
-    amount: Type.Integer({ description: 'Major units (rounded down when the stored amount is not a whole franc).' }),
-    amount_minor: Type.Integer({ description: 'Exact amount in centimes.' }),
+    amount: Type.Integer({ description: inMajorUnits('Rounded down when the stored amount is not a whole franc; amount_minor is exact.') }),
+    amount_minor: Type.Integer({ description: inCentimes('The exact amount.') }),
     currency: Type.String(),
     country: Type.String(),
     mode: Type.String(),
@@ -126,14 +143,49 @@ export const PaymentObject = Type.Object(
     message: Type.Union([Type.String(), Type.Null()], { description: 'The last word from the operator, for people.' }),
     failure_code: Type.Union([Type.Enum(failureCodeList), Type.Null()], { description: 'Why a failed, cancelled or expired payment did not complete (docs/failure-codes.md); null otherwise.' }),
     metadata: MetadataObject,
-    refunded_amount: Type.Integer({ description: 'Major units (FCFA) refunded so far, rounded down.' }),
-    refunded_amount_minor: Type.Integer({ description: 'Exact amount refunded so far, in centimes (100 FCFA = 10000).' }),
+    refunded_amount: Type.Integer({ description: inMajorUnits('Refunded so far, rounded down.') }),
+    refunded_amount_minor: Type.Integer({ description: inCentimes('Refunded so far, exact.') }),
     callback_url: Type.Union([Type.String(), Type.Null()]),
     expires_at: Type.String({ description: 'When a non-final payment expires. Kept once the payment is final: for an expired payment, when it expired; otherwise the deadline it no longer has.' }),
     created_at: Type.String(),
     updated_at: Type.String(),
   },
-  { title: 'Payment', description: 'A collection (current contract 2026-06).' },
+  {
+    title: 'Payment',
+    description: 'A collection (current contract 2026-06).',
+    examples: [
+      {
+        object: 'collect.payment',
+        api_version: '2026-06',
+        id: '0193a7c2-5b1e-7c3d-9f20-4a6b8c0d2e41',
+        reference: 'order-1001',
+        status: 'completed',
+        amount: 5000,
+        amount_minor: 500000,
+        currency: 'XOF',
+        country: 'BJ',
+        mode: 'direct',
+        operator: 'mtn_bj',
+        customer: { phone: '+2290197000000' },
+        description: 'Order 1001',
+        environment: 'test',
+        sandbox: true,
+        idempotent_replay: false,
+        return_url: null,
+        next_action: null,
+        psp_reference: 'sbx_0193a7c2',
+        message: 'Payment completed (sandbox).',
+        failure_code: null,
+        metadata: { order_id: '1001' },
+        refunded_amount: 0,
+        refunded_amount_minor: 0,
+        callback_url: null,
+        expires_at: '2026-06-01T09:45:00.000Z',
+        created_at: '2026-06-01T09:30:00.000Z',
+        updated_at: '2026-06-01T09:30:01.000Z',
+      },
+    ],
+  },
 );
 
 export const RefundObject = Type.Object(
@@ -143,8 +195,8 @@ export const RefundObject = Type.Object(
     payment_id: Type.String(),
     payment_reference: Type.String(),
     status: Type.Union([Type.Literal('pending'), Type.Literal('completed'), Type.Literal('failed')]),
-    amount: Type.Integer({ description: 'Major units.' }),
-    amount_minor: Type.Integer(),
+    amount: Type.Integer({ description: inMajorUnits() }),
+    amount_minor: Type.Integer({ description: inCentimes('The exact amount.') }),
     currency: Type.String(),
     reason: Type.Union([Type.String(), Type.Null()]),
     psp_reference: Type.Union([Type.String(), Type.Null()]),
@@ -154,7 +206,29 @@ export const RefundObject = Type.Object(
     created_at: Type.String(),
     updated_at: Type.String(),
   },
-  { title: 'Refund', description: 'A refund of a collection.' },
+  {
+    title: 'Refund',
+    description: 'A refund of a collection.',
+    examples: [
+      {
+        object: 'collect.refund',
+        id: '0193a7d0-11aa-7b2c-8d3e-5f6a7b8c9d01',
+        payment_id: '0193a7c2-5b1e-7c3d-9f20-4a6b8c0d2e41',
+        payment_reference: 'order-1001',
+        status: 'completed',
+        amount: 2000,
+        amount_minor: 200000,
+        currency: 'XOF',
+        reason: 'Item returned',
+        psp_reference: 'sbx_rf_0193a7d0',
+        environment: 'test',
+        sandbox: true,
+        idempotent_replay: false,
+        created_at: '2026-06-02T10:00:00.000Z',
+        updated_at: '2026-06-02T10:00:01.000Z',
+      },
+    ],
+  },
 );
 
 export const RefundList = listOf(RefundObject, { title: 'RefundList', description: 'A payment’s refunds, newest first.' });

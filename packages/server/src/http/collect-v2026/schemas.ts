@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { inMajorUnits } from '../shared/money-descriptions.js';
 
 /** How an operator is doing in the key's environment (its connector's circuit breaker). */
 export const OperatorStatus = Type.Union([Type.Literal('available'), Type.Literal('degraded'), Type.Literal('unavailable')], {
@@ -11,8 +12,8 @@ const CatalogOperator = Type.Object({
   gateway_code: Type.String(),
   aliases: Type.Array(Type.String(), { description: 'Other slugs accepted in requests; responses always carry `slug`.' }),
   requires_otp: Type.Boolean({ description: 'The customer confirms with a one-time code (POST …/confirm).' }),
-  min_amount: Type.Integer({ description: 'Smallest collect amount, major units.' }),
-  max_amount: Type.Integer({ description: 'Largest collect amount, major units.' }),
+  min_amount: Type.Integer({ description: inMajorUnits('Smallest collect amount.') }),
+  max_amount: Type.Integer({ description: inMajorUnits('Largest collect amount.') }),
   status: OperatorStatus,
   supports: Type.Object(
     {
@@ -39,5 +40,36 @@ export const CurrentOperatorCatalog = Type.Object(
       }),
     ),
   },
-  { title: 'OperatorCatalog', description: 'Operator catalog, current contract (2026-06).' },
+  {
+    title: 'OperatorCatalog',
+    description: 'Operator catalog, current contract (2026-06).',
+    examples: [
+      {
+        object: 'collect.operator_catalog',
+        api_version: '2026-06',
+        catalog_version: '2026-06.1',
+        countries: [
+          {
+            code: 'BJ',
+            name: 'Bénin',
+            currencies: ['XOF'],
+            default_currency: 'XOF',
+            operators: [
+              {
+                slug: 'mtn_bj',
+                label: 'MTN MoMo',
+                gateway_code: 'MTN_BJ',
+                aliases: [],
+                requires_otp: false,
+                min_amount: 100,
+                max_amount: 2000000,
+                status: 'available',
+                supports: { direct: true, hosted: true, refunds: true },
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
 );

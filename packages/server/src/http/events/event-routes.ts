@@ -31,12 +31,12 @@ const ResendBody = Type.Union([Type.Object({ endpoint_id: Type.Optional(Type.Str
 
 export const EventEnvelope = Type.Object(
   {
-    id: Type.String(),
-    type: Type.String(),
-    event_version: Type.String(),
-    environment: Type.String(),
-    merchant_id: Type.String(),
-    created_at: Type.String(),
+    id: Type.String({ examples: ['0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52'] }),
+    type: Type.String({ examples: ['collect.payment.completed'] }),
+    event_version: Type.String({ examples: ['2026-06'] }),
+    environment: Type.String({ examples: ['test'] }),
+    merchant_id: Type.String({ examples: ['0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f'] }),
+    created_at: Type.String({ examples: ['2026-06-01T09:30:01.000Z'] }),
     data: Type.Object({ object: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: true }),
   },
   { additionalProperties: true, title: 'Event', description: 'The event exactly as webhooks deliver it.' },

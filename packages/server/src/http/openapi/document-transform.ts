@@ -1,4 +1,5 @@
 import { literalUnionToEnum } from './literal-enums.js';
+import { addMediaExamples } from './media-examples.js';
 import { hoistNamedSchemas } from './named-schemas.js';
 import { mapDocumentSchemas, type SchemaNode } from './schema-walk.js';
 import { webhooksSection } from './webhooks-section.js';
@@ -15,5 +16,6 @@ export function documentTransform(documentObject: { openapiObject: object } | { 
   document.webhooks = webhooksSection();
   mapDocumentSchemas(document, literalUnionToEnum, { components: true });
   hoistNamedSchemas(document);
+  addMediaExamples(document);
   return openapiObject as never;
 }

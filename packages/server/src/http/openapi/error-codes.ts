@@ -1,4 +1,5 @@
 import { errorCatalog, type ErrorCode } from '../../core/errors/index.js';
+import { isLegacyPath, legacyStatuses } from '../collect-legacy/legacy-errors.js';
 import type { RouteFacts } from './route-facts.js';
 
 type Condition = (route: RouteFacts) => boolean;
@@ -78,9 +79,16 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   operator_call_in_progress: operations(...operatorCalls),
   invalid_state_transition: operations(...paymentChanges, ...bulkExecution, 'cancelBulkPayment'),
   endpoint_limit_reached: operations('createWebhookEndpoint'),
+  // A bulk line's own problem, reported in the details of a validation_error, never as the code.
+  operator_required: never,
 };
+
+/** The status a route answers a code with: the catalog's, except where the earlier contract keeps its own. */
+function statusOn(route: RouteFacts, code: ErrorCode): number {
+  return (isLegacyPath(route.url) ? legacyStatuses[code] : undefined) ?? errorCatalog[code].status;
+}
 
 /** The catalog codes a route can answer with `status`, in catalog order. */
 export function errorCodesFor(route: RouteFacts, status: number): ErrorCode[] {
-  return (Object.keys(errorCatalog) as ErrorCode[]).filter((code) => errorCatalog[code].status === status && (conditions[code]?.(route) ?? true));
+  return (Object.keys(errorCatalog) as ErrorCode[]).filter((code) => statusOn(route, code) === status && (conditions[code]?.(route) ?? true));
 }

@@ -3,9 +3,14 @@ import { mapDocumentSchemas, type SchemaNode } from './schema-walk.js';
 const COMPONENT_NAME = /^[A-Za-z0-9._-]+$/;
 const COMPONENTS_PATH = '#/components/schemas/';
 
-/** Key order does not change a schema; sorting keys lets two copies of one schema compare equal. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) =>
+/**
+ * Key order does not change a schema; sorting keys lets two copies of one schema compare equal.
+ * Nor do its examples: @fastify/swagger moves a body's top-level `examples` to the media type, so a
+ * copy used as a whole body has lost them while a nested copy keeps them.
+ */
+function canonicalJson(schema: SchemaNode): string {
+  const { examples: _examples, ...rest } = schema;
+  return JSON.stringify(rest, (_key, item: unknown) =>
     item && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b))) : item,
   );
 }
@@ -20,7 +25,7 @@ function canonicalJson(value: unknown): string {
 export function hoistNamedSchemas(document: SchemaNode): void {
   const components = ((document.components ??= {}) as SchemaNode);
   const schemas = ((components.schemas ??= {}) as Record<string, unknown>);
-  const named = new Map<string, string>(Object.entries(schemas).map(([name, schema]) => [name, canonicalJson(schema)]));
+  const named = new Map<string, string>(Object.entries(schemas).map(([name, schema]) => [name, canonicalJson(schema as SchemaNode)]));
 
   mapDocumentSchemas(document, (schema) => {
     const name = schema.title;
@@ -30,7 +35,8 @@ export function hoistNamedSchemas(document: SchemaNode): void {
     const known = named.get(name);
     if (known !== undefined && known !== json) throw new Error(`OpenAPI: two different schemas are titled "${name}"; give each its own title`);
     named.set(name, json);
-    schemas[name] = schema;
+    // Keep the copy that still has its examples.
+    if (!(schemas[name] as SchemaNode | undefined)?.examples || schema.examples) schemas[name] = schema;
     return { $ref: `${COMPONENTS_PATH}${name}` };
   });
 }

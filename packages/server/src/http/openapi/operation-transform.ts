@@ -1,5 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { RouteOptions } from 'fastify';
+import { batchTemplateCsv } from '../../core/bulk/batch-template.js';
+import { narrowedToCodes } from './error-code-enum.js';
 import { errorCodesFor } from './error-codes.js';
 import { headersWithIdempotencyKey } from './idempotency-key-header.js';
 import { routeFacts, type RouteFacts } from './route-facts.js';
@@ -17,12 +19,35 @@ const batchFile = 'The batch file, UTF-8 (with or without BOM), comma or semicol
 
 const rawBodies: Record<string, Record<string, unknown>> = {
   importBulkPaymentCsv: {
-    'text/csv': { schema: { type: 'string', description: batchFile } },
+    'text/csv': { schema: { type: 'string', description: batchFile, examples: [batchTemplateCsv()] } },
     'multipart/form-data': {
-      schema: { type: 'object', properties: { file: { type: 'string', format: 'binary', description: `${batchFile} The first file field is read, whatever its name.` } }, required: ['file'] },
+      schema: {
+        type: 'object',
+        properties: { file: { type: 'string', format: 'binary', description: `${batchFile} The first file field is read, whatever its name.` } },
+        required: ['file'],
+        examples: [{ file: batchTemplateCsv() }],
+      },
     },
   },
 };
+
+/** Response bodies that are not JSON: their example, by operation id and status. */
+const rawResponseExamples: Record<string, Record<string, unknown>> = {
+  getBulkPaymentTemplate: { 200: batchTemplateCsv() },
+};
+
+/** A non-JSON response (written with its `content`) gets its example in each media type. */
+function withRawExamples(responses: Record<string, unknown>, operationId: string | undefined): Record<string, unknown> {
+  const examples = operationId ? rawResponseExamples[operationId] : undefined;
+  if (!examples) return responses;
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => {
+      const content = (response as { content?: Record<string, object> }).content;
+      if (!(status in examples) || !content) return [status, response];
+      return [status, { ...(response as object), content: Object.fromEntries(Object.entries(content).map(([type, media]) => [type, { ...media, example: examples[status] }])) }];
+    }),
+  );
+}
 
 /** What a reader needs beyond the route's own words: the key, the scope, the budget, idempotency. */
 function operationNotes(route: RouteFacts): string[] {
@@ -33,7 +58,7 @@ function operationNotes(route: RouteFacts): string[] {
   return notes;
 }
 
-/** Each error response says which codes of the catalog it can carry. */
+/** Each error response says which codes of the catalog it can carry, in words and as an enum on its code. */
 function describedErrorResponses(responses: Record<string, unknown>, route: RouteFacts): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(responses).map(([status, schema]) => {
@@ -41,7 +66,7 @@ function describedErrorResponses(responses: Record<string, unknown>, route: Rout
       const codes = errorCodesFor(route, Number(status));
       const reason = STATUS_CODES[Number(status)] ?? 'Error';
       const description = codes.length > 0 ? `${reason}. Codes: ${codes.map((code) => `\`${code}\``).join(', ')}.` : `${reason}.`;
-      return [status, { ...(schema as object), [RESPONSE_DESCRIPTION]: description }];
+      return [status, { ...(narrowedToCodes(schema, codes) as object), [RESPONSE_DESCRIPTION]: description }];
     }),
   );
 }
@@ -57,7 +82,7 @@ export function operationTransform({ schema, url, route }: { schema: unknown; ur
   if (facts.public) transformed.security = [];
   transformed.description = [original.description, ...operationNotes(facts)].filter(Boolean).join('\n\n');
   if (facts.idempotency) transformed.headers = headersWithIdempotencyKey(original.headers, facts.idempotency);
-  if (original.response) transformed.response = describedErrorResponses(original.response as Record<string, unknown>, facts);
+  if (original.response) transformed.response = withRawExamples(describedErrorResponses(original.response as Record<string, unknown>, facts), facts.operationId);
   const raw = typeof original.operationId === 'string' ? rawBodies[original.operationId] : undefined;
   if (raw) transformed.body = { content: raw };
   return { schema: transformed as never, url };

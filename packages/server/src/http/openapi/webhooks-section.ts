@@ -26,6 +26,11 @@ function describeEvent(type: string, subject: string, change: string): string {
   return `${what} \`data.object\` is the ${subject} as it is after the change.`;
 }
 
+/** `collect.payment.awaiting_otp` -> `collectPaymentAwaitingOtpWebhook`: an operationId generated clients can name a handler by. */
+function webhookOperationId(type: string): string {
+  return `${type.split(/[._]/).map((word, index) => (index === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1))).join('')}Webhook`;
+}
+
 function eventOperation(type: string) {
   const family = eventObjects.find(({ prefix }) => type.startsWith(prefix));
   if (!family) throw new Error(`OpenAPI: event type ${type} has no data.object schema; add its family to webhooks-section.ts`);
@@ -42,6 +47,7 @@ function eventOperation(type: string) {
   return {
     post: {
       summary: type,
+      operationId: webhookOperationId(type),
       description: `${describeEvent(type, family.subject, type.slice(family.prefix.length))} See docs/webhooks.md for verifying the signature.`,
       tags: ['webhooks'],
       // Akwe calls the merchant here: no API key; the signature header proves the sender.

@@ -26,7 +26,22 @@ const OperatorPrediction = Type.Object(
     operators_possible: Type.Array(Type.String(), { description: 'Every operator the number could be with, the predicted one first (Wave takes any Côte d’Ivoire number).' }),
     source: Type.Union([Type.String(), Type.Null()], { description: 'The numbering plan used: the regulator’s plan and when it was last checked.' }),
   },
-  { title: 'OperatorPrediction', description: 'Which operator a number most likely belongs to, from the regulators’ numbering plans.' },
+  {
+    title: 'OperatorPrediction',
+    description: 'Which operator a number most likely belongs to, from the regulators’ numbering plans.',
+    examples: [
+      {
+        object: 'operator_prediction',
+        phone: '+2290197000000',
+        country: 'BJ',
+        operator: 'mtn_bj',
+        confidence: 'high',
+        may_be_ported: false,
+        operators_possible: ['mtn_bj'],
+        source: 'ARCEP Bénin 10-digit numbering plan (checked 2026-05)',
+      },
+    ],
+  },
 );
 
 export interface OperatorPredictionRoutesOptions {

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { inCentimes } from '../shared/money-descriptions.js';
 import type { OperatorCatalog } from '../../core/catalog/operator-catalog.js';
 import { operatorAvailability } from '../../core/operators/operator-availability.js';
 import type { OperatorConnectors } from '../../core/operators/operator-connector.js';
@@ -22,15 +23,33 @@ export const PayoutOperatorCatalog = Type.Object(
             label: Type.String(),
             gateway_code: Type.String(),
             aliases: Type.Array(Type.String()),
-            min_amount_minor: Type.Integer({ description: 'Smallest payout, in centimes (100 FCFA = 10000).' }),
-            max_amount_minor: Type.Integer({ description: 'Largest payout, in centimes (100 FCFA = 10000).' }),
+            min_amount_minor: Type.Integer({ description: inCentimes('Smallest payout.') }),
+            max_amount_minor: Type.Integer({ description: inCentimes('Largest payout.') }),
             status: OperatorStatus,
           }),
         ),
       }),
     ),
   },
-  { title: 'PayoutOperatorCatalog', description: 'Payout operator catalog.' },
+  {
+    title: 'PayoutOperatorCatalog',
+    description: 'Payout operator catalog.',
+    examples: [
+      {
+        object: 'payout.operator_catalog',
+        catalog_version: '2026-06.1',
+        countries: [
+          {
+            code: 'TG',
+            name: 'Togo',
+            currencies: ['XOF'],
+            default_currency: 'XOF',
+            operators: [{ slug: 'tmoney_tg', label: 'T-Money', gateway_code: 'TMONEY_TG', aliases: ['togocom_tg'], min_amount_minor: 10000, max_amount_minor: 200000000, status: 'available' }],
+          },
+        ],
+      },
+    ],
+  },
 );
 
 /** With each operator's status in the key's environment (unavailable: payouts refused with 503). */

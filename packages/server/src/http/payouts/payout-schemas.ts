@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { inCentimes } from '../shared/money-descriptions.js';
 import { payoutStatuses } from '../../core/payouts/payout.js';
 import { failureCodeList } from '../../core/shared/failure-codes.js';
 import { Reference } from '../collect-v2026/payment-schemas.js';
@@ -8,7 +9,7 @@ import { listOf, listQuery } from '../shared/pagination.js';
 /** The payout contract's request fields (amounts in centimes; docs/payouts.md). */
 export const CreatePayoutBody = Type.Object(
   {
-    amount: Type.Integer({ minimum: 1, maximum: 100_000_000_000, description: 'Centimes (10000 = 100 FCFA). Minimum 10000 for XOF.' }),
+    amount: Type.Integer({ minimum: 1, maximum: 100_000_000_000, description: inCentimes('Minimum 10000 for XOF.') }),
     phone: Type.String({ minLength: 1, maxLength: 32, description: 'Beneficiary’s wallet number, national or E.164.' }),
     country: Type.String({ minLength: 2, maxLength: 2, description: 'BJ, TG or CI.' }),
     operator: Type.String({ minLength: 1, maxLength: 32, description: 'Operator slug or alias from the payout catalog.' }),
@@ -18,7 +19,11 @@ export const CreatePayoutBody = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 255 })),
     metadata: Type.Optional(MetadataInput),
   },
-  { additionalProperties: false, title: 'CreatePayoutRequest' },
+  {
+    additionalProperties: false,
+    title: 'CreatePayoutRequest',
+    examples: [{ amount: 2500000, phone: '+22890112233', country: 'TG', operator: 'tmoney_tg', reference: 'salary-2026-06-042', recipient_first_name: 'Afi', recipient_last_name: 'Mensah', description: 'June salary' }],
+  },
 );
 
 export const PayoutObject = Type.Object(
@@ -27,8 +32,8 @@ export const PayoutObject = Type.Object(
     id: Type.String({ format: 'uuid' }),
     reference: Type.String(),
     status: Type.Enum(payoutStatuses),
-    amount: Type.Integer({ description: 'Centimes sent to the beneficiary.' }),
-    fee_minor: Type.Integer({ description: 'Centimes (100 FCFA = 10000) of fee, reserved with the amount and charged when the payout completes.' }),
+    amount: Type.Integer({ description: inCentimes('Sent to the beneficiary.') }),
+    fee_minor: Type.Integer({ description: inCentimes('The fee, reserved with the amount and charged when the payout completes.') }),
     currency: Type.String(),
     country: Type.String(),
     operator: Type.String(),
@@ -46,7 +51,36 @@ export const PayoutObject = Type.Object(
     created_at: Type.String(),
     updated_at: Type.String(),
   },
-  { title: 'Payout', description: 'A payout to a Mobile Money wallet (contract 2025-01).' },
+  {
+    title: 'Payout',
+    description: 'A payout to a Mobile Money wallet (contract 2025-01).',
+    examples: [
+      {
+        object: 'payout',
+        id: '0193a7e1-4c5d-7e6f-8a9b-0c1d2e3f4a5b',
+        reference: 'salary-2026-06-042',
+        status: 'PENDING',
+        amount: 2500000,
+        fee_minor: 37500,
+        currency: 'XOF',
+        country: 'TG',
+        operator: 'tmoney_tg',
+        phone: '+22890112233',
+        recipient_first_name: 'Afi',
+        recipient_last_name: 'Mensah',
+        description: 'June salary',
+        psp_reference: null,
+        message: null,
+        failure_code: null,
+        metadata: {},
+        environment: 'test',
+        sandbox: true,
+        idempotent_replay: false,
+        created_at: '2026-06-01T09:30:00.000Z',
+        updated_at: '2026-06-01T09:30:00.000Z',
+      },
+    ],
+  },
 );
 
 export const PayoutParams = Type.Object({ reference: Type.String({ minLength: 1, maxLength: 100 }) });

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { BalanceTransaction, LedgerReader } from '../../core/ledger/ledger.js';
 import { principalOf } from '../plugins/authentication.js';
 import { errorResponses } from '../shared/error-schemas.js';
-import { instantFilter } from '../shared/list-filters.js';
+import { enumFiltersInAnyCase, instantFilter } from '../shared/list-filters.js';
 import { toPageRequest, toWireList } from '../shared/pagination.js';
 import { BalanceObject, BalanceTransactionList, ListBalanceTransactionsQuery } from './balance-schemas.js';
 
@@ -51,6 +51,7 @@ export const balanceRoutes: FastifyPluginAsyncTypebox<BalanceRoutesOptions> = as
     '/balance-transactions',
     {
       config: { scope: 'payout:read', rateLimitBucket: 'read' },
+      preValidation: enumFiltersInAnyCase(ListBalanceTransactionsQuery),
       schema: {
         tags,
         operationId: 'listBalanceTransactions',

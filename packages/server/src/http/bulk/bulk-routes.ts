@@ -10,7 +10,7 @@ import { AkweError } from '../../core/errors/index.js';
 import { principalOf } from '../plugins/authentication.js';
 import { recordedRequest } from '../plugins/idempotency.js';
 import { errorResponses } from '../shared/error-schemas.js';
-import { instantFilter } from '../shared/list-filters.js';
+import { enumFiltersInAnyCase, instantFilter } from '../shared/list-filters.js';
 import { toPageRequest, toWireList } from '../shared/pagination.js';
 import { toAkweError } from '../shared/to-akwe-error.js';
 import { itemSchemaProblems, withoutRefusedFields } from './item-schema-problems.js';
@@ -172,6 +172,7 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
     '/bulk-payments/',
     {
       config: { scope: 'bulk:read', rateLimitBucket: 'read' },
+      preValidation: enumFiltersInAnyCase(ListBulkQuery),
       schema: {
         tags,
         operationId: 'listBulkPayments',
@@ -207,6 +208,7 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
     '/bulk-payments/:id/items/',
     {
       config: { scope: 'bulk:read', rateLimitBucket: 'read' },
+      preValidation: enumFiltersInAnyCase(ListBulkItemsQuery),
       schema: {
         tags,
         operationId: 'listBulkPaymentItems',

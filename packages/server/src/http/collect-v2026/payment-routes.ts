@@ -29,7 +29,7 @@ import {
   RefundObject,
   RefundParams,
 } from './payment-schemas.js';
-import { instantFilter, metadataFilter } from '../shared/list-filters.js';
+import { enumFiltersInAnyCase, instantFilter, metadataFilter } from '../shared/list-filters.js';
 import { toPageRequest, toWireList } from '../shared/pagination.js';
 
 export interface PaymentRoutesOptions {
@@ -73,6 +73,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
     '/collect/payments',
     {
       config: { scope: 'collect:read', rateLimitBucket: 'read' },
+      preValidation: enumFiltersInAnyCase(ListPaymentsQuery),
       schema: {
         tags,
         operationId: 'listPayments',

@@ -79,7 +79,8 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
     async (request) => {
       const query = request.query;
       const filters = {
-        types: query.type?.split(',').map((t) => t.trim()).filter(Boolean),
+        // Event types are all lowercase: `Collect.Payment.Completed` means the same type.
+        types: query.type?.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean),
         reference: query.reference,
         createdGte: instantFilter(query.created_gte, 'created_gte'),
         createdLte: instantFilter(query.created_lte, 'created_lte'),

@@ -6,7 +6,7 @@ import type { PayoutService } from '../../core/payouts/payout-service.js';
 import { principalOf } from '../plugins/authentication.js';
 import { recordedRequest } from '../plugins/idempotency.js';
 import { errorResponses } from '../shared/error-schemas.js';
-import { instantFilter, metadataFilter } from '../shared/list-filters.js';
+import { enumFiltersInAnyCase, instantFilter, metadataFilter } from '../shared/list-filters.js';
 import { toPageRequest, toWireList } from '../shared/pagination.js';
 import { PayoutOperatorCatalog, payoutCatalogBody } from './payout-catalog.js';
 import type { OperatorConnectors } from '../../core/operators/operator-connector.js';
@@ -91,6 +91,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = asyn
     '/payout/mobile-money/',
     {
       config: { scope: 'payout:read', rateLimitBucket: 'read' },
+      preValidation: enumFiltersInAnyCase(ListPayoutsQuery),
       schema: {
         tags,
         operationId: 'listPayouts',

@@ -48,6 +48,11 @@ export async function assertCursorListed<DB, TB extends keyof DB, O>(
   throw AkweError.ofField('invalid_cursor', cursor.field, `${cursor.field} is not an object of this list: pass the id of an object from a page of this same list (the first or last object of the page you hold).`);
 }
 
-async function holds<DB, TB extends keyof DB, O>({ query, idColumn }: ListRows<DB, TB, O>, id: string): Promise<boolean> {
-  return (await query.where(idColumn as never, '=', id as never).limit(1).executeTakeFirst()) !== undefined;
+async function holds<DB, TB extends keyof DB, O>(rows: ListRows<DB, TB, O>, id: string): Promise<boolean> {
+  return (await cursorLookup(rows, id).executeTakeFirst()) !== undefined;
+}
+
+/** The object `id` if the list holds it: a lookup by id (exported so the query-plan test reads it). */
+export function cursorLookup<DB, TB extends keyof DB, O>({ query, idColumn }: ListRows<DB, TB, O>, id: string): SelectQueryBuilder<DB, TB, O> {
+  return query.where(idColumn as never, '=', id as never).limit(1);
 }

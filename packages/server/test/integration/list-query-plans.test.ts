@@ -8,11 +8,12 @@ import { sql, type Compilable, type Kysely } from 'kysely';
 import type { TenantScope } from '../../src/core/shared/environment.js';
 import type { PageRequest } from '../../src/core/shared/pagination.js';
 import type { Database } from '../../src/storage/schema.js';
-import { eventListQuery } from '../../src/storage/repositories/event-repository.js';
-import { checkoutQuery, paymentListQuery, refundListQuery } from '../../src/storage/repositories/payment-repository.js';
-import { payoutListQuery } from '../../src/storage/repositories/payout-repository.js';
-import { bulkBatchListQuery } from '../../src/storage/repositories/bulk-batch-repository.js';
-import { balanceTransactionQuery } from '../../src/storage/repositories/ledger-repository.js';
+import { cursorLookup } from '../../src/storage/keyset-page.js';
+import { eventListQuery, eventListRows } from '../../src/storage/repositories/event-repository.js';
+import { checkoutQuery, paymentListQuery, paymentListRows, refundListQuery, refundListRows } from '../../src/storage/repositories/payment-repository.js';
+import { payoutListQuery, payoutListRows } from '../../src/storage/repositories/payout-repository.js';
+import { bulkBatchListQuery, bulkBatchListRows } from '../../src/storage/repositories/bulk-batch-repository.js';
+import { balanceTransactionQuery, balanceTransactionRows } from '../../src/storage/repositories/ledger-repository.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
 
@@ -90,6 +91,28 @@ for (const target of testDatabases()) {
       assertIndexed(await plan(bulkBatchListQuery(db, scope, { status: 'failed' }, firstPage)), undefined, 'bulk batches by status');
       assertIndexed(await plan(balanceTransactionQuery(db, scope, {}, laterPage)), undefined, 'balance transactions');
       assertIndexed(await plan(balanceTransactionQuery(db, scope, { type: 'payout' }, firstPage)), undefined, 'balance transactions by type');
+    });
+
+    it('a cursor costs one lookup by id, whatever the list and its filters', async () => {
+      const cursor = syntheticId(ROWS / 2);
+      const lookups: [string, () => Compilable][] = [
+        ['payments', () => cursorLookup(paymentListRows(db, scope, {}), cursor)],
+        ['payments by status', () => cursorLookup(paymentListRows(db, scope, { status: 'failed' }), cursor)],
+        ['payments by metadata', () => cursorLookup(paymentListRows(db, scope, { metadata: { key: 'order', value: 'O-4242' } }), cursor)],
+        ['payments by mode, operator and dates', () => cursorLookup(paymentListRows(db, scope, { mode: 'hosted', operators: ['mtn_bj'], createdGte: '2025-01-01T00:00:00.000Z' }), cursor)],
+        ['refunds', () => cursorLookup(refundListRows(db, scope, syntheticId(42)), cursor)],
+        ['events by type', () => cursorLookup(eventListRows(db, scope, { types: ['collect.payment.*'] }), cursor)],
+        ['payouts by status', () => cursorLookup(payoutListRows(db, scope, { status: 'FAILED' }), cursor)],
+        ['bulk batches by status', () => cursorLookup(bulkBatchListRows(db, scope, { status: 'failed' }), cursor)],
+        ['balance transactions by type', () => cursorLookup(balanceTransactionRows(db, scope, { type: 'payout' }), cursor)],
+      ];
+      // The id is a condition of the index search itself, not a filter applied while walking the list.
+      const searchesById = postgres ? /"Index Cond":"[^"]*\bid = / : /^SEARCH .*\bid=\?/m;
+      for (const [what, lookup] of lookups) {
+        const text = await plan(lookup());
+        assertIndexed(text, undefined, `${what}: cursor lookup`, { unique: true });
+        assert.match(text, searchesById, `${what}: the cursor lookup does not search by id\n${text}`);
+      }
     });
 
     it('refunds of one payment', async () => {

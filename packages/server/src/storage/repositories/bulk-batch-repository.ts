@@ -120,7 +120,7 @@ export function bulkBatchListQuery(db: Kysely<Database>, scope: TenantScope, fil
 }
 
 /** The scope's batches that the filters keep, before paging. */
-function bulkBatchListRows(db: Kysely<Database>, scope: TenantScope, filters: BulkBatchFilters) {
+export function bulkBatchListRows(db: Kysely<Database>, scope: TenantScope, filters: BulkBatchFilters) {
   let query = db.selectFrom('bulk_batches').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
   if (filters.status) query = query.where('status', '=', filters.status);
   if (filters.createdGte) query = query.where('created_at', '>=', filters.createdGte);

@@ -343,7 +343,7 @@ export function balanceTransactionQuery(db: Kysely<Database>, scope: TenantScope
 }
 
 /** The scope's balance transactions that the filters keep, before paging. */
-function balanceTransactionRows(db: Kysely<Database>, scope: TenantScope, filters: BalanceTransactionFilters) {
+export function balanceTransactionRows(db: Kysely<Database>, scope: TenantScope, filters: BalanceTransactionFilters) {
   let query = db.selectFrom('ledger_transactions').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
   if (filters.type) query = query.where('type', '=', filters.type);
   if (filters.createdGte) query = query.where('created_at', '>=', filters.createdGte);

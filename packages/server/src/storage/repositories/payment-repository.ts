@@ -221,7 +221,7 @@ export function paymentListQuery(db: Kysely<Database>, scope: TenantScope, filte
 }
 
 /** The merchant's payments that the filters keep, before paging. */
-function paymentListRows(db: Kysely<Database>, scope: TenantScope, filters: PaymentFilters) {
+export function paymentListRows(db: Kysely<Database>, scope: TenantScope, filters: PaymentFilters) {
   let query = db.selectFrom('payments').selectAll('payments');
   let idColumn = 'payments.id';
   if (filters.metadata) {
@@ -250,7 +250,8 @@ export function refundListQuery(db: Kysely<Database>, scope: TenantScope, paymen
   return keysetQuery(query, idColumn, page);
 }
 
-function refundListRows(db: Kysely<Database>, scope: TenantScope, paymentId: string) {
+/** One payment's refunds, before paging. */
+export function refundListRows(db: Kysely<Database>, scope: TenantScope, paymentId: string) {
   const query = refundsWithReference(db)
     .where('refunds.payment_id', '=', paymentId)
     .where('refunds.merchant_id', '=', scope.merchantId)

@@ -90,7 +90,7 @@ export function payoutListQuery(db: Kysely<Database>, scope: TenantScope, filter
 }
 
 /** The scope's payouts that the filters keep, before paging. */
-function payoutListRows(db: Kysely<Database>, scope: TenantScope, filters: PayoutFilters) {
+export function payoutListRows(db: Kysely<Database>, scope: TenantScope, filters: PayoutFilters) {
   let query = db.selectFrom('payouts').selectAll('payouts');
   let idColumn = 'payouts.id';
   if (filters.metadata) {

@@ -8,8 +8,8 @@ const cursor = (description: string) => Type.Optional(Type.String({ minLength: 1
 /** The query parameters every list shares (docs/decisions.md "Lists"). */
 export const pageQueryFields = {
   limit: Type.Integer({ minimum: 1, maximum: maxPageLimit, default: defaultPageLimit, description: `Objects per page, 1 to ${maxPageLimit}.` }),
-  starting_after: cursor('Cursor: the id of the last object of the previous page; returns older objects.'),
-  ending_before: cursor('Cursor: the id of the first object of the page after; returns newer objects. Not with starting_after.'),
+  starting_after: cursor('Cursor: the id of the last object of the previous page; returns older objects. It must be an object of this list under the same filters, else 400 invalid_cursor.'),
+  ending_before: cursor('Cursor: the id of the first object of the page after; returns newer objects. Not with starting_after. It must be an object of this list under the same filters, else 400 invalid_cursor.'),
 };
 
 /** A list's query string: the page fields plus its filters; any other parameter is refused (400). */

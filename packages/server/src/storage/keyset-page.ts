@@ -28,24 +28,20 @@ export function toPage<T>(rows: T[], page: PageRequest): Page<T> {
 }
 
 /**
- * Refuses with 400 `invalid_cursor` a cursor that names no object of this list as the request
- * filters it: an id of another list, merchant or environment, an unknown id, or an object the
- * filters exclude (a cursor taken from a page read with other filters). A position outside the
- * list would page silently through something else. The check is one lookup by id; only when it
- * fails does a second one, without the filters (`unfiltered`), tell which message to give. An
- * unknown id and another merchant's get the same message, so nothing about others leaks.
+ * Refuses with 400 `invalid_cursor` an id cursor that names no object of this list: an id of
+ * another list, parent, merchant or environment, or an unknown one. A position outside the list
+ * would page silently through something else. `listed` is the list WITHOUT its filters: an object
+ * the filters now exclude is still a good position (objects change status between pages), and
+ * the filters then pick the rows after it. A signed cursor (`page.signedCursor`) was bound to this
+ * list when issued and is not looked up. An object deleted since (a webhook endpoint) is no longer
+ * found: its id is refused, while the signed cursor of the page that showed it still works.
+ * An unknown id and another merchant's get the same message, so nothing about others leaks.
  */
-export async function assertCursorListed<DB, TB extends keyof DB, O>(
-  listed: ListRows<DB, TB, O>,
-  page: PageRequest,
-  unfiltered?: () => ListRows<DB, TB, O>,
-): Promise<void> {
+export async function assertCursorListed<DB, TB extends keyof DB, O>(listed: ListRows<DB, TB, O>, page: PageRequest): Promise<void> {
+  if (page.signedCursor) return;
   const cursor = page.startingAfter !== undefined ? { field: 'starting_after', id: page.startingAfter } : page.endingBefore !== undefined ? { field: 'ending_before', id: page.endingBefore } : undefined;
   if (cursor === undefined || (await holds(listed, cursor.id))) return;
-  if (unfiltered !== undefined && (await holds(unfiltered(), cursor.id))) {
-    throw AkweError.ofField('invalid_cursor', cursor.field, `${cursor.field} names an object that this request's filters exclude: a cursor only continues a list read with the same filters as the page it came from.`);
-  }
-  throw AkweError.ofField('invalid_cursor', cursor.field, `${cursor.field} is not an object of this list: pass the id of an object from a page of this same list (the first or last object of the page you hold).`);
+  throw AkweError.ofField('invalid_cursor', cursor.field, `${cursor.field} is not an object of this list: pass next_cursor or previous_cursor from a page of this same list, or the id of one of its objects.`);
 }
 
 async function holds<DB, TB extends keyof DB, O>(rows: ListRows<DB, TB, O>, id: string): Promise<boolean> {

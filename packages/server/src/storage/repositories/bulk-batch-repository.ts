@@ -166,7 +166,7 @@ export class BulkBatchRepository implements BulkBatchStore {
   }
 
   async list(scope: TenantScope, filters: BulkBatchFilters, page: PageRequest): Promise<Page<BulkBatch>> {
-    await assertCursorListed(bulkBatchListRows(this.db, scope, filters), page, () => bulkBatchListRows(this.db, scope, {}));
+    await assertCursorListed(bulkBatchListRows(this.db, scope, {}), page);
     const rows = await bulkBatchListQuery(this.db, scope, filters, page).execute();
     return toPage(rows.map(batchFromRow), page);
   }
@@ -175,7 +175,7 @@ export class BulkBatchRepository implements BulkBatchStore {
     const batchItems = () => this.db.selectFrom('bulk_batch_items').selectAll().where('batch_id', '=', batchId);
     let query = batchItems();
     if (filters.status) query = query.where('status', '=', filters.status);
-    await assertCursorListed({ query, idColumn: 'id' }, page, () => ({ query: batchItems(), idColumn: 'id' }));
+    await assertCursorListed({ query: batchItems(), idColumn: 'id' }, page);
     // Row order (ids are made in row order): the mirror of keysetQuery's newest-first order.
     if (page.endingBefore !== undefined) {
       query = query.where('id', '<', page.endingBefore).orderBy('id', 'desc').limit(page.limit + 1);

@@ -228,7 +228,7 @@ export class LedgerRepository {
   }
 
   async transactions(scope: TenantScope, filters: BalanceTransactionFilters, page: PageRequest): Promise<Page<BalanceTransaction>> {
-    await assertCursorListed(balanceTransactionRows(this.db, scope, filters), page, () => balanceTransactionRows(this.db, scope, {}));
+    await assertCursorListed(balanceTransactionRows(this.db, scope, {}), page);
     const rows = await balanceTransactionQuery(this.db, scope, filters, page).execute();
     return toPage(rows.map(transactionFromRow), page);
   }

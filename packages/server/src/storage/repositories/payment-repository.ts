@@ -407,7 +407,7 @@ export class PaymentRepository implements PaymentStore {
   }
 
   async list(scope: TenantScope, filters: PaymentFilters, page: PageRequest): Promise<Page<Payment>> {
-    await assertCursorListed(paymentListRows(this.db, scope, filters), page, () => paymentListRows(this.db, scope, {}));
+    await assertCursorListed(paymentListRows(this.db, scope, {}), page);
     const rows = await paymentListQuery(this.db, scope, filters, page).execute();
     return toPage(rows.map(paymentFromRow), page);
   }

@@ -173,7 +173,7 @@ export class PayoutRepository implements PayoutStore {
   }
 
   async list(scope: TenantScope, filters: PayoutFilters, page: PageRequest): Promise<Page<Payout>> {
-    await assertCursorListed(payoutListRows(this.db, scope, filters), page, () => payoutListRows(this.db, scope, {}));
+    await assertCursorListed(payoutListRows(this.db, scope, {}), page);
     const rows = await payoutListQuery(this.db, scope, filters, page).execute();
     return toPage(rows.map(payoutFromRow), page);
   }

@@ -402,7 +402,7 @@ export class WebhookRepository implements WebhookStore {
   }
 
   async listEvents(scope: TenantScope, filters: EventFilters, page: PageRequest): Promise<Page<StoredEvent>> {
-    await assertCursorListed(eventListRows(this.db, scope, filters), page, () => eventListRows(this.db, scope, {}));
+    await assertCursorListed(eventListRows(this.db, scope, {}), page);
     const rows = await eventListQuery(this.db, scope, filters, page).execute();
     return toPage(rows.map(eventFromRow), page);
   }

@@ -93,18 +93,16 @@ for (const target of testDatabases()) {
       assertIndexed(await plan(balanceTransactionQuery(db, scope, { type: 'payout' }, firstPage)), undefined, 'balance transactions by type');
     });
 
-    it('a cursor costs one lookup by id, whatever the list and its filters', async () => {
+    it('an id cursor costs one lookup by id in its list (without the filters: an id is bound to the list only)', async () => {
       const cursor = syntheticId(ROWS / 2);
+      // A signed cursor is not looked up; an id is looked up in the list as the repositories build it with no filters.
       const lookups: [string, () => Compilable][] = [
         ['payments', () => cursorLookup(paymentListRows(db, scope, {}), cursor)],
-        ['payments by status', () => cursorLookup(paymentListRows(db, scope, { status: 'failed' }), cursor)],
-        ['payments by metadata', () => cursorLookup(paymentListRows(db, scope, { metadata: { key: 'order', value: 'O-4242' } }), cursor)],
-        ['payments by mode, operator and dates', () => cursorLookup(paymentListRows(db, scope, { mode: 'hosted', operators: ['mtn_bj'], createdGte: '2025-01-01T00:00:00.000Z' }), cursor)],
         ['refunds', () => cursorLookup(refundListRows(db, scope, syntheticId(42)), cursor)],
-        ['events by type', () => cursorLookup(eventListRows(db, scope, { types: ['collect.payment.*'] }), cursor)],
-        ['payouts by status', () => cursorLookup(payoutListRows(db, scope, { status: 'FAILED' }), cursor)],
-        ['bulk batches by status', () => cursorLookup(bulkBatchListRows(db, scope, { status: 'failed' }), cursor)],
-        ['balance transactions by type', () => cursorLookup(balanceTransactionRows(db, scope, { type: 'payout' }), cursor)],
+        ['events', () => cursorLookup(eventListRows(db, scope, {}), cursor)],
+        ['payouts', () => cursorLookup(payoutListRows(db, scope, {}), cursor)],
+        ['bulk batches', () => cursorLookup(bulkBatchListRows(db, scope, {}), cursor)],
+        ['balance transactions', () => cursorLookup(balanceTransactionRows(db, scope, {}), cursor)],
       ];
       // The id is a condition of the index search itself, not a filter applied while walking the list.
       const searchesById = postgres ? /"Index Cond":"[^"]*\bid = / : /^SEARCH .*\bid=\?/m;

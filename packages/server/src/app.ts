@@ -36,6 +36,7 @@ import { generateRequestId, installRequestIdHeader } from './http/plugins/reques
 import { installValidationCompilers } from './http/plugins/validation-compilers.js';
 import type { Services } from './services.js';
 import { destinationUrlCheck } from './http/shared/url-policy.js';
+import { installListCursors } from './http/shared/list-cursors.js';
 import { systemResolver, type Resolver } from './webhooks/ssrf-guard.js';
 
 export const API_PREFIX = '/api/v1';
@@ -117,6 +118,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
       await installRateLimits(api, { limits: config.rateLimits, redisUrl: config.redisUrl, clock: services.clock });
       installIdempotency(api, { store: services.idempotency, clock: services.clock, work: inFlightWork, leaseSeconds: config.idempotencyLeaseSeconds });
       openApiRoute(api);
+      installListCursors(api, services.serverSecret);
       await api.register(accountRoutes);
       await api.register(collectV2026Routes, { catalog: services.catalog, operators: services.operators });
       await api.register(paymentRoutes, { payments: services.payments, publicUrl: config.publicUrl, destinationUrls, dev: config.dev });

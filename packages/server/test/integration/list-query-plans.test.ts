@@ -8,11 +8,12 @@ import { sql, type Compilable, type Kysely } from 'kysely';
 import type { TenantScope } from '../../src/core/shared/environment.js';
 import type { PageRequest } from '../../src/core/shared/pagination.js';
 import type { Database } from '../../src/storage/schema.js';
-import { eventListQuery } from '../../src/storage/repositories/event-repository.js';
-import { checkoutQuery, paymentListQuery, refundListQuery } from '../../src/storage/repositories/payment-repository.js';
-import { payoutListQuery } from '../../src/storage/repositories/payout-repository.js';
-import { bulkBatchListQuery } from '../../src/storage/repositories/bulk-batch-repository.js';
-import { balanceTransactionQuery } from '../../src/storage/repositories/ledger-repository.js';
+import { cursorLookup } from '../../src/storage/keyset-page.js';
+import { eventListQuery, eventListRows } from '../../src/storage/repositories/event-repository.js';
+import { checkoutQuery, paymentListQuery, paymentListRows, refundListQuery, refundListRows } from '../../src/storage/repositories/payment-repository.js';
+import { payoutListQuery, payoutListRows } from '../../src/storage/repositories/payout-repository.js';
+import { bulkBatchListQuery, bulkBatchListRows } from '../../src/storage/repositories/bulk-batch-repository.js';
+import { balanceTransactionQuery, balanceTransactionRows } from '../../src/storage/repositories/ledger-repository.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
 
@@ -90,6 +91,26 @@ for (const target of testDatabases()) {
       assertIndexed(await plan(bulkBatchListQuery(db, scope, { status: 'failed' }, firstPage)), undefined, 'bulk batches by status');
       assertIndexed(await plan(balanceTransactionQuery(db, scope, {}, laterPage)), undefined, 'balance transactions');
       assertIndexed(await plan(balanceTransactionQuery(db, scope, { type: 'payout' }, firstPage)), undefined, 'balance transactions by type');
+    });
+
+    it('an id cursor costs one lookup by id in its list (without the filters: an id is bound to the list only)', async () => {
+      const cursor = syntheticId(ROWS / 2);
+      // A signed cursor is not looked up; an id is looked up in the list as the repositories build it with no filters.
+      const lookups: [string, () => Compilable][] = [
+        ['payments', () => cursorLookup(paymentListRows(db, scope, {}), cursor)],
+        ['refunds', () => cursorLookup(refundListRows(db, scope, syntheticId(42)), cursor)],
+        ['events', () => cursorLookup(eventListRows(db, scope, {}), cursor)],
+        ['payouts', () => cursorLookup(payoutListRows(db, scope, {}), cursor)],
+        ['bulk batches', () => cursorLookup(bulkBatchListRows(db, scope, {}), cursor)],
+        ['balance transactions', () => cursorLookup(balanceTransactionRows(db, scope, {}), cursor)],
+      ];
+      // The id is a condition of the index search itself, not a filter applied while walking the list.
+      const searchesById = postgres ? /"Index Cond":"[^"]*\bid = / : /^SEARCH .*\bid=\?/m;
+      for (const [what, lookup] of lookups) {
+        const text = await plan(lookup());
+        assertIndexed(text, undefined, `${what}: cursor lookup`, { unique: true });
+        assert.match(text, searchesById, `${what}: the cursor lookup does not search by id\n${text}`);
+      }
     });
 
     it('refunds of one payment', async () => {

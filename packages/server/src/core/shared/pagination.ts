@@ -8,6 +8,11 @@ export interface PageRequest {
   startingAfter?: string;
   /** Id of the first object of the next page: the page holds the objects newer than it. */
   endingBefore?: string;
+  /**
+   * The cursor came from a token this server signed for this very list, merchant, environment and
+   * filters: its object needs no lookup. A bare id is looked up in the list (without its filters).
+   */
+  signedCursor?: boolean;
 }
 
 export interface Page<T> {

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { BalanceTransaction, LedgerReader } from '../../core/ledger/ledger.js';
 import { principalOf } from '../plugins/authentication.js';
 import { errorResponses } from '../shared/error-schemas.js';
-import { instantFilter } from '../shared/list-filters.js';
-import { toPageRequest, toWireList } from '../shared/pagination.js';
+import { enumFiltersInAnyCase, instantFilter } from '../shared/list-filters.js';
+import { readList } from '../shared/list-cursors.js';
 import { BalanceObject, BalanceTransactionList, ListBalanceTransactionsQuery } from './balance-schemas.js';
 
 export interface BalanceRoutesOptions {
@@ -51,6 +51,7 @@ export const balanceRoutes: FastifyPluginAsyncTypebox<BalanceRoutesOptions> = as
     '/balance-transactions',
     {
       config: { scope: 'payout:read', rateLimitBucket: 'read' },
+      preValidation: enumFiltersInAnyCase(ListBalanceTransactionsQuery),
       schema: {
         tags,
         operationId: 'listBalanceTransactions',
@@ -63,7 +64,8 @@ export const balanceRoutes: FastifyPluginAsyncTypebox<BalanceRoutesOptions> = as
     async (request) => {
       const query = request.query;
       const filters = { type: query.type, createdGte: instantFilter(query.created_gte, 'created_gte'), createdLte: instantFilter(query.created_lte, 'created_lte') };
-      return toWireList(await ledger.transactions(principalOf(request), filters, toPageRequest(query)), transactionToWire);
+      const list = readList(request, 'balance_transactions', filters);
+      return list.envelope(await ledger.transactions(principalOf(request), filters, list.page), transactionToWire);
     },
   );
 };

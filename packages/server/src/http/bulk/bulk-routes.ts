@@ -10,8 +10,8 @@ import { AkweError } from '../../core/errors/index.js';
 import { principalOf } from '../plugins/authentication.js';
 import { recordedRequest } from '../plugins/idempotency.js';
 import { errorResponses } from '../shared/error-schemas.js';
-import { instantFilter } from '../shared/list-filters.js';
-import { toPageRequest, toWireList } from '../shared/pagination.js';
+import { enumFiltersInAnyCase, instantFilter } from '../shared/list-filters.js';
+import { readList } from '../shared/list-cursors.js';
 import { toAkweError } from '../shared/to-akwe-error.js';
 import { itemSchemaProblems, withoutRefusedFields } from './item-schema-problems.js';
 import { CsvUpload, IMPORT_PATH, readCsvBody, readMultipartCsv } from './csv-upload.js';
@@ -172,6 +172,7 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
     '/bulk-payments/',
     {
       config: { scope: 'bulk:read', rateLimitBucket: 'read' },
+      preValidation: enumFiltersInAnyCase(ListBulkQuery),
       schema: {
         tags,
         operationId: 'listBulkPayments',
@@ -184,7 +185,8 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
     async (request) => {
       const query = request.query;
       const filters = { status: query.status, createdGte: instantFilter(query.created_gte, 'created_gte'), createdLte: instantFilter(query.created_lte, 'created_lte') };
-      return toWireList(await bulk.list(principalOf(request), filters, toPageRequest(query)), bulkBatchSummaryToWire);
+      const list = readList(request, 'bulk_batches', filters);
+      return list.envelope(await bulk.list(principalOf(request), filters, list.page), bulkBatchSummaryToWire);
     },
   );
 
@@ -207,6 +209,7 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
     '/bulk-payments/:id/items/',
     {
       config: { scope: 'bulk:read', rateLimitBucket: 'read' },
+      preValidation: enumFiltersInAnyCase(ListBulkItemsQuery),
       schema: {
         tags,
         operationId: 'listBulkPaymentItems',
@@ -217,6 +220,10 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
         response: { 200: BulkItemList, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (request) => toWireList(await bulk.items(principalOf(request), request.params.id, { status: request.query.status }, toPageRequest(request.query)), bulkItemToWire),
+    async (request) => {
+      const filters = { status: request.query.status };
+      const list = readList(request, 'bulk_items', filters, request.params.id);
+      return list.envelope(await bulk.items(principalOf(request), request.params.id, filters, list.page), bulkItemToWire);
+    },
   );
 };

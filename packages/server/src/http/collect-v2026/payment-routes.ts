@@ -29,8 +29,8 @@ import {
   RefundObject,
   RefundParams,
 } from './payment-schemas.js';
-import { instantFilter, metadataFilter } from '../shared/list-filters.js';
-import { toPageRequest, toWireList } from '../shared/pagination.js';
+import { enumFiltersInAnyCase, instantFilter, metadataFilter } from '../shared/list-filters.js';
+import { readList } from '../shared/list-cursors.js';
 
 export interface PaymentRoutesOptions {
   payments: PaymentService;
@@ -73,6 +73,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
     '/collect/payments',
     {
       config: { scope: 'collect:read', rateLimitBucket: 'read' },
+      preValidation: enumFiltersInAnyCase(ListPaymentsQuery),
       schema: {
         tags,
         operationId: 'listPayments',
@@ -93,7 +94,8 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
         createdLte: instantFilter(query.created_lte, 'created_lte'),
         metadata: metadataFilter(query),
       };
-      return toWireList(await payments.list(principalOf(request), filters, toPageRequest(query)), wire);
+      const list = readList(request, 'payments', filters);
+      return list.envelope(await payments.list(principalOf(request), filters, list.page), wire);
     },
   );
 
@@ -212,7 +214,10 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
         response: { 200: RefundList, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (request) => toWireList(await payments.listRefunds(principalOf(request), request.params.reference_or_id, toPageRequest(request.query)), refundToWire),
+    async (request) => {
+      const list = readList(request, 'refunds', {}, request.params.reference_or_id);
+      return list.envelope(await payments.listRefunds(principalOf(request), request.params.reference_or_id, list.page), refundToWire);
+    },
   );
 
   app.get(

@@ -8,7 +8,8 @@ import { principalOf } from '../plugins/authentication.js';
 import { errorResponses } from '../shared/error-schemas.js';
 import { eventEnvelope } from './event-envelope.js';
 import { instantFilter } from '../shared/list-filters.js';
-import { listOf, listQuery, toPageRequest, toWireList } from '../shared/pagination.js';
+import { listOf, listQuery } from '../shared/pagination.js';
+import { readList } from '../shared/list-cursors.js';
 import type { WebhookService } from '../../core/webhooks/webhook-service.js';
 import { DeliveryObject } from '../webhooks/webhook-schemas.js';
 import { deliveryToWire } from '../webhooks/webhook-mapper.js';
@@ -79,12 +80,14 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
     async (request) => {
       const query = request.query;
       const filters = {
-        types: query.type?.split(',').map((t) => t.trim()).filter(Boolean),
+        // Event types are all lowercase: `Collect.Payment.Completed` means the same type.
+        types: query.type?.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean),
         reference: query.reference,
         createdGte: instantFilter(query.created_gte, 'created_gte'),
         createdLte: instantFilter(query.created_lte, 'created_lte'),
       };
-      return toWireList(await webhooks.listEvents(principalOf(request), filters, toPageRequest(query)), (event) => eventEnvelope(event, publicUrl));
+      const list = readList(request, 'events', filters);
+      return list.envelope(await webhooks.listEvents(principalOf(request), filters, list.page), (event) => eventEnvelope(event, publicUrl));
     },
   );
 

@@ -6,8 +6,8 @@ import type { PayoutService } from '../../core/payouts/payout-service.js';
 import { principalOf } from '../plugins/authentication.js';
 import { recordedRequest } from '../plugins/idempotency.js';
 import { errorResponses } from '../shared/error-schemas.js';
-import { instantFilter, metadataFilter } from '../shared/list-filters.js';
-import { toPageRequest, toWireList } from '../shared/pagination.js';
+import { enumFiltersInAnyCase, instantFilter, metadataFilter } from '../shared/list-filters.js';
+import { readList } from '../shared/list-cursors.js';
 import { PayoutOperatorCatalog, payoutCatalogBody } from './payout-catalog.js';
 import type { OperatorConnectors } from '../../core/operators/operator-connector.js';
 import { payoutToWire } from './payout-mapper.js';
@@ -91,6 +91,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = asyn
     '/payout/mobile-money/',
     {
       config: { scope: 'payout:read', rateLimitBucket: 'read' },
+      preValidation: enumFiltersInAnyCase(ListPayoutsQuery),
       schema: {
         tags,
         operationId: 'listPayouts',
@@ -110,7 +111,8 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = asyn
         createdLte: instantFilter(query.created_lte, 'created_lte'),
         metadata: metadataFilter(query),
       };
-      return toWireList(await payouts.list(principalOf(request), filters, toPageRequest(query)), payoutToWire);
+      const list = readList(request, 'payouts', filters);
+      return list.envelope(await payouts.list(principalOf(request), filters, list.page), payoutToWire);
     },
   );
 

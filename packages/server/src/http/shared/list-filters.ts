@@ -1,3 +1,5 @@
+import type { preValidationHookHandler } from 'fastify';
+import type { TObject } from 'typebox';
 import { AkweError } from '../../core/errors/index.js';
 
 /** `metadata[key]=value` from a list's query string: one key at most. */
@@ -17,4 +19,28 @@ export function instantFilter(value: string | undefined, field: string): string 
   const instant = new Date(value);
   if (Number.isNaN(instant.getTime())) throw new AkweError('validation_error', `${field} is not an instant this API can represent (a leap second?).`, { field });
   return instant.toISOString();
+}
+
+/**
+ * A preValidation hook that reads a list's enum-valued filters (`status`, `mode`, `type`) in any
+ * letter case: collect statuses are lowercase and payout statuses UPPERCASE by contract, so
+ * `?status=FAILED` on payments and `?status=completed` on payouts are the same mistake waiting
+ * to happen. A value matching an allowed one in another case becomes that value, so it filters
+ * exactly as the canonical one and answers keep each contract's casing; a value matching none is
+ * left as sent for the schema to refuse (400 listing the allowed values).
+ */
+export function enumFiltersInAnyCase(querySchema: TObject): preValidationHookHandler {
+  const canonical = new Map<string, Map<string, string>>();
+  for (const [name, property] of Object.entries(querySchema.properties)) {
+    const values = (property as { enum?: unknown[] }).enum;
+    if (values?.every((value): value is string => typeof value === 'string')) canonical.set(name, new Map(values.map((value) => [value.toLowerCase(), value])));
+  }
+  return (request, _reply, done) => {
+    const query = request.query as Record<string, unknown>;
+    for (const [name, values] of canonical) {
+      const value = query[name];
+      if (typeof value === 'string') query[name] = values.get(value.toLowerCase()) ?? value;
+    }
+    done();
+  };
 }

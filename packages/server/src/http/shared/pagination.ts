@@ -1,15 +1,16 @@
 import { Type, type TProperties, type TSchema } from 'typebox';
-import { AkweError } from '../../core/errors/index.js';
-import { looksLikeId } from '../../core/shared/ids.js';
-import { defaultPageLimit, maxPageLimit, type Page, type PageRequest } from '../../core/shared/pagination.js';
+import { maxPageLimit, defaultPageLimit } from '../../core/shared/pagination.js';
 
-const cursor = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 64, description }));
+const cursor = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 700, description }));
+
+const cursorRules =
+  'Either a cursor this list returned (next_cursor or previous_cursor: signed, valid only with the same path and filters, else 400 invalid_cursor) or the id of an object of this list (any status: objects change between pages; an id that is no object of this list is 400 invalid_cursor).';
 
 /** The query parameters every list shares (docs/decisions.md "Lists"). */
 export const pageQueryFields = {
   limit: Type.Integer({ minimum: 1, maximum: maxPageLimit, default: defaultPageLimit, description: `Objects per page, 1 to ${maxPageLimit}.` }),
-  starting_after: cursor('Cursor: the id of the last object of the previous page; returns older objects.'),
-  ending_before: cursor('Cursor: the id of the first object of the page after; returns newer objects. Not with starting_after.'),
+  starting_after: cursor(`Returns the objects after this position in this list's order (the next page). ${cursorRules}`),
+  ending_before: cursor(`Returns the objects before this position in this list's order (the previous page). Not with starting_after. ${cursorRules}`),
 };
 
 /** A list's query string: the page fields plus its filters; any other parameter is refused (400). */
@@ -17,29 +18,22 @@ export function listQuery<T extends TProperties>(filters: T, options: { patternP
   return Type.Object({ ...pageQueryFields, ...filters }, { additionalProperties: false, ...options });
 }
 
-/** The one list envelope: `{object: "list", data, has_more}`. */
+/** The one list envelope: `{object: "list", data, has_more, next_cursor, previous_cursor}`. */
 export function listOf<T extends TSchema>(item: T, options: { title?: string; description?: string } = {}) {
   return Type.Object(
-    { object: Type.Literal('list'), data: Type.Array(item), has_more: Type.Boolean({ description: 'More objects lie beyond this page in the direction read.' }) },
+    {
+      object: Type.Literal('list'),
+      data: Type.Array(item),
+      has_more: Type.Boolean({ description: 'More objects lie beyond this page in the direction read.' }),
+      next_cursor: Type.Union([Type.String(), Type.Null()], {
+        description:
+          "Pass as starting_after, with the same filters, for the objects after this page in this list's order. Null when there are none: has_more is false after a read forwards, or the page is empty.",
+      }),
+      previous_cursor: Type.Union([Type.String(), Type.Null()], {
+        description:
+          "Pass as ending_before, with the same filters, for the objects before this page in this list's order. Null on a first page (no cursor), when has_more is false after a read with ending_before, or when the page is empty.",
+      }),
+    },
     options,
   );
-}
-
-export function toPageRequest(query: { limit: number; starting_after?: string; ending_before?: string }): PageRequest {
-  if (query.starting_after !== undefined && query.ending_before !== undefined) {
-    throw new AkweError('validation_error', 'Send starting_after or ending_before, not both.', { field: 'ending_before' });
-  }
-  // A cursor is an object id (UUID). Anything else used to read as a position before every id
-  // and answer page 1 again with has_more: a client following cursors looped forever.
-  for (const [field, value] of [['starting_after', query.starting_after], ['ending_before', query.ending_before]] as const) {
-    if (value !== undefined && !looksLikeId(value)) {
-      throw AkweError.ofField('invalid_cursor', field, `${field} must be the id of an object of this list (a UUID such as the \`id\` of the last object of the page you read); got ${JSON.stringify(value.slice(0, 64))}.`);
-    }
-  }
-  // Ids are stored in lower case: an upper-case copy of one must read the same place.
-  return { limit: query.limit, startingAfter: query.starting_after?.toLowerCase(), endingBefore: query.ending_before?.toLowerCase() };
-}
-
-export function toWireList<T, U>(page: Page<T>, map: (item: T) => U) {
-  return { object: 'list' as const, data: page.data.map(map), has_more: page.hasMore };
 }

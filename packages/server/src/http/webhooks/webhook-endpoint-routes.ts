@@ -4,7 +4,7 @@ import type { WebhookEndpoint } from '../../core/webhooks/webhook-endpoint.js';
 import { principalOf } from '../plugins/authentication.js';
 import { recordedRequest } from '../plugins/idempotency.js';
 import { errorResponses } from '../shared/error-schemas.js';
-import { toPageRequest, toWireList } from '../shared/pagination.js';
+import { readList } from '../shared/list-cursors.js';
 import type { DestinationUrlCheck } from '../shared/url-policy.js';
 import { deliveryToWire, endpointToWire } from './webhook-mapper.js';
 import {
@@ -56,7 +56,10 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
       config: { scope: 'webhooks:read', rateLimitBucket: 'read' },
       schema: { tags, operationId: 'listWebhookEndpoints', summary: 'List webhook endpoints, newest first', querystring: PageQuery, response: { 200: EndpointList, ...errorResponses(400, 401, 403, 429) } },
     },
-    async (request) => toWireList(await webhooks.listEndpoints(principalOf(request), toPageRequest(request.query)), (e) => endpointToWire(e)),
+    async (request) => {
+      const list = readList(request, 'webhook_endpoints');
+      return list.envelope(await webhooks.listEndpoints(principalOf(request), list.page), (e) => endpointToWire(e));
+    },
   );
 
   app.get(
@@ -132,7 +135,8 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
       schema: { tags, operationId: 'listWebhookEndpointDeliveries', summary: 'The endpoint’s deliveries, newest first, with every try', params: IdParams, querystring: PageQuery, response: { 200: DeliveryList, ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request) => {
-      return toWireList(await webhooks.listDeliveries(principalOf(request), request.params.id, toPageRequest(request.query)), deliveryToWire);
+      const list = readList(request, 'webhook_deliveries', {}, request.params.id);
+      return list.envelope(await webhooks.listDeliveries(principalOf(request), request.params.id, list.page), deliveryToWire);
     },
   );
 

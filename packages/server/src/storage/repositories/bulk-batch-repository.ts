@@ -9,7 +9,7 @@ import type { Environment, TenantScope } from '../../core/shared/environment.js'
 import type { FailureCode } from '../../core/shared/failure-codes.js';
 import type { Metadata } from '../../core/shared/metadata.js';
 import type { Page, PageRequest } from '../../core/shared/pagination.js';
-import { keysetQuery, toPage } from '../keyset-page.js';
+import { assertCursorListed, keysetQuery, toPage } from '../keyset-page.js';
 import type { BulkBatchItemTable, BulkBatchTable, Database } from '../schema.js';
 import { EventOutbox } from './event-repository.js';
 import { metadataEntries } from './metadata-entries.js';
@@ -115,11 +115,17 @@ function itemToRow(i: BulkBatchItem): Selectable<BulkBatchItemTable> {
 
 /** A page of the scope's batches, newest first (exported for query-plan tests). */
 export function bulkBatchListQuery(db: Kysely<Database>, scope: TenantScope, filters: BulkBatchFilters, page: PageRequest) {
+  const { query, idColumn } = bulkBatchListRows(db, scope, filters);
+  return keysetQuery(query, idColumn, page);
+}
+
+/** The scope's batches that the filters keep, before paging. */
+export function bulkBatchListRows(db: Kysely<Database>, scope: TenantScope, filters: BulkBatchFilters) {
   let query = db.selectFrom('bulk_batches').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
   if (filters.status) query = query.where('status', '=', filters.status);
   if (filters.createdGte) query = query.where('created_at', '>=', filters.createdGte);
   if (filters.createdLte) query = query.where('created_at', '<=', filters.createdLte);
-  return keysetQuery(query, 'id', page);
+  return { query, idColumn: 'id' };
 }
 
 class VersionConflict extends Error {}
@@ -160,13 +166,16 @@ export class BulkBatchRepository implements BulkBatchStore {
   }
 
   async list(scope: TenantScope, filters: BulkBatchFilters, page: PageRequest): Promise<Page<BulkBatch>> {
+    await assertCursorListed(bulkBatchListRows(this.db, scope, {}), page);
     const rows = await bulkBatchListQuery(this.db, scope, filters, page).execute();
     return toPage(rows.map(batchFromRow), page);
   }
 
   async items(batchId: string, filters: { status?: BulkItemStatus }, page: PageRequest): Promise<Page<BulkBatchItem>> {
-    let query = this.db.selectFrom('bulk_batch_items').selectAll().where('batch_id', '=', batchId);
+    const batchItems = () => this.db.selectFrom('bulk_batch_items').selectAll().where('batch_id', '=', batchId);
+    let query = batchItems();
     if (filters.status) query = query.where('status', '=', filters.status);
+    await assertCursorListed({ query: batchItems(), idColumn: 'id' }, page);
     // Row order (ids are made in row order): the mirror of keysetQuery's newest-first order.
     if (page.endingBefore !== undefined) {
       query = query.where('id', '<', page.endingBefore).orderBy('id', 'desc').limit(page.limit + 1);

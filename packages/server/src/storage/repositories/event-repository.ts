@@ -33,6 +33,12 @@ export function eventToRow(event: StoredEvent): Insertable<EventTable> {
 
 /** A page of the scope's events, newest first; exported so the query-plan test reads this very query. */
 export function eventListQuery(db: Kysely<Database>, scope: TenantScope, filters: EventFilters, page: PageRequest) {
+  const { query, idColumn } = eventListRows(db, scope, filters);
+  return keysetQuery(query, idColumn, page);
+}
+
+/** The scope's events that the filters keep, before paging. */
+export function eventListRows(db: Kysely<Database>, scope: TenantScope, filters: EventFilters) {
   let query = db.selectFrom('events').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
   if (filters.reference !== undefined) query = query.where('subject_reference', '=', filters.reference);
   if (filters.createdGte) query = query.where('created_at', '>=', filters.createdGte);
@@ -42,7 +48,7 @@ export function eventListQuery(db: Kysely<Database>, scope: TenantScope, filters
     // `collect.payment.*` names a family (the types are a closed list, so no LIKE wildcard reaches here).
     query = query.where((eb) => eb.or(types.map((type) => (type.endsWith('.*') ? eb('type', 'like', `${type.slice(0, -1).replace(/[%_]/g, '\\$&')}%`) : eb('type', '=', type)))));
   }
-  return keysetQuery(query, 'id', page);
+  return { query, idColumn: 'id' };
 }
 
 /** Writes outbox rows; callers pass their transaction so the events commit with their change. */

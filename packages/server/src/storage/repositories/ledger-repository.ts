@@ -6,7 +6,7 @@ import type { IdSource } from '../../core/ports.js';
 import type { Page, PageRequest } from '../../core/shared/pagination.js';
 import { quote, type OneStatement } from '../postgres/one-statement.js';
 import { isCheckViolation } from '../check-violation.js';
-import { keysetQuery, toPage } from '../keyset-page.js';
+import { assertCursorListed, keysetQuery, toPage } from '../keyset-page.js';
 import type { Database, LedgerTransactionTable } from '../schema.js';
 import { PreparedInsert, PreparedQuery } from '../prepared-query.js';
 
@@ -228,6 +228,7 @@ export class LedgerRepository {
   }
 
   async transactions(scope: TenantScope, filters: BalanceTransactionFilters, page: PageRequest): Promise<Page<BalanceTransaction>> {
+    await assertCursorListed(balanceTransactionRows(this.db, scope, {}), page);
     const rows = await balanceTransactionQuery(this.db, scope, filters, page).execute();
     return toPage(rows.map(transactionFromRow), page);
   }
@@ -337,9 +338,15 @@ export class LedgerRepository {
 
 /** A page of the scope's balance transactions, newest first (exported for the query-plan test). */
 export function balanceTransactionQuery(db: Kysely<Database>, scope: TenantScope, filters: BalanceTransactionFilters, page: PageRequest) {
+  const { query, idColumn } = balanceTransactionRows(db, scope, filters);
+  return keysetQuery(query, idColumn, page);
+}
+
+/** The scope's balance transactions that the filters keep, before paging. */
+export function balanceTransactionRows(db: Kysely<Database>, scope: TenantScope, filters: BalanceTransactionFilters) {
   let query = db.selectFrom('ledger_transactions').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
   if (filters.type) query = query.where('type', '=', filters.type);
   if (filters.createdGte) query = query.where('created_at', '>=', filters.createdGte);
   if (filters.createdLte) query = query.where('created_at', '<=', filters.createdLte);
-  return keysetQuery(query, 'id', page);
+  return { query, idColumn: 'id' };
 }

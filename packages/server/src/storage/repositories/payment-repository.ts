@@ -9,7 +9,7 @@ import type { Environment, TenantScope } from '../../core/shared/environment.js'
 import type { FailureCode } from '../../core/shared/failure-codes.js';
 import type { Metadata } from '../../core/shared/metadata.js';
 import type { Page, PageRequest } from '../../core/shared/pagination.js';
-import { keysetQuery, toPage } from '../keyset-page.js';
+import { assertCursorListed, keysetQuery, toPage } from '../keyset-page.js';
 import { metadataEntries } from './metadata-entries.js';
 import type { DatabaseCapabilities } from '../database.js';
 import type { Database, PaymentTable, RefundTable } from '../schema.js';
@@ -216,6 +216,12 @@ export function checkoutQuery(db: Kysely<Database>, token: string) {
  * id, so a rare key/value is found without reading the merchant's other payments.
  */
 export function paymentListQuery(db: Kysely<Database>, scope: TenantScope, filters: PaymentFilters, page: PageRequest) {
+  const { query, idColumn } = paymentListRows(db, scope, filters);
+  return keysetQuery(query, idColumn, page);
+}
+
+/** The merchant's payments that the filters keep, before paging. */
+export function paymentListRows(db: Kysely<Database>, scope: TenantScope, filters: PaymentFilters) {
   let query = db.selectFrom('payments').selectAll('payments');
   let idColumn = 'payments.id';
   if (filters.metadata) {
@@ -235,16 +241,22 @@ export function paymentListQuery(db: Kysely<Database>, scope: TenantScope, filte
   if (filters.reference) query = query.where('payments.reference', '=', filters.reference);
   if (filters.createdGte) query = query.where('payments.created_at', '>=', filters.createdGte);
   if (filters.createdLte) query = query.where('payments.created_at', '<=', filters.createdLte);
-  return keysetQuery(query, idColumn, page);
+  return { query, idColumn };
 }
 
 /** A page of one payment's refunds, newest first. */
 export function refundListQuery(db: Kysely<Database>, scope: TenantScope, paymentId: string, page: PageRequest) {
+  const { query, idColumn } = refundListRows(db, scope, paymentId);
+  return keysetQuery(query, idColumn, page);
+}
+
+/** One payment's refunds, before paging. */
+export function refundListRows(db: Kysely<Database>, scope: TenantScope, paymentId: string) {
   const query = refundsWithReference(db)
     .where('refunds.payment_id', '=', paymentId)
     .where('refunds.merchant_id', '=', scope.merchantId)
     .where('refunds.environment', '=', scope.environment);
-  return keysetQuery(query, 'refunds.id', page);
+  return { query, idColumn: 'refunds.id' };
 }
 
 /** Refund rows with their payment's reference, which the domain Refund carries. */
@@ -395,11 +407,13 @@ export class PaymentRepository implements PaymentStore {
   }
 
   async list(scope: TenantScope, filters: PaymentFilters, page: PageRequest): Promise<Page<Payment>> {
+    await assertCursorListed(paymentListRows(this.db, scope, {}), page);
     const rows = await paymentListQuery(this.db, scope, filters, page).execute();
     return toPage(rows.map(paymentFromRow), page);
   }
 
   async listRefunds(scope: TenantScope, paymentId: string, page: PageRequest): Promise<Page<Refund>> {
+    await assertCursorListed(refundListRows(this.db, scope, paymentId), page);
     const rows = await refundListQuery(this.db, scope, paymentId, page).execute();
     return toPage(rows.map((row) => refundFromRow(row, row.payment_reference)), page);
   }

@@ -12,7 +12,7 @@ import type { Metadata } from '../../core/shared/metadata.js';
 import type { Page, PageRequest } from '../../core/shared/pagination.js';
 import type { WorkSignals } from '../../core/shared/work-signals.js';
 import type { DatabaseCapabilities } from '../database.js';
-import { keysetQuery, toPage } from '../keyset-page.js';
+import { assertCursorListed, keysetQuery, toPage } from '../keyset-page.js';
 import type { Database, PayoutTable } from '../schema.js';
 import { isUniqueViolation } from '../unique-violation.js';
 import { EventOutbox } from './event-repository.js';
@@ -85,6 +85,12 @@ function payoutToRow(p: Payout): Selectable<PayoutTable> {
 
 /** A page of the scope's payouts, newest first (exported for the query-plan test). */
 export function payoutListQuery(db: Kysely<Database>, scope: TenantScope, filters: PayoutFilters, page: PageRequest) {
+  const { query, idColumn } = payoutListRows(db, scope, filters);
+  return keysetQuery(query, idColumn, page);
+}
+
+/** The scope's payouts that the filters keep, before paging. */
+export function payoutListRows(db: Kysely<Database>, scope: TenantScope, filters: PayoutFilters) {
   let query = db.selectFrom('payouts').selectAll('payouts');
   let idColumn = 'payouts.id';
   if (filters.metadata) {
@@ -103,7 +109,7 @@ export function payoutListQuery(db: Kysely<Database>, scope: TenantScope, filter
   if (filters.reference) query = query.where('payouts.reference', '=', filters.reference);
   if (filters.createdGte) query = query.where('payouts.created_at', '>=', filters.createdGte);
   if (filters.createdLte) query = query.where('payouts.created_at', '<=', filters.createdLte);
-  return keysetQuery(query, idColumn, page);
+  return { query, idColumn };
 }
 
 export class PayoutRepository implements PayoutStore {
@@ -167,6 +173,7 @@ export class PayoutRepository implements PayoutStore {
   }
 
   async list(scope: TenantScope, filters: PayoutFilters, page: PageRequest): Promise<Page<Payout>> {
+    await assertCursorListed(payoutListRows(this.db, scope, {}), page);
     const rows = await payoutListQuery(this.db, scope, filters, page).execute();
     return toPage(rows.map(payoutFromRow), page);
   }

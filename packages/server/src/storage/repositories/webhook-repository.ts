@@ -6,8 +6,8 @@ import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
 import { CALLBACK_DESTINATION, type DeliveryAttempt, type DeliveryStatus, type WebhookApiVersion, type WebhookDelivery, type WebhookEndpoint } from '../../core/webhooks/webhook-endpoint.js';
 import type { ClaimOptions, EventFilters, NewDelivery, SendingContext, TryResult, WebhookStore } from '../../core/webhooks/webhook-store.js';
 import { mapPage, type Page, type PageRequest } from '../../core/shared/pagination.js';
-import { keysetQuery, toPage } from '../keyset-page.js';
-import { eventListQuery } from './event-repository.js';
+import { assertCursorListed, keysetQuery, toPage } from '../keyset-page.js';
+import { eventListQuery, eventListRows } from './event-repository.js';
 import { chooseDeliveries, hostOf, InFlightCounts, saturation, streamOf, type DeliverySlot } from '../../core/webhooks/delivery-budgets.js';
 import type { WorkSignals } from '../../core/shared/work-signals.js';
 import type { DatabaseCapabilities } from '../database.js';
@@ -97,6 +97,7 @@ export class WebhookRepository implements WebhookStore {
   }
 
   async pageEndpoints(scope: TenantScope, page: PageRequest): Promise<Page<WebhookEndpoint>> {
+    await assertCursorListed({ query: this.scoped(this.db, scope), idColumn: 'id' }, page);
     const rows = await keysetQuery(this.scoped(this.db, scope), 'id', page).execute();
     return toPage(rows.map((row) => this.endpointFromRow(row)), page);
   }
@@ -393,6 +394,7 @@ export class WebhookRepository implements WebhookStore {
       .where('destination', '=', endpointId)
       .where('merchant_id', '=', scope.merchantId)
       .where('environment', '=', scope.environment);
+    await assertCursorListed({ query, idColumn: 'id' }, page);
     const deliveries = toPage((await keysetQuery(query, 'id', page).execute()).map(deliveryFromRow), page);
     const ids = deliveries.data.map((d) => d.id);
     const attempts = ids.length === 0 ? [] : (await this.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', ids).orderBy('id').execute()).map(attemptFromRow);
@@ -400,6 +402,7 @@ export class WebhookRepository implements WebhookStore {
   }
 
   async listEvents(scope: TenantScope, filters: EventFilters, page: PageRequest): Promise<Page<StoredEvent>> {
+    await assertCursorListed(eventListRows(this.db, scope, {}), page);
     const rows = await eventListQuery(this.db, scope, filters, page).execute();
     return toPage(rows.map(eventFromRow), page);
   }

@@ -1,9 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { errorDocUrl } from '../shared/error-doc-url.js';
 import { toAkweError } from '../shared/to-akwe-error.js';
 
 /**
- * The error body of the current contract, payouts and bulk (PRODUCT.md "Errors"):
- * `{"error": {"code", "message", "field"?, "details"?, "request_id"}}`. A 500 says nothing of internals.
+ * The error body of the current contract, payouts and bulk:
+ * `{"error": {"code", "message", "field"?, "details"?, "doc_url", "request_id"}}`, where `doc_url` is
+ * the code's entry in this server's error reference (GET /docs/errors). A 500 says nothing of internals.
  */
 export function currentErrorBody(error: unknown, request: FastifyRequest) {
   const akweError = toAkweError(error);
@@ -15,6 +17,7 @@ export function currentErrorBody(error: unknown, request: FastifyRequest) {
         message: akweError.message,
         ...(akweError.field !== undefined ? { field: akweError.field } : {}),
         ...(akweError.details !== undefined ? { details: akweError.details } : {}),
+        doc_url: errorDocUrl(request.server.errorReferenceUrl, akweError.code),
         request_id: request.id,
       },
     },

@@ -124,7 +124,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
       openApiRoute(api);
       await api.register(accountRoutes);
       await api.register(collectV2026Routes, { catalog: services.catalog, operators: services.operators });
-      await api.register(paymentRoutes, { payments: services.payments, publicUrl: config.publicUrl, destinationUrls, dev: config.dev });
+      await api.register(paymentRoutes, { payments: services.payments, catalog: services.catalog, publicUrl: config.publicUrl, destinationUrls, dev: config.dev });
       await api.register(collectLegacyRoutes, { catalog: services.catalog, payments: services.payments, clock: services.clock });
       await api.register(payoutRoutes, { catalog: services.catalog, payouts: services.payouts, operators: services.operators });
       await api.register(bulkRoutes, { catalog: services.catalog, bulk: services.bulk, limits: { maxLines: config.bulkMaxLines, maxBytes: config.bulkMaxBytes } });

@@ -1,4 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AmountUnit } from '../../core/shared/amount-units.js';
+import { inAmountUnit } from '../shared/amount-wording.js';
 import { errorDocUrl } from '../shared/error-doc-url.js';
 import { toAkweError } from '../shared/to-akwe-error.js';
 
@@ -8,7 +10,9 @@ import { toAkweError } from '../shared/to-akwe-error.js';
  * the code's entry in this server's error reference (GET /docs/errors). A 500 says nothing of internals.
  */
 export function currentErrorBody(error: unknown, request: FastifyRequest) {
-  const akweError = toAkweError(error);
+  // Errors met before routing have no route config.
+  const routeConfig = request.routeOptions.config as { amountUnit?: AmountUnit } | undefined;
+  const akweError = inAmountUnit(toAkweError(error), routeConfig?.amountUnit ?? 'minor');
   return {
     status: akweError.status,
     body: {

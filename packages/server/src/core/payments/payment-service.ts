@@ -1,3 +1,4 @@
+import { notFoundIn } from '../shared/not-found.js';
 import { unsupportedCurrency } from '../catalog/currency-check.js';
 import type { CatalogCountry, CatalogOperator, OperatorCatalog } from '../catalog/operator-catalog.js';
 import { AkweError } from '../errors/index.js';
@@ -373,7 +374,10 @@ export class PaymentService {
   async getRefund(ctx: TenantScope, referenceOrId: string, refundId: string): Promise<Refund> {
     const payment = await this.find(ctx, referenceOrId);
     const refund = await this.deps.store.findRefund(ctx, refundId);
-    if (!refund || refund.paymentId !== payment.id) throw new AkweError('not_found', `Payment ${referenceOrId} has no refund ${refundId}.`);
+    if (!refund || refund.paymentId !== payment.id) {
+      // A refund's payment is in the refund's environment: the other environment cannot hold this payment's refund.
+      throw new AkweError('not_found', `Payment ${referenceOrId} has no refund ${refundId}.`);
+    }
     return refund;
   }
 
@@ -679,7 +683,7 @@ export class PaymentService {
 
   private async find(ctx: TenantScope, referenceOrId: string): Promise<Payment> {
     const payment = await this.deps.store.find(ctx, referenceOrId);
-    if (!payment) throw new AkweError('not_found', `No payment ${referenceOrId}.`);
+    if (!payment) throw await notFoundIn(ctx, 'payment', referenceOrId, (other) => this.deps.store.find(other, referenceOrId));
     return payment;
   }
 

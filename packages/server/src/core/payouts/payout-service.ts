@@ -1,3 +1,4 @@
+import { notFoundIn } from '../shared/not-found.js';
 import { unsupportedCurrency } from '../catalog/currency-check.js';
 import type { CatalogCountry, CatalogOperator, OperatorCatalog } from '../catalog/operator-catalog.js';
 import { AkweError } from '../errors/index.js';
@@ -326,7 +327,7 @@ export class PayoutService {
 
   private async find(ctx: TenantScope, referenceOrId: string): Promise<Payout> {
     const payout = await this.deps.store.find(ctx, referenceOrId);
-    if (!payout) throw new AkweError('not_found', `No payout ${referenceOrId}.`);
+    if (!payout) throw await notFoundIn(ctx, 'payout', referenceOrId, (other) => this.deps.store.find(other, referenceOrId));
     return payout;
   }
 

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/core/shared/ids.js';
+import { errorShapeProblem } from '../support/error-shape.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
 
@@ -20,8 +21,12 @@ for (const target of testDatabases()) {
     });
     after(() => t.close());
 
-    const post = (url: string, payload: object) =>
-      t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: { 'x-api-key': key, 'idempotency-key': newId() }, payload });
+    /** Every error answer is checked for its contract's shape (ours: with its doc_url). */
+    const post = async (url: string, payload: object) => {
+      const res = await t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: { 'x-api-key': key, 'idempotency-key': newId() }, payload });
+      if (res.statusCode >= 400) assert.equal(errorShapeProblem(res, url.startsWith('/collect/mobile-money/') ? 'legacy' : 'current'), undefined, res.body);
+      return res;
+    };
     const collect = (overrides: object) => post('/collect/payments', { reference: `C-${newId()}`, amount: 1000, country: 'BJ', mode: 'direct', operator: 'mtn_bj', customer: { phone: '0197000000' }, ...overrides });
     const legacy = (overrides: object) => post('/collect/mobile-money/', { reference: `L-${newId()}`, amount: 100_000, country: 'BJ', operator: 'mtn_bj', phone: '0197000000', ...overrides });
     const payout = (overrides: object) => post('/payout/mobile-money/', { reference: `P-${newId()}`, amount: 10_000, country: 'BJ', operator: 'mtn_bj', phone: '0197000000', ...overrides });

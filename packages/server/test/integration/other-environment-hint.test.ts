@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/core/shared/ids.js';
+import { errorShapeProblem } from '../support/error-shape.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
 
@@ -16,8 +17,12 @@ for (const target of testDatabases()) {
     /** Paths (method, path) of objects made with `mine.testKey`. */
     let paths: [method: 'GET' | 'POST' | 'DELETE', path: string, id: string][];
 
-    const call = (method: 'GET' | 'POST' | 'DELETE', url: string, key: string, payload?: object) =>
-      t.app.inject({ method, url: `/api/v1${url}`, headers: { 'x-api-key': key, 'idempotency-key': newId() }, ...(payload ? { payload } : {}) });
+    /** Every error answer is checked for our shape, doc_url included. */
+    const call = async (method: 'GET' | 'POST' | 'DELETE', url: string, key: string, payload?: object) => {
+      const res = await t.app.inject({ method, url: `/api/v1${url}`, headers: { 'x-api-key': key, 'idempotency-key': newId() }, ...(payload ? { payload } : {}) });
+      if (res.statusCode >= 400) assert.equal(errorShapeProblem(res, 'current'), undefined, res.body);
+      return res;
+    };
 
     before(async () => {
       t = await buildTestApp(target);

@@ -13,6 +13,8 @@ import { collectV2026Routes } from './http/collect-v2026/collect-v2026-routes.js
 import { paymentRoutes } from './http/collect-v2026/payment-routes.js';
 import { eventRoutes } from './http/events/event-routes.js';
 import { healthRoutes } from './http/health/health-routes.js';
+import { errorReferenceRoutes } from './http/docs/error-reference-routes.js';
+import { errorReferenceUrl } from './http/shared/error-doc-url.js';
 import { operatorCallbackRoutes } from './http/operators/operator-callback-routes.js';
 import { operatorPredictionRoutes } from './http/operators/operator-prediction-routes.js';
 import { installApiReference } from './http/openapi/api-reference.js';
@@ -25,7 +27,7 @@ import { installAuthentication } from './http/plugins/authentication.js';
 import { answerFrameworkError, installRootErrorHandling, MAX_PATH_PARAMETER_LENGTH } from './http/plugins/framework-errors.js';
 import { installIdempotency } from './http/plugins/idempotency.js';
 import { installInFlightTracking } from './http/plugins/in-flight-work.js';
-import { answerClientError } from './http/plugins/client-errors.js';
+import { clientErrorAnswerer } from './http/plugins/client-errors.js';
 import { installJsonBodyParsing } from './http/plugins/json-body.js';
 import { RouteMethods } from './http/plugins/route-methods.js';
 import { installNulCharacterCheck } from './http/plugins/nul-characters.js';
@@ -59,6 +61,7 @@ export interface AppDeps {
 const routerOptions = { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH };
 
 export async function buildApp({ config, services, logger, apiExtensions, resolver = systemResolver }: AppDeps): Promise<FastifyInstance> {
+  const referenceUrl = errorReferenceUrl(config.publicUrl);
   const app = Fastify({
     ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: false }),
     genReqId: generateRequestId,
@@ -71,11 +74,12 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     return503OnClosing: false,
     routerOptions,
     frameworkErrors: answerFrameworkError,
-    clientErrorHandler: answerClientError,
+    clientErrorHandler: clientErrorAnswerer(referenceUrl),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON only: a text/plain body is refused with 415 rather than parsed as a string.
   app.removeContentTypeParser('text/plain');
+  app.decorate('errorReferenceUrl', referenceUrl);
   installJsonBodyParsing(app);
   installValidationCompilers(app);
   const inFlightWork = installInFlightTracking(app);
@@ -90,6 +94,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
   await installApiReference(app, config.publicUrl);
 
   await app.register(healthRoutes, { database: services.database });
+  await app.register(errorReferenceRoutes);
   await app.register(checkoutRoutes, {
     prefix: '/checkout',
     checkout: services.checkout,
@@ -121,7 +126,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
       installListCursors(api, services.serverSecret);
       await api.register(accountRoutes);
       await api.register(collectV2026Routes, { catalog: services.catalog, operators: services.operators });
-      await api.register(paymentRoutes, { payments: services.payments, publicUrl: config.publicUrl, destinationUrls, dev: config.dev });
+      await api.register(paymentRoutes, { payments: services.payments, catalog: services.catalog, publicUrl: config.publicUrl, destinationUrls, dev: config.dev });
       await api.register(collectLegacyRoutes, { catalog: services.catalog, payments: services.payments, clock: services.clock });
       await api.register(payoutRoutes, { catalog: services.catalog, payouts: services.payouts, operators: services.operators });
       await api.register(bulkRoutes, { catalog: services.catalog, bulk: services.bulk, limits: { maxLines: config.bulkMaxLines, maxBytes: config.bulkMaxBytes } });

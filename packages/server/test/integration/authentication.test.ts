@@ -1,4 +1,4 @@
-/** Authentication (Bearer or X-API-Key; the key decides the environment; 401/403), rule by rule, over HTTP on every database. */
+/** Authentication rules, one by one, over HTTP on every database. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/core/shared/ids.js';
@@ -102,7 +102,46 @@ for (const target of testDatabases()) {
     it('answers the earlier contract’s 401 in {error, code, detail}', async () => {
       const res = await get('/api/v1/collect/operators/');
       assert.equal(res.statusCode, 401);
-      assert.deepEqual(res.json(), { error: 'Unauthorized', code: 'unauthenticated', detail: 'API key missing, invalid or revoked.' });
+      assert.deepEqual(Object.keys(res.json()).sort(), ['code', 'detail', 'error']);
+      assert.equal(res.json().error, 'Unauthorized');
+      assert.equal(res.json().code, 'unauthenticated');
+      assert.match(res.json().detail, /^No API key was sent/);
+    });
+
+    describe('the 401 message says which problem it is', () => {
+      const messageOf = async (headers: Record<string, string>) => {
+        const res = await get('/api/v1/account', headers);
+        assert.equal(res.statusCode, 401);
+        assert.equal(res.json().error.code, 'unauthenticated');
+        return res.json().error.message as string;
+      };
+
+      it('no key: says so and how to send one', async () => {
+        for (const headers of [{}, { 'x-api-key': '' }] as Record<string, string>[]) {
+          const message = await messageOf(headers);
+          assert.match(message, /No API key was sent/);
+          assert.match(message, /Authorization: Bearer <key>/);
+          assert.match(message, /X-API-Key/);
+        }
+      });
+
+      it('a malformed value: the wrong scheme, two different keys, or a value not shaped like our keys', async () => {
+        assert.match(await messageOf({ authorization: `Basic ${merchant.testKey}` }), /not `Bearer <key>`/);
+        const other = await t.newMerchant();
+        assert.match(await messageOf({ authorization: `Bearer ${merchant.testKey}`, 'x-api-key': other.testKey }), /different keys/);
+        for (const value of ['not-a-key', merchant.testKey.slice(0, -1), `"${merchant.testKey}"`, merchant.testKey.replace('ak_test_', 'sk_test_')]) {
+          assert.match(await messageOf({ 'x-api-key': value }), /not shaped like an Akwe key/, value);
+        }
+      });
+
+      it('a well-formed key that is unknown or revoked: one identical message, which does not say which', async () => {
+        const issued = await t.services.merchants.createKey({ merchantId: merchant.merchantId, environment: 'test' });
+        await t.services.merchants.revokeKey(issued.key.id);
+        const revoked = await messageOf({ 'x-api-key': issued.secret });
+        const unknown = await messageOf({ 'x-api-key': `ak_test_${'B'.repeat(43)}` });
+        assert.equal(revoked, unknown);
+        assert.match(revoked, /unknown or has been revoked/);
+      });
     });
 
     it('answers 403 on the earlier contract when the key’s merchant cannot be found', async () => {

@@ -203,6 +203,35 @@ for (const target of testDatabases()) {
         assert.equal(other.json().error.code, 'idempotency_key_reused');
         assert.equal((await send(testKey, 'GET', '/bulk-payments/')).json().data.length, 1);
       });
+
+      it('keeps no answer to a body the schema refuses under its Idempotency-Key: the corrected body with the same key is created', async () => {
+        const { testKey } = await t.newMerchant();
+        const nameless = await send(testKey, 'POST', '/bulk-payments/', { items: [line()] }, { idempotencyKey: 'fix-me' });
+        assert.equal(nameless.statusCode, 400);
+        assert.equal(nameless.json().error.field, 'name');
+        const corrected = await send(testKey, 'POST', '/bulk-payments/', batchBody([line()]), { idempotencyKey: 'fix-me' });
+        assert.equal(corrected.statusCode, 201, corrected.body);
+        // A line the schema refuses (an amount sent as text) is a schema refusal too.
+        const textAmount = await send(testKey, 'POST', '/bulk-payments/', batchBody([line({ amount: '25000' })]), { idempotencyKey: 'fix-me-2' });
+        assert.equal(textAmount.statusCode, 400);
+        assert.equal(textAmount.json().error.details[0].field, 'amount');
+        const fixed = await send(testKey, 'POST', '/bulk-payments/', batchBody([line()]), { idempotencyKey: 'fix-me-2' });
+        assert.equal(fixed.statusCode, 201, fixed.body);
+      });
+
+      it('keeps the answer to a well-formed batch refused for its lines\' problems under its key, as documented', async () => {
+        const { testKey } = await t.newMerchant();
+        const body = batchBody([line({ phone: '12' })]);
+        const refused = await send(testKey, 'POST', '/bulk-payments/', body, { idempotencyKey: 'lines-1' });
+        assert.equal(refused.statusCode, 400);
+        assert.equal(refused.json().error.details[0].code, 'invalid_phone');
+        const again = await send(testKey, 'POST', '/bulk-payments/', body, { idempotencyKey: 'lines-1' });
+        assert.equal(again.statusCode, 400);
+        assert.equal(again.headers['idempotent-replayed'], 'true');
+        const corrected = await send(testKey, 'POST', '/bulk-payments/', batchBody([line()]), { idempotencyKey: 'lines-1' });
+        assert.equal(corrected.statusCode, 422);
+        assert.equal(corrected.json().error.code, 'idempotency_key_reused');
+      });
     });
 
     describe('CSV import', () => {

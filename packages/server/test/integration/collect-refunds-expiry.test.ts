@@ -83,10 +83,11 @@ for (const target of testDatabases()) {
       it('answers a bad refund body with one clear message naming the field, without the union\'s noise, and refunds nothing', async () => {
         const payment = await api.createOk(direct({ amount: 3000 }));
         const cases: Array<[body: unknown, field: string, message: RegExp]> = [
-          [{ amount: 'x' }, 'amount', /^amount must be integer$/],
-          [{ amount: 0 }, 'amount', /^amount must be >= 1$/],
-          [{ amount: -5 }, 'amount', /^amount must be >= 1$/],
-          [{ amount: 10.5 }, 'amount', /^amount must be integer$/],
+          // A refund's amount is in major units, and the message says so.
+          [{ amount: 'x' }, 'amount', /^amount must be integer \(amount is in major units \(FCFA\)/],
+          [{ amount: 0 }, 'amount', /^amount must be >= 1 \(amount is in major units \(FCFA\)/],
+          [{ amount: -5 }, 'amount', /^amount must be >= 1 \(amount is in major units \(FCFA\)/],
+          [{ amount: 10.5 }, 'amount', /^amount must be integer \(amount is in major units \(FCFA\)/],
           [{ amount: 100, note: 'x' }, 'note', /^note is not a known field$/],
           [{ reason: 7 }, 'reason', /^reason must be string$/],
           [[1, 2], 'body', /^body must be object$/],

@@ -402,7 +402,7 @@ for (const target of testDatabases()) {
         if (isEarlierContract(route.url)) {
           assert.deepEqual(body, { error: 'Too Many Requests', code: 'rate_limited', detail: message }, name);
         } else {
-          assert.deepEqual(body, { error: { code: 'rate_limited', message, request_id: over.headers['x-request-id'] } }, name);
+          assert.deepEqual(body, { error: { code: 'rate_limited', message, doc_url: 'http://localhost:8080/docs/errors#rate_limited', request_id: over.headers['x-request-id'] } }, name);
         }
       }
     });

@@ -1,6 +1,7 @@
 /**
- * Whether an error answer has its contract's stable shape (docs/failure-codes.md): the current one
- * `{"error": {code, message, field?, details?, request_id}}` with a code from the catalog, the
+ * Whether an error answer has its contract's stable shape: the current one
+ * `{"error": {code, message, field?, details?, doc_url, request_id}}` with a code from the catalog
+ * and doc_url its entry in the server's error reference (…/docs/errors#<code>), the
  * earlier one `{error, code, detail}` or its field -> [messages] validation body.
  */
 import type { LightMyRequestResponse } from 'fastify';
@@ -31,7 +32,8 @@ export function errorShapeProblem(res: LightMyRequestResponse, contract: 'curren
   if (!isText(error.message) || error.message === '') return 'no message';
   if (error.field !== undefined && !isText(error.field)) return 'field is not a string';
   if (error.details !== undefined && !(Array.isArray(error.details) && error.details.every((d: { field?: unknown; message?: unknown }) => isText(d.field) && isText(d.message)))) return 'details is not [{field, message}]';
-  const extra = Object.keys(error).filter((key) => !['code', 'message', 'field', 'details', 'request_id'].includes(key));
+  if (!isText(error.doc_url) || !error.doc_url.endsWith(`/docs/errors#${error.code}`)) return `doc_url ${JSON.stringify(error.doc_url)} is not the code's entry in the error reference`;
+  const extra = Object.keys(error).filter((key) => !['code', 'message', 'field', 'details', 'doc_url', 'request_id'].includes(key));
   if (extra.length > 0) return `unexpected members ${extra.join(', ')}`;
   // A replay repeats the first answer byte for byte, request id included.
   if (error.request_id !== res.headers['x-request-id'] && res.headers['idempotent-replayed'] !== 'true') return 'request_id is not the X-Request-Id of the answer';

@@ -138,6 +138,13 @@ describe('readAmount: whole centimes', () => {
     assert.equal(readAmount(0).ok, false);
     assert.equal(readAmount(12.5).ok, false);
   });
+
+  it('names the unit in every refusal, so an amount in FCFA sent for centimes is caught', () => {
+    for (const raw of ['100,50', '0', '9'.repeat(20), 'dix', 0, -5, 12.5]) {
+      const reading = readAmount(raw);
+      assert.ok(!reading.ok && /whole centimes \(2500000 = 25 000 FCFA\)/.test(reading.message), String(raw));
+    }
+  });
 });
 
 describe('BatchLineChecker: references and the other fields', () => {

@@ -15,7 +15,7 @@ const wholeCentimes = 'Amounts are whole centimes (2500000 = 25 000 FCFA)';
 export function readAmount(raw: string | number): AmountReading {
   if (typeof raw === 'number') {
     if (!Number.isSafeInteger(raw)) return { ok: false, message: `${wholeCentimes}; got ${raw}.` };
-    return raw > 0 ? { ok: true, amountMinor: raw } : { ok: false, message: `The amount must be more than 0; got ${raw}.` };
+    return raw > 0 ? { ok: true, amountMinor: raw } : { ok: false, message: `The amount must be more than 0; got ${raw}. ${wholeCentimes}.` };
   }
   const text = raw.trim();
   if (!plainDigits.test(text) && !spaceGrouped.test(text)) {
@@ -23,7 +23,7 @@ export function readAmount(raw: string | number): AmountReading {
     return { ok: false, message: `${wholeCentimes}, ${why}; got "${text}".` };
   }
   const amountMinor = Number(text.replace(/\D/g, ''));
-  if (!Number.isSafeInteger(amountMinor)) return { ok: false, message: `The amount is too large; got "${text}".` };
-  if (amountMinor === 0) return { ok: false, message: 'The amount must be more than 0.' };
+  if (!Number.isSafeInteger(amountMinor)) return { ok: false, message: `The amount is too large; got "${text}". ${wholeCentimes}.` };
+  if (amountMinor === 0) return { ok: false, message: `The amount must be more than 0. ${wholeCentimes}.` };
   return { ok: true, amountMinor };
 }

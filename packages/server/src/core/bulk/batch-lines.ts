@@ -3,6 +3,8 @@
 // within the operator's limits), plus what only a batch can get wrong (a reference twice).
 // Every problem of a line is reported, not only the first, and the checker keeps the batch's
 // totals so that a later balance check needs no second pass.
+import { amountBoundMessage } from '../shared/amount-units.js';
+import { KNOWN_CURRENCIES, unsupportedCurrencyMessage } from '../catalog/currency-check.js';
 import { type CatalogCountry, type CatalogOperator, type CountryCode, type Currency, type OperatorCatalog } from '../catalog/operator-catalog.js';
 import { feeFor } from '../ledger/ledger.js';
 import { normalizePhone } from '../phones/phone-number.js';
@@ -100,19 +102,17 @@ export class BatchLineChecker {
       ? refuse('amount', 'validation_error', 'amount is required.')
       : readAmount(line.amount);
     const amountMinor = amount === undefined ? undefined : amount.ok ? amount.amountMinor : refuse('amount', 'validation_error', amount.message);
-    const currency = this.#currency(required('currency', line.currency), refuse);
+    const rawCurrency = required('currency', line.currency);
     const phone = required('phone', line.phone);
     const country = this.#country(present(line.country), phone, refuse);
+    const currency = this.#currency(rawCurrency, country, refuse);
     const e164 = phone === undefined || country === undefined ? undefined : this.#phone(country, phone, refuse);
     const operator = this.#operator(country, present(line.operator), e164, refuse);
-    if (country !== undefined && currency !== undefined && currency !== country.defaultCurrency) {
-      // Payouts go out in the country's currency (payout-service), so another one cannot be honoured.
-      refuse('currency', 'unsupported_currency', `Payouts in ${country.name} are in ${country.defaultCurrency}; got ${currency}.`);
-    }
     if (operator !== undefined && amountMinor !== undefined && country !== undefined) {
       const { minAmountMinor, maxAmountMinor } = operator.payout;
-      if (amountMinor < minAmountMinor) refuse('amount', 'amount_too_low', `The minimum for ${operator.slug} is ${minAmountMinor} centimes (${minAmountMinor / 100} ${country.defaultCurrency}).`);
-      if (amountMinor > maxAmountMinor) refuse('amount', 'amount_too_high', `The maximum for ${operator.slug} is ${maxAmountMinor} centimes (${maxAmountMinor / 100} ${country.defaultCurrency}).`);
+      const subject = `payout through ${operator.slug}`;
+      if (amountMinor < minAmountMinor) refuse('amount', 'amount_too_low', amountBoundMessage({ bound: 'minimum', limitMinor: minAmountMinor, subject, sentMinor: amountMinor }, 'minor'));
+      if (amountMinor > maxAmountMinor) refuse('amount', 'amount_too_high', amountBoundMessage({ bound: 'maximum', limitMinor: maxAmountMinor, subject, sentMinor: amountMinor }, 'minor'));
     }
     const description = bounded('description', present(line.description), batchLineLimits.description);
     const metadata = this.#metadata(line.metadata ?? {}, refuse);
@@ -147,11 +147,13 @@ export class BatchLineChecker {
     return reference;
   }
 
-  #currency(raw: string | undefined, refuse: Refuse): Currency | undefined {
+  /** Payouts go out in the country's currency (payout-service), so another one cannot be honoured. */
+  #currency(raw: string | undefined, country: CatalogCountry | undefined, refuse: Refuse): Currency | undefined {
     if (raw === undefined) return undefined;
     const code = raw.toUpperCase();
-    if (code === 'XOF' || code === 'XAF') return code;
-    return refuse('currency', 'unsupported_currency', `currency is XOF or XAF; got ${raw}.`);
+    const accepted: readonly string[] = country ? [country.defaultCurrency] : KNOWN_CURRENCIES;
+    if (accepted.includes(code)) return code as Currency;
+    return refuse('currency', 'unsupported_currency', unsupportedCurrencyMessage(country?.code, accepted, raw));
   }
 
   /** The line's country, or the one its international number belongs to. */

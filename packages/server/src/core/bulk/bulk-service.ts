@@ -1,3 +1,4 @@
+import { notFoundIn } from '../shared/not-found.js';
 import type { OperatorCatalog } from '../catalog/operator-catalog.js';
 import { AkweError } from '../errors/index.js';
 import type { EventFactory } from '../events/event-factory.js';
@@ -360,7 +361,7 @@ export class BulkService {
 
   private async find(ctx: TenantScope, id: string): Promise<BulkBatch> {
     const batch = await this.deps.store.find(ctx, id);
-    if (!batch) throw new AkweError('not_found', `No bulk payment batch ${id}.`);
+    if (!batch) throw await notFoundIn(ctx, 'bulk payment batch', id, (other) => this.deps.store.find(other, id));
     return batch;
   }
 }

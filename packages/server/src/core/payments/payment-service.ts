@@ -1,3 +1,5 @@
+import { notFoundIn } from '../shared/not-found.js';
+import { unsupportedCurrency } from '../catalog/currency-check.js';
 import type { CatalogCountry, CatalogOperator, OperatorCatalog } from '../catalog/operator-catalog.js';
 import { AkweError } from '../errors/index.js';
 import type { ClaimWrite } from '../idempotency/idempotency-store.js';
@@ -115,7 +117,7 @@ export class PaymentService {
     const country = this.countryOf(input.country);
     const currency = input.currency ?? country.defaultCurrency;
     if (!(country.currencies as readonly string[]).includes(currency)) {
-      throw new AkweError('unsupported_currency', `${country.name} takes ${country.currencies.join(', ')}, not ${currency}.`, { field: 'currency' });
+      throw unsupportedCurrency(country.code, country.currencies, currency);
     }
     const direct = input.mode === 'direct';
     if (direct && input.operator === undefined) throw new AkweError('validation_error', 'operator is required for a direct payment', { field: 'operator' });
@@ -372,7 +374,10 @@ export class PaymentService {
   async getRefund(ctx: TenantScope, referenceOrId: string, refundId: string): Promise<Refund> {
     const payment = await this.find(ctx, referenceOrId);
     const refund = await this.deps.store.findRefund(ctx, refundId);
-    if (!refund || refund.paymentId !== payment.id) throw new AkweError('not_found', `Payment ${referenceOrId} has no refund ${refundId}.`);
+    if (!refund || refund.paymentId !== payment.id) {
+      // A refund's payment is in the refund's environment: the other environment cannot hold this payment's refund.
+      throw new AkweError('not_found', `Payment ${referenceOrId} has no refund ${refundId}.`);
+    }
     return refund;
   }
 
@@ -678,7 +683,7 @@ export class PaymentService {
 
   private async find(ctx: TenantScope, referenceOrId: string): Promise<Payment> {
     const payment = await this.deps.store.find(ctx, referenceOrId);
-    if (!payment) throw new AkweError('not_found', `No payment ${referenceOrId}.`);
+    if (!payment) throw await notFoundIn(ctx, 'payment', referenceOrId, (other) => this.deps.store.find(other, referenceOrId));
     return payment;
   }
 
@@ -818,7 +823,8 @@ export class PaymentService {
     const limits = operator ? [operator.collect] : country.operators.filter((o) => o.collect.supported).map((o) => o.collect);
     const min = Math.min(...limits.map((l) => l.minAmountMinor));
     const max = Math.max(...limits.map((l) => l.maxAmountMinor));
-    if (amountMinor < min) throw new AkweError('amount_too_low', `The minimum is ${min / 100} ${country.defaultCurrency}.`, { field: 'amount' });
-    if (amountMinor > max) throw new AkweError('amount_too_high', `The maximum is ${max / 100} ${country.defaultCurrency}.`, { field: 'amount' });
+    const subject = operator ? `payment through ${operator.slug}` : 'payment';
+    if (amountMinor < min) throw AkweError.ofAmount({ bound: 'minimum', limitMinor: min, subject, sentMinor: amountMinor });
+    if (amountMinor > max) throw AkweError.ofAmount({ bound: 'maximum', limitMinor: max, subject, sentMinor: amountMinor });
   }
 }

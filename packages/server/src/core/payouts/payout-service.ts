@@ -1,3 +1,5 @@
+import { notFoundIn } from '../shared/not-found.js';
+import { unsupportedCurrency } from '../catalog/currency-check.js';
 import type { CatalogCountry, CatalogOperator, OperatorCatalog } from '../catalog/operator-catalog.js';
 import { AkweError } from '../errors/index.js';
 import type { EventFactory, PayoutEventType } from '../events/event-factory.js';
@@ -30,6 +32,8 @@ export interface CreatePayoutInput {
    * approved with it); the catalog's fee on the amount otherwise.
    */
   feeMinor?: number;
+  /** Optional; must be the country's currency, the one payouts go out in. */
+  currency?: string;
   phone: string;
   country: string;
   operator: string;
@@ -149,12 +153,13 @@ export class PayoutService {
       if (ctx.merchant.kycStatus !== 'validated') throw new AkweError('kyc_required');
     }
     const country = this.countryOf(input.country);
+    if (input.currency !== undefined && input.currency.toUpperCase() !== country.defaultCurrency) throw unsupportedCurrency(country.code, [country.defaultCurrency], input.currency);
     const operator = this.operatorOf(country, input.operator);
     const check = normalizePhone(country.code, input.phone);
     if (!check.ok) throw new AkweError('invalid_phone', check.message, { field: 'phone' });
     const { minAmountMinor, maxAmountMinor, fee } = operator.payout;
-    if (input.amountMinor < minAmountMinor) throw new AkweError('amount_too_low', `The minimum is ${minAmountMinor} centimes (${minAmountMinor / 100} ${country.defaultCurrency}).`, { field: 'amount' });
-    if (input.amountMinor > maxAmountMinor) throw new AkweError('amount_too_high', `The maximum is ${maxAmountMinor} centimes.`, { field: 'amount' });
+    if (input.amountMinor < minAmountMinor) throw AkweError.ofAmount({ bound: 'minimum', limitMinor: minAmountMinor, subject: 'payout', sentMinor: input.amountMinor });
+    if (input.amountMinor > maxAmountMinor) throw AkweError.ofAmount({ bound: 'maximum', limitMinor: maxAmountMinor, subject: 'payout', sentMinor: input.amountMinor });
     // No connector pays out through this operator (or it is down): refused before anything is written.
     this.routing.flow(ctx.environment, operator, 'payouts');
 
@@ -327,7 +332,7 @@ export class PayoutService {
 
   private async find(ctx: TenantScope, referenceOrId: string): Promise<Payout> {
     const payout = await this.deps.store.find(ctx, referenceOrId);
-    if (!payout) throw new AkweError('not_found', `No payout ${referenceOrId}.`);
+    if (!payout) throw await notFoundIn(ctx, 'payout', referenceOrId, (other) => this.deps.store.find(other, referenceOrId));
     return payout;
   }
 

@@ -1,3 +1,4 @@
+import { notFoundIn } from '../shared/not-found.js';
 import { randomBytes } from 'node:crypto';
 import { AkweError } from '../errors/index.js';
 import { EVENT_TYPES, isKnownEventPattern, knownEventPatterns } from '../events/event-types.js';
@@ -75,8 +76,12 @@ export class WebhookService {
 
   async getEndpoint(scope: TenantScope, id: string): Promise<WebhookEndpoint> {
     const endpoint = await this.deps.store.findEndpoint(scope, id);
-    if (!endpoint) throw new AkweError('not_found', `No webhook endpoint ${id}.`);
+    if (!endpoint) throw await this.endpointNotFound(scope, id);
     return endpoint;
+  }
+
+  private endpointNotFound(scope: TenantScope, id: string): Promise<AkweError> {
+    return notFoundIn(scope, 'webhook endpoint', id, (other) => this.deps.store.findEndpoint(other, id));
   }
 
   listEndpoints(scope: TenantScope, page: PageRequest): Promise<Page<WebhookEndpoint>> {
@@ -102,7 +107,7 @@ export class WebhookService {
   }
 
   async deleteEndpoint(scope: TenantScope, id: string): Promise<void> {
-    if (!(await this.deps.store.deleteEndpoint(scope, id, this.now()))) throw new AkweError('not_found', `No webhook endpoint ${id}.`);
+    if (!(await this.deps.store.deleteEndpoint(scope, id, this.now()))) throw await this.endpointNotFound(scope, id);
   }
 
   /** A new secret at once; the previous one keeps signing (a second v1) for the overlap. */
@@ -161,7 +166,7 @@ export class WebhookService {
   /** Sends an event again: to one endpoint (subscribed or not), or to all its destinations. */
   async resend(scope: TenantScope, eventId: string, endpointId?: string, request: RecordedRequest<WebhookDelivery[]> = {}): Promise<WebhookDelivery[]> {
     const event = await this.deps.events.findById(scope, eventId);
-    if (!event) throw new AkweError('not_found', `No event ${eventId}.`);
+    if (!event) throw await notFoundIn(scope, 'event', eventId, (other) => this.deps.events.findById(other, eventId));
     let targets: NewDelivery[];
     if (endpointId !== undefined) {
       const endpoint = await this.getEndpoint(scope, endpointId);

@@ -8,7 +8,7 @@ import { batchTemplateCsv, batchTemplateFileName } from '../../core/bulk/batch-t
 import type { BulkBatchDetail, BulkService } from '../../core/bulk/bulk-service.js';
 import { AkweError } from '../../core/errors/index.js';
 import { principalOf } from '../plugins/authentication.js';
-import { recordedRequest } from '../plugins/idempotency.js';
+import { answerWithoutStoring, recordedRequest } from '../plugins/idempotency.js';
 import { errorResponses } from '../shared/error-schemas.js';
 import { enumFiltersInAnyCase, instantFilter } from '../shared/list-filters.js';
 import { readList } from '../shared/list-cursors.js';
@@ -60,6 +60,8 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
       },
     },
     async (request, reply) => {
+      // A body the schema refuses is not kept under its Idempotency-Key, as on every other route.
+      if (request.validationError) answerWithoutStoring(request);
       // Schema errors inside items join the line checks' report (every line at once); any other is a plain 400.
       const earlierProblems = request.validationError && itemSchemaProblems(request.validationError.validation);
       if (request.validationError && !earlierProblems) throw toAkweError(request.validationError);

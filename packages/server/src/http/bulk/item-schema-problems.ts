@@ -1,5 +1,6 @@
 import type { FastifySchemaValidationError } from 'fastify';
 import type { BatchLineProblem } from '../../core/bulk/batch-problems.js';
+import { amountUnitHint } from '../../core/shared/amount-units.js';
 import { validationDetails } from '../shared/validation-details.js';
 
 const itemField = /^items\.(\d+)\.([^.]+)/;
@@ -19,7 +20,8 @@ export function itemSchemaProblems(errors: FastifySchemaValidationError[]): Map<
     const field = match[2]!;
     const lineProblems = problems.get(row) ?? [];
     // One problem per field: Ajv may say more than one thing about the same value.
-    if (!lineProblems.some((problem) => problem.field === field)) lineProblems.push({ row, field, code: 'validation_error', message: detail.message });
+    const message = field === 'amount' ? `${detail.message} (${amountUnitHint('minor')})` : detail.message;
+    if (!lineProblems.some((problem) => problem.field === field)) lineProblems.push({ row, field, code: 'validation_error', message });
     problems.set(row, lineProblems);
   }
   return problems;

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
+import { inAmountUnit } from '../shared/amount-wording.js';
 import { toAkweError } from '../shared/to-akwe-error.js';
 import { logIfServerError, setRetryAfter } from '../plugins/error-handler.js';
 
@@ -16,7 +17,8 @@ export function isLegacyPath(url: string): boolean {
 }
 
 export function legacyErrorBody(error: unknown, request: FastifyRequest) {
-  const akweError = toAkweError(error);
+  // The earlier contract speaks centimes.
+  const akweError = inAmountUnit(toAkweError(error), 'minor');
   const status = legacyStatuses[akweError.code] ?? akweError.status;
   if (akweError.code === 'validation_error' && akweError.details) {
     const byField: Record<string, string[]> = {};

@@ -1,3 +1,5 @@
+import type { OperatorCatalog } from '../../core/catalog/operator-catalog.js';
+import { refuseUnknownCurrency } from '../shared/currency-refusal.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AkweError } from '../../core/errors/index.js';
 import { maxOtpAttempts } from '../../core/payments/payment-input.js';
@@ -34,6 +36,7 @@ import { readList } from '../shared/list-cursors.js';
 
 export interface PaymentRoutesOptions {
   payments: PaymentService;
+  catalog: OperatorCatalog;
   publicUrl: string;
   /** Where a callback_url may point (http/shared/url-policy.ts). */
   destinationUrls: DestinationUrlCheck;
@@ -44,13 +47,14 @@ export interface PaymentRoutesOptions {
 const tags = ['collect'];
 
 /** Collect payments, contract 2026-06: each route maps the wire to one core operation and back. */
-export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = async (app, { payments, publicUrl, destinationUrls, dev = false }) => {
+export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = async (app, { payments, catalog, publicUrl, destinationUrls, dev = false }) => {
   const wire = (payment: Parameters<typeof paymentToWire>[0]) => paymentToWire(payment, publicUrl);
 
   app.post(
     '/collect/payments',
     {
-      config: { scope: 'collect:write', idempotency: { required: true, recorded: true }, rateLimitBucket: 'create' },
+      config: { scope: 'collect:write', idempotency: { required: true, recorded: true }, rateLimitBucket: 'create', amountUnit: 'major' },
+      preValidation: refuseUnknownCurrency(catalog),
       schema: {
         tags,
         operationId: 'createPayment',
@@ -182,7 +186,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
     '/collect/payments/:reference_or_id/refunds',
     {
       // Refunds move money: a key is mandatory, as on creation (every POST that moves money needs one).
-      config: { scope: 'collect:refund', idempotency: { required: true, recorded: true }, rateLimitBucket: 'refund' },
+      config: { scope: 'collect:refund', idempotency: { required: true, recorded: true }, rateLimitBucket: 'refund', amountUnit: 'major' },
       schema: {
         tags,
         operationId: 'createPaymentRefund',

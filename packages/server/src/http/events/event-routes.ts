@@ -1,6 +1,6 @@
+import { notFoundIn } from '../../core/shared/not-found.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { AkweError } from '../../core/errors/index.js';
 import type { EventStore } from '../../core/ports.js';
 import type { WebhookDelivery } from '../../core/webhooks/webhook-endpoint.js';
 import { recordedRequest } from '../plugins/idempotency.js';
@@ -60,7 +60,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
     async (request) => {
       const principal = principalOf(request);
       const event = await events.findById(principal, request.params.id);
-      if (!event) throw new AkweError('not_found', `No event ${request.params.id}`);
+      if (!event) throw await notFoundIn(principal, 'event', request.params.id, (other) => events.findById(other, request.params.id));
       return eventEnvelope(event, publicUrl);
     },
   );

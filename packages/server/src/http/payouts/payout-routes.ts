@@ -73,6 +73,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = asyn
           {
             reference: input.reference,
             amountMinor: input.amount,
+            currency: input.currency,
             phone: input.phone,
             country: input.country,
             operator: input.operator,

@@ -2,9 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AkweError } from '../../core/errors/index.js';
 import type { MerchantService } from '../../core/merchants/merchant-service.js';
 import type { Principal } from '../../core/merchants/principal.js';
+import { looksLikeApiKey } from '../../core/merchants/api-key.js';
 import { grants, type Scope } from '../../core/merchants/scopes.js';
 import type { Clock, IdempotencyProbe } from '../../core/ports.js';
 import { readIdempotencyKey } from './idempotency.js';
+import { unauthenticated } from './unauthenticated-reasons.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -23,15 +25,28 @@ declare module 'fastify' {
   }
 }
 
+/** What a request presents as its key: one key, none, or a value that cannot be a key (and why). */
+export type PresentedKey = { key: string } | { problem: 'no_key' | 'wrong_scheme' | 'two_keys' };
+
 /** The key from `Authorization: Bearer …` or `X-API-Key`; both at once must agree. */
-export function presentedApiKey(request: FastifyRequest): string | undefined | null {
+export function presentedApiKey(request: FastifyRequest): PresentedKey {
   const authorization = request.headers.authorization;
   const bearer = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
   const headerKey = request.headers['x-api-key'];
   const xApiKey = typeof headerKey === 'string' ? headerKey.trim() : undefined;
-  if (authorization !== undefined && bearer === undefined) return null;
-  if (bearer !== undefined && xApiKey !== undefined && bearer !== xApiKey) return null;
-  return bearer ?? xApiKey;
+  if (authorization !== undefined && bearer === undefined) return { problem: 'wrong_scheme' };
+  if (bearer !== undefined && xApiKey !== undefined && bearer !== xApiKey) return { problem: 'two_keys' };
+  const key = bearer ?? xApiKey;
+  return key === undefined || key === '' ? { problem: 'no_key' } : { key };
+}
+
+/** The 401 for a request that presents no usable key, before any lookup. */
+function refusalBeforeLookup(presented: PresentedKey): AkweError | undefined {
+  if ('problem' in presented) {
+    if (presented.problem === 'no_key') return unauthenticated.noKey();
+    return presented.problem === 'wrong_scheme' ? unauthenticated.wrongScheme() : unauthenticated.twoKeys();
+  }
+  return looksLikeApiKey(presented.key) ? undefined : unauthenticated.malformedKey();
 }
 
 /**
@@ -50,11 +65,17 @@ export function installAuthentication(app: FastifyInstance, merchants: MerchantS
     const config = request.routeOptions.config;
     if (config.public) return;
     const presented = presentedApiKey(request);
-    const probe = idempotencyProbe(request, clock);
-    const result = await merchants.authenticate(presented ?? undefined, probe);
-    if (result.outcome === 'invalid_key') {
+    const refused = refusalBeforeLookup(presented);
+    if (refused) {
       reply.header('WWW-Authenticate', 'Bearer realm="akwe"');
-      throw new AkweError('unauthenticated');
+      throw refused;
+    }
+    const probe = idempotencyProbe(request, clock);
+    const result = await merchants.authenticate('key' in presented ? presented.key : undefined, probe);
+    if (result.outcome === 'invalid_key') {
+      // Unknown and revoked alike: one message, one path.
+      reply.header('WWW-Authenticate', 'Bearer realm="akwe"');
+      throw unauthenticated.invalidKey();
     }
     if (result.outcome === 'merchant_not_found') throw new AkweError('merchant_not_found');
     request.principal = result.principal;

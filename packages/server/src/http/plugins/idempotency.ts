@@ -96,6 +96,18 @@ interface PendingClaim {
 /** The journals of recorded routes' requests (absent: no key sent). */
 const journals = new WeakMap<FastifyRequest, RequestJournal>();
 
+/** Requests whose answer is not kept under their key (see `answerWithoutStoring`). */
+const unstored = new WeakSet<FastifyRequest>();
+
+/**
+ * The answer to this request is not kept under its Idempotency-Key: a route that validates its body
+ * itself (`attachValidation`) says so for a body its schema refuses, as every other route's schema
+ * refuses a body before the key is even looked at. The corrected request may then reuse the key.
+ */
+export function answerWithoutStoring(request: FastifyRequest): void {
+  unstored.add(request);
+}
+
 export interface RecordedRoute<T> extends RecordedRequest<T> {
   /** Sends the response for `result`: the very text the last phase stored, when it stored one. */
   send(result: T): FastifyReply;
@@ -214,8 +226,8 @@ export function installIdempotency(api: FastifyInstance, deps: IdempotencyDeps):
     if (journal ? journal.isFinished : !claim || claim.settled) return payload;
     if (claim) claim.settled = true;
     const body = storableBody(payload);
-    // A server error, a stream, or an answer that says "retry later": nothing worth replaying.
-    const answered = reply.statusCode < 500 && body !== undefined && !reply.hasHeader('retry-after');
+    // A server error, a stream, an answer that says "retry later", or one the route keeps out: nothing worth replaying.
+    const answered = reply.statusCode < 500 && body !== undefined && !reply.hasHeader('retry-after') && !unstored.has(request);
     const response = answered ? { status: reply.statusCode, body: body! } : undefined;
     const settle = journal ? settleJournal(request, journal, response) : settleClaim(request, claim!, response);
     // Shutdown waits for this write even when the client has already gone.

@@ -3,7 +3,7 @@ import { errorCatalog } from '../../core/errors/index.js';
 
 const codes = Object.keys(errorCatalog);
 
-/** The one error body of the current contract, payouts and bulk (docs/failure-codes.md), for the OpenAPI document and response serialisation. */
+/** The error body of our shape, for the OpenAPI document and response serialisation. */
 export const ErrorResponse = Type.Object(
   {
     error: Type.Object({
@@ -20,6 +20,11 @@ export const ErrorResponse = Type.Object(
           }),
         ),
       ),
+      doc_url: Type.String({
+        format: 'uri',
+        description: 'The code\'s entry in this server\'s error reference (`<PUBLIC_URL>/docs/errors#<code>`): what the code means and what to do.',
+        examples: ['https://pay.example.com/docs/errors#amount_too_low'],
+      }),
       request_id: Type.String(),
     }),
   },

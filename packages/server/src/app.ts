@@ -37,6 +37,7 @@ import { installStrictTransportSecurity } from './http/plugins/strict-transport-
 import { generateRequestId, installRequestIdHeader } from './http/plugins/request-id.js';
 import { installValidationCompilers } from './http/plugins/validation-compilers.js';
 import type { Services } from './services.js';
+import { installHttpMetrics } from './metrics/http-metrics.js';
 import { destinationUrlCheck } from './http/shared/url-policy.js';
 import { installListCursors } from './http/shared/list-cursors.js';
 import { systemResolver, type Resolver } from './webhooks/ssrf-guard.js';
@@ -87,6 +88,8 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
   routeMethods.track(app);
   installRootErrorHandling(app, routeMethods);
   installRequestIdHeader(app);
+  // At the root, before any route: every request is counted, in every scope.
+  installHttpMetrics(app, services.metrics);
   installStrictTransportSecurity(app, config.hsts);
   installRefusalWhenClosing(app);
   installNulCharacterCheck(app);

@@ -81,6 +81,16 @@ export interface Config {
   /** Bytes of a bulk batch's body: the CSV file, or the JSON of a create (BULK_MAX_BYTES). */
   bulkMaxBytes: number;
   hsts: HstsConfig;
+  /** The Prometheus listener (src/metrics/metrics-server.ts); off unless METRICS_PORT is set. */
+  metrics: MetricsListenerConfig;
+}
+
+/** `GET /metrics` on a port of its own, apart from the API, on a private address. */
+export interface MetricsListenerConfig {
+  /** METRICS_PORT; undefined: no listener. 0 lets the system choose (tests). */
+  port: number | undefined;
+  /** METRICS_HOST: loopback by default; a private interface's address for a scraper on another machine. */
+  host: string;
 }
 
 export class ConfigError extends Error {
@@ -130,6 +140,8 @@ export const configVariables = [
   'BULK_MAX_BYTES',
   'HSTS_MAX_AGE',
   'HSTS_INCLUDE_SUBDOMAINS',
+  'METRICS_PORT',
+  'METRICS_HOST',
 ] as const;
 
 export type ConfigVariable = (typeof configVariables)[number];
@@ -236,6 +248,15 @@ function shutdownGrace(reader: EnvReader, timeout: number): number {
   return grace;
 }
 
+/** METRICS_PORT and METRICS_HOST; the API's own port is refused, since the point is to keep them apart. */
+function metricsListener(reader: EnvReader, apiPort: number): MetricsListenerConfig {
+  const port = reader.raw('METRICS_PORT') === undefined ? undefined : reader.integer('METRICS_PORT', 0, 0, 65535);
+  const host = reader.string('METRICS_HOST', '127.0.0.1');
+  if (port !== undefined && port !== 0 && port === apiPort) reader.problems.push(`METRICS_PORT must differ from PORT (${apiPort}): metrics are served apart from the API`);
+  if (isIP(host) === 0 && host !== 'localhost') reader.problems.push(`METRICS_HOST must be an IP address or localhost (got "${host}")`);
+  return { port, host };
+}
+
 function databaseTarget(reader: EnvReader, dataDir: string): DatabaseTarget {
   const url = reader.url('DATABASE_URL', ['postgres:', 'postgresql:', 'sqlite:', 'file:']);
   if (url === undefined) return { kind: 'sqlite', file: resolve(dataDir, 'akwe.db') };
@@ -314,8 +335,9 @@ export function loadConfig(env: Env = process.env): Config {
       maxAgeSeconds: reader.integer('HSTS_MAX_AGE', dev ? 0 : 31_536_000, 0, 63_072_000),
       includeSubDomains: reader.boolean('HSTS_INCLUDE_SUBDOMAINS', false),
     },
+    metrics: metricsListener(reader, port),
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   if (Array.isArray(config.trustProxy)) Object.freeze(config.trustProxy);
-  return Object.freeze({ ...config, database: Object.freeze(config.database), rateLimits: Object.freeze(config.rateLimits), checkoutLimits: Object.freeze(config.checkoutLimits), hsts: Object.freeze(config.hsts) });
+  return Object.freeze({ ...config, database: Object.freeze(config.database), rateLimits: Object.freeze(config.rateLimits), checkoutLimits: Object.freeze(config.checkoutLimits), hsts: Object.freeze(config.hsts), metrics: Object.freeze(config.metrics) });
 }

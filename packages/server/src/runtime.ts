@@ -17,6 +17,7 @@ import { SandboxLedger } from './operators/sandbox/sandbox-ledger.js';
 import { SandboxOperator } from './operators/sandbox/sandbox-operator.js';
 import { systemClock } from './core/shared/clock.js';
 import { BreakerConnector } from './operators/circuit-breaker.js';
+import { AkweMetrics } from './metrics/akwe-metrics.js';
 
 export interface RuntimeOptions {
   operators?: OperatorConnectors;
@@ -39,7 +40,9 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     await database.close();
     throw error;
   }
-  return createServices({ database, catalog, serverSecret: () => resolveSecret(config), operators, onDiscrepancy: options.logger && discrepancyReporter(options.logger), leaseSeconds: config.idempotencyLeaseSeconds, sandboxFloatMinor: config.sandboxFloatMinor, sandboxPayoutDelayMs: config.sandboxPayoutDelayMs, payoutCheckIntervalMs: config.payoutCheckIntervalMs, paymentCheckMinIntervalMs: config.paymentCheckMinIntervalMs, bulkMaxLines: config.bulkMaxLines });
+  // Process metrics only for the processes that run for long (server, worker), not a CLI command.
+  const metrics = new AkweMetrics({ database, processMetrics: options.longRunning ?? false });
+  return createServices({ database, catalog, metrics, serverSecret: () => resolveSecret(config), operators, onDiscrepancy: options.logger && discrepancyReporter(options.logger), leaseSeconds: config.idempotencyLeaseSeconds, sandboxFloatMinor: config.sandboxFloatMinor, sandboxPayoutDelayMs: config.sandboxPayoutDelayMs, payoutCheckIntervalMs: config.payoutCheckIntervalMs, paymentCheckMinIntervalMs: config.paymentCheckMinIntervalMs, bulkMaxLines: config.bulkMaxLines });
 }
 
 /** The sandbox for test traffic, and the live connectors OPERATORS_FILE configures (none without it). */

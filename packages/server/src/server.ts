@@ -17,12 +17,15 @@ import type { Services } from './services.js';
 import { createJobs } from './workers/jobs.js';
 import { WorkerPool } from './workers/worker-pool.js';
 import { bridgeWorkSignals } from './workers/signal-bridge.js';
+import { startMetricsServer, type MetricsServer } from './metrics/metrics-server.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   services: Services;
   url: string;
   workers: WorkerPool | undefined;
+  /** The METRICS_PORT listener, when configured. */
+  metricsServer: MetricsServer | undefined;
   /** Drains and closes everything; safe to call more than once. */
   shutdown(): Promise<void>;
 }
@@ -55,11 +58,14 @@ export async function startServer(
   const keepAlive = keepAliveDrain(app);
   let workers: WorkerPool | undefined;
   let bridge: { close(): Promise<void> } | undefined;
+  let metricsServer: MetricsServer | undefined;
   try {
     bridge = await connectSignals(services, logger);
     await app.listen({ port: config.port, host: config.host });
+    metricsServer = await serveMetrics(config, services, logger);
   } catch (error) {
     await app.close();
+    await metricsServer?.close();
     await bridge?.close();
     await services.database.close();
     throw error;
@@ -80,12 +86,13 @@ export async function startServer(
       keepAlive.startDraining();
       // HTTP and the workers drain side by side, each cutting its peers off after the grace.
       await Promise.all([closeHttp(app, config.shutdownGraceMs, logger), workers?.stop(config.shutdownGraceMs)]);
+      await metricsServer?.close();
       await bridge?.close();
       await services.database.close();
       logger.info('shut down cleanly');
     })());
 
-  return { app, services, url, workers, shutdown };
+  return { app, services, url, workers, metricsServer, shutdown };
 }
 
 /**
@@ -153,8 +160,15 @@ async function announceDemoMerchant(config: Config, services: Services, announce
 }
 
 /** Runs only the workers (scaled-out deployments). */
-export async function startWorker(config: Config, { logger }: { logger: Logger }): Promise<{ workers: WorkerPool; services: Services; shutdown(): Promise<void> }> {
+export async function startWorker(config: Config, { logger }: { logger: Logger }): Promise<{ workers: WorkerPool; services: Services; metricsServer: MetricsServer | undefined; shutdown(): Promise<void> }> {
   const services = await openRuntime(config, { longRunning: true, logger });
+  let metricsServer: MetricsServer | undefined;
+  try {
+    metricsServer = await serveMetrics(config, services, logger);
+  } catch (error) {
+    await services.database.close();
+    throw error;
+  }
   const bridge = await connectSignals(services, logger);
   const workers = workerPool(services, config, logger);
   workers.start();
@@ -163,16 +177,25 @@ export async function startWorker(config: Config, { logger }: { logger: Logger }
   return {
     workers,
     services,
+    metricsServer,
     shutdown: () =>
       (closing ??= (async () => {
         await workers.stop(config.shutdownGraceMs);
+        await metricsServer?.close();
         await bridge?.close();
         await services.database.close();
       })()),
   };
 }
 
-/** The background jobs of one process, with their loggers. */
+/** The Prometheus listener on METRICS_PORT (private address), or none when it is unset. */
+async function serveMetrics(config: Config, services: Services, logger: Logger): Promise<MetricsServer | undefined> {
+  if (config.metrics.port === undefined) return undefined;
+  const server = await startMetricsServer(services.metrics, { host: config.metrics.host, port: config.metrics.port, logger });
+  logger.info({ url: `${server.url}/metrics` }, 'metrics are served');
+  return server;
+}
+
 /** With several processes on one database (PostgreSQL), each one's commits wake every worker. */
 async function connectSignals(services: Services, logger: Logger): Promise<{ close(): Promise<void> } | undefined> {
   const notifications = services.database.notifications;

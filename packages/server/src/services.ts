@@ -36,6 +36,8 @@ import { EventRepository } from './storage/repositories/event-repository.js';
 import { IdempotencyRepository } from './storage/repositories/idempotency-repository.js';
 import { MerchantRepository } from './storage/repositories/merchant-repository.js';
 import { PaymentRepository } from './storage/repositories/payment-repository.js';
+import { AkweMetrics } from './metrics/akwe-metrics.js';
+import { MeteredOperators } from './metrics/metered-operators.js';
 
 export interface Services {
   database: AkweDatabase;
@@ -61,6 +63,8 @@ export interface Services {
   checkout: CheckoutService;
   /** The server's secret (AKWE_SECRET); keys the checkout page's form tokens. */
   serverSecret: () => string;
+  /** This process's Prometheus metrics (its own registry). */
+  metrics: AkweMetrics;
 }
 
 export function createServices(options: {
@@ -88,6 +92,8 @@ export function createServices(options: {
   onDiscrepancy?: (discrepancy: OperatorDiscrepancy) => void;
   /** Lines per bulk batch (BULK_MAX_LINES, default 10 000). */
   bulkMaxLines?: number;
+  /** Default: a registry of its own with the storage gauges and without the process metrics. */
+  metrics?: AkweMetrics;
 }): Services {
   const clock = options.clock ?? systemClock;
   const ids = options.newId ?? newId;
@@ -102,9 +108,16 @@ export function createServices(options: {
   const signals = new WorkSignals();
   const ledger = new LedgerRepository(db, ids, clock, options.sandboxFloatMinor ?? DEFAULT_SANDBOX_FLOAT_MINOR);
   const paymentStore = new PaymentRepository(db, capabilities, idempotency, ledger, signals);
+  const metrics = options.metrics ?? new AkweMetrics({ database: options.database });
   const operators =
     options.operators ??
     new OperatorRegistry({ test: new SandboxOperator(new SandboxLedger(), { payoutDelayMs: options.sandboxPayoutDelayMs, clock }) });
+  // The services call operators through the meter; `services.operators` stays the connectors themselves.
+  const meteredOperators = new MeteredOperators(operators, metrics);
+  const onDiscrepancy = (discrepancy: OperatorDiscrepancy) => {
+    metrics.discrepancies.inc({ resource: discrepancy.resourceType });
+    options.onDiscrepancy?.(discrepancy);
+  };
   const eventFactory = new EventFactory(clock, ids);
   const discrepancies = new DiscrepancyRepository(db);
   const events = new EventRepository(db);
@@ -113,17 +126,17 @@ export function createServices(options: {
   const payouts = new PayoutService({
     store: new PayoutRepository(db, capabilities, idempotency, ledger, signals),
     catalog: options.catalog,
-    operators,
+    operators: meteredOperators,
     events: eventFactory,
     clock,
     newId: ids,
     leaseSeconds: options.leaseSeconds,
     checkIntervalMs: options.payoutCheckIntervalMs,
     discrepancies,
-    onDiscrepancy: options.onDiscrepancy,
+    onDiscrepancy,
     faults: options.faults,
   });
-  const services: Omit<Services, 'checkout' | 'serverSecret'> = {
+  const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics'> = {
     database: options.database,
     catalog: options.catalog,
     clock,
@@ -134,7 +147,7 @@ export function createServices(options: {
     payments: new PaymentService({
       store: paymentStore,
       catalog: options.catalog,
-      operators,
+      operators: meteredOperators,
       events: eventFactory,
       clock,
       newId: ids,
@@ -142,7 +155,7 @@ export function createServices(options: {
       faults: options.faults,
       checkMinIntervalMs: options.paymentCheckMinIntervalMs,
       discrepancies,
-      onDiscrepancy: options.onDiscrepancy,
+      onDiscrepancy,
     }),
     discrepancies,
     webhookStore,
@@ -154,5 +167,5 @@ export function createServices(options: {
     bulk: new BulkService({ store: new BulkBatchRepository(db, idempotency, signals), events: eventFactory, catalog: options.catalog, clock, newId: ids, maxLines: options.bulkMaxLines ?? 10_000, payouts, ledger, merchants }),
   };
   const checkout = new CheckoutService({ store: paymentStore, payments: services.payments, merchants, catalog: options.catalog, clock });
-  return { ...services, checkout, serverSecret };
+  return { ...services, checkout, serverSecret, metrics };
 }

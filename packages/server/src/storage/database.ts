@@ -41,9 +41,22 @@ export interface AkweDatabase {
    * the server keeps durability and a lost connection is replaced.
    */
   onFatal(listener: (error: Error) => void): void;
+  /** The connections open now, for the metrics (read on each scrape, so cheap). */
+  connections(): ConnectionCounts;
   /** Notifications between processes sharing the database (PostgreSQL); absent on SQLite, whose one process needs none. */
   readonly notifications?: WorkNotifications;
   close(): Promise<void>;
+}
+
+/**
+ * PostgreSQL: the pool's own figures. SQLite: its one connection, always open; who waits for the
+ * write lock is the group commit's affair, so `idle` and `waiting` are not known there.
+ */
+export interface ConnectionCounts {
+  max: number;
+  total: number;
+  idle?: number;
+  waiting?: number;
 }
 
 export interface OpenDatabaseOptions {
@@ -73,6 +86,7 @@ function openSqliteDatabase(file: string, options: OpenDatabaseOptions): AkweDat
       await sql`select 1`.execute(db);
     },
     onFatal: (listener) => durability.onFailure(listener),
+    connections: () => ({ max: 1, total: 1 }),
     close,
   };
 }
@@ -80,9 +94,10 @@ function openSqliteDatabase(file: string, options: OpenDatabaseOptions): AkweDat
 function openPostgres(url: string, options: OpenDatabaseOptions): AkweDatabase {
   const schema = options.postgresSchema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  const poolSize = options.poolSize ?? 10;
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 10,
+    max: poolSize,
     Client: NamedStatementClient,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
@@ -100,6 +115,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): AkweDatabase {
       await sql`select 1`.execute(db);
     },
     onFatal() {},
+    connections: () => ({ max: poolSize, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await db.destroy();
     },

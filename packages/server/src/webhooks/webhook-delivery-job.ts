@@ -42,6 +42,8 @@ export interface DeliveryJobDeps {
   onSlotFree?: () => void;
   /** Closes the senders' kept-alive connections when the job stops. */
   closeSenders?: () => Promise<void>;
+  /** Told what each recorded try decided (the metrics count them). */
+  onTryRecorded?: (status: DeliveryUpdate['status']) => void;
 }
 
 /**
@@ -176,7 +178,7 @@ export class WebhookDeliveryJob implements WorkerJob {
     const endpointGone = toEndpoint && (!loaded?.endpoint || !loaded.endpoint.enabled);
     if (!loaded || endpointGone) {
       const error = !loaded ? 'event no longer exists' : 'endpoint deleted or disabled';
-      await record({ outcome: 'failed', durationMs: 0, error }, { status: 'cancelled', nextAttemptAt: startedAt.toISOString(), lastStatusCode: null, lastError: error, succeededAt: null });
+      if (await record({ outcome: 'failed', durationMs: 0, error }, { status: 'cancelled', nextAttemptAt: startedAt.toISOString(), lastStatusCode: null, lastError: error, succeededAt: null })) this.deps.onTryRecorded?.('cancelled');
       return;
     }
 
@@ -197,6 +199,7 @@ export class WebhookDeliveryJob implements WorkerJob {
     };
     const disable = decision.status === 'cancelled' ? { reason: `${delivery.targetUrl} answered 410 Gone` } : undefined;
     const recorded = await record(answer, update, disable);
-    if (!recorded) this.deps.logger?.warn({ delivery: delivery.id }, 'delivery claim was taken over before the result was recorded');
+    if (recorded) this.deps.onTryRecorded?.(update.status);
+    else this.deps.logger?.warn({ delivery: delivery.id }, 'delivery claim was taken over before the result was recorded');
   }
 }

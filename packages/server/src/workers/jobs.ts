@@ -11,11 +11,12 @@ import { paymentReconcileJob } from './payment-reconcile-job.js';
 import { requestRecoveryJob } from './request-recovery-job.js';
 import type { WorkerJob } from './worker-pool.js';
 import { newId } from '../core/shared/ids.js';
+import type { AkweMetrics } from '../metrics/akwe-metrics.js';
 
 /** The background jobs every worker runs (payouts join with their issue). */
 export function createJobs(services: Services, config: Pick<Config, 'dev' | 'publicUrl'>, logger?: Logger): WorkerJob[] {
   const senders = webhookSenders({ dev: config.dev });
-  return [
+  const jobs: WorkerJob[] = [
     paymentExpiryJob(services.payments),
     paymentReconcileJob(services.payments),
     requestRecoveryJob(services.payments),
@@ -35,6 +36,24 @@ export function createJobs(services: Services, config: Pick<Config, 'dev' | 'pub
       logger,
       // A finished send frees a slot: the loop claims the next at once instead of pausing.
       onSlotFree: () => services.signals.wakeLocal('deliveries'),
+      onTryRecorded: (status) => services.metrics.webhookDeliveries.inc({ outcome: status }),
     }),
   ];
+  return jobs.map((job) => countingItems(job, services.metrics));
+}
+
+/**
+ * Counts what each pass handled under the job's name: request-recovery's count is the recoveries,
+ * payment-reconcile's and payout-check's the reconciliation checks. The job object is kept (its
+ * stop and state stay), only its runOnce is wrapped.
+ */
+function countingItems(job: WorkerJob, metrics: AkweMetrics): WorkerJob {
+  metrics.workerItems.inc({ job: job.name }, 0);
+  const runOnce = job.runOnce.bind(job);
+  job.runOnce = async () => {
+    const handled = await runOnce();
+    if (handled > 0) metrics.workerItems.inc({ job: job.name }, handled);
+    return handled;
+  };
+  return job;
 }

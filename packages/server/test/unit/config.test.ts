@@ -194,3 +194,18 @@ describe('resolveSecret', () => {
     assert.notEqual(elsewhere, first, 'two data folders share one secret');
   });
 });
+
+describe('the metrics listener settings', () => {
+  it('are off by default, on loopback once a port is given', () => {
+    assert.deepEqual(loadConfig({}).metrics, { port: undefined, host: '127.0.0.1' });
+    assert.deepEqual(loadConfig({ METRICS_PORT: '9464' }).metrics, { port: 9464, host: '127.0.0.1' });
+    assert.deepEqual(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '10.0.3.7' }).metrics, { port: 9464, host: '10.0.3.7' });
+  });
+
+  it("refuse the API's own port, a bad port and a host that is not an address", () => {
+    const { problems } = configErrorFor({ PORT: '8080', METRICS_PORT: '8080', METRICS_HOST: 'metrics.example.com' });
+    assert.ok(problems.some((p) => p.startsWith('METRICS_PORT must differ from PORT')), problems.join('\n'));
+    assert.ok(problems.some((p) => p.startsWith('METRICS_HOST must be an IP address')), problems.join('\n'));
+    assert.ok(configErrorFor({ METRICS_PORT: '70000' }).problems.some((p) => p.startsWith('METRICS_PORT must be a whole number')));
+  });
+});

@@ -127,7 +127,7 @@ async function runBatch(server: AkweServer, lines: number, onValidated?: () => v
   for (;;) {
     const { json: batch } = await call(server, 'GET', `${BULK_PATH}${id}/`);
     const elapsed = (performance.now() - started) / 1000;
-    if (linesToPayoutsSeconds === null && batch.totals?.pending?.count === 0) linesToPayoutsSeconds = elapsed;
+    if (linesToPayoutsSeconds === null && (batch as { totals?: { pending?: { count?: number } } }).totals?.pending?.count === 0) linesToPayoutsSeconds = elapsed;
     const finished = FINAL_STATUSES.has(String(batch.status));
     if (finished || elapsed * 1000 > EXECUTION_TIMEOUT_MS) {
       return { fileBytes: Buffer.byteLength(csv), importMs, checksMs, executionSeconds: elapsed, linesToPayoutsSeconds, batch, finished };

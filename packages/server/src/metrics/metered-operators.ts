@@ -11,6 +11,7 @@ import type { OperatorConnector, OperatorConnectors, OperatorHealth } from '../c
 import type { Environment } from '../core/shared/environment.js';
 import { OperatorUnreachable } from '../operators/operator-http.js';
 import type { AkweMetrics } from './akwe-metrics.js';
+import { methodNames } from '../operators/method-names.js';
 
 const flowNames = ['push', 'hosted', 'otp', 'status', 'refunds', 'payouts'] as const;
 
@@ -41,7 +42,7 @@ export class MeteredOperators implements OperatorConnectors {
     const connector = this.inner.connectorFor(environment, gatewayCode);
     if (!connector) return undefined;
     let byOperator = this.wrapped.get(connector);
-    if (!byOperator) this.wrapped.set(connector, (byOperator = new Map()));
+    if (!byOperator) this.wrapped.set(connector, (byOperator = new Map<string, OperatorConnector>()));
     let metered = byOperator.get(gatewayCode);
     if (!metered) byOperator.set(gatewayCode, (metered = this.meter(connector, gatewayCode)));
     return metered;
@@ -95,11 +96,3 @@ export class MeteredOperators implements OperatorConnectors {
   }
 }
 
-/** Own properties and the methods of the prototype chain (the sandbox's flows are the instance itself). */
-function methodNames(flow: object): string[] {
-  const names = new Set(Object.keys(flow));
-  for (let proto = Object.getPrototypeOf(flow); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-    for (const name of Object.getOwnPropertyNames(proto)) if (name !== 'constructor') names.add(name);
-  }
-  return [...names];
-}

@@ -10,6 +10,7 @@
 import { BrokenCircuitError, CircuitState, ConsecutiveBreaker, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
 import { AkweError } from '../core/errors/index.js';
 import type { OperatorConnector, OperatorHealth } from '../core/operators/operator-connector.js';
+import { methodNames } from './method-names.js';
 
 export interface BreakerSettings {
   /** Consecutive failures that open the circuit (OPERATOR_BREAKER_FAILURES). */
@@ -94,7 +95,7 @@ export class BreakerConnector implements OperatorConnector {
   /** The flow's methods, each run through the breaker (bound to the flow object they came from). */
   private guarded<T extends Record<string, (...args: unknown[]) => Promise<unknown>>>(flow: T): T {
     const wrapped: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
-    for (const key of new Set([...Object.keys(flow), ...methodNames(flow)])) {
+    for (const key of methodNames(flow)) {
       const method = flow[key];
       if (typeof method !== 'function') continue;
       wrapped[key] = (...args) => this.run(() => method.apply(flow, args));
@@ -115,11 +116,3 @@ export class BreakerConnector implements OperatorConnector {
   }
 }
 
-/** The methods of a class instance (the sandbox's flows are the instance itself). */
-function methodNames(flow: object): string[] {
-  const names = new Set<string>();
-  for (let proto = Object.getPrototypeOf(flow); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-    for (const name of Object.getOwnPropertyNames(proto)) if (name !== 'constructor') names.add(name);
-  }
-  return [...names];
-}

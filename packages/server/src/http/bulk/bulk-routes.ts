@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Readable } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import type { OperatorCatalog } from '../../core/catalog/operator-catalog.js';
 import type { BatchCsvLimits } from '../../core/bulk/batch-csv.js';
 import { acceptedBatchFileEncodings } from '../../core/bulk/batch-file-encoding.js';
@@ -63,7 +63,7 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
       // A body the schema refuses is not kept under its Idempotency-Key, as on every other route.
       if (request.validationError) answerWithoutStoring(request);
       // Schema errors inside items join the line checks' report (every line at once); any other is a plain 400.
-      const earlierProblems = request.validationError && itemSchemaProblems(request.validationError.validation);
+      const earlierProblems = request.validationError && itemSchemaProblems(request.validationError.validation as FastifySchemaValidationError[]);
       if (request.validationError && !earlierProblems) throw toAkweError(request.validationError);
       const recorded = recordedRequest(request, reply, render);
       const { name, description, items, metadata, country } = request.body;

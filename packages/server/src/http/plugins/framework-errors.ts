@@ -18,7 +18,7 @@ import type { RouteMethods } from './route-methods.js';
 /** The router's limit on one path parameter: references (at most 100 characters) and ids fit. */
 export const MAX_PATH_PARAMETER_LENGTH = 100;
 
-export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const answer =
     error.code === 'FST_ERR_BAD_URL'
       ? pathError('The path is not a valid URL: a % must start an escape such as %2F.')
@@ -27,7 +27,7 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
         : error;
   const { status, body } = errorBodyFor(request.url, answer, request);
   logIfServerError(error, request, status);
-  return reply.status(status).header('X-Request-Id', request.id).send(body);
+  void reply.status(status).header('X-Request-Id', request.id).send(body);
 }
 
 function pathError(message: string): AkweError {

@@ -23,6 +23,6 @@ export function installJsonBodyParsing(app: FastifyInstance): void {
       done(AkweError.ofField('validation_error', 'body', message), undefined);
       return;
     }
-    parseJson(request, body as string, done);
+    void parseJson(request, body as string, done);
   });
 }

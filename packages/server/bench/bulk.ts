@@ -110,7 +110,11 @@ async function call(server: AkweServer, method: 'GET' | 'POST', path: string, bo
 }
 
 /** One batch through import, validate and execution; times in ms from this process's clock. */
-async function runBatch(server: AkweServer, lines: number, onValidated?: () => void): Promise<{ fileBytes: number; importMs: number; checksMs: number; executionSeconds: number; linesToPayoutsSeconds: number | null; batch: Wire; finished: boolean }> {
+async function runBatch(
+  server: AkweServer,
+  lines: number,
+  onValidated?: () => void,
+): Promise<{ fileBytes: number; importMs: number; checksMs: number; executionSeconds: number; linesToPayoutsSeconds: number | null; batch: Wire; finished: boolean }> {
   const csv = bulkCsv(lines, randomBytes(4).toString('hex'));
   let started = performance.now();
   const imported = await call(server, 'POST', `${BULK_PATH}import_csv/?name=bench-${lines}`, csv, 'text/csv; charset=utf-8');
@@ -174,7 +178,11 @@ export async function measureBulk(kind: 'sqlite' | 'postgres', postgresUrl: stri
     const cpu = stopCpu!();
     memory.sample();
     const peak = memory.peak;
-    const lineCounts = Object.fromEntries(Object.entries((run.batch.totals ?? {}) as Record<string, { count: number }>).filter(([, t]) => t.count > 0).map(([status, t]) => [status, t.count]));
+    const lineCounts = Object.fromEntries(
+      Object.entries((run.batch.totals ?? {}) as Record<string, { count: number }>)
+        .filter(([, t]) => t.count > 0)
+        .map(([status, t]) => [status, t.count]),
+    );
     return {
       kind,
       database: benchDatabase ? safeUrl(benchDatabase.url) : `sqlite:${join(dataDir, 'akwe.db')}`,
@@ -201,8 +209,16 @@ export async function measureBulk(kind: 'sqlite' | 'postgres', postgresUrl: stri
 export function bulkTargetLines(m: BulkMeasurements): { name: string; ok: boolean; detail: string }[] {
   const importAndChecks = m.importMs + m.checksMs;
   return [
-    { name: `bulk ${m.kind}: import + checks of ${m.lines} lines < ${bulkTargets.importAndChecksMs} ms`, ok: importAndChecks < bulkTargets.importAndChecksMs, detail: `${importAndChecks} ms` },
-    { name: `bulk ${m.kind}: execution to the final status < ${bulkTargets.executionSeconds} s`, ok: m.finished && m.executionSeconds < bulkTargets.executionSeconds, detail: `${m.executionSeconds} s, ${m.batchStatus}` },
+    {
+      name: `bulk ${m.kind}: import + checks of ${m.lines} lines < ${bulkTargets.importAndChecksMs} ms`,
+      ok: importAndChecks < bulkTargets.importAndChecksMs,
+      detail: `${importAndChecks} ms`,
+    },
+    {
+      name: `bulk ${m.kind}: execution to the final status < ${bulkTargets.executionSeconds} s`,
+      ok: m.finished && m.executionSeconds < bulkTargets.executionSeconds,
+      detail: `${m.executionSeconds} s, ${m.batchStatus}`,
+    },
     { name: `bulk ${m.kind}: server memory growth < ${bulkTargets.memoryGrowthMb} MB`, ok: m.memoryMb.growth < bulkTargets.memoryGrowthMb, detail: `${m.memoryMb.growth} MB` },
   ];
 }

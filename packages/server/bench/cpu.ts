@@ -124,8 +124,7 @@ export function measureCpu(serverPid: number | undefined, processes?: DatabasePr
     const loadGenerator = cores(start.selfTicks, end.selfTicks);
     const databaseTicks = databaseDelta(start.databaseTicks, end.databaseTicks);
     const database = databaseTicks === null ? null : cores(0, databaseTicks);
-    const other =
-      machine === null || server === null || loadGenerator === null ? null : Math.max(0, Math.round((machine - server - loadGenerator - (database ?? 0)) * 100) / 100);
+    const other = machine === null || server === null || loadGenerator === null ? null : Math.max(0, Math.round((machine - server - loadGenerator - (database ?? 0)) * 100) / 100);
     return { server, database, loadGenerator, other, machine };
   };
 }

@@ -162,17 +162,34 @@ function cpuOf(server: Child, receiver: Child, database: DatabaseProcesses | und
   return () => {
     const sc = s();
     const rc = r().server;
-    const other = sc.machine === null || sc.server === null || sc.loadGenerator === null || rc === null ? null : Math.max(0, round(sc.machine - sc.server - sc.loadGenerator - rc - (sc.database ?? 0), 2));
+    const other =
+      sc.machine === null || sc.server === null || sc.loadGenerator === null || rc === null
+        ? null
+        : Math.max(0, round(sc.machine - sc.server - sc.loadGenerator - rc - (sc.database ?? 0), 2));
     return { server: sc.server, receiver: rc, database: sc.database, loadGenerator: sc.loadGenerator, other };
   };
 }
 
 /** Per payout of a run: its creation, hand-off (payout.updated) and completion (payout.completed) times, from the database. */
-async function payoutTimes(data: AkweData, referencePrefix: string): Promise<Map<string, { createdAt: number; updatedAt?: number; completedAt?: number; completedEventId?: string; status: string }>> {
+async function payoutTimes(
+  data: AkweData,
+  referencePrefix: string,
+): Promise<Map<string, { createdAt: number; updatedAt?: number; completedAt?: number; completedEventId?: string; status: string }>> {
   const like = quote(`${referencePrefix}%`);
-  const payouts = await queryDatabase<{ reference: string; status: string; created_at: string }>(data, `select reference, status, created_at from payouts where reference like ${like}`);
-  const events = await queryDatabase<{ id: string; type: string; subject_reference: string; created_at: string }>(data, `select id, type, subject_reference, created_at from events where subject_reference like ${like} and type in ('payout.updated', 'payout.completed')`);
-  const byReference = new Map(payouts.map((p) => [p.reference, { createdAt: Date.parse(p.created_at), status: p.status } as { createdAt: number; updatedAt?: number; completedAt?: number; completedEventId?: string; status: string }]));
+  const payouts = await queryDatabase<{ reference: string; status: string; created_at: string }>(
+    data,
+    `select reference, status, created_at from payouts where reference like ${like}`,
+  );
+  const events = await queryDatabase<{ id: string; type: string; subject_reference: string; created_at: string }>(
+    data,
+    `select id, type, subject_reference, created_at from events where subject_reference like ${like} and type in ('payout.updated', 'payout.completed')`,
+  );
+  const byReference = new Map(
+    payouts.map((p) => [
+      p.reference,
+      { createdAt: Date.parse(p.created_at), status: p.status } as { createdAt: number; updatedAt?: number; completedAt?: number; completedEventId?: string; status: string },
+    ]),
+  );
   for (const event of events) {
     const payout = byReference.get(event.subject_reference);
     if (!payout) continue;
@@ -187,7 +204,13 @@ async function payoutTimes(data: AkweData, referencePrefix: string): Promise<Map
   return byReference;
 }
 
-async function completionRun(name: CompletionRun['name'], rate: number | null, ctx: { data: AkweData; server: { url: string; testKey: string; child: Child }; receiver: Receiver; database?: DatabaseProcesses; settings: PayoutSettings }, progress: Progress, label: string): Promise<CompletionRun> {
+async function completionRun(
+  name: CompletionRun['name'],
+  rate: number | null,
+  ctx: { data: AkweData; server: { url: string; testKey: string; child: Child }; receiver: Receiver; database?: DatabaseProcesses; settings: PayoutSettings },
+  progress: Progress,
+  label: string,
+): Promise<CompletionRun> {
   const { data, server, receiver, settings } = ctx;
   const runId = randomBytes(4).toString('hex');
   const prefix = `po-${runId}-`;
@@ -253,8 +276,15 @@ async function completionRun(name: CompletionRun['name'], rate: number | null, c
 }
 
 function logProblems(child: Child): PayoutMeasurements['logs'] {
-  const lines = child.output().split('\n').filter((line) => /"level":(40|50|60)/.test(line));
-  return { warnings: lines.filter((l) => l.includes('"level":40')).length, errors: lines.filter((l) => /"level":(50|60)/.test(l)).length, sample: lines.slice(0, 5).map((l) => l.slice(0, 300)) };
+  const lines = child
+    .output()
+    .split('\n')
+    .filter((line) => /"level":(40|50|60)/.test(line));
+  return {
+    warnings: lines.filter((l) => l.includes('"level":40')).length,
+    errors: lines.filter((l) => /"level":(50|60)/.test(l)).length,
+    sample: lines.slice(0, 5).map((l) => l.slice(0, 300)),
+  };
 }
 
 /** The whole payout phase on one database: its own fresh database (SQLite folder or PostgreSQL database), dropped afterwards. */
@@ -282,7 +312,13 @@ export async function measurePayouts(kind: 'sqlite' | 'postgres', postgresUrl: s
     let warmup: LoadResult | null = null;
     if (settings.warmupRequests > 0) {
       progress(`${label} on ${server.url}: warm-up (${settings.warmupRequests} payouts)`);
-      warmup = await runLoad({ title: `${label} warm-up`, url: server.url, connections: 10, amount: settings.warmupRequests, requests: payoutRequests(server.testKey, `w${randomBytes(4).toString('hex')}`, { count: 0 }) });
+      warmup = await runLoad({
+        title: `${label} warm-up`,
+        url: server.url,
+        connections: 10,
+        amount: settings.warmupRequests,
+        requests: payoutRequests(server.testKey, `w${randomBytes(4).toString('hex')}`, { count: 0 }),
+      });
       await waitForFinal(data, DRAIN_MS);
     }
     const before = total(await statusCounts(data));
@@ -307,16 +343,27 @@ export async function measurePayouts(kind: 'sqlite' | 'postgres', postgresUrl: s
       drained: drained.finished,
       finalStatuses: drained.statuses,
     };
-    progress(`${label}: ${fmt(load.requestsPerSecond)} creations/s; the workers finished them ${fmt(creation.drainSecondsAfterLoad, 1)} s after the load${drained.finished ? '' : ' (NOT all final)'}`);
+    progress(
+      `${label}: ${fmt(load.requestsPerSecond)} creations/s; the workers finished them ${fmt(creation.drainSecondsAfterLoad, 1)} s after the load${drained.finished ? '' : ' (NOT all final)'}`,
+    );
 
     // (2) Creation to COMPLETED, seen by a webhook endpoint.
-    const endpoint = await fetch(`${server.url}${ENDPOINTS_PATH}`, { method: 'POST', headers: { authorization: `Bearer ${server.testKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.fastUrls[0], events: ['payout.completed'] }) });
+    const endpoint = await fetch(`${server.url}${ENDPOINTS_PATH}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.testKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: receiver.fastUrls[0], events: ['payout.completed'] }),
+    });
     if (!endpoint.ok) throw new Error(`${label}: could not create the webhook endpoint: ${endpoint.status} ${await endpoint.text()}`);
     const ctx = { data, server, receiver, settings, ...(database ? { database } : {}) };
     const runs: CompletionRun[] = [];
-    for (const [name, rate] of [['paced', settings.pacedRate], ['at once', null]] as const) {
+    for (const [name, rate] of [
+      ['paced', settings.pacedRate],
+      ['at once', null],
+    ] as const) {
       const run = await completionRun(name, rate, ctx, progress, label);
-      progress(`${label} ${name}: ${run.completed}/${run.stored} completed, ${run.delivered} delivered; creation to webhook p50 ${fmt(run.totalMs.p50, 0)} ms, p99 ${fmt(run.totalMs.p99, 0)} ms`);
+      progress(
+        `${label} ${name}: ${run.completed}/${run.stored} completed, ${run.delivered} delivered; creation to webhook p50 ${fmt(run.totalMs.p50, 0)} ms, p99 ${fmt(run.totalMs.p99, 0)} ms`,
+      );
       runs.push(run);
     }
     await new Promise((r) => setTimeout(r, 500));
@@ -367,10 +414,16 @@ export function payoutReport(m: PayoutMeasurements): string[] {
       ]),
     );
   }
-  lines.push(`  (hand-off: creation to PROCESSING; follow-up: PROCESSING to COMPLETED, the payout-check worker's poll (1 s per check); delivery: COMPLETED to the receiver's answer)`);
-  if (m.logs.warnings + m.logs.errors > 0) lines.push(`  the server logged ${m.logs.warnings} warning(s) and ${m.logs.errors} error(s); first lines:`, ...m.logs.sample.map((l) => `    ${l}`));
+  lines.push(
+    `  (hand-off: creation to PROCESSING; follow-up: PROCESSING to COMPLETED, the payout-check worker's poll (1 s per check); delivery: COMPLETED to the receiver's answer)`,
+  );
+  if (m.logs.warnings + m.logs.errors > 0)
+    lines.push(`  the server logged ${m.logs.warnings} warning(s) and ${m.logs.errors} error(s); first lines:`, ...m.logs.sample.map((l) => `    ${l}`));
   for (const r of m.runs) {
-    if (!r.finished) lines.push(`  WARNING: ${r.name}: ${r.stored - r.delivered} payouts had no payout.completed webhook ${SETTLE_MS / 1000} s after the load (statuses ${JSON.stringify(r.statuses)})`);
+    if (!r.finished)
+      lines.push(
+        `  WARNING: ${r.name}: ${r.stored - r.delivered} payouts had no payout.completed webhook ${SETTLE_MS / 1000} s after the load (statuses ${JSON.stringify(r.statuses)})`,
+      );
   }
   return lines;
 }

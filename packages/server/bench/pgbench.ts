@@ -143,7 +143,9 @@ function failure(step: string, result: CommandResult): string {
 }
 
 /** Reads pgbench's summary; prefers the tps "without initial connection time" (or, before PostgreSQL 14, "excluding connections establishing"). */
-export function parsePgbenchOutput(output: string): { tps: number; tpsLine: string; latencyAverageMs: number | null; transactions: number | null; failedTransactions: number | null } | null {
+export function parsePgbenchOutput(
+  output: string,
+): { tps: number; tpsLine: string; latencyAverageMs: number | null; transactions: number | null; failedTransactions: number | null } | null {
   const tpsLines = [...output.matchAll(/^tps = ([\d.]+)(.*)$/gm)];
   const preferred = tpsLines.find((m) => /without initial connection time|excluding connections establishing/.test(m[2] ?? '')) ?? tpsLines[0];
   if (!preferred) return null;

@@ -189,11 +189,33 @@ async function measureBare(): Promise<{ high: LoadResult; low: LoadResult }> {
   const bare = await startBareApp(await freePort());
   try {
     progress(`bare app on ${bare.url}: warm-up`);
-    if (settings.warmupRequests > 0) await runLoad({ title: 'bare warm-up', url: bare.url, serverPid: bare.child.process.pid, connections: settings.latencyConnections, amount: settings.warmupRequests, requests: bareRequests() });
+    if (settings.warmupRequests > 0)
+      await runLoad({
+        title: 'bare warm-up',
+        url: bare.url,
+        serverPid: bare.child.process.pid,
+        connections: settings.latencyConnections,
+        amount: settings.warmupRequests,
+        requests: bareRequests(),
+      });
     progress(`bare app: POST at ${settings.connections} connections for ${settings.durationSeconds} s`);
-    const high = await runLoad({ title: 'bare POST /echo', url: bare.url, serverPid: bare.child.process.pid, connections: settings.connections, durationSeconds: settings.durationSeconds, requests: bareRequests() });
+    const high = await runLoad({
+      title: 'bare POST /echo',
+      url: bare.url,
+      serverPid: bare.child.process.pid,
+      connections: settings.connections,
+      durationSeconds: settings.durationSeconds,
+      requests: bareRequests(),
+    });
     progress(`bare app: POST at ${settings.latencyConnections} connections for ${settings.durationSeconds} s`);
-    const low = await runLoad({ title: 'bare POST /echo', url: bare.url, serverPid: bare.child.process.pid, connections: settings.latencyConnections, durationSeconds: settings.durationSeconds, requests: bareRequests() });
+    const low = await runLoad({
+      title: 'bare POST /echo',
+      url: bare.url,
+      serverPid: bare.child.process.pid,
+      connections: settings.latencyConnections,
+      durationSeconds: settings.durationSeconds,
+      requests: bareRequests(),
+    });
     return { high, low };
   } finally {
     await bare.child.stop();
@@ -219,18 +241,62 @@ async function measureAkwe(server: AkweServer, database: DatabaseProcesses | und
   try {
     if (settings.warmupRequests > 0) {
       progress(`${label} on ${server.url}: warm-up (${settings.warmupRequests} creations and lookups)`);
-      warmup.push(await runLoad({ title: 'create warm-up', url: server.url, serverPid: server.child.process.pid, database, connections: settings.latencyConnections, amount: settings.warmupRequests, requests: creationRequests(server.testKey, `w${runId}`, created) }));
+      warmup.push(
+        await runLoad({
+          title: 'create warm-up',
+          url: server.url,
+          serverPid: server.child.process.pid,
+          database,
+          connections: settings.latencyConnections,
+          amount: settings.warmupRequests,
+          requests: creationRequests(server.testKey, `w${runId}`, created),
+        }),
+      );
       if (created.length > 0) {
-        warmup.push(await runLoad({ title: 'get warm-up', url: server.url, serverPid: server.child.process.pid, database, connections: settings.latencyConnections, amount: settings.warmupRequests, requests: lookupRequests(server.testKey, [...created]) }));
+        warmup.push(
+          await runLoad({
+            title: 'get warm-up',
+            url: server.url,
+            serverPid: server.child.process.pid,
+            database,
+            connections: settings.latencyConnections,
+            amount: settings.warmupRequests,
+            requests: lookupRequests(server.testKey, [...created]),
+          }),
+        );
       }
     }
     progress(`${label}: create at ${settings.connections} connections for ${settings.durationSeconds} s`);
-    const createHigh = await runLoad({ title: `${label} POST /collect/payments`, url: server.url, serverPid: server.child.process.pid, database, connections: settings.connections, durationSeconds: settings.durationSeconds, requests: creationRequests(server.testKey, `h${runId}`, created) });
+    const createHigh = await runLoad({
+      title: `${label} POST /collect/payments`,
+      url: server.url,
+      serverPid: server.child.process.pid,
+      database,
+      connections: settings.connections,
+      durationSeconds: settings.durationSeconds,
+      requests: creationRequests(server.testKey, `h${runId}`, created),
+    });
     progress(`${label}: create at ${settings.latencyConnections} connections for ${settings.durationSeconds} s`);
-    const createLow = await runLoad({ title: `${label} POST /collect/payments`, url: server.url, serverPid: server.child.process.pid, database, connections: settings.latencyConnections, durationSeconds: settings.durationSeconds, requests: creationRequests(server.testKey, `l${runId}`, created) });
+    const createLow = await runLoad({
+      title: `${label} POST /collect/payments`,
+      url: server.url,
+      serverPid: server.child.process.pid,
+      database,
+      connections: settings.latencyConnections,
+      durationSeconds: settings.durationSeconds,
+      requests: creationRequests(server.testKey, `l${runId}`, created),
+    });
     if (created.length === 0) throw new Error(`no payment was created; server output:\n${server.child.output()}`);
     progress(`${label}: get by reference at ${settings.connections} connections for ${settings.durationSeconds} s (${created.length} references)`);
-    const getHigh = await runLoad({ title: `${label} GET /collect/payments/{ref}`, url: server.url, serverPid: server.child.process.pid, database, connections: settings.connections, durationSeconds: settings.durationSeconds, requests: lookupRequests(server.testKey, created) });
+    const getHigh = await runLoad({
+      title: `${label} GET /collect/payments/{ref}`,
+      url: server.url,
+      serverPid: server.child.process.pid,
+      database,
+      connections: settings.connections,
+      durationSeconds: settings.durationSeconds,
+      requests: lookupRequests(server.testKey, created),
+    });
     phases = { createHigh, createLow, getHigh };
     // autocannon drops its connections when a phase ends, but the server still finishes the
     // requests they had in flight: let them finish before the shutdown closes the database.
@@ -258,7 +324,10 @@ const DATABASE_ORDER: DatabaseKind[] = ['sqlite', 'postgres'];
 function wantedDatabases(): { kinds: DatabaseKind[]; explicit: boolean } {
   const raw = process.env.BENCH_DATABASES?.trim();
   if (!raw) return { kinds: [...DATABASE_ORDER], explicit: false };
-  const names = raw.toLowerCase().split(/[\s,]+/).filter((n) => n !== '');
+  const names = raw
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .filter((n) => n !== '');
   for (const name of names) {
     if (!DATABASE_ORDER.includes(name as DatabaseKind)) throw new Error(`BENCH_DATABASES must list sqlite and/or postgres, e.g. "sqlite,postgres" (got "${raw}")`);
   }
@@ -296,7 +365,13 @@ async function measureDatabase(kind: DatabaseKind, postgresUrl: string, profileD
       progress(`created database ${benchDatabase.name}`);
       facts = { kind, description: safeUrl(benchDatabase.url), settings: benchDatabase.settings, poolSize: 10 };
     } else {
-      facts = { kind, description: `sqlite:${join(sqliteRoot, 'akwe.db')}`, journalMode: 'wal', durability: 'group commit: each answer waits for an fdatasync of the WAL', filesystem: filesystemOf(sqliteRoot) };
+      facts = {
+        kind,
+        description: `sqlite:${join(sqliteRoot, 'akwe.db')}`,
+        journalMode: 'wal',
+        durability: 'group commit: each answer waits for an fdatasync of the WAL',
+        filesystem: filesystemOf(sqliteRoot),
+      };
       if (filesystemOf(sqliteRoot) === 'tmpfs') progress('WARNING: the SQLite folder is on tmpfs, where fsync costs nothing: set BENCH_DATA_DIR to a disk folder');
     }
     const server = await startAkwe({
@@ -306,14 +381,50 @@ async function measureDatabase(kind: DatabaseKind, postgresUrl: string, profileD
       ...(settings.cpuProfile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
     });
     const akwe = await measureAkwe(server, benchDatabase ? { name: 'postgres', titleIncludes: ` ${benchDatabase.name} ` } : undefined, `akwe/${kind}`);
-    const payouts = settings.payouts > 0
-      ? await measurePayouts(kind, postgresUrl, { durationSeconds: settings.durationSeconds, connections: settings.connections, warmupRequests: settings.warmupRequests, payouts: settings.payouts, pacedRate: settings.payoutRate, ...(settings.cpuProfile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}), ...(process.env.BENCH_DATA_DIR ? { dataParent: process.env.BENCH_DATA_DIR } : {}) }, progress)
-      : null;
-    const bulk = settings.bulkLines > 0
-      ? await measureBulk(kind, postgresUrl, { lines: settings.bulkLines, ...(settings.cpuProfile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}), ...(process.env.BENCH_DATA_DIR ? { dataParent: process.env.BENCH_DATA_DIR } : {}) }, progress)
-      : null;
+    const payouts =
+      settings.payouts > 0
+        ? await measurePayouts(
+            kind,
+            postgresUrl,
+            {
+              durationSeconds: settings.durationSeconds,
+              connections: settings.connections,
+              warmupRequests: settings.warmupRequests,
+              payouts: settings.payouts,
+              pacedRate: settings.payoutRate,
+              ...(settings.cpuProfile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
+              ...(process.env.BENCH_DATA_DIR ? { dataParent: process.env.BENCH_DATA_DIR } : {}),
+            },
+            progress,
+          )
+        : null;
+    const bulk =
+      settings.bulkLines > 0
+        ? await measureBulk(
+            kind,
+            postgresUrl,
+            {
+              lines: settings.bulkLines,
+              ...(settings.cpuProfile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
+              ...(process.env.BENCH_DATA_DIR ? { dataParent: process.env.BENCH_DATA_DIR } : {}),
+            },
+            progress,
+          )
+        : null;
     const webhooks = settings.webhooks
-      ? await measureWebhooks(kind, postgresUrl, akwe.createHigh.requestsPerSecond, { events: settings.webhookEvents, durationSeconds: settings.durationSeconds, connections: settings.connections, ...(settings.cpuProfile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}), ...(process.env.BENCH_DATA_DIR ? { dataParent: process.env.BENCH_DATA_DIR } : {}) }, progress)
+      ? await measureWebhooks(
+          kind,
+          postgresUrl,
+          akwe.createHigh.requestsPerSecond,
+          {
+            events: settings.webhookEvents,
+            durationSeconds: settings.durationSeconds,
+            connections: settings.connections,
+            ...(settings.cpuProfile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
+            ...(process.env.BENCH_DATA_DIR ? { dataParent: process.env.BENCH_DATA_DIR } : {}),
+          },
+          progress,
+        )
       : null;
     return { kind, facts, akwe, ceiling, webhooks, payouts, bulk };
   } finally {
@@ -333,14 +444,27 @@ interface Target {
 
 function targetLine(t: Target): string {
   const verdict = t.pass === null ? '----' : t.pass ? 'PASS' : 'FAIL';
-  const measured = t.value === null ? `not measured: ${t.note ?? 'no figure'}` : `measured ${t.unit === 'ms' ? `${fmt(t.value, 2)} ms` : `${fmt(t.value * 100)} %`}${t.note ? `; ${t.note}` : ''}`;
+  const measured =
+    t.value === null ? `not measured: ${t.note ?? 'no figure'}` : `measured ${t.unit === 'ms' ? `${fmt(t.value, 2)} ms` : `${fmt(t.value * 100)} %`}${t.note ? `; ${t.note}` : ''}`;
   return `${verdict}  ${t.name} (${measured})`;
 }
 
 function sqliteTargets(createShare: number, createP99Ms: number): Target[] {
   return [
-    { name: `creation req/s at ${settings.connections} connections >= ${MIN_CREATE_SHARE_OF_BARE * 100} % of the bare app's`, value: round(createShare, 3), threshold: MIN_CREATE_SHARE_OF_BARE, pass: createShare >= MIN_CREATE_SHARE_OF_BARE, unit: 'share' },
-    { name: `creation p99 at ${settings.latencyConnections} connections < ${MAX_CREATE_P99_MS} ms`, value: createP99Ms, threshold: MAX_CREATE_P99_MS, pass: createP99Ms < MAX_CREATE_P99_MS, unit: 'ms' },
+    {
+      name: `creation req/s at ${settings.connections} connections >= ${MIN_CREATE_SHARE_OF_BARE * 100} % of the bare app's`,
+      value: round(createShare, 3),
+      threshold: MIN_CREATE_SHARE_OF_BARE,
+      pass: createShare >= MIN_CREATE_SHARE_OF_BARE,
+      unit: 'share',
+    },
+    {
+      name: `creation p99 at ${settings.latencyConnections} connections < ${MAX_CREATE_P99_MS} ms`,
+      value: createP99Ms,
+      threshold: MAX_CREATE_P99_MS,
+      pass: createP99Ms < MAX_CREATE_P99_MS,
+      unit: 'ms',
+    },
   ];
 }
 
@@ -348,7 +472,14 @@ function pgbenchTarget(createRequestsPerSecond: number, ceiling: PgbenchCeiling)
   const name = `creation req/s at ${settings.connections} connections >= ${MIN_CREATE_SHARE_OF_PGBENCH * 100} % of pgbench -N's tps at ${PGBENCH_CLIENTS} clients`;
   if (!ceiling.measured) return { name, value: null, threshold: MIN_CREATE_SHARE_OF_PGBENCH, pass: null, unit: 'share', note: ceiling.reason };
   const share = createRequestsPerSecond / ceiling.tps;
-  return { name, value: round(share, 3), threshold: MIN_CREATE_SHARE_OF_PGBENCH, pass: share >= MIN_CREATE_SHARE_OF_PGBENCH, unit: 'share', note: `${fmt(createRequestsPerSecond)} req/s against ${fmt(ceiling.tps)} tps` };
+  return {
+    name,
+    value: round(share, 3),
+    threshold: MIN_CREATE_SHARE_OF_PGBENCH,
+    pass: share >= MIN_CREATE_SHARE_OF_PGBENCH,
+    unit: 'share',
+    note: `${fmt(createRequestsPerSecond)} req/s against ${fmt(ceiling.tps)} tps`,
+  };
 }
 
 async function main(): Promise<number> {
@@ -374,7 +505,10 @@ async function main(): Promise<number> {
   const webhookSeconds = settings.webhooks ? settings.durationSeconds * 2 + settings.webhookEvents / 1000 + 40 : 0;
   const payoutSeconds = settings.payouts > 0 ? settings.durationSeconds * 2 + settings.payouts / settings.payoutRate + 30 : 0;
   const bulkSeconds = settings.bulkLines > 0 ? 15 + settings.bulkLines / 250 : 0;
-  const expectedSeconds = settings.durationSeconds * 2 + 10 + kinds.reduce((n, k) => n + webhookSeconds + payoutSeconds + bulkSeconds + (k === 'sqlite' ? settings.durationSeconds * 3 + 10 : settings.durationSeconds * 4 + 25), 0);
+  const expectedSeconds =
+    settings.durationSeconds * 2 +
+    10 +
+    kinds.reduce((n, k) => n + webhookSeconds + payoutSeconds + bulkSeconds + (k === 'sqlite' ? settings.durationSeconds * 3 + 10 : settings.durationSeconds * 4 + 25), 0);
   progress(`databases: ${kinds.join(', ')}; ${settings.durationSeconds} s per phase, about ${expectedSeconds} s in all`);
 
   const bare = await measureBare();
@@ -386,7 +520,21 @@ async function main(): Promise<number> {
   // The table: the bare app once, then each database (on PostgreSQL, pgbench's row first).
   const widths = [40, 6, 9, 8, 8, 8, 7, 8, 7, 8];
   const loadRow = (r: LoadResult) =>
-    tableRow([r.title, String(r.connections), fmt(r.requestsPerSecond), fmt(r.latencyMs.p50, 2), fmt(r.latencyMs.p99, 2), String(r.non2xx), String(r.errors), fmt(r.cpu.server ?? NaN, 2), fmt(r.cpu.database ?? NaN, 2), fmt(r.cpu.other ?? NaN, 2)], widths);
+    tableRow(
+      [
+        r.title,
+        String(r.connections),
+        fmt(r.requestsPerSecond),
+        fmt(r.latencyMs.p50, 2),
+        fmt(r.latencyMs.p99, 2),
+        String(r.non2xx),
+        String(r.errors),
+        fmt(r.cpu.server ?? NaN, 2),
+        fmt(r.cpu.database ?? NaN, 2),
+        fmt(r.cpu.other ?? NaN, 2),
+      ],
+      widths,
+    );
   const lines = [
     '',
     `Akwe benchmark, ${kinds.join(' and ')}, ${startedAt.toISOString()}; ${cpus()[0]?.model ?? 'unknown cpu'}, ${availableParallelism()} cores, node ${process.version}`,
@@ -400,12 +548,30 @@ async function main(): Promise<number> {
   for (const run of runs) {
     const c = run.ceiling;
     if (c?.measured) {
-      lines.push(tableRow([`pgbench -N on postgres (tps)`, String(c.clients), fmt(c.tps), '-', '-', c.failedTransactions === null ? '-' : String(c.failedTransactions), '-', fmt(c.cpu.server ?? NaN, 2), fmt(c.cpu.database ?? NaN, 2), fmt(c.cpu.other ?? NaN, 2)], widths));
+      lines.push(
+        tableRow(
+          [
+            `pgbench -N on postgres (tps)`,
+            String(c.clients),
+            fmt(c.tps),
+            '-',
+            '-',
+            c.failedTransactions === null ? '-' : String(c.failedTransactions),
+            '-',
+            fmt(c.cpu.server ?? NaN, 2),
+            fmt(c.cpu.database ?? NaN, 2),
+            fmt(c.cpu.other ?? NaN, 2),
+          ],
+          widths,
+        ),
+      );
     }
     lines.push(loadRow(run.akwe.createHigh), loadRow(run.akwe.createLow), loadRow(run.akwe.getHigh));
     if (run.payouts) lines.push(loadRow(run.payouts.creation.load));
   }
-  lines.push('(cores used on average: srv by the process under test (for pgbench, its client), db by the PostgreSQL backends of the bench database, oth by anything else but the load generator)');
+  lines.push(
+    '(cores used on average: srv by the process under test (for pgbench, its client), db by the PostgreSQL backends of the bench database, oth by anything else but the load generator)',
+  );
 
   const resultsDir = join(repoRoot, 'bench-results');
   mkdirSync(resultsDir, { recursive: true });
@@ -453,7 +619,14 @@ async function main(): Promise<number> {
         figures[`${key}ToCompletedP99Ms`] = r.completedMs.p99;
       }
     }
-    const measured = [...bareMeasured, akwe.createHigh, akwe.createLow, akwe.getHigh, ...(run.webhooks ? webhookLoads(run.webhooks) : []), ...(run.payouts ? payoutLoads(run.payouts) : [])];
+    const measured = [
+      ...bareMeasured,
+      akwe.createHigh,
+      akwe.createLow,
+      akwe.getHigh,
+      ...(run.webhooks ? webhookLoads(run.webhooks) : []),
+      ...(run.payouts ? payoutLoads(run.payouts) : []),
+    ];
     const failedRequests = measured.reduce((n, r) => n + r.non2xx + r.errors, 0);
     const failedPhases = measured.filter((r) => r.failureRate > MAX_FAILURE_RATE);
     const runOther = Math.max(...measured.map((r) => r.cpu.other ?? 0), ceiling?.measured ? (ceiling.cpu.other ?? 0) : 0);
@@ -470,7 +643,7 @@ async function main(): Promise<number> {
     const ofPgbench = figures.createShareOfPgbench === undefined || figures.createShareOfPgbench === null ? '' : `${fmt(figures.createShareOfPgbench * 100)} % of pgbench's tps, `;
     lines.push(
       `  creation: ${fmt(akwe.createHigh.requestsPerSecond)} req/s at ${settings.connections} connections = ${ofPgbench}${fmt(createShare * 100)} % of the bare app (${fmt(bare.high.requestsPerSecond)} req/s); p50 ${fmt(akwe.createLow.latencyMs.p50, 2)} ms, p99 ${fmt(akwe.createLow.latencyMs.p99, 2)} ms at ${settings.latencyConnections} connections`,
-      `  lookup:   ${fmt(akwe.getHigh.requestsPerSecond)} req/s at ${settings.connections} connections = ${fmt(akwe.getHigh.requestsPerSecond / bare.high.requestsPerSecond * 100)} % of the bare app`,
+      `  lookup:   ${fmt(akwe.getHigh.requestsPerSecond)} req/s at ${settings.connections} connections = ${fmt((akwe.getHigh.requestsPerSecond / bare.high.requestsPerSecond) * 100)} % of the bare app`,
       `  target${targets.length > 1 ? 's' : ''}:`,
       ...targets.map((t) => `    ${targetLine(t)}`),
     );
@@ -485,13 +658,19 @@ async function main(): Promise<number> {
     if (run.webhooks) lines.push(...webhookReport(run.webhooks, run.kind === 'sqlite'));
     if (failedRequests > 0) {
       notes.push(`WARNING (${run.kind}): ${failedRequests} request(s) failed (non-2xx or connection errors) in the measured phases.`);
-      for (const r of measured.filter((m) => m.non2xx + m.errors > 0)) notes.push(`  ${r.title} at ${r.connections}: status codes ${JSON.stringify(r.statusCodes)}, errors ${r.errors}, timeouts ${r.timeouts}`);
+      for (const r of measured.filter((m) => m.non2xx + m.errors > 0))
+        notes.push(`  ${r.title} at ${r.connections}: status codes ${JSON.stringify(r.statusCodes)}, errors ${r.errors}, timeouts ${r.timeouts}`);
     }
     if (akwe.serverLog.warnings + akwe.serverLog.errors > 0) {
-      notes.push(`The ${run.kind} server logged ${akwe.serverLog.warnings} warning(s) and ${akwe.serverLog.errors} error(s); first lines:`, ...akwe.serverLog.sample.map((l) => `  ${l.slice(0, 300)}`));
+      notes.push(
+        `The ${run.kind} server logged ${akwe.serverLog.warnings} warning(s) and ${akwe.serverLog.errors} error(s); first lines:`,
+        ...akwe.serverLog.sample.map((l) => `  ${l.slice(0, 300)}`),
+      );
     }
     if (failedPhases.length > 0) {
-      process.stderr.write(`FAILED (${run.kind}): more than ${MAX_FAILURE_RATE * 100} % of the requests failed in ${failedPhases.map((r) => `${r.title} at ${r.connections}`).join(', ')}\n`);
+      process.stderr.write(
+        `FAILED (${run.kind}): more than ${MAX_FAILURE_RATE * 100} % of the requests failed in ${failedPhases.map((r) => `${r.title} at ${r.connections}`).join(', ')}\n`,
+      );
       exitCode = 1;
     }
 
@@ -537,7 +716,10 @@ async function main(): Promise<number> {
     lines.push('', `WARNING: other processes used up to ${fmt(busiestOther, 2)} cores during a phase: the machine was not quiet, the figures are not reliable.`);
   }
   lines.push('', `results: ${written.join(', ')}`);
-  if (settings.cpuProfile) lines.push(`cpu profile of the server: ${relative(repoRoot, profileDir)}/ (summarise from packages/server: npx tsx bench/profile-summary.ts ../../${relative(repoRoot, profileDir)}/<file>)`);
+  if (settings.cpuProfile)
+    lines.push(
+      `cpu profile of the server: ${relative(repoRoot, profileDir)}/ (summarise from packages/server: npx tsx bench/profile-summary.ts ../../${relative(repoRoot, profileDir)}/<file>)`,
+    );
   process.stdout.write(`${lines.join('\n')}\n`);
   return exitCode;
 }

@@ -41,7 +41,11 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   const text = typeof first === 'string' ? first : (first as { text?: string } | undefined)?.text;
   const started = performance.now();
   const result = pgQuery.apply(this, args);
-  if (text !== undefined && result instanceof Promise) void result.then(() => note(text, performance.now() - started), () => note(text, performance.now() - started));
+  if (text !== undefined && result instanceof Promise)
+    void result.then(
+      () => note(text, performance.now() - started),
+      () => note(text, performance.now() - started),
+    );
   return result;
 } as typeof pg.Client.prototype.query;
 
@@ -98,7 +102,9 @@ for (const target of testDatabases()) {
   const total = rows.reduce((sum, [, t]) => sum + t.count, 0);
   const totalMs = rows.reduce((sum, [, t]) => sum + t.ms, 0);
   console.log(`\n${target.name}: ${creations} creations in ${seconds.toFixed(2)} s (${(creations / seconds).toFixed(0)}/s in-process, concurrency ${concurrency})`);
-  console.log(`  ${(total / creations).toFixed(2)} statements per creation, ${((totalMs / creations) * 1000).toFixed(0)} µs of statement time per creation (wall time of each, overlapping on PostgreSQL)`);
+  console.log(
+    `  ${(total / creations).toFixed(2)} statements per creation, ${((totalMs / creations) * 1000).toFixed(0)} µs of statement time per creation (wall time of each, overlapping on PostgreSQL)`,
+  );
   for (const [text, tally] of rows) console.log(`  ${(tally.count / creations).toFixed(2).padStart(6)} × ${((tally.ms / tally.count) * 1000).toFixed(0).padStart(6)} µs  ${text}`);
   await test.close();
 }

@@ -50,7 +50,12 @@ export interface Receiver {
 }
 
 export async function startReceiver(fastServers: number): Promise<Receiver> {
-  const { child, match } = await startScript('bench/webhook-receiver.ts', { RECEIVER_FAST_SERVERS: String(fastServers) }, /receiver control=(\d+) fast=([\d,]+) slow=(\d+)/, 'webhook receiver');
+  const { child, match } = await startScript(
+    'bench/webhook-receiver.ts',
+    { RECEIVER_FAST_SERVERS: String(fastServers) },
+    /receiver control=(\d+) fast=([\d,]+) slow=(\d+)/,
+    'webhook receiver',
+  );
   const control = `http://127.0.0.1:${match[1]}`;
   const call = async <T>(method: string, path: string): Promise<T> => {
     const response = await fetch(`${control}${path}`, { method });
@@ -161,7 +166,10 @@ export async function queryDatabase<T extends Record<string, unknown>>(data: Akw
 export async function eventsOf(data: AkweData, merchants: BenchMerchant[], type?: string): Promise<number> {
   const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
   const ofType = type === undefined ? '' : ` and type = ${quote(type)}`;
-  const [row] = await queryDatabase<{ n: number | string }>(data, `select count(*) as n from events where merchant_id in (${merchants.map((m) => quote(m.id)).join(',')})${ofType}`);
+  const [row] = await queryDatabase<{ n: number | string }>(
+    data,
+    `select count(*) as n from events where merchant_id in (${merchants.map((m) => quote(m.id)).join(',')})${ofType}`,
+  );
   return Number(row?.n ?? 0);
 }
 
@@ -172,7 +180,12 @@ export async function deliveriesByStatus(data: AkweData): Promise<Record<string,
 }
 
 /** Polls the receiver until `done(stats)` or the time runs out; resolves with the last stats and whether it finished. */
-export async function waitForReceiver(receiver: Receiver, done: (stats: ReceiverStats) => boolean, timeoutMs: number, onTick?: (stats: ReceiverStats) => void | Promise<void>): Promise<{ stats: ReceiverStats; finished: boolean }> {
+export async function waitForReceiver(
+  receiver: Receiver,
+  done: (stats: ReceiverStats) => boolean,
+  timeoutMs: number,
+  onTick?: (stats: ReceiverStats) => void | Promise<void>,
+): Promise<{ stats: ReceiverStats; finished: boolean }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const stats = await receiver.stats();

@@ -23,7 +23,17 @@ import { join, relative } from 'node:path';
 import { round, runLoad } from './load.js';
 import { createBenchDatabase, DEFAULT_POSTGRES_URL, isPostgresUrl, postgresUnavailableReason, safeUrl, type BenchDatabase, cleanUpBenchData } from './postgres.js';
 import { freePort, repoRoot, startAkwe, startAkweWorker, type Child } from './processes.js';
-import { createEndpoint, createMerchants, creationsOverMerchants, deliveriesByStatus, eventsOf, startReceiver, waitForReceiver, type AkweData, type Receiver } from './webhook-setup.js';
+import {
+  createEndpoint,
+  createMerchants,
+  creationsOverMerchants,
+  deliveriesByStatus,
+  eventsOf,
+  startReceiver,
+  waitForReceiver,
+  type AkweData,
+  type Receiver,
+} from './webhook-setup.js';
 
 const MERCHANTS = 10;
 const WORKERS = 2;
@@ -85,7 +95,13 @@ async function main(): Promise<number> {
     const payments = Math.ceil(events / 3);
     progress(`backlog of ${payments} payments (workers off)`);
     const created = { count: 0 };
-    await runLoad({ title: 'sigkill backlog', url: server.url, connections: 50, amount: payments, requests: creationsOverMerchants(merchants, `k${randomBytes(4).toString('hex')}`, created) });
+    await runLoad({
+      title: 'sigkill backlog',
+      url: server.url,
+      connections: 50,
+      amount: payments,
+      requests: creationsOverMerchants(merchants, `k${randomBytes(4).toString('hex')}`, created),
+    });
     const expected = await eventsOf(data, merchants);
     await receiver.reset();
 
@@ -114,7 +130,11 @@ async function main(): Promise<number> {
       },
     );
     const allArrivedSeconds = round(((drained.stats.lastAt ?? Date.now()) - started) / 1000, 2);
-    progress(drained.finished ? `every event arrived ${allArrivedSeconds} s after the workers started; listening ${QUIET_AFTER_MS / 1000} s more for repeats` : `gave up waiting: ${drained.stats.distinct}/${expected} arrived`);
+    progress(
+      drained.finished
+        ? `every event arrived ${allArrivedSeconds} s after the workers started; listening ${QUIET_AFTER_MS / 1000} s more for repeats`
+        : `gave up waiting: ${drained.stats.distinct}/${expected} arrived`,
+    );
     await new Promise((r) => setTimeout(r, QUIET_AFTER_MS));
     const ids = await receiver.ids();
     const statuses = await deliveriesByStatus(data);
@@ -124,7 +144,9 @@ async function main(): Promise<number> {
     const duplicated = counts.filter((n) => n > 1).length;
     const extra = counts.reduce((sum, n) => sum + Math.max(0, n - 1), 0);
     const missing = Math.max(0, expected - counts.length);
-    const notSucceeded = Object.entries(statuses).filter(([status]) => status !== 'succeeded').reduce((n, [, count]) => n + count, 0);
+    const notSucceeded = Object.entries(statuses)
+      .filter(([status]) => status !== 'succeeded')
+      .reduce((n, [, count]) => n + count, 0);
     const figures = {
       events: expected,
       payments: created.count,

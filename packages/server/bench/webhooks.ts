@@ -134,15 +134,30 @@ function cpuOf(p: Processes): () => WebhookCpu {
     const s = server();
     const r = receiver().server;
     const ws = workers.map((w) => w().server);
-    const workerCores = ws.length === 0 ? null : ws.some((w) => w === null) ? null : round(ws.reduce((a: number, b) => a + b!, 0), 2);
-    const other = s.machine === null || s.server === null || s.loadGenerator === null || r === null ? null : Math.max(0, round(s.machine - s.server - s.loadGenerator - r - (s.database ?? 0) - (workerCores ?? 0), 2));
+    const workerCores =
+      ws.length === 0
+        ? null
+        : ws.some((w) => w === null)
+          ? null
+          : round(
+              ws.reduce((a: number, b) => a + b!, 0),
+              2,
+            );
+    const other =
+      s.machine === null || s.server === null || s.loadGenerator === null || r === null
+        ? null
+        : Math.max(0, round(s.machine - s.server - s.loadGenerator - r - (s.database ?? 0) - (workerCores ?? 0), 2));
     return { server: s.server, workers: workerCores, receiver: r, database: s.database, loadGenerator: s.loadGenerator, other };
   };
 }
 
 function logProblems(children: Child[]): WebhookMeasurements['logs'] {
   const lines = children.flatMap((c) => c.output().split('\n')).filter((line) => /"level":(40|50|60)/.test(line));
-  return { warnings: lines.filter((l) => l.includes('"level":40')).length, errors: lines.filter((l) => /"level":(50|60)/.test(l)).length, sample: lines.slice(0, 5).map((l) => l.slice(0, 300)) };
+  return {
+    warnings: lines.filter((l) => l.includes('"level":40')).length,
+    errors: lines.filter((l) => /"level":(50|60)/.test(l)).length,
+    sample: lines.slice(0, 5).map((l) => l.slice(0, 300)),
+  };
 }
 
 async function steadyPhase(p: Processes, merchants: BenchMerchant[], rate: number, settings: WebhookSettings, title: string, progress: Progress): Promise<SteadyResult> {
@@ -185,7 +200,13 @@ async function steadyPhase(p: Processes, merchants: BenchMerchant[], rate: numbe
  * The whole webhook phase on one database: its own fresh database (SQLite folder or PostgreSQL
  * database), dropped afterwards. `createRate` is the creation req/s measured earlier in the run.
  */
-export async function measureWebhooks(kind: 'sqlite' | 'postgres', postgresUrl: string, createRate: number, settings: WebhookSettings, progress: Progress): Promise<WebhookMeasurements> {
+export async function measureWebhooks(
+  kind: 'sqlite' | 'postgres',
+  postgresUrl: string,
+  createRate: number,
+  settings: WebhookSettings,
+  progress: Progress,
+): Promise<WebhookMeasurements> {
   const label = `webhooks/${kind}`;
   const dataDir = mkdtempSync(join(settings.dataParent ?? tmpdir(), 'akwe-bench-webhooks-'));
   let benchDatabase: BenchDatabase | undefined;
@@ -213,7 +234,13 @@ export async function measureWebhooks(kind: 'sqlite' | 'postgres', postgresUrl: 
     progress(`${label}: backlog of ${payments} payments (workers off)`);
     const backlogStarted = performance.now();
     const created = { count: 0 };
-    const backlogLoad = await runLoad({ title: `${label} backlog`, url: server.url, connections: settings.connections, amount: payments, requests: creationsOverMerchants(merchants, `b${randomBytes(4).toString('hex')}`, created) });
+    const backlogLoad = await runLoad({
+      title: `${label} backlog`,
+      url: server.url,
+      connections: settings.connections,
+      amount: payments,
+      requests: creationsOverMerchants(merchants, `b${randomBytes(4).toString('hex')}`, created),
+    });
     const backlogSeconds = round((performance.now() - backlogStarted) / 1000, 2);
     const expected = await eventsOf(data, merchants);
     await receiver.reset();
@@ -270,7 +297,9 @@ export async function measureWebhooks(kind: 'sqlite' | 'postgres', postgresUrl: 
     await createEndpoint(server.url, merchants[0]!, receiver.slowUrl, STEADY_EVENTS);
     progress(`${label}: steady creations with a timing-out endpoint`);
     const withTimeout = await steadyPhase(processes, merchants, rate, settings, `${label} + timeout`, progress);
-    progress(`${label}: others' p50 ${fmt(withTimeout.latencyMs.p50)} ms, p99 ${fmt(withTimeout.latencyMs.p99)} ms; ${withTimeout.slowRequests} request(s) held by the timing-out endpoint`);
+    progress(
+      `${label}: others' p50 ${fmt(withTimeout.latencyMs.p50)} ms, p99 ${fmt(withTimeout.latencyMs.p99)} ms; ${withTimeout.slowRequests} request(s) held by the timing-out endpoint`,
+    );
 
     return {
       kind,
@@ -310,10 +339,36 @@ export function webhookTargets(m: WebhookMeasurements): WebhookTarget[] {
   const measured = (v: number) => (Number.isFinite(v) ? v : null);
   const check = (v: number, ok: (x: number) => boolean) => (Number.isFinite(v) ? ok(v) : null);
   return [
-    { name: `(a) drain >= ${MIN_DRAIN_PER_SECOND} deliveries/s`, value: measured(m.drain.deliveriesPerSecond), threshold: MIN_DRAIN_PER_SECOND, pass: m.drain.finished ? check(m.drain.deliveriesPerSecond, (v) => v >= MIN_DRAIN_PER_SECOND) : false, unit: 'per second', ...(m.drain.finished ? {} : { note: `${m.drain.expected - m.drain.distinct} deliveries never arrived` }) },
-    { name: `(b) commit to answer p50 < ${MAX_STEADY_P50_MS} ms`, value: measured(m.steady.latencyMs.p50), threshold: MAX_STEADY_P50_MS, pass: check(m.steady.latencyMs.p50, (v) => v < MAX_STEADY_P50_MS), unit: 'ms' },
-    { name: `(b) commit to answer p99 < ${MAX_STEADY_P99_MS} ms`, value: measured(m.steady.latencyMs.p99), threshold: MAX_STEADY_P99_MS, pass: check(m.steady.latencyMs.p99, (v) => v < MAX_STEADY_P99_MS), unit: 'ms' },
-    { name: `(c) other endpoints' p99 with one timing out <= ${MAX_TIMEOUT_P99_FACTOR}x (b)'s`, value: measured(m.withTimeout.latencyMs.p99), threshold: round(limit, 2), pass: check(m.withTimeout.latencyMs.p99, (v) => v <= limit), unit: 'ms', note: `limit ${fmt(limit, 2)} ms` },
+    {
+      name: `(a) drain >= ${MIN_DRAIN_PER_SECOND} deliveries/s`,
+      value: measured(m.drain.deliveriesPerSecond),
+      threshold: MIN_DRAIN_PER_SECOND,
+      pass: m.drain.finished ? check(m.drain.deliveriesPerSecond, (v) => v >= MIN_DRAIN_PER_SECOND) : false,
+      unit: 'per second',
+      ...(m.drain.finished ? {} : { note: `${m.drain.expected - m.drain.distinct} deliveries never arrived` }),
+    },
+    {
+      name: `(b) commit to answer p50 < ${MAX_STEADY_P50_MS} ms`,
+      value: measured(m.steady.latencyMs.p50),
+      threshold: MAX_STEADY_P50_MS,
+      pass: check(m.steady.latencyMs.p50, (v) => v < MAX_STEADY_P50_MS),
+      unit: 'ms',
+    },
+    {
+      name: `(b) commit to answer p99 < ${MAX_STEADY_P99_MS} ms`,
+      value: measured(m.steady.latencyMs.p99),
+      threshold: MAX_STEADY_P99_MS,
+      pass: check(m.steady.latencyMs.p99, (v) => v < MAX_STEADY_P99_MS),
+      unit: 'ms',
+    },
+    {
+      name: `(c) other endpoints' p99 with one timing out <= ${MAX_TIMEOUT_P99_FACTOR}x (b)'s`,
+      value: measured(m.withTimeout.latencyMs.p99),
+      threshold: round(limit, 2),
+      pass: check(m.withTimeout.latencyMs.p99, (v) => v <= limit),
+      unit: 'ms',
+      note: `limit ${fmt(limit, 2)} ms`,
+    },
   ];
 }
 
@@ -341,8 +396,12 @@ export function webhookReport(m: WebhookMeasurements, targetsApply: boolean): st
     `  target${targetsApply ? 's' : `s (SQLite's, shown for reference)`}:`,
     ...webhookTargets(m).map((t) => `    ${targetLine(t)}`),
   ];
-  if (m.logs.warnings + m.logs.errors > 0) lines.push(`  the Akwe processes logged ${m.logs.warnings} warning(s) and ${m.logs.errors} error(s); first lines:`, ...m.logs.sample.map((l) => `    ${l}`));
-  for (const [name, s] of [['(b)', m.steady], ['(c)', m.withTimeout]] as const) {
+  if (m.logs.warnings + m.logs.errors > 0)
+    lines.push(`  the Akwe processes logged ${m.logs.warnings} warning(s) and ${m.logs.errors} error(s); first lines:`, ...m.logs.sample.map((l) => `    ${l}`));
+  for (const [name, s] of [
+    ['(b)', m.steady],
+    ['(c)', m.withTimeout],
+  ] as const) {
     if (!s.finished) lines.push(`  WARNING: ${name} ${s.expected - s.received} deliveries had not arrived ${STEADY_SETTLE_MS / 1000} s after the load stopped`);
   }
   if (!m.drain.finished) lines.push(`  WARNING: (a) ${m.drain.expected - m.drain.distinct} deliveries never arrived`);

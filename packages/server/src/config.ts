@@ -339,5 +339,12 @@ export function loadConfig(env: Env = process.env): Config {
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   if (Array.isArray(config.trustProxy)) Object.freeze(config.trustProxy);
-  return Object.freeze({ ...config, database: Object.freeze(config.database), rateLimits: Object.freeze(config.rateLimits), checkoutLimits: Object.freeze(config.checkoutLimits), hsts: Object.freeze(config.hsts), metrics: Object.freeze(config.metrics) });
+  return Object.freeze({
+    ...config,
+    database: Object.freeze(config.database),
+    rateLimits: Object.freeze(config.rateLimits),
+    checkoutLimits: Object.freeze(config.checkoutLimits),
+    hsts: Object.freeze(config.hsts),
+    metrics: Object.freeze(config.metrics),
+  });
 }

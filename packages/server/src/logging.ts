@@ -54,7 +54,11 @@ function redactedParameter(parameter: string): string {
 }
 
 function redactedQuery(query: string): string {
-  return `?${query.slice(1).split(/([&;])/).map((part, index) => (index % 2 === 1 ? part : redactedParameter(part))).join('')}`;
+  return `?${query
+    .slice(1)
+    .split(/([&;])/)
+    .map((part, index) => (index % 2 === 1 ? part : redactedParameter(part)))
+    .join('')}`;
 }
 
 /**
@@ -99,7 +103,10 @@ export function createLogger(options: { level: string; destination?: Destination
     // A message string may quote a URL too (Fastify's own lines do).
     hooks: {
       logMethod(this: Logger, args: unknown[], method: (...args: unknown[]) => void) {
-        method.apply(this, args.map((arg) => (typeof arg === 'string' ? withoutQueryCredentials(arg) : arg)));
+        method.apply(
+          this,
+          args.map((arg) => (typeof arg === 'string' ? withoutQueryCredentials(arg) : arg)),
+        );
       },
     },
   };

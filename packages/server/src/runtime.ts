@@ -42,7 +42,20 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   }
   // Process metrics only for the processes that run for long (server, worker), not a CLI command.
   const metrics = new AkweMetrics({ database, processMetrics: options.longRunning ?? false });
-  return createServices({ database, catalog, metrics, serverSecret: () => resolveSecret(config), operators, onDiscrepancy: options.logger && discrepancyReporter(options.logger), leaseSeconds: config.idempotencyLeaseSeconds, sandboxFloatMinor: config.sandboxFloatMinor, sandboxPayoutDelayMs: config.sandboxPayoutDelayMs, payoutCheckIntervalMs: config.payoutCheckIntervalMs, paymentCheckMinIntervalMs: config.paymentCheckMinIntervalMs, bulkMaxLines: config.bulkMaxLines });
+  return createServices({
+    database,
+    catalog,
+    metrics,
+    serverSecret: () => resolveSecret(config),
+    operators,
+    onDiscrepancy: options.logger && discrepancyReporter(options.logger),
+    leaseSeconds: config.idempotencyLeaseSeconds,
+    sandboxFloatMinor: config.sandboxFloatMinor,
+    sandboxPayoutDelayMs: config.sandboxPayoutDelayMs,
+    payoutCheckIntervalMs: config.payoutCheckIntervalMs,
+    paymentCheckMinIntervalMs: config.paymentCheckMinIntervalMs,
+    bulkMaxLines: config.bulkMaxLines,
+  });
 }
 
 /** The sandbox for test traffic, and the live connectors OPERATORS_FILE configures (none without it). */
@@ -58,7 +71,16 @@ export function configuredOperators(config: Config, catalog: OperatorCatalog): O
 function discrepancyReporter(logger: Logger): (discrepancy: OperatorDiscrepancy) => void {
   return (discrepancy) =>
     logger.error(
-      { discrepancy: { id: discrepancy.id, resource: discrepancy.resourceType, resource_id: discrepancy.resourceId, ours: discrepancy.ourStatus, operator_says: discrepancy.operatorStatus, operator: discrepancy.operator } },
+      {
+        discrepancy: {
+          id: discrepancy.id,
+          resource: discrepancy.resourceType,
+          resource_id: discrepancy.resourceId,
+          ours: discrepancy.ourStatus,
+          operator_says: discrepancy.operatorStatus,
+          operator: discrepancy.operator,
+        },
+      },
       'operator discrepancy: the operator reports a status our records refuse; a person must decide (akwe reconcile discrepancies)',
     );
 }

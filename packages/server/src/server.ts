@@ -40,10 +40,7 @@ export interface StartOptions {
   sqliteSyncToDisk?: () => Promise<void>;
 }
 
-export async function startServer(
-  config: Config,
-  { logger, announce = (t) => process.stdout.write(`${t}\n`), operators, sqliteSyncToDisk }: StartOptions,
-): Promise<RunningServer> {
+export async function startServer(config: Config, { logger, announce = (t) => process.stdout.write(`${t}\n`), operators, sqliteSyncToDisk }: StartOptions): Promise<RunningServer> {
   resolveSecret(config);
   const services = await openRuntime(config, { operators, longRunning: true, sqliteSyncToDisk, logger });
   let app: FastifyInstance;
@@ -160,7 +157,10 @@ async function announceDemoMerchant(config: Config, services: Services, announce
 }
 
 /** Runs only the workers (scaled-out deployments). */
-export async function startWorker(config: Config, { logger }: { logger: Logger }): Promise<{ workers: WorkerPool; services: Services; metricsServer: MetricsServer | undefined; shutdown(): Promise<void> }> {
+export async function startWorker(
+  config: Config,
+  { logger }: { logger: Logger },
+): Promise<{ workers: WorkerPool; services: Services; metricsServer: MetricsServer | undefined; shutdown(): Promise<void> }> {
   const services = await openRuntime(config, { longRunning: true, logger });
   let metricsServer: MetricsServer | undefined;
   try {

@@ -109,9 +109,7 @@ export function createServices(options: {
   const ledger = new LedgerRepository(db, ids, clock, options.sandboxFloatMinor ?? DEFAULT_SANDBOX_FLOAT_MINOR);
   const paymentStore = new PaymentRepository(db, capabilities, idempotency, ledger, signals);
   const metrics = options.metrics ?? new AkweMetrics({ database: options.database });
-  const operators =
-    options.operators ??
-    new OperatorRegistry({ test: new SandboxOperator(new SandboxLedger(), { payoutDelayMs: options.sandboxPayoutDelayMs, clock }) });
+  const operators = options.operators ?? new OperatorRegistry({ test: new SandboxOperator(new SandboxLedger(), { payoutDelayMs: options.sandboxPayoutDelayMs, clock }) });
   // The services call operators through the meter; `services.operators` stays the connectors themselves.
   const meteredOperators = new MeteredOperators(operators, metrics);
   const onDiscrepancy = (discrepancy: OperatorDiscrepancy) => {
@@ -164,7 +162,17 @@ export function createServices(options: {
     ledger,
     operators,
     payouts,
-    bulk: new BulkService({ store: new BulkBatchRepository(db, idempotency, signals), events: eventFactory, catalog: options.catalog, clock, newId: ids, maxLines: options.bulkMaxLines ?? 10_000, payouts, ledger, merchants }),
+    bulk: new BulkService({
+      store: new BulkBatchRepository(db, idempotency, signals),
+      events: eventFactory,
+      catalog: options.catalog,
+      clock,
+      newId: ids,
+      maxLines: options.bulkMaxLines ?? 10_000,
+      payouts,
+      ledger,
+      merchants,
+    }),
   };
   const checkout = new CheckoutService({ store: paymentStore, payments: services.payments, merchants, catalog: options.catalog, clock });
   return { ...services, checkout, serverSecret, metrics };

@@ -19,7 +19,10 @@ function keyJson(k: ApiKey) {
 
 export function parseScopes(list: string | undefined): Scope[] {
   if (list === undefined || list.trim() === '') return [];
-  const parsed = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const parsed = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = parsed.filter((s) => !isScope(s));
   if (unknown.length > 0) throw new Error(`unknown scope ${unknown.join(', ')}; known scopes: ${scopes.join(', ')}`);
   return [...new Set(parsed)] as Scope[];

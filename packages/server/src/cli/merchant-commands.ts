@@ -44,9 +44,7 @@ export function merchantCommands(): Command {
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const list = await withServices((s) => s.merchants.listMerchants());
-      output(options.json, list.map(merchantJson), () =>
-        table(list.map((m) => ({ id: m.id, name: m.name, status: m.status, kyc: m.kycStatus, created: m.createdAt }))),
-      );
+      output(options.json, list.map(merchantJson), () => table(list.map((m) => ({ id: m.id, name: m.name, status: m.status, kyc: m.kycStatus, created: m.createdAt }))));
     });
 
   merchants

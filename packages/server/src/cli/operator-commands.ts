@@ -13,7 +13,10 @@ export function operatorCommands(): Command {
     .action(async (options: { json?: boolean }) => {
       const config = loadConfig();
       if (!config.operatorsFile) throw new Error('OPERATORS_FILE is not set: no live operator is configured (docs/operators.md)');
-      const [{ loadDefaultCatalog, OperatorCatalog }, { loadOperatorsFile }] = await Promise.all([import('../core/catalog/operator-catalog.js'), import('../operators/operators-file.js')]);
+      const [{ loadDefaultCatalog, OperatorCatalog }, { loadOperatorsFile }] = await Promise.all([
+        import('../core/catalog/operator-catalog.js'),
+        import('../operators/operators-file.js'),
+      ]);
       const catalog = config.catalogFile ? OperatorCatalog.fromFile(config.catalogFile) : loadDefaultCatalog();
       const configured = loadOperatorsFile(config.operatorsFile, { catalog, publicUrl: config.publicUrl, clock: systemClock });
       const results = await Promise.all(
@@ -25,7 +28,11 @@ export function operatorCommands(): Command {
       );
       const failed = results.some((result) => result.checks.some((check) => !check.ok));
       output(options.json, { ok: !failed, operators: results }, () =>
-        table(results.flatMap((result) => result.checks.map((check) => ({ operator: result.operator, connector: result.connector, part: check.part, state: check.ok ? 'ok' : 'FAILED', detail: check.detail })))),
+        table(
+          results.flatMap((result) =>
+            result.checks.map((check) => ({ operator: result.operator, connector: result.connector, part: check.part, state: check.ok ? 'ok' : 'FAILED', detail: check.detail })),
+          ),
+        ),
       );
       if (failed) process.exitCode = 1;
     });

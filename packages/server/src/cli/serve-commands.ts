@@ -5,18 +5,16 @@ import { output } from './output.js';
 import { processLifetime } from './process-lifetime.js';
 
 export function serveCommands(): Command[] {
-  const serve = new Command('serve')
-    .description('serve the API (and run the workers unless AKWE_RUN_WORKERS=false)')
-    .action(async () => {
-      limitHeapGrowth();
-      const config = loadConfig();
-      const [{ createLogger }, { startServer }] = await Promise.all([import('../logging.js'), import('../server.js')]);
-      const logger = createLogger({ level: config.logLevel, pretty: config.dev && process.stdout.isTTY });
-      const server = await startServer(config, { logger });
-      const lifetime = processLifetime({ shutdown: server.shutdown, timeoutMs: config.shutdownTimeoutMs, logger });
-      lifetime.stopOnSignals();
-      lifetime.stopWhenDatabaseFails(server.services.database);
-    });
+  const serve = new Command('serve').description('serve the API (and run the workers unless AKWE_RUN_WORKERS=false)').action(async () => {
+    limitHeapGrowth();
+    const config = loadConfig();
+    const [{ createLogger }, { startServer }] = await Promise.all([import('../logging.js'), import('../server.js')]);
+    const logger = createLogger({ level: config.logLevel, pretty: config.dev && process.stdout.isTTY });
+    const server = await startServer(config, { logger });
+    const lifetime = processLifetime({ shutdown: server.shutdown, timeoutMs: config.shutdownTimeoutMs, logger });
+    lifetime.stopOnSignals();
+    lifetime.stopWhenDatabaseFails(server.services.database);
+  });
 
   const worker = new Command('worker').description('run only the background workers').action(async () => {
     limitHeapGrowth();

@@ -12,7 +12,13 @@ import { withServices } from './with-services.js';
 /** Where the reseal command reads the old server secret: the environment, never the command line (ps shows that). */
 const PREVIOUS_SECRET_VARIABLE = 'AKWE_PREVIOUS_SECRET';
 
-const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter(Boolean));
+const list = (value: string | undefined) =>
+  value === undefined
+    ? undefined
+    : value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
 
 function rows(endpoints: WebhookEndpoint[]) {
   return table(
@@ -44,10 +50,15 @@ export function webhookCommands(): Command {
     .action(async (options: { merchant: string; env: Environment; url: string; events?: string; description?: string; apiVersion: WebhookApiVersion; json?: boolean }) => {
       const endpoint = await withServices(async (s) => {
         await s.merchants.getMerchant(options.merchant);
-        return s.webhooks.createEndpoint({ merchantId: options.merchant, environment: options.env }, { url: options.url, eventTypes: list(options.events), description: options.description, apiVersion: options.apiVersion });
+        return s.webhooks.createEndpoint(
+          { merchantId: options.merchant, environment: options.env },
+          { url: options.url, eventTypes: list(options.events), description: options.description, apiVersion: options.apiVersion },
+        );
       });
       output(options.json, endpointToWire(endpoint, { withSecret: true }), () =>
-        [`endpoint ${endpoint.id} (${endpoint.environment}) -> ${endpoint.url}`, `events: ${endpoint.eventTypes.join(',') || 'all'}`, `signing secret: ${endpoint.secret}`].join('\n'),
+        [`endpoint ${endpoint.id} (${endpoint.environment}) -> ${endpoint.url}`, `events: ${endpoint.eventTypes.join(',') || 'all'}`, `signing secret: ${endpoint.secret}`].join(
+          '\n',
+        ),
       );
     });
 
@@ -59,7 +70,11 @@ export function webhookCommands(): Command {
     .option('--json', 'print JSON')
     .action(async (options: { merchant?: string; env?: Environment; json?: boolean }) => {
       const endpoints = await withServices((s) => s.webhooks.listAllEndpoints({ merchantId: options.merchant, environment: options.env }));
-      output(options.json, endpoints.map((e) => endpointToWire(e)), () => rows(endpoints));
+      output(
+        options.json,
+        endpoints.map((e) => endpointToWire(e)),
+        () => rows(endpoints),
+      );
     });
 
   webhooks
@@ -81,13 +96,18 @@ export function webhookCommands(): Command {
     .action(async (id: string, options: { overlap: string; json?: boolean }) => {
       const endpoint = await withServices(async (s) => s.webhooks.rotateSecret(await s.webhooks.scopeOfEndpoint(id), id, Number(options.overlap)));
       output(options.json, endpointToWire(endpoint, { withSecret: true }), () =>
-        [`endpoint ${endpoint.id}: new signing secret ${endpoint.secret}`, endpoint.previousSecretExpiresAt ? `the old secret signs too until ${endpoint.previousSecretExpiresAt}` : 'the old secret no longer signs'].join('\n'),
+        [
+          `endpoint ${endpoint.id}: new signing secret ${endpoint.secret}`,
+          endpoint.previousSecretExpiresAt ? `the old secret signs too until ${endpoint.previousSecretExpiresAt}` : 'the old secret no longer signs',
+        ].join('\n'),
       );
     });
 
   webhooks
     .command('reseal-secrets')
-    .description(`after AKWE_SECRET has changed: re-encrypt every stored webhook and callback secret, sealed with the old server secret (given in ${PREVIOUS_SECRET_VARIABLE}), with the current one`)
+    .description(
+      `after AKWE_SECRET has changed: re-encrypt every stored webhook and callback secret, sealed with the old server secret (given in ${PREVIOUS_SECRET_VARIABLE}), with the current one`,
+    )
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const previous = process.env[PREVIOUS_SECRET_VARIABLE];
@@ -95,8 +115,10 @@ export function webhookCommands(): Command {
       const result = await withServices((s, config) =>
         resealStoredSecrets(s.database.db, { previous: new SecretBox(() => previous), current: new SecretBox(() => resolveSecret(config)) }),
       );
-      output(options.json, { resealed: result.resealed, already_current: result.alreadyCurrent }, () =>
-        `resealed ${result.resealed} stored secret(s) with the current server secret; ${result.alreadyCurrent} already were`,
+      output(
+        options.json,
+        { resealed: result.resealed, already_current: result.alreadyCurrent },
+        () => `resealed ${result.resealed} stored secret(s) with the current server secret; ${result.alreadyCurrent} already were`,
       );
     });
 

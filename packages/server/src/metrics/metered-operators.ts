@@ -95,4 +95,3 @@ export class MeteredOperators implements OperatorConnectors {
     return timed;
   }
 }
-

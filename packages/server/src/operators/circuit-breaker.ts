@@ -115,4 +115,3 @@ export class BreakerConnector implements OperatorConnector {
     }
   }
 }
-

@@ -16,7 +16,11 @@ export interface ListRows<DB, TB extends keyof DB, O> {
 export function keysetQuery<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, idColumn: string, page: PageRequest): SelectQueryBuilder<DB, TB, O> {
   // The column names are ours (never input), so the casts only bridge Kysely's string typing.
   const column = idColumn as never;
-  if (page.endingBefore !== undefined) return query.where(column, '>', page.endingBefore as never).orderBy(column, 'asc').limit(page.limit + 1);
+  if (page.endingBefore !== undefined)
+    return query
+      .where(column, '>', page.endingBefore as never)
+      .orderBy(column, 'asc')
+      .limit(page.limit + 1);
   const older = page.startingAfter !== undefined ? query.where(column, '<', page.startingAfter as never) : query;
   return older.orderBy(column, 'desc').limit(page.limit + 1);
 }
@@ -39,9 +43,18 @@ export function toPage<T>(rows: T[], page: PageRequest): Page<T> {
  */
 export async function assertCursorListed<DB, TB extends keyof DB, O>(listed: ListRows<DB, TB, O>, page: PageRequest): Promise<void> {
   if (page.signedCursor) return;
-  const cursor = page.startingAfter !== undefined ? { field: 'starting_after', id: page.startingAfter } : page.endingBefore !== undefined ? { field: 'ending_before', id: page.endingBefore } : undefined;
+  const cursor =
+    page.startingAfter !== undefined
+      ? { field: 'starting_after', id: page.startingAfter }
+      : page.endingBefore !== undefined
+        ? { field: 'ending_before', id: page.endingBefore }
+        : undefined;
   if (cursor === undefined || (await holds(listed, cursor.id))) return;
-  throw AkweError.ofField('invalid_cursor', cursor.field, `${cursor.field} is not an object of this list: pass next_cursor or previous_cursor from a page of this same list, or the id of one of its objects.`);
+  throw AkweError.ofField(
+    'invalid_cursor',
+    cursor.field,
+    `${cursor.field} is not an object of this list: pass next_cursor or previous_cursor from a page of this same list, or the id of one of its objects.`,
+  );
 }
 
 async function holds<DB, TB extends keyof DB, O>(rows: ListRows<DB, TB, O>, id: string): Promise<boolean> {

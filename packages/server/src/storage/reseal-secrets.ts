@@ -53,7 +53,12 @@ export async function resealStoredSecrets(db: Kysely<Database>, boxes: { previou
         )
         .execute();
     }
-    const callbackSecrets = await trx.selectFrom('callback_secrets').select(['merchant_id', 'environment', 'secret_encrypted']).orderBy('merchant_id').orderBy('environment').execute();
+    const callbackSecrets = await trx
+      .selectFrom('callback_secrets')
+      .select(['merchant_id', 'environment', 'secret_encrypted'])
+      .orderBy('merchant_id')
+      .orderBy('environment')
+      .execute();
     for (const row of callbackSecrets) {
       const secret = convert(row.secret_encrypted, `callback secret of merchant ${row.merchant_id} (${row.environment})`);
       if (secret === undefined) continue;

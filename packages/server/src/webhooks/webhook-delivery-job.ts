@@ -178,13 +178,21 @@ export class WebhookDeliveryJob implements WorkerJob {
     const endpointGone = toEndpoint && (!loaded?.endpoint || !loaded.endpoint.enabled);
     if (!loaded || endpointGone) {
       const error = !loaded ? 'event no longer exists' : 'endpoint deleted or disabled';
-      if (await record({ outcome: 'failed', durationMs: 0, error }, { status: 'cancelled', nextAttemptAt: startedAt.toISOString(), lastStatusCode: null, lastError: error, succeededAt: null })) this.deps.onTryRecorded?.('cancelled');
+      if (
+        await record(
+          { outcome: 'failed', durationMs: 0, error },
+          { status: 'cancelled', nextAttemptAt: startedAt.toISOString(), lastStatusCode: null, lastError: error, succeededAt: null },
+        )
+      )
+        this.deps.onTryRecorded?.('cancelled');
       return;
     }
 
     const secrets = toEndpoint ? signingSecrets(loaded.endpoint!, startedAt) : [await this.deps.webhooks.callbackSecret(delivery)];
     const { body, headers } = renderDelivery(loaded.event, delivery.apiVersion, { publicUrl: this.deps.publicUrl, secrets, now: startedAt });
-    const answer = await this.deps.senderFor(delivery.environment).send({ url: delivery.targetUrl, body, headers, timeoutMs: this.options.timeoutMs, signal: this.stopping.signal });
+    const answer = await this.deps
+      .senderFor(delivery.environment)
+      .send({ url: delivery.targetUrl, body, headers, timeoutMs: this.options.timeoutMs, signal: this.stopping.signal });
 
     const finishedAt = this.deps.clock.now();
     this.throttle.observe(delivery.stream, answer, this.streamSends.get(delivery.stream) ?? 1, finishedAt.getTime());

@@ -28,7 +28,10 @@ export async function bridgeWorkSignals(signals: WorkSignals, notifications: Wor
   const stopForwarding = signals.forwardTo((topic) => {
     if (scheduled.has(topic)) return;
     const wait = Math.max(0, (lastSent.get(topic) ?? 0) + MIN_NOTIFY_INTERVAL_MS - Date.now());
-    scheduled.set(topic, setTimeout(() => send(topic), wait));
+    scheduled.set(
+      topic,
+      setTimeout(() => send(topic), wait),
+    );
   });
   return {
     async close() {

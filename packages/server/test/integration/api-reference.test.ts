@@ -37,7 +37,10 @@ describe('API reference at /docs', () => {
 
   it('loads only assets of its own origin, and each of them is served', async () => {
     const references = [...page.response.body.matchAll(/\b(?:src|href)\s*=\s*["']([^"']+)["']/g)].map((match) => new URL(match[1]!, page.url));
-    assert.ok(references.some((url) => url.pathname.endsWith('.js')), 'the page loads its scripts');
+    assert.ok(
+      references.some((url) => url.pathname.endsWith('.js')),
+      'the page loads its scripts',
+    );
     for (const url of references) {
       assert.equal(url.origin, new URL(ORIGIN).origin, `${url.href} is not of this origin`);
       assert.equal((await browse(url)).response.statusCode, 200, url.href);
@@ -48,7 +51,12 @@ describe('API reference at /docs', () => {
     const scriptUrl = new URL('/docs/static/swagger-ui-bundle.js', ORIGIN);
     for (const response of [page.response, (await browse(scriptUrl)).response]) {
       const policy = String(response.headers['content-security-policy']);
-      const directives = new Map(policy.split(';').map((directive) => directive.trim().split(/\s+/)).map(([name, ...sources]) => [name!, sources]));
+      const directives = new Map(
+        policy
+          .split(';')
+          .map((directive) => directive.trim().split(/\s+/))
+          .map(([name, ...sources]) => [name!, sources]),
+      );
       assert.deepEqual(directives.get('default-src'), ["'self'"]);
       for (const [name, sources] of directives) {
         // connect-src also names the API's public URL (PUBLIC_URL), for "Try it out".
@@ -76,7 +84,19 @@ describe('API reference at /docs', () => {
   it('shows the declared tags, the examples and each operation’s error codes (GET /docs/json)', async () => {
     const response = await t.app.inject({ url: '/docs/json' });
     assert.equal(response.statusCode, 200);
-    const shown = response.json() as { tags: { name: string; description?: string }[]; paths: Record<string, Record<string, { tags: string[]; responses: Record<string, { content: Record<string, { example?: { object?: string }; examples?: Record<string, { value: { error: { code: string } } }> }> }> }>> };
+    const shown = response.json() as {
+      tags: { name: string; description?: string }[];
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            tags: string[];
+            responses: Record<string, { content: Record<string, { example?: { object?: string }; examples?: Record<string, { value: { error: { code: string } } }> }> }>;
+          }
+        >
+      >;
+    };
     const tags = new Map(shown.tags.map((tag) => [tag.name, tag.description]));
     for (const name of ['collect', 'payouts', 'bulk payments', 'balances']) assert.ok(tags.get(name), `tag ${name} is shown with its description`);
     const create = shown.paths['/api/v1/collect/payments']!.post!;
@@ -90,6 +110,9 @@ describe('API reference at /docs', () => {
 
   it('is not itself in the document', async () => {
     const document = (await t.app.inject({ url: '/api/v1/openapi.json' })).json() as { paths: Record<string, unknown> };
-    assert.deepEqual(Object.keys(document.paths).filter((path) => path.startsWith('/docs')), []);
+    assert.deepEqual(
+      Object.keys(document.paths).filter((path) => path.startsWith('/docs')),
+      [],
+    );
   });
 });

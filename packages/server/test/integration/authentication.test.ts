@@ -164,7 +164,12 @@ for (const target of testDatabases()) {
           payload: { reference, amount: 1000, country: 'BJ', mode: 'direct', operator: 'mtn_bj', customer: { phone: '0197000000' } },
         });
         assert.equal(res.statusCode, 201, res.body);
-        const event = await t.services.database.db.selectFrom('events').select('id').where('type', '=', 'collect.payment.created').where('payload', 'like', `%${reference}%`).executeTakeFirstOrThrow();
+        const event = await t.services.database.db
+          .selectFrom('events')
+          .select('id')
+          .where('type', '=', 'collect.payment.created')
+          .where('payload', 'like', `%${reference}%`)
+          .executeTakeFirstOrThrow();
         return { reference, id: res.json().id as string, eventId: event.id };
       }
 

@@ -56,12 +56,15 @@ for (const target of testDatabases()) {
       return { statusCode: res.statusCode, json: JSON.parse(text) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
     }
     const upload = (key: string, file: Buffer, form: Form) =>
-      form === 'text/csv' ? post(key, file, 'text/csv') : post(key, multipartBody([{ name: 'file', filename: 'paie.csv', content: file }]), `multipart/form-data; boundary=${boundary}`);
+      form === 'text/csv'
+        ? post(key, file, 'text/csv')
+        : post(key, multipartBody([{ name: 'file', filename: 'paie.csv', content: file }]), `multipart/form-data; boundary=${boundary}`);
     async function batchesOf(key: string): Promise<unknown[]> {
       const res = await request(`${base}/api/v1/bulk-payments/`, { headers: { authorization: `Bearer ${key}` } });
       return ((await res.body.json()) as { data: unknown[] }).data;
     }
-    async function assertRefused(key: string, answer: { statusCode: number; json: Record<string, any> }, status: number, code: string, message: RegExp) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    async function assertRefused(key: string, answer: { statusCode: number; json: Record<string, any> }, status: number, code: string, message: RegExp) {
       assert.equal(answer.statusCode, status, JSON.stringify(answer.json));
       assert.equal(answer.json.error.code, code);
       assert.match(answer.json.error.message, message);
@@ -78,11 +81,14 @@ for (const target of testDatabases()) {
             assert.equal(res.json.item_count, 3);
             const items = await request(`${base}/api/v1/bulk-payments/${res.json.id}/items/`, { headers: { authorization: `Bearer ${testKey}` } });
             const lines = ((await items.body.json()) as { data: Array<{ beneficiary_name: string; description: string }> }).data;
-            assert.deepEqual(lines.map((line) => [line.beneficiary_name, line.description]), [
-              ['Hélène Kpètè', 'Prime de Noël'],
-              ['François Gbèdo', 'Côte à côte'],
-              ['Jérôme Ahouansou', 'Reçu été'],
-            ]);
+            assert.deepEqual(
+              lines.map((line) => [line.beneficiary_name, line.description]),
+              [
+                ['Hélène Kpètè', 'Prime de Noël'],
+                ['François Gbèdo', 'Côte à côte'],
+                ['Jérôme Ahouansou', 'Reçu été'],
+              ],
+            );
           });
         }
 
@@ -108,7 +114,9 @@ for (const target of testDatabases()) {
           const file = Buffer.from('nom;telephone;montant;devise;reference;pays;operateur\r\nAfi\u0000;0197000000;1000000;XOF;N-1;BJ;mtn_bj\r\n');
           const res = await upload(testKey, file, form);
           await assertRefused(testKey, res, 400, 'validation_error', /1 line/);
-          assert.deepEqual(res.json.error.details, [{ row: 2, field: 'beneficiary_name', code: 'validation_error', message: 'Column A (beneficiary_name) holds a control character (U+0000); retype the cell.' }]);
+          assert.deepEqual(res.json.error.details, [
+            { row: 2, field: 'beneficiary_name', code: 'validation_error', message: 'Column A (beneficiary_name) holds a control character (U+0000); retype the cell.' },
+          ]);
         });
       });
     }
@@ -138,7 +146,13 @@ for (const target of testDatabases()) {
         const { testKey } = await t.newMerchant();
         await assertRefused(testKey, await multipart(testKey, [{ name: 'note', content: 'no file' }]), 400, 'validation_error', /holds no file/);
         const truncated = multipartBody([{ name: 'file', filename: 'a.csv', content: fixture('utf8.csv') }]).subarray(0, 120);
-        await assertRefused(testKey, await post(testKey, truncated, `multipart/form-data; boundary=${boundary}`), 400, 'validation_error', /multipart body cannot be read|Unexpected end of form/);
+        await assertRefused(
+          testKey,
+          await post(testKey, truncated, `multipart/form-data; boundary=${boundary}`),
+          400,
+          'validation_error',
+          /multipart body cannot be read|Unexpected end of form/,
+        );
         await assertRefused(testKey, await post(testKey, Buffer.from('x'), 'multipart/form-data'), 400, 'validation_error', /multipart body cannot be read/);
       });
 
@@ -148,11 +162,15 @@ for (const target of testDatabases()) {
         const body = multipartBody([{ name: 'file', filename: 'a.csv', content: fixture('utf8.csv') }]);
         await new Promise<void>((resolve) => {
           const socket = connect(port, '127.0.0.1', () => {
-            socket.write(`POST /api/v1/bulk-payments/import_csv/?name=x HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${testKey}\r\nIdempotency-Key: ${newId()}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}\r\n\r\n`);
-            socket.write(body.subarray(0, 200), () => setTimeout(() => {
-              socket.destroy();
-              resolve();
-            }, 100));
+            socket.write(
+              `POST /api/v1/bulk-payments/import_csv/?name=x HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${testKey}\r\nIdempotency-Key: ${newId()}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}\r\n\r\n`,
+            );
+            socket.write(body.subarray(0, 200), () =>
+              setTimeout(() => {
+                socket.destroy();
+                resolve();
+              }, 100),
+            );
           });
           socket.on('error', () => {});
         });
@@ -167,7 +185,10 @@ for (const target of testDatabases()) {
 
       it('still imports a file sent after other fields, and stores one batch', async () => {
         const { testKey } = await t.newMerchant();
-        const res = await multipart(testKey, [{ name: 'note', content: 'ignored' }, { name: 'file', filename: 'a.csv', content: fixture('windows-1252.csv') }]);
+        const res = await multipart(testKey, [
+          { name: 'note', content: 'ignored' },
+          { name: 'file', filename: 'a.csv', content: fixture('windows-1252.csv') },
+        ]);
         assert.equal(res.statusCode, 201, JSON.stringify(res.json));
         assert.equal((await batchesOf(testKey)).length, 1);
       });

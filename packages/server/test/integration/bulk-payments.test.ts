@@ -77,7 +77,9 @@ for (const target of testDatabases()) {
       it('stores a draft batch with its lines pending, totals per status, and moves no money', async () => {
         const { testKey } = await t.newMerchant();
         const before = await balance(testKey);
-        const batch = await create(testKey, [line(), line({ amount: 1_000_000, phone: '+229 01 97 00 00 00', country: undefined }), line({ operator: 'moov_bj' })], { metadata: { month: '2026-06' } });
+        const batch = await create(testKey, [line(), line({ amount: 1_000_000, phone: '+229 01 97 00 00 00', country: undefined }), line({ operator: 'moov_bj' })], {
+          metadata: { month: '2026-06' },
+        });
         assert.equal(batch.object, 'bulk_payment');
         assert.equal(batch.status, 'draft');
         assert.equal(batch.source, 'api');
@@ -98,11 +100,14 @@ for (const target of testDatabases()) {
 
         const items = (await send(testKey, 'GET', `/bulk-payments/${batch.id}/items/`)).json();
         assert.equal(items.object, 'list');
-        assert.deepEqual(items.data.map((i: Wire) => [i.object, i.row, i.status, i.phone]), [
-          ['bulk_payment_item', 1, 'pending', '+2290197000000'],
-          ['bulk_payment_item', 2, 'pending', '+2290197000000'],
-          ['bulk_payment_item', 3, 'pending', '+2290197000000'],
-        ]);
+        assert.deepEqual(
+          items.data.map((i: Wire) => [i.object, i.row, i.status, i.phone]),
+          [
+            ['bulk_payment_item', 1, 'pending', '+2290197000000'],
+            ['bulk_payment_item', 2, 'pending', '+2290197000000'],
+            ['bulk_payment_item', 3, 'pending', '+2290197000000'],
+          ],
+        );
         assert.equal(items.data[1].country, 'BJ', 'taken from the international number');
         assert.equal(items.data[0].batch_id, batch.id);
         assert.equal(items.data[0].payout_id, null);
@@ -135,7 +140,10 @@ for (const target of testDatabases()) {
         assert.equal(error.field, 'items');
         const details = error.details as Wire[];
         const has = (row: number, field: string, code: string) =>
-          assert.ok(details.some((d) => d.row === row && d.field === field && d.code === code), `row ${row} ${field} ${code} in ${JSON.stringify(details)}`);
+          assert.ok(
+            details.some((d) => d.row === row && d.field === field && d.code === code),
+            `row ${row} ${field} ${code} in ${JSON.stringify(details)}`,
+          );
         for (const field of ['beneficiary_name', 'phone', 'amount', 'currency']) has(2, field, 'validation_error');
         has(3, 'reference', 'duplicate_reference');
         has(3, 'phone', 'invalid_phone');
@@ -146,12 +154,16 @@ for (const target of testDatabases()) {
         has(8, 'reference', 'duplicate_reference');
         has(9, 'reference', 'validation_error');
         assert.ok(!details.some((d) => d.row === 1), 'row 1 is fine');
-        assert.deepEqual(details.map((d) => d.row), [...details.map((d) => d.row)].sort((a, b) => a - b), 'in row order');
+        assert.deepEqual(
+          details.map((d) => d.row),
+          [...details.map((d) => d.row)].sort((a, b) => a - b),
+          'in row order',
+        );
         assert.match(error.message, /8 lines/);
         assert.deepEqual((await send(testKey, 'GET', '/bulk-payments/')).json().data, []);
       });
 
-      it('reports values of the wrong type with their row, beside the other lines\' problems', async () => {
+      it("reports values of the wrong type with their row, beside the other lines' problems", async () => {
         const { testKey } = await t.newMerchant();
         const items = [line(), line({ amount: '25000', phone: 97000000 }), line({ operator: 'nobody' }), line({ amount: 2.5, colour: 'blue' })];
         const res = await send(testKey, 'POST', '/bulk-payments/', batchBody(items));
@@ -170,7 +182,10 @@ for (const target of testDatabases()) {
         for (const detail of details) assert.ok(detail.message, 'each problem says what is wrong');
         const unrelated = await send(testKey, 'POST', '/bulk-payments/', batchBody([line({ amount: 'x' })], { name: 7 }));
         assert.equal(unrelated.statusCode, 400);
-        assert.ok((unrelated.json().error.details as Wire[]).some((d) => d.field === 'name'), 'a problem outside the lines is an ordinary 400');
+        assert.ok(
+          (unrelated.json().error.details as Wire[]).some((d) => d.field === 'name'),
+          'a problem outside the lines is an ordinary 400',
+        );
         assert.deepEqual((await send(testKey, 'GET', '/bulk-payments/')).json().data, []);
       });
 
@@ -219,7 +234,7 @@ for (const target of testDatabases()) {
         assert.equal(fixed.statusCode, 201, fixed.body);
       });
 
-      it('keeps the answer to a well-formed batch refused for its lines\' problems under its key, as documented', async () => {
+      it("keeps the answer to a well-formed batch refused for its lines' problems under its key, as documented", async () => {
         const { testKey } = await t.newMerchant();
         const body = batchBody([line({ phone: '12' })]);
         const refused = await send(testKey, 'POST', '/bulk-payments/', body, { idempotencyKey: 'lines-1' });
@@ -247,9 +262,16 @@ for (const target of testDatabases()) {
         assert.equal(batch.description, 'Paie');
         assert.equal(batch.total_amount_minor, 3_500_000);
         const items = (await send(testKey, 'GET', `/bulk-payments/${batch.id}/items/`)).json().data as Wire[];
-        assert.deepEqual(items.map((i) => [i.row, i.reference, i.beneficiary_name]), [[2, 'S-1', 'Afi Mensah'], [3, 'S-2', 'Kofi']]);
+        assert.deepEqual(
+          items.map((i) => [i.row, i.reference, i.beneficiary_name]),
+          [
+            [2, 'S-1', 'Afi Mensah'],
+            [3, 'S-2', 'Kofi'],
+          ],
+        );
 
-        const commas = 'beneficiary_name,phone,amount,currency,reference,country,operator,description\n"Mensah, Afi",0197000000,2500000,XOF,C-1,BJ,mtn_bj,"Salaire ""juin""\nagent"\n';
+        const commas =
+          'beneficiary_name,phone,amount,currency,reference,country,operator,description\n"Mensah, Afi",0197000000,2500000,XOF,C-1,BJ,mtn_bj,"Salaire ""juin""\nagent"\n';
         const second = await importCsv(testKey, commas);
         assert.equal(second.statusCode, 201, second.body);
         const only = ((await send(testKey, 'GET', `/bulk-payments/${second.json().id}/items/`)).json().data as Wire[])[0]!;
@@ -343,28 +365,46 @@ for (const target of testDatabases()) {
         const ids: string[] = [];
         for (let i = 0; i < 3; i++) ids.push((await create(testKey, [line()], { name: `B${i}` })).id);
         const all = (await send(testKey, 'GET', '/bulk-payments/')).json();
-        assert.deepEqual(all.data.map((b: Wire) => b.id), [...ids].reverse());
+        assert.deepEqual(
+          all.data.map((b: Wire) => b.id),
+          [...ids].reverse(),
+        );
         assert.equal(all.data[0].totals, undefined, 'lists carry no totals');
         const page = (await send(testKey, 'GET', '/bulk-payments/?limit=2')).json();
         assert.equal(page.has_more, true);
         const next = (await send(testKey, 'GET', `/bulk-payments/?limit=2&starting_after=${page.data[1].id}`)).json();
-        assert.deepEqual(next.data.map((b: Wire) => b.id), [ids[0]]);
+        assert.deepEqual(
+          next.data.map((b: Wire) => b.id),
+          [ids[0]],
+        );
         assert.equal((await send(testKey, 'GET', '/bulk-payments/?status=completed')).json().data.length, 0);
         assert.equal((await send(testKey, 'GET', '/bulk-payments/?status=draft')).json().data.length, 3);
         assert.equal((await send(testKey, 'GET', '/bulk-payments/?created_gte=2999-01-01T00:00:00Z')).json().data.length, 0);
         assert.equal((await send(testKey, 'GET', '/bulk-payments/?status=nope')).statusCode, 400);
       });
 
-      it('pages a batch\'s lines in row order, filters them, and keeps batches to their merchant and environment', async () => {
+      it("pages a batch's lines in row order, filters them, and keeps batches to their merchant and environment", async () => {
         const { testKey, liveKey } = await t.newMerchant();
-        const batch = await create(testKey, Array.from({ length: 25 }, () => line()));
+        const batch = await create(
+          testKey,
+          Array.from({ length: 25 }, () => line()),
+        );
         const first = (await send(testKey, 'GET', `/bulk-payments/${batch.id}/items/?limit=10`)).json();
-        assert.deepEqual(first.data.map((i: Wire) => i.row), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        assert.deepEqual(
+          first.data.map((i: Wire) => i.row),
+          [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+        );
         assert.equal(first.has_more, true);
         const second = (await send(testKey, 'GET', `/bulk-payments/${batch.id}/items/?limit=10&starting_after=${first.data[9].id}`)).json();
-        assert.deepEqual(second.data.map((i: Wire) => i.row), [11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+        assert.deepEqual(
+          second.data.map((i: Wire) => i.row),
+          [11, 12, 13, 14, 15, 16, 17, 18, 19, 20],
+        );
         const back = (await send(testKey, 'GET', `/bulk-payments/${batch.id}/items/?limit=5&ending_before=${second.data[0].id}`)).json();
-        assert.deepEqual(back.data.map((i: Wire) => i.row), [6, 7, 8, 9, 10]);
+        assert.deepEqual(
+          back.data.map((i: Wire) => i.row),
+          [6, 7, 8, 9, 10],
+        );
         assert.equal((await send(testKey, 'GET', `/bulk-payments/${batch.id}/items/?status=completed`)).json().data.length, 0);
         assert.equal((await send(testKey, 'GET', `/bulk-payments/${batch.id}/items/?status=pending&limit=100`)).json().data.length, 25);
 
@@ -417,7 +457,12 @@ for (const target of testDatabases()) {
         const drafted = await itemsOf(testKey, batch.id);
         assert.deepEqual(
           drafted.map((item) => [item.country, item.operator]),
-          [['BJ', 'mtn_bj'], ['BJ', 'moov_bj'], ['TG', 'tmoney_tg'], ['CI', 'mtn_ci']],
+          [
+            ['BJ', 'mtn_bj'],
+            ['BJ', 'moov_bj'],
+            ['TG', 'tmoney_tg'],
+            ['CI', 'mtn_ci'],
+          ],
         );
         assert.equal((await validate(testKey, batch.id)).statusCode, 200);
         await work();
@@ -426,21 +471,42 @@ for (const target of testDatabases()) {
         // The same as a CSV file with only the contract's columns.
         const imported = await importCsv(testKey, `nom;telephone;montant;devise;reference\nAfi Mensah;+228 90 00 00 00;25000;XOF;CSV-${newId()}\n`);
         assert.equal(imported.statusCode, 201, imported.body);
-        assert.deepEqual((await itemsOf(testKey, imported.json().id)).map((item) => [item.country, item.operator]), [['TG', 'tmoney_tg']]);
+        assert.deepEqual(
+          (await itemsOf(testKey, imported.json().id)).map((item) => [item.country, item.operator]),
+          [['TG', 'tmoney_tg']],
+        );
         // National numbers take the batch's country (JSON `country`, CSV `?country=`); without one they need their own.
         const national = await create(testKey, [contractLine('0197000000'), { ...contractLine('90000000'), country: 'TG' }], { country: 'BJ' });
-        assert.deepEqual((await itemsOf(testKey, national.id)).map((item) => [item.country, item.operator]), [['BJ', 'mtn_bj'], ['TG', 'tmoney_tg']]);
+        assert.deepEqual(
+          (await itemsOf(testKey, national.id)).map((item) => [item.country, item.operator]),
+          [
+            ['BJ', 'mtn_bj'],
+            ['TG', 'tmoney_tg'],
+          ],
+        );
         const nationalCsv = await importCsv(testKey, `nom;telephone;montant;devise;reference\nAfi;0701020304;25000;XOF;CSV-${newId()}\n`, 'name=Import&country=CI');
         assert.equal(nationalCsv.statusCode, 201, nationalCsv.body);
-        assert.deepEqual((await itemsOf(testKey, nationalCsv.json().id)).map((item) => [item.country, item.operator]), [['CI', 'orange_ci']]);
+        assert.deepEqual(
+          (await itemsOf(testKey, nationalCsv.json().id)).map((item) => [item.country, item.operator]),
+          [['CI', 'orange_ci']],
+        );
         // A national number that fits one served country's plan only (Togo's 8 digits) needs no country.
         const togolese = await create(testKey, [contractLine('90 00 00 00')]);
-        assert.deepEqual((await itemsOf(testKey, togolese.id)).map((item) => [item.country, item.phone, item.operator]), [['TG', '+22890000000', 'tmoney_tg']]);
+        assert.deepEqual(
+          (await itemsOf(testKey, togolese.id)).map((item) => [item.country, item.phone, item.operator]),
+          [['TG', '+22890000000', 'tmoney_tg']],
+        );
         const countryless = await send(testKey, 'POST', '/bulk-payments/', batchBody([contractLine('0197000000')]));
-        assert.deepEqual(countryless.json().error.details.map((d: Wire) => [d.field, d.code]), [['country', 'validation_error']]);
+        assert.deepEqual(
+          countryless.json().error.details.map((d: Wire) => [d.field, d.code]),
+          [['country', 'validation_error']],
+        );
         const unpredictable = await send(testKey, 'POST', '/bulk-payments/', batchBody([contractLine('+2290129000000')]));
         assert.equal(unpredictable.statusCode, 400, unpredictable.body);
-        assert.deepEqual(unpredictable.json().error.details.map((d: Wire) => [d.row, d.field, d.code]), [[1, 'operator', 'operator_required']]);
+        assert.deepEqual(
+          unpredictable.json().error.details.map((d: Wire) => [d.row, d.field, d.code]),
+          [[1, 'operator', 'operator_required']],
+        );
       });
 
       it('pays each line as a payout (its reference, the line id as payout id) and completes the batch', async () => {
@@ -478,7 +544,10 @@ for (const target of testDatabases()) {
         assert.ok(done.completed_at);
         assert.equal(done.totals.completed.count, 2);
         assert.equal(done.totals.completed.amount_minor, batch.total_amount_minor);
-        assert.deepEqual((await itemsOf(testKey, batch.id)).map((i) => i.status), ['completed', 'completed']);
+        assert.deepEqual(
+          (await itemsOf(testKey, batch.id)).map((i) => i.status),
+          ['completed', 'completed'],
+        );
         assert.equal((await balance(testKey)).reserved_minor, 0);
         const events = (await send(testKey, 'GET', `/events?reference=${batch.id}`)).json().data as Wire[];
         assert.deepEqual(events.map((e) => [e.type, e.event_version, e.data.object.object, e.data.object.status]).reverse(), [
@@ -505,7 +574,7 @@ for (const target of testDatabases()) {
         assert.equal(mixedDone.totals.completed.count, 1);
         assert.equal(mixedDone.totals.failed.count, 1);
         const failedLine = (await itemsOf(testKey, mixed.id)).find((i) => i.status === 'failed')!;
-        assert.ok(failedLine.failure_code, 'the payout\'s failure code');
+        assert.ok(failedLine.failure_code, "the payout's failure code");
         assert.equal((await send(testKey, 'GET', `/bulk-payments/${none.id}/`)).json().status, 'failed');
         const finalEvent = async (id: string) => ((await send(testKey, 'GET', `/events?reference=${id}`)).json().data as Wire[])[0]!.type;
         assert.equal(await finalEvent(mixed.id), 'bulk_payment.partially_completed');
@@ -516,7 +585,10 @@ for (const target of testDatabases()) {
 
       it('refuses a batch the available balance cannot cover (422) and leaves it a draft', async () => {
         const { testKey } = await t.newMerchant();
-        const batch = await create(testKey, Array.from({ length: 45 }, () => line()));
+        const batch = await create(
+          testKey,
+          Array.from({ length: 45 }, () => line()),
+        );
         const res = await validate(testKey, batch.id);
         assert.equal(res.statusCode, 422, res.body);
         assert.equal(res.json().error.code, 'insufficient_balance');
@@ -536,7 +608,10 @@ for (const target of testDatabases()) {
         assert.ok(cancelled.completed_at);
         assert.deepEqual(cancelled.totals.cancelled, { count: 2, amount_minor: batch.total_amount_minor, fee_minor: batch.total_fee_minor });
         assert.equal(cancelled.totals.pending.count, 0);
-        assert.deepEqual((await itemsOf(testKey, batch.id)).map((i) => i.status), ['cancelled', 'cancelled']);
+        assert.deepEqual(
+          (await itemsOf(testKey, batch.id)).map((i) => i.status),
+          ['cancelled', 'cancelled'],
+        );
         assert.equal((await cancel()).json().status, 'cancelled', 'cancelling again answers the batch as it is');
         const refused = await validate(testKey, batch.id);
         assert.equal(refused.statusCode, 409);
@@ -544,7 +619,10 @@ for (const target of testDatabases()) {
         await execute();
         assert.deepEqual(await balance(testKey), before, 'nothing reserved, nothing paid');
         const events = (await send(testKey, 'GET', `/events?reference=${batch.id}`)).json().data as Wire[];
-        assert.deepEqual(events.map((e) => [e.type, e.data.object.status]), [['bulk_payment.cancelled', 'cancelled']]);
+        assert.deepEqual(
+          events.map((e) => [e.type, e.data.object.status]),
+          [['bulk_payment.cancelled', 'cancelled']],
+        );
         assert.equal((await send(testKey, 'GET', '/bulk-payments/?status=cancelled')).json().data.length, 1);
       });
 
@@ -588,8 +666,16 @@ for (const target of testDatabases()) {
         // the state a catalog change between draft and approval leaves.
         const raise = 777;
         const { db } = t.services.database;
-        await db.updateTable('bulk_batch_items').set((eb) => ({ fee_minor: eb('fee_minor', '+', raise) })).where('batch_id', '=', batch.id).execute();
-        await db.updateTable('bulk_batches').set((eb) => ({ total_fee_minor: eb('total_fee_minor', '+', 2 * raise) })).where('id', '=', batch.id).execute();
+        await db
+          .updateTable('bulk_batch_items')
+          .set((eb) => ({ fee_minor: eb('fee_minor', '+', raise) }))
+          .where('batch_id', '=', batch.id)
+          .execute();
+        await db
+          .updateTable('bulk_batches')
+          .set((eb) => ({ total_fee_minor: eb('total_fee_minor', '+', 2 * raise) }))
+          .where('id', '=', batch.id)
+          .execute();
         const drafted = await itemsOf(testKey, batch.id);
         const before = await balance(testKey);
 
@@ -602,7 +688,11 @@ for (const target of testDatabases()) {
         }
         const approved = (await send(testKey, 'GET', `/bulk-payments/${batch.id}/`)).json();
         assert.equal(approved.totals.completed.fee_minor, batch.total_fee_minor + 2 * raise);
-        assert.equal(before.available_minor - (await balance(testKey)).available_minor, approved.total_amount_minor + approved.total_fee_minor, 'the balance paid what the batch showed');
+        assert.equal(
+          before.available_minor - (await balance(testKey)).available_minor,
+          approved.total_amount_minor + approved.total_fee_minor,
+          'the balance paid what the batch showed',
+        );
       });
 
       it('leaves invalid a line whose reference was taken since the draft, and pays the others', async () => {
@@ -615,13 +705,16 @@ for (const target of testDatabases()) {
         const [taken, paid] = await itemsOf(testKey, batch.id);
         assert.equal(taken!.status, 'invalid');
         assert.equal(taken!.payout_id, null);
-        assert.deepEqual(taken!.problems.map((p: Wire) => [p.row, p.field, p.code]), [[1, 'reference', 'duplicate_reference']]);
+        assert.deepEqual(
+          taken!.problems.map((p: Wire) => [p.row, p.field, p.code]),
+          [[1, 'reference', 'duplicate_reference']],
+        );
         assert.equal(paid!.status, 'processing');
         await work();
         assert.equal((await send(testKey, 'GET', `/bulk-payments/${batch.id}/`)).json().status, 'partially_completed');
       });
 
-      it('resumes a run that died after a line\'s payout committed, without paying that line twice', async () => {
+      it("resumes a run that died after a line's payout committed, without paying that line twice", async () => {
         const { testKey, merchantId } = await t.newMerchant();
         const batch = await create(testKey, [line(), line(), line()]);
         const [first] = await itemsOf(testKey, batch.id);
@@ -630,14 +723,20 @@ for (const target of testDatabases()) {
         const merchant = await t.services.merchants.getMerchant(merchantId);
         await t.services.database.db.updateTable('bulk_batches').set({ status: 'processing', version: 2 }).where('id', '=', batch.id).execute();
         const before = await balance(testKey);
-        await t.services.payouts.create({ merchantId, environment: 'test', merchant }, { id: first!.id, reference: first!.reference, amountMinor: first!.amount, phone: first!.phone, country: first!.country, operator: first!.operator });
+        await t.services.payouts.create(
+          { merchantId, environment: 'test', merchant },
+          { id: first!.id, reference: first!.reference, amountMinor: first!.amount, phone: first!.phone, country: first!.country, operator: first!.operator },
+        );
 
         const res = await validate(testKey, batch.id);
         assert.equal(res.statusCode, 200, res.body);
         assert.equal(res.json().totals.pending.count, 3, 'a processing batch is answered as it is');
         await execute();
         const items = await itemsOf(testKey, batch.id);
-        assert.deepEqual(items.map((i) => [i.status, i.payout_id]), items.map((i) => ['processing', i.id]));
+        assert.deepEqual(
+          items.map((i) => [i.status, i.payout_id]),
+          items.map((i) => ['processing', i.id]),
+        );
         const payouts = (await send(testKey, 'GET', '/payout/mobile-money/?limit=100')).json().data as Wire[];
         assert.equal(payouts.length, 3, 'one payout per line');
         const everyLineOnce = items.reduce((sum, i) => sum + i.amount + i.fee_minor, 0);
@@ -654,10 +753,14 @@ for (const target of testDatabases()) {
         // Another worker made this line's payout meanwhile; this one is refused it (say, the balance
         // it read was already spent by that very payout).
         const merchant = await t.services.merchants.getMerchant(merchantId);
-        await t.services.payouts.create({ merchantId, environment: 'test', merchant }, { id: item!.id, reference: item!.reference, amountMinor: item!.amount, phone: item!.phone, country: item!.country, operator: item!.operator });
+        await t.services.payouts.create(
+          { merchantId, environment: 'test', merchant },
+          { id: item!.id, reference: item!.reference, amountMinor: item!.amount, phone: item!.phone, country: item!.country, operator: item!.operator },
+        );
         const payouts = t.services.payouts;
         const original = payouts.createMany.bind(payouts);
-        payouts.createMany = async (...args: Parameters<typeof original>) => args[1].map(() => ({ error: new AkweError('insufficient_balance', 'The available balance cannot cover it.') }));
+        payouts.createMany = async (...args: Parameters<typeof original>) =>
+          args[1].map(() => ({ error: new AkweError('insufficient_balance', 'The available balance cannot cover it.') }));
         try {
           await t.services.bulk.followDue(100);
         } finally {
@@ -669,7 +772,7 @@ for (const target of testDatabases()) {
         assert.deepEqual([linked!.status, linked!.payout_id], ['processing', item!.id]);
       });
 
-      it('visits every processing batch in turn: one waiting on its payouts does not keep a later batch, another merchant\'s, from running', async () => {
+      it("visits every processing batch in turn: one waiting on its payouts does not keep a later batch, another merchant's, from running", async () => {
         const early = await t.newMerchant();
         // Phone suffix 0002: the sandbox keeps the payout PROCESSING for good, so the batch waits forever.
         const waiting = await create(early.testKey, [line({ phone: '0197000002' })]);
@@ -716,16 +819,19 @@ for (const target of testDatabases()) {
         assert.equal((await itemsOf(testKey, failing.id))[0]!.status, 'processing', 'and the failing one runs once it can');
       });
 
-      it('a worker that dies mid-batch, after a group\'s payouts committed and before its lines were marked, is resumed by the next pass', async () => {
+      it("a worker that dies mid-batch, after a group's payouts committed and before its lines were marked, is resumed by the next pass", async () => {
         const { testKey } = await t.newMerchant();
-        const batch = await create(testKey, Array.from({ length: 5 }, () => line()));
+        const batch = await create(
+          testKey,
+          Array.from({ length: 5 }, () => line()),
+        );
         const before = await balance(testKey);
         assert.equal((await validate(testKey, batch.id)).statusCode, 200);
         const payouts = t.services.payouts;
         const original = payouts.createMany.bind(payouts);
         payouts.createMany = async (...args: Parameters<typeof original>) => {
           await original(...args);
-          throw new Error('worker died after the group\'s payouts committed');
+          throw new Error("worker died after the group's payouts committed");
         };
         try {
           await assert.rejects(t.services.bulk.followDue(), /worker died/);
@@ -737,10 +843,17 @@ for (const target of testDatabases()) {
         assert.equal(((await send(testKey, 'GET', '/payout/mobile-money/?limit=100')).json().data as Wire[]).length, 5, 'the payouts committed');
         await work();
         const items = await itemsOf(testKey, batch.id);
-        assert.deepEqual(items.map((i) => [i.status, i.payout_id]), items.map((i) => ['completed', i.id]));
+        assert.deepEqual(
+          items.map((i) => [i.status, i.payout_id]),
+          items.map((i) => ['completed', i.id]),
+        );
         const made = (await send(testKey, 'GET', '/payout/mobile-money/?limit=100')).json().data as Wire[];
         assert.equal(made.length, 5, 'one payout per line');
-        assert.equal(before.available_minor - (await balance(testKey)).available_minor, items.reduce((sum, i) => sum + i.amount + i.fee_minor, 0), 'each line paid once');
+        assert.equal(
+          before.available_minor - (await balance(testKey)).available_minor,
+          items.reduce((sum, i) => sum + i.amount + i.fee_minor, 0),
+          'each line paid once',
+        );
         assert.equal((await send(testKey, 'GET', `/bulk-payments/${batch.id}/`)).json().status, 'completed');
       });
     });

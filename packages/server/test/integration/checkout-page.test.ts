@@ -57,7 +57,14 @@ for (const target of testDatabases()) {
         const payment = await api.createOk(hosted());
         const token = pathOf(payment.checkout_url).split('/').pop()!;
         const unknown = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
-        for (const path of [`/checkout/${payment.id}`, `/checkout/${payment.reference}`, `/checkout/${unknown}`, '/checkout/%E2%9C%93', `/checkout/${token}x`, `/checkout/${token}/nothing-here`]) {
+        for (const path of [
+          `/checkout/${payment.id}`,
+          `/checkout/${payment.reference}`,
+          `/checkout/${unknown}`,
+          '/checkout/%E2%9C%93',
+          `/checkout/${token}x`,
+          `/checkout/${token}/nothing-here`,
+        ]) {
           const res = await open(path);
           assert.equal(res.statusCode, 404, path);
           assert.match(String(res.headers['content-type']), /^text\/html/);
@@ -93,7 +100,8 @@ for (const target of testDatabases()) {
         const other = await api.createOk(hosted({ description: 'Someone else' }));
         const payment = await api.createOk(hosted({ metadata: { customer_email: 'secret@example.com' } }));
         const body = (await open(pathOf(payment.checkout_url))).body;
-        for (const hidden of [payment.reference, payment.id, 'secret@example.com', 'ak_test_', 'ak_live_', other.reference, 'Someone else']) assert.ok(!body.includes(hidden), hidden);
+        for (const hidden of [payment.reference, payment.id, 'secret@example.com', 'ak_test_', 'ak_live_', other.reference, 'Someone else'])
+          assert.ok(!body.includes(hidden), hidden);
       });
 
       it('speaks English to a browser that prefers it, and on the page’s switch', async () => {
@@ -118,7 +126,11 @@ for (const target of testDatabases()) {
         const after = (await api.get(payment.reference)).json();
         assert.equal(after.status, 'completed');
         assert.equal(after.operator, 'mtn_ci');
-        assert.deepEqual(await eventsOf(t.services.database, payment.id), ['collect.payment.created:awaiting_payment', 'collect.payment.processing:processing', 'collect.payment.completed:completed']);
+        assert.deepEqual(await eventsOf(t.services.database, payment.id), [
+          'collect.payment.created:awaiting_payment',
+          'collect.payment.processing:processing',
+          'collect.payment.completed:completed',
+        ]);
         const page = await open(res.headers.location as string);
         assert.match(page.body, /Paiement réussi/);
         assert.match(page.body, /<a class="button" href="https:\/\/shop.example\/merci\?order=7" rel="noreferrer">Retour chez Boutique Adjoa<\/a>/);
@@ -239,7 +251,10 @@ for (const target of testDatabases()) {
         const css = /<link rel="stylesheet" href="(\/checkout\/assets\/checkout\.[0-9a-f]{12}\.css)">/.exec(page)?.[1];
         const js = /<script src="(\/checkout\/assets\/checkout\.[0-9a-f]{12}\.js)" defer><\/script>/.exec(page)?.[1];
         assert.ok(css && js, 'hashed asset URLs');
-        for (const [url, type] of [[css, /^text\/css/], [js, /^text\/javascript/]] as const) {
+        for (const [url, type] of [
+          [css, /^text\/css/],
+          [js, /^text\/javascript/],
+        ] as const) {
           const res = await open(url);
           assert.equal(res.statusCode, 200);
           assert.match(String(res.headers['content-type']), type);
@@ -311,7 +326,15 @@ for (const target of testDatabases()) {
         const payment = await api.createOk(hosted({ return_url: 'https://shop.example/done' }));
         assert.equal(payment.return_url, 'https://shop.example/done');
         assert.equal((await api.createOk(hosted())).return_url, null);
-        const onDirect = await api.create({ reference: `D-${Date.now()}`, amount: 3000, country: 'BJ', mode: 'direct', operator: 'mtn_bj', customer: { phone: '0197000000' }, return_url: 'https://shop.example/done' });
+        const onDirect = await api.create({
+          reference: `D-${Date.now()}`,
+          amount: 3000,
+          country: 'BJ',
+          mode: 'direct',
+          operator: 'mtn_bj',
+          customer: { phone: '0197000000' },
+          return_url: 'https://shop.example/done',
+        });
         assert.equal(onDirect.statusCode, 400);
         assert.equal(onDirect.json().error.field, 'return_url');
         for (const bad of ['http://shop.example/done', 'https://user:pw@shop.example/', 'javascript:alert(1)']) {

@@ -40,11 +40,14 @@ describe('akwe mocks and akwe operators check', () => {
   it('checks every configured operator: a token and the balance of each MTN product, Wave’s balance', async () => {
     const result = await runAkweJson<Wire>(['operators', 'check', '--json'], { env: { OPERATORS_FILE: file } });
     assert.equal(result.ok, true, JSON.stringify(result));
-    assert.deepEqual(result.operators.map((o: Wire) => [o.operator, o.checks.map((c: Wire) => `${c.part}:${c.ok}`)]), [
-      ['mtn_bj', ['collection:true', 'disbursement:true']],
-      ['mtn_ci', ['collection:true', 'disbursement:true']],
-      ['wave_ci', ['api key:true']],
-    ]);
+    assert.deepEqual(
+      result.operators.map((o: Wire) => [o.operator, o.checks.map((c: Wire) => `${c.part}:${c.ok}`)]),
+      [
+        ['mtn_bj', ['collection:true', 'disbursement:true']],
+        ['mtn_ci', ['collection:true', 'disbursement:true']],
+        ['wave_ci', ['api key:true']],
+      ],
+    );
   });
 
   it('exits 1 naming the part that fails, and never prints a secret', async () => {

@@ -41,7 +41,19 @@ for (const target of testDatabases()) {
 
     it('creates, lists, rotates and deletes an endpoint, sealing the secret with AKWE_SECRET', async () => {
       const created = await runAkweJson<EndpointJson>(
-        ['webhooks', 'create', '--merchant', merchantId, '--env', 'live', '--url', 'https://shop.example/hooks', '--events', 'collect.payment.*,collect.refund.completed', '--json'],
+        [
+          'webhooks',
+          'create',
+          '--merchant',
+          merchantId,
+          '--env',
+          'live',
+          '--url',
+          'https://shop.example/hooks',
+          '--events',
+          'collect.payment.*,collect.refund.completed',
+          '--json',
+        ],
         env(),
       );
       assert.equal(created.environment, 'live');
@@ -52,7 +64,10 @@ for (const target of testDatabases()) {
       assert.equal(stored.secret, created.secret);
 
       const listed = await runAkweJson<EndpointJson[]>(['webhooks', 'list', '--merchant', merchantId, '--json'], env());
-      assert.deepEqual(listed.map((e) => e.id), [created.id]);
+      assert.deepEqual(
+        listed.map((e) => e.id),
+        [created.id],
+      );
       assert.equal(listed[0]!.secret, undefined);
 
       const rotated = await runAkweJson<EndpointJson>(['webhooks', 'rotate-secret', created.id, '--overlap', '60', '--json'], env());

@@ -123,7 +123,10 @@ for (const target of testDatabases()) {
       assert.match(plain.test_key.key, /^ak_test_[A-Za-z0-9_-]{43}$/);
       assert.match(plain.live_key.key, /^ak_live_[A-Za-z0-9_-]{43}$/);
 
-      for (const [issued, environment] of [[plain.test_key, 'test'], [plain.live_key, 'live']] as const) {
+      for (const [issued, environment] of [
+        [plain.test_key, 'test'],
+        [plain.live_key, 'live'],
+      ] as const) {
         const result = await services.merchants.authenticate(issued.key);
         assert.equal(result.outcome, 'authenticated', `the ${environment} key printed by the CLI does not authenticate`);
         if (result.outcome !== 'authenticated') return;
@@ -174,21 +177,31 @@ for (const target of testDatabases()) {
         assert.equal(change.actor, 'cli');
       }
       assert.deepEqual(
-        history.slice(0, 2).map((c) => [c.field, c.from, c.to]).sort(),
+        history
+          .slice(0, 2)
+          .map((c) => [c.field, c.from, c.to])
+          .sort(),
         [
           ['kyc_status', 'pending', 'validated'],
           ['status', 'active', 'suspended'],
         ],
       );
       assert.deepEqual(
-        history.slice(2).map((c) => [c.field, c.from, c.to, c.changed_at]).sort(),
+        history
+          .slice(2)
+          .map((c) => [c.field, c.from, c.to, c.changed_at])
+          .sort(),
         [
           ['kyc_status', null, 'pending', plain.merchant.created_at],
           ['status', null, 'active', plain.merchant.created_at],
         ],
       );
       const stored = await services.merchants.statusHistory(plain.merchant.id);
-      assert.deepEqual(history.map((c) => c.id), stored.map((c) => c.id), 'the CLI and the service disagree on the order');
+      assert.deepEqual(
+        history.map((c) => c.id),
+        stored.map((c) => c.id),
+        'the CLI and the service disagree on the order',
+      );
     });
 
     it('merchants history prints a table: one line per change, newest first, "-" where a status started', async () => {
@@ -199,19 +212,19 @@ for (const target of testDatabases()) {
       const rows = lines.map((line) => line.split(/\s+/));
       const created = plain.merchant.created_at;
       assert.deepEqual(
-        rows.slice(0, 2).map(([changed, ...rest]) => [changed! > created, ...rest]).sort(),
+        rows
+          .slice(0, 2)
+          .map(([changed, ...rest]) => [changed! > created, ...rest])
+          .sort(),
         [
           [true, 'kyc_status', 'pending', 'validated', 'cli'],
           [true, 'status', 'active', 'suspended', 'cli'],
         ],
       );
-      assert.deepEqual(
-        rows.slice(2).sort(),
-        [
-          [created, 'kyc_status', '-', 'pending', 'cli'],
-          [created, 'status', '-', 'active', 'cli'],
-        ],
-      );
+      assert.deepEqual(rows.slice(2).sort(), [
+        [created, 'kyc_status', '-', 'pending', 'cli'],
+        [created, 'status', '-', 'active', 'cli'],
+      ]);
     });
 
     it('merchants history for an unknown merchant exits 1 with a clear message and no stack trace', async () => {

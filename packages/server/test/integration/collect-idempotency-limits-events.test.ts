@@ -97,7 +97,10 @@ for (const target of testDatabases()) {
       it('serves every event of a payment in the contract envelope, one per status change', async () => {
         const payment = await api.createOk(direct());
         const rows = await t.services.database.db.selectFrom('events').select(['id', 'type']).where('payload', 'like', `%${payment.id}%`).orderBy('id').execute();
-        assert.deepEqual(rows.map((r) => r.type), ['collect.payment.created', 'collect.payment.processing', 'collect.payment.completed']);
+        assert.deepEqual(
+          rows.map((r) => r.type),
+          ['collect.payment.created', 'collect.payment.processing', 'collect.payment.completed'],
+        );
         for (const row of rows) {
           const res = await t.app.inject({ url: `/api/v1/events/${row.id}`, headers: { 'x-api-key': merchant.testKey } });
           assert.equal(res.statusCode, 200);
@@ -135,7 +138,10 @@ describe('collect rate limits (30 a minute, lowered by configuration)', () => {
   it('answers 429 rate_limited with Retry-After once a key exceeds its creation budget', async () => {
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await api.create(direct()));
-    assert.deepEqual(answers.map((a) => a.statusCode), [201, 201, 201, 429]);
+    assert.deepEqual(
+      answers.map((a) => a.statusCode),
+      [201, 201, 201, 429],
+    );
     assert.equal(answers[0]!.headers['ratelimit-limit'], '3');
     assert.equal(answers[2]!.headers['ratelimit-remaining'], '0');
     const limited = answers[3]!;
@@ -153,10 +159,19 @@ describe('collect rate limits (30 a minute, lowered by configuration)', () => {
     const { testKey } = await t.newMerchant({ name: 'Catalog reader' });
     const headers = { 'x-api-key': testKey };
     const answers = [];
-    for (const url of ['/api/v1/collect/payments/operators/', '/api/v1/collect/operators/', '/api/v1/collect/payments/operators/', '/api/v1/collect/operators/', '/api/v1/collect/payments/operators/']) {
+    for (const url of [
+      '/api/v1/collect/payments/operators/',
+      '/api/v1/collect/operators/',
+      '/api/v1/collect/payments/operators/',
+      '/api/v1/collect/operators/',
+      '/api/v1/collect/payments/operators/',
+    ]) {
       answers.push(await t.app.inject({ url, headers }));
     }
-    assert.deepEqual(answers.map((a) => a.statusCode), [200, 200, 200, 200, 429]);
+    assert.deepEqual(
+      answers.map((a) => a.statusCode),
+      [200, 200, 200, 200, 429],
+    );
     assert.equal(answers[1]!.headers['ratelimit-remaining'], '2');
     assert.equal(answers[4]!.json().error.code, 'rate_limited');
     const legacy = await t.app.inject({ url: '/api/v1/collect/operators/', headers });

@@ -15,7 +15,22 @@ const body = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const legacyFields = ['id', 'reference', 'status', 'amount', 'currency', 'country', 'operator', 'phone', 'psp_reference', 'message', 'environment', 'idempotent_replay', 'pending_since_seconds', 'sandbox'];
+const legacyFields = [
+  'id',
+  'reference',
+  'status',
+  'amount',
+  'currency',
+  'country',
+  'operator',
+  'phone',
+  'psp_reference',
+  'message',
+  'environment',
+  'idempotent_replay',
+  'pending_since_seconds',
+  'sandbox',
+];
 
 for (const target of testDatabases()) {
   describe(`collect, earlier contract, on ${target.name}`, { skip: target.skip }, () => {

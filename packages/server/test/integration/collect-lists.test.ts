@@ -33,7 +33,7 @@ for (const target of testDatabases()) {
     /** Every page of a list, read forwards with `starting_after`. */
     const readAll = async (path: string, limit: number): Promise<Wire[][]> => {
       const pages: Wire[][] = [];
-      for (let cursor = ''; ; ) {
+      for (let cursor = ''; ;) {
         const separator = path.includes('?') ? '&' : '?';
         const page = await getOk(`${path}${separator}limit=${limit}${cursor ? `&starting_after=${cursor}` : ''}`);
         pages.push(page.data);
@@ -55,20 +55,30 @@ for (const target of testDatabases()) {
         created = [];
         for (let i = 0; i < 7; i++) {
           clock.advance(60_000);
-          const body = i % 3 === 2 ? hosted({ metadata: { batch: tag, position: String(i) } }) : direct({ reference: i === 1 ? `FAIL-${newId()}` : `ORDER-${newId()}`, metadata: { position: String(i) } });
+          const body =
+            i % 3 === 2
+              ? hosted({ metadata: { batch: tag, position: String(i) } })
+              : direct({ reference: i === 1 ? `FAIL-${newId()}` : `ORDER-${newId()}`, metadata: { position: String(i) } });
           created.push(await api.createOk(body));
         }
       });
 
       it('pages newest first through every payment exactly once, and back with ending_before', async () => {
         const pages = await readAll('/collect/payments', 3);
-        assert.deepEqual(pages.map((p) => p.length), [3, 3, 1]);
+        assert.deepEqual(
+          pages.map((p) => p.length),
+          [3, 3, 1],
+        );
         const ids = pages.flat().map((p) => p.id);
         assert.deepEqual(ids, created.map((p) => p.id).reverse(), 'newest first, none twice, none missing');
         assert.equal(pages[0]![0]!.object, 'collect.payment');
 
         const back = await getOk(`/collect/payments?limit=3&ending_before=${pages[2]![0]!.id}`);
-        assert.deepEqual(back.data.map((p: Wire) => p.id), pages[1]!.map((p) => p.id), 'the page before, still newest first');
+        assert.deepEqual(
+          back.data.map((p: Wire) => p.id),
+          pages[1]!.map((p) => p.id),
+          'the page before, still newest first',
+        );
         assert.equal(back.has_more, true, 'newer payments remain above it');
         const top = await getOk(`/collect/payments?limit=3&ending_before=${pages[1]![0]!.id}`);
         assert.equal(top.has_more, false);
@@ -76,35 +86,59 @@ for (const target of testDatabases()) {
 
       it('filters by status, mode, operator (slug or alias), reference and metadata', async () => {
         const failed = await getOk('/collect/payments?status=failed');
-        assert.deepEqual(failed.data.map((p: Wire) => p.id), [created[1]!.id]);
+        assert.deepEqual(
+          failed.data.map((p: Wire) => p.id),
+          [created[1]!.id],
+        );
         const hostedOnes = await getOk('/collect/payments?mode=hosted');
-        assert.deepEqual(hostedOnes.data.map((p: Wire) => p.id), [created[5]!.id, created[2]!.id]);
+        assert.deepEqual(
+          hostedOnes.data.map((p: Wire) => p.id),
+          [created[5]!.id, created[2]!.id],
+        );
         const mtn = await getOk('/collect/payments?operator=MTN_BJ');
         assert.equal(mtn.data.length, 5);
         const byReference = await getOk(`/collect/payments?reference=${created[3]!.reference}`);
-        assert.deepEqual(byReference.data.map((p: Wire) => p.id), [created[3]!.id]);
+        assert.deepEqual(
+          byReference.data.map((p: Wire) => p.id),
+          [created[3]!.id],
+        );
         const byMetadata = await getOk(`/collect/payments?metadata[batch]=${tag}`);
-        assert.deepEqual(byMetadata.data.map((p: Wire) => p.id), [created[5]!.id, created[2]!.id]);
+        assert.deepEqual(
+          byMetadata.data.map((p: Wire) => p.id),
+          [created[5]!.id, created[2]!.id],
+        );
         const combined = await getOk(`/collect/payments?metadata[position]=5&mode=hosted`);
-        assert.deepEqual(combined.data.map((p: Wire) => p.id), [created[5]!.id]);
+        assert.deepEqual(
+          combined.data.map((p: Wire) => p.id),
+          [created[5]!.id],
+        );
         assert.deepEqual((await getOk('/collect/payments?metadata[position]=5&mode=direct')).data, []);
         // A metadata-filtered list pages like any other.
         const metadataPages = await readAll(`/collect/payments?metadata[batch]=${tag}`, 1);
-        assert.deepEqual(metadataPages.flat().map((p) => p.id), [created[5]!.id, created[2]!.id]);
+        assert.deepEqual(
+          metadataPages.flat().map((p) => p.id),
+          [created[5]!.id, created[2]!.id],
+        );
       });
 
       it('filters by creation date range, inclusive', async () => {
         const from = created[2]!.created_at;
         const to = created[4]!.created_at;
         const page = await getOk(`/collect/payments?created_gte=${from}&created_lte=${to}`);
-        assert.deepEqual(page.data.map((p: Wire) => p.id), [created[4]!.id, created[3]!.id, created[2]!.id]);
+        assert.deepEqual(
+          page.data.map((p: Wire) => p.id),
+          [created[4]!.id, created[3]!.id, created[2]!.id],
+        );
       });
 
       it('matches an operator alias to its operator', async () => {
         const togo = await api.createOk(direct({ country: 'TG', operator: 'moov_tg', customer: { phone: '96000000' } }));
         assert.equal(togo.operator, 'flooz_tg');
         const page = await getOk('/collect/payments?operator=moov_tg');
-        assert.deepEqual(page.data.map((p: Wire) => p.id), [togo.id]);
+        assert.deepEqual(
+          page.data.map((p: Wire) => p.id),
+          [togo.id],
+        );
       });
 
       it('shows only the key’s own merchant', async () => {
@@ -150,7 +184,10 @@ for (const target of testDatabases()) {
         assert.equal(one.object, 'collect.refund');
 
         const pages = await readAll(`/collect/payments/${payment.reference}/refunds`, 2);
-        assert.deepEqual(pages.map((p) => p.map((r) => r.amount)), [[900, 700], [500]]);
+        assert.deepEqual(
+          pages.map((p) => p.map((r) => r.amount)),
+          [[900, 700], [500]],
+        );
 
         const other = await api.createOk(direct());
         const elsewhere = await get(`/collect/payments/${other.reference}/refunds/${refunds[0]!.id}`);
@@ -165,14 +202,20 @@ for (const target of testDatabases()) {
         const payment = await api.createOk(direct({ metadata: { order: 'A-17' } }));
         const noise = await api.createOk(direct());
         const page = await getOk(`/events?reference=${payment.reference}`);
-        assert.deepEqual(page.data.map((e: Wire) => e.type), ['collect.payment.completed', 'collect.payment.processing', 'collect.payment.created']);
+        assert.deepEqual(
+          page.data.map((e: Wire) => e.type),
+          ['collect.payment.completed', 'collect.payment.processing', 'collect.payment.created'],
+        );
         assert.ok(page.data.every((e: Wire) => e.data.object.reference === payment.reference));
         assert.deepEqual(page.data[0].data.object.metadata, { order: 'A-17' }, 'events carry the metadata');
         assert.ok(!page.data.some((e: Wire) => e.data.object.reference === noise.reference));
 
         const oldest = page.data.at(-1).id;
         const newer = await getOk(`/events?reference=${payment.reference}&ending_before=${oldest}&limit=1`);
-        assert.deepEqual(newer.data.map((e: Wire) => e.id), [page.data[1].id]);
+        assert.deepEqual(
+          newer.data.map((e: Wire) => e.id),
+          [page.data[1].id],
+        );
         assert.equal(newer.has_more, true);
         assert.equal((await get('/events?created_lte=2016-12-31T23:59:60Z')).statusCode, 400);
       });
@@ -196,7 +239,10 @@ for (const target of testDatabases()) {
         assert.equal(first.has_more, true);
         const second = (await get(`/webhook-endpoints?limit=2&starting_after=${first.data[1].id}`, own.testKey)).json();
         assert.equal(second.has_more, false);
-        assert.deepEqual([...first.data, ...second.data].map((e: Wire) => e.id), [...ids].reverse());
+        assert.deepEqual(
+          [...first.data, ...second.data].map((e: Wire) => e.id),
+          [...ids].reverse(),
+        );
       });
     });
 

@@ -26,7 +26,7 @@ for (const target of testDatabases()) {
 
     const events = (id: string) => eventsOf(t.services.database, id);
 
-    describe('the contract\'s transition table', () => {
+    describe("the contract's transition table", () => {
       it('direct, operator without OTP: push sent (processing), then the sandbox approval completes it', async () => {
         const payment = await api.createOk(direct());
         assert.equal(payment.status, 'completed');
@@ -52,7 +52,11 @@ for (const target of testDatabases()) {
         assert.match(page.body, /5[\s\u202f\u00a0]000[\s\u00a0]FCFA/);
       });
 
-      for (const [otp, status] of [['123456', 'completed'], ['000000', 'failed'], ['111111', 'pending']] as const) {
+      for (const [otp, status] of [
+        ['123456', 'completed'],
+        ['000000', 'failed'],
+        ['111111', 'pending'],
+      ] as const) {
         it(`confirm with sandbox code ${otp} gives ${status}`, async () => {
           const payment = await api.createOk(direct({ country: 'CI', operator: 'orange_ci', customer: { phone: '0700000000' } }));
           const res = await api.post(payment.reference, 'confirm', { otp });
@@ -307,10 +311,16 @@ for (const target of testDatabases()) {
       });
 
       it('writes nothing when a request is refused', async () => {
-        const before = await t.services.database.db.selectFrom('payments').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        const before = await t.services.database.db
+          .selectFrom('payments')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
         await api.create(direct({ operator: 'nope' }));
         await api.create(direct({ amount: 1 }));
-        const afterCount = await t.services.database.db.selectFrom('payments').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        const afterCount = await t.services.database.db
+          .selectFrom('payments')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
         assert.equal(Number(afterCount.n), Number(before.n));
       });
     });

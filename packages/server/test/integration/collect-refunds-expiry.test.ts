@@ -58,7 +58,11 @@ for (const target of testDatabases()) {
         assert.equal(current.status, 'refunded');
         assert.equal(current.refunded_amount, 3000);
         const list = (await api.listRefunds(payment.reference)).json();
-        assert.deepEqual(list.data.map((r: { amount: number }) => r.amount), [2000, 1000], 'newest first');
+        assert.deepEqual(
+          list.data.map((r: { amount: number }) => r.amount),
+          [2000, 1000],
+          'newest first',
+        );
         assert.deepEqual(await events(payment.id), [
           'collect.payment.created:pending',
           'collect.payment.processing:processing',
@@ -80,7 +84,7 @@ for (const target of testDatabases()) {
         assert.equal((await api.get(payment.reference)).json().refunded_amount, 1000);
       });
 
-      it('answers a bad refund body with one clear message naming the field, without the union\'s noise, and refunds nothing', async () => {
+      it("answers a bad refund body with one clear message naming the field, without the union's noise, and refunds nothing", async () => {
         const payment = await api.createOk(direct({ amount: 3000 }));
         const cases: Array<[body: unknown, field: string, message: RegExp]> = [
           // A refund's amount is in major units, and the message says so.
@@ -153,7 +157,11 @@ for (const target of testDatabases()) {
             headers: { authorization: `Bearer ${merchant.testKey}`, 'idempotency-key': `${action}-${reference}`, ...(contentType ? { 'content-type': contentType } : {}) },
             ...(payload === undefined ? {} : { payload }),
           });
-        for (const [contentType, payload] of [[undefined, undefined], ['application/json', ''], ['application/json; charset=utf-8', '  \n']] as const) {
+        for (const [contentType, payload] of [
+          [undefined, undefined],
+          ['application/json', ''],
+          ['application/json; charset=utf-8', '  \n'],
+        ] as const) {
           const paid = await api.createOk(direct({ amount: 3000 }));
           const refund = await send(paid.reference, 'refunds', contentType, payload);
           assert.equal(refund.statusCode, 201, `${contentType} ${JSON.stringify(payload)}: ${refund.body}`);
@@ -164,7 +172,12 @@ for (const target of testDatabases()) {
           assert.equal(cancel.json().status, 'cancelled');
         }
         // A route that needs a body still says so, in the usual shape.
-        const empty = await t.app.inject({ method: 'POST', url: '/api/v1/collect/payments', headers: { authorization: `Bearer ${merchant.testKey}`, 'idempotency-key': 'empty-create', 'content-type': 'application/json' }, payload: '' });
+        const empty = await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/collect/payments',
+          headers: { authorization: `Bearer ${merchant.testKey}`, 'idempotency-key': 'empty-create', 'content-type': 'application/json' },
+          payload: '',
+        });
         assert.equal(empty.statusCode, 400, empty.body);
         assert.equal(empty.json().error.code, 'validation_error');
         // Malformed JSON is still invalid_json.
@@ -184,7 +197,10 @@ for (const target of testDatabases()) {
         assert.equal(Number(row.refunded_minor), 300_000);
         assert.equal(row.status, 'refunded');
         const refunds = await t.services.database.db.selectFrom('refunds').select('amount_minor').where('payment_id', '=', payment.id).where('status', '=', 'completed').execute();
-        assert.equal(refunds.reduce((sum, r) => sum + Number(r.amount_minor), 0), 300_000);
+        assert.equal(
+          refunds.reduce((sum, r) => sum + Number(r.amount_minor), 0),
+          300_000,
+        );
       });
 
       it('answers racing refunds of everything left with one refund and 409 for the others, never a 500', async () => {
@@ -201,7 +217,10 @@ for (const target of testDatabases()) {
         assert.equal(Number(row.refunded_minor), 300_000);
         assert.equal(row.status, 'refunded');
         const refunds = await t.services.database.db.selectFrom('refunds').select('amount_minor').where('payment_id', '=', payment.id).execute();
-        assert.equal(refunds.reduce((sum, r) => sum + Number(r.amount_minor), 0), 300_000);
+        assert.equal(
+          refunds.reduce((sum, r) => sum + Number(r.amount_minor), 0),
+          300_000,
+        );
         assert.equal(refunds.length, answers.filter((r) => r.statusCode === 201).length);
       });
 
@@ -271,7 +290,12 @@ for (const target of testDatabases()) {
         const other = separatePool ? openDatabase(t.db.target, { postgresSchema: new URL(t.db.url).searchParams.get('options')!.split('=')[1] }) : t.services.database;
         try {
           const otherServices = createServices({ database: other, catalog: loadDefaultCatalog(), clock });
-          const counts = await Promise.all([t.services.payments.expireDue(5), otherServices.payments.expireDue(5), t.services.payments.expireDue(5), otherServices.payments.expireDue(5)]);
+          const counts = await Promise.all([
+            t.services.payments.expireDue(5),
+            otherServices.payments.expireDue(5),
+            t.services.payments.expireDue(5),
+            otherServices.payments.expireDue(5),
+          ]);
           const rest = (await t.services.payments.expireDue(100)) + (await otherServices.payments.expireDue(100));
           assert.equal(counts.reduce((a, b) => a + b, 0) + rest, 12);
         } finally {

@@ -149,7 +149,11 @@ for (const target of testDatabases()) {
         assert.equal(row!.status, 'failed');
         assert.equal(row!.operator_call, null);
         assert.equal(sandbox.ledger.pushesFor(paymentId), 1);
-        assert.deepEqual(await eventsOf(t.services.database, paymentId), ['collect.payment.created:pending', 'collect.payment.processing:processing', 'collect.payment.failed:failed']);
+        assert.deepEqual(await eventsOf(t.services.database, paymentId), [
+          'collect.payment.created:pending',
+          'collect.payment.processing:processing',
+          'collect.payment.failed:failed',
+        ]);
 
         // The merchant's retry, whenever it comes, gets the outcome and never 409.
         const retry = await post('/collect/payments', body, idempotencyKey);
@@ -210,7 +214,10 @@ for (const target of testDatabases()) {
       const [row] = await t.services.database.db.selectFrom('payments').select(['status', 'operator_call']).where('id', '=', paymentId).execute();
       assert.deepEqual(row, { status: 'expired', operator_call: null });
       const kept = (await t.services.discrepancies.list({ unresolvedOnly: true, limit: 1000 })).filter((d) => d.resourceId === paymentId);
-      assert.deepEqual(kept.map((d) => [d.ourStatus, d.operatorStatus]), [['expired', 'completed']]);
+      assert.deepEqual(
+        kept.map((d) => [d.ourStatus, d.operatorStatus]),
+        [['expired', 'completed']],
+      );
       assert.equal(await t.services.payments.recoverAbandoned(), 0, 'nothing left to resume');
     });
 
@@ -365,7 +372,11 @@ for (const target of testDatabases()) {
         assert.equal(retry.statusCode, 201, retry.body);
         assert.equal(retry.json().status, 'completed');
         assert.equal(sandbox.ledger.pushesFor(paymentId), 1, 'the phone is pushed once');
-        assert.deepEqual(await eventsOf(t.services.database, paymentId), ['collect.payment.created:pending', 'collect.payment.processing:processing', 'collect.payment.completed:completed']);
+        assert.deepEqual(await eventsOf(t.services.database, paymentId), [
+          'collect.payment.created:pending',
+          'collect.payment.processing:processing',
+          'collect.payment.completed:completed',
+        ]);
       });
     }
 

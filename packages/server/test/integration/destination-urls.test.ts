@@ -57,7 +57,12 @@ for (const target of testDatabases()) {
     const paymentCount = async (t: TestApp, merchantId: string) =>
       (await t.db.database.db.selectFrom('payments').select('id').where('merchant_id', '=', merchantId).execute()).length;
 
-    function assertRefused(res: { statusCode: number; body: string; json(): { error: { code: string; field?: string; message: string } } }, field: string, reason: RegExp, what: string) {
+    function assertRefused(
+      res: { statusCode: number; body: string; json(): { error: { code: string; field?: string; message: string } } },
+      field: string,
+      reason: RegExp,
+      what: string,
+    ) {
       assert.equal(res.statusCode, 400, `${what}: ${res.body}`);
       const { error } = res.json();
       assert.equal(error.code, 'validation_error', what);
@@ -118,7 +123,13 @@ for (const target of testDatabases()) {
 
     it('keeps live URLs to ports 443 and 8443 (endpoints created and updated, callback_url); test URLs keep any port', async () => {
       const merchant = await production.newMerchant();
-      const refusedPorts = ['https://1.1.1.1:6379/a', 'https://shop.example:80/hooks', 'https://shop.example:8080/hooks', 'https://shop.example:22/x', 'https://[2606:4700::1111]:25/x'];
+      const refusedPorts = [
+        'https://1.1.1.1:6379/a',
+        'https://shop.example:80/hooks',
+        'https://shop.example:8080/hooks',
+        'https://shop.example:22/x',
+        'https://[2606:4700::1111]:25/x',
+      ];
       for (const url of refusedPorts) {
         assertRefused(await call(production, merchant.liveKey, 'POST', '/webhook-endpoints', { url }), 'url', /port \d+ is not allowed \(only 443 or 8443\) for a live URL/, url);
         assertRefused(await collectClient(production.app, merchant.liveKey).create(hosted({ callback_url: url })), 'callback_url', /port \d+ is not allowed/, url);
@@ -132,7 +143,12 @@ for (const target of testDatabases()) {
         assert.equal(payment.statusCode, 201, `${url}: ${payment.body}`);
       }
       const endpoint = (await call(production, merchant.liveKey, 'POST', '/webhook-endpoints', { url: 'https://shop.example/p' })).json();
-      assertRefused(await call(production, merchant.liveKey, 'PATCH', `/webhook-endpoints/${endpoint.id}`, { url: 'https://1.1.1.1:6379/a' }), 'url', /port 6379 is not allowed/, 'update');
+      assertRefused(
+        await call(production, merchant.liveKey, 'PATCH', `/webhook-endpoints/${endpoint.id}`, { url: 'https://1.1.1.1:6379/a' }),
+        'url',
+        /port 6379 is not allowed/,
+        'update',
+      );
       for (const url of ['https://1.1.1.1:6379/a', 'https://shop.example:8080/hooks']) {
         assert.equal((await call(production, merchant.testKey, 'POST', '/webhook-endpoints', { url })).statusCode, 201, `test ${url}`);
       }

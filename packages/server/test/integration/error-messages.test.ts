@@ -27,11 +27,17 @@ for (const target of testDatabases()) {
       if (res.statusCode >= 400) assert.equal(errorShapeProblem(res, url.startsWith('/collect/mobile-money/') ? 'legacy' : 'current'), undefined, res.body);
       return res;
     };
-    const collect = (overrides: object) => post('/collect/payments', { reference: `C-${newId()}`, amount: 1000, country: 'BJ', mode: 'direct', operator: 'mtn_bj', customer: { phone: '0197000000' }, ...overrides });
-    const legacy = (overrides: object) => post('/collect/mobile-money/', { reference: `L-${newId()}`, amount: 100_000, country: 'BJ', operator: 'mtn_bj', phone: '0197000000', ...overrides });
-    const payout = (overrides: object) => post('/payout/mobile-money/', { reference: `P-${newId()}`, amount: 10_000, country: 'BJ', operator: 'mtn_bj', phone: '0197000000', ...overrides });
+    const collect = (overrides: object) =>
+      post('/collect/payments', { reference: `C-${newId()}`, amount: 1000, country: 'BJ', mode: 'direct', operator: 'mtn_bj', customer: { phone: '0197000000' }, ...overrides });
+    const legacy = (overrides: object) =>
+      post('/collect/mobile-money/', { reference: `L-${newId()}`, amount: 100_000, country: 'BJ', operator: 'mtn_bj', phone: '0197000000', ...overrides });
+    const payout = (overrides: object) =>
+      post('/payout/mobile-money/', { reference: `P-${newId()}`, amount: 10_000, country: 'BJ', operator: 'mtn_bj', phone: '0197000000', ...overrides });
     const bulkLine = (overrides: object) =>
-      post('/bulk-payments/', { name: 'Batch', items: [{ beneficiary_name: 'Afi', phone: '0197000000', amount: 2_500_000, currency: 'XOF', reference: `B-${newId()}`, country: 'BJ', operator: 'mtn_bj', ...overrides }] });
+      post('/bulk-payments/', {
+        name: 'Batch',
+        items: [{ beneficiary_name: 'Afi', phone: '0197000000', amount: 2_500_000, currency: 'XOF', reference: `B-${newId()}`, country: 'BJ', operator: 'mtn_bj', ...overrides }],
+      });
 
     describe('unsupported currency', () => {
       it('current collect: 400 unsupported_currency naming what the country accepts, for an unknown currency and for one the country does not take', async () => {
@@ -78,7 +84,10 @@ for (const target of testDatabases()) {
         const res = await collect({ amount: 50 });
         assert.equal(res.statusCode, 400, res.body);
         assert.equal(res.json().error.code, 'amount_too_low');
-        assert.equal(res.json().error.message, 'amount is in major units (FCFA): the minimum payment through mtn_bj is 100 (100 FCFA); got 50; centimes are not used in this contract.');
+        assert.equal(
+          res.json().error.message,
+          'amount is in major units (FCFA): the minimum payment through mtn_bj is 100 (100 FCFA); got 50; centimes are not used in this contract.',
+        );
       });
 
       it('the earlier collect contract speaks centimes, in its own body', async () => {

@@ -58,9 +58,26 @@ for (const target of testDatabases()) {
       assertLinked(await t.app.inject({ url: '/api/v1/nowhere', headers: auth }), 'route_not_found', 404);
       assertLinked(await t.app.inject({ method: 'DELETE', url: '/api/v1/collect/payments/operators/', headers: auth }), 'method_not_allowed', 405);
       const big = JSON.stringify({ reference: 'x'.repeat(3000) });
-      assertLinked(await t.app.inject({ method: 'POST', url: '/api/v1/collect/payments', headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': 'big' }, payload: big }), 'payload_too_large', 413);
-      assertLinked(await t.app.inject({ method: 'POST', url: '/api/v1/collect/payments', headers: { ...auth, 'content-type': 'text/plain', 'idempotency-key': 'txt' }, payload: 'hello' }), 'unsupported_media_type', 415);
-      assertLinked(await t.app.inject({ method: 'POST', url: '/api/v1/collect/payments', headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': 'bad' }, payload: '{"a":' }), 'invalid_json', 400);
+      assertLinked(
+        await t.app.inject({ method: 'POST', url: '/api/v1/collect/payments', headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': 'big' }, payload: big }),
+        'payload_too_large',
+        413,
+      );
+      assertLinked(
+        await t.app.inject({ method: 'POST', url: '/api/v1/collect/payments', headers: { ...auth, 'content-type': 'text/plain', 'idempotency-key': 'txt' }, payload: 'hello' }),
+        'unsupported_media_type',
+        415,
+      );
+      assertLinked(
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/collect/payments',
+          headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': 'bad' },
+          payload: '{"a":',
+        }),
+        'invalid_json',
+        400,
+      );
       assertLinked(await t.app.inject({ url: '/api/v1/collect/payments/ORDER-1' }), 'unauthenticated', 401);
       const crash = await t.app.inject({ url: '/api/v1/probe/crash', headers: auth });
       assertLinked(crash, 'internal_error', 500);
@@ -69,7 +86,11 @@ for (const target of testDatabases()) {
 
     it('links route answers: validation_error, not_found, missing_idempotency_key, 429 rate_limited', async () => {
       const auth = { 'x-api-key': key };
-      assertLinked(await t.app.inject({ method: 'POST', url: '/api/v1/collect/payments', headers: { ...auth, 'idempotency-key': 'v' }, payload: { reference: 'A' } }), 'validation_error', 400);
+      assertLinked(
+        await t.app.inject({ method: 'POST', url: '/api/v1/collect/payments', headers: { ...auth, 'idempotency-key': 'v' }, payload: { reference: 'A' } }),
+        'validation_error',
+        400,
+      );
       const payout = { amount: 10_000, phone: '+22961000000', country: 'BJ', operator: 'mtn_bj', reference: 'P-1' };
       assertLinked(await t.app.inject({ method: 'POST', url: '/api/v1/payout/mobile-money/', headers: auth, payload: payout }), 'missing_idempotency_key', 400);
       // The read budget is 2 per minute: the third read is over it.

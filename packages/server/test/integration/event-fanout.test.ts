@@ -50,7 +50,15 @@ for (const target of testDatabases()) {
       );
     }
 
-    const deliveryCount = async () => Number((await db().selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const deliveryCount = async () =>
+      Number(
+        (
+          await db()
+            .selectFrom('webhook_deliveries')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     it('gives every event of a mixed-tenant pass exactly its own tenant’s enabled endpoints, marks them all, and leaves nothing for a second pass', async () => {
       const a = await t.newMerchant({ name: 'Merchant A' });

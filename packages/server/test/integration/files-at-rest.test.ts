@@ -224,7 +224,10 @@ describe('the development secret file', () => {
       const codes = await Promise.all(children.map((c) => c.exited));
       const perChild = children.map((c, i) => {
         assert.equal(codes[i], 0, `child ${i} failed:\n${c.errors()}`);
-        const line = c.output().split('\n').find((l) => l.startsWith('['));
+        const line = c
+          .output()
+          .split('\n')
+          .find((l) => l.startsWith('['));
         assert.ok(line, `child ${i} printed no result:\n${c.output()}`);
         return JSON.parse(line) as Array<{ secret?: string; error?: string }>;
       });

@@ -126,7 +126,11 @@ for (const target of testDatabases()) {
       const wrongMethod = await t.app.inject({ method: 'PUT', url: '/api/v1/collect/operators/', headers: { 'x-api-key': key } });
       assert.equal(wrongMethod.statusCode, 405);
       assert.equal(wrongMethod.headers.allow, 'GET, HEAD');
-      assert.deepEqual(wrongMethod.json(), { error: 'Method Not Allowed', code: 'method_not_allowed', detail: 'PUT is not allowed on /api/v1/collect/operators/; allowed: GET, HEAD.' });
+      assert.deepEqual(wrongMethod.json(), {
+        error: 'Method Not Allowed',
+        code: 'method_not_allowed',
+        detail: 'PUT is not allowed on /api/v1/collect/operators/; allowed: GET, HEAD.',
+      });
       const unknown = await t.app.inject({ method: 'GET', url: '/api/v1/collect/mobile-money/a/b/', headers: { 'x-api-key': key } });
       assert.equal(unknown.statusCode, 404);
       assert.equal(unknown.json().code, 'route_not_found');
@@ -219,7 +223,12 @@ for (const target of testDatabases()) {
     });
 
     it('refuses a body over the size limit with 413 payload_too_large', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/probe/echo', payload: JSON.stringify({ n: 1, pad: 'x'.repeat(4096) }), headers: { 'content-type': 'application/json' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/probe/echo',
+        payload: JSON.stringify({ n: 1, pad: 'x'.repeat(4096) }),
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(res.statusCode, 413);
       assert.equal(res.json().error.code, 'payload_too_large');
     });
@@ -242,7 +251,10 @@ for (const target of testDatabases()) {
       const { error } = res.json();
       assert.equal(error.code, 'validation_error');
       assert.equal(error.field, 'n');
-      assert.deepEqual(error.details.map((d: { field: string }) => d.field), ['n']);
+      assert.deepEqual(
+        error.details.map((d: { field: string }) => d.field),
+        ['n'],
+      );
     });
 
     describe('the NUL character (PostgreSQL text cannot hold it)', () => {

@@ -44,9 +44,7 @@ interface Probe {
 
 /** The table the probe handlers write to, so the tests can count effects in the database. */
 async function createProbeTable(db: OpenTestDatabase): Promise<void> {
-  await sql`create table probe_payments (id text primary key, idempotency_key text, reference text not null, amount integer not null)`.execute(
-    db.database.db,
-  );
+  await sql`create table probe_payments (id text primary key, idempotency_key text, reference text not null, amount integer not null)`.execute(db.database.db);
 }
 
 function registerProbeRoutes(api: FastifyInstance, probe: Probe, database: () => OpenTestDatabase): void {
@@ -74,14 +72,10 @@ function registerProbeRoutes(api: FastifyInstance, probe: Probe, database: () =>
       return pay(keyOf(request.headers), request.routeOptions.url ?? path, request.body as PayRequest);
     });
   }
-  api.post(
-    '/probe/items/:item/pay',
-    { config: { idempotency: { required: true } }, schema: { body: PayBody } },
-    async (request, reply) => {
-      reply.code(201);
-      return pay(keyOf(request.headers), request.routeOptions.url ?? '', request.body as PayRequest);
-    },
-  );
+  api.post('/probe/items/:item/pay', { config: { idempotency: { required: true } }, schema: { body: PayBody } }, async (request, reply) => {
+    reply.code(201);
+    return pay(keyOf(request.headers), request.routeOptions.url ?? '', request.body as PayRequest);
+  });
   // A body without `idempotent_replay`: replayed byte for byte.
   api.post('/probe/plain', { config: { idempotency: { required: true } }, schema: { body: PayBody } }, async (request, reply) => {
     const { id } = await pay(keyOf(request.headers), '/probe/plain', request.body as PayRequest);
@@ -90,14 +84,10 @@ function registerProbeRoutes(api: FastifyInstance, probe: Probe, database: () =>
   // The earlier contract: its own error shape, keys up to 128, a replayed 201 answered as 200.
   void api.register(async (legacy) => {
     installLegacyErrorHandling(legacy);
-    legacy.post(
-      '/probe/legacy/',
-      { config: { idempotency: { required: false, maxKeyLength: 128, replayStatus: 200 } }, schema: { body: PayBody } },
-      async (request, reply) => {
-        reply.code(201);
-        return pay(keyOf(request.headers), '/probe/legacy/', request.body as PayRequest);
-      },
-    );
+    legacy.post('/probe/legacy/', { config: { idempotency: { required: false, maxKeyLength: 128, replayStatus: 200 } }, schema: { body: PayBody } }, async (request, reply) => {
+      reply.code(201);
+      return pay(keyOf(request.headers), '/probe/legacy/', request.body as PayRequest);
+    });
   });
 }
 
@@ -569,7 +559,18 @@ for (const target of testDatabases()) {
     after(() => db.close());
 
     const claimAt = (key: string, at: number, expiresAt = at + DAY_MS) =>
-      repository.claim({ merchantId, environment: 'test', method: 'POST', route: '/api/v1/probe', key, requestHash: 'h', now: iso(at), expiresAt: iso(expiresAt), leaseToken: `lease-${key}-${at}`, lockedUntil: iso(at + 60_000) });
+      repository.claim({
+        merchantId,
+        environment: 'test',
+        method: 'POST',
+        route: '/api/v1/probe',
+        key,
+        requestHash: 'h',
+        now: iso(at),
+        expiresAt: iso(expiresAt),
+        leaseToken: `lease-${key}-${at}`,
+        lockedUntil: iso(at + 60_000),
+      });
 
     it('refuses a second claim of a live key, returning the record that holds it', async () => {
       const first = await claimAt('claim-once', start);
@@ -618,7 +619,10 @@ for (const target of testDatabases()) {
       await claimAt('newer', now - 2 * DAY_MS);
       assert.equal(await repository.purgeExpired(iso(now), 1), 1);
       const left = await db.database.db.selectFrom('idempotency_records').select('idempotency_key').execute();
-      assert.deepEqual(left.map((r) => r.idempotency_key), ['newer']);
+      assert.deepEqual(
+        left.map((r) => r.idempotency_key),
+        ['newer'],
+      );
     });
   });
 }

@@ -28,7 +28,12 @@ for (const target of testDatabases()) {
     after(() => t.close());
 
     const post = (url: string, payload: string) =>
-      t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': `k-${Math.random()}` }, payload });
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1${url}`,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': `k-${Math.random()}` },
+        payload,
+      });
 
     const currentRoutes = ['/collect/payments', '/webhook-endpoints', '/collect/payments/nope/refunds'];
 

@@ -47,7 +47,12 @@ for (const target of testDatabases()) {
       const transactions = await read(testKey, '/balance-transactions');
       assert.equal(transactions.data.length, 1);
       assert.deepEqual(
-        { type: transactions.data[0].type, available_change_minor: transactions.data[0].available_change_minor, fee_minor: transactions.data[0].fee_minor, object: transactions.data[0].source.object },
+        {
+          type: transactions.data[0].type,
+          available_change_minor: transactions.data[0].available_change_minor,
+          fee_minor: transactions.data[0].fee_minor,
+          object: transactions.data[0].source.object,
+        },
         { type: 'collection', available_change_minor: 295_500, fee_minor: 4_500, object: 'payment' },
       );
     });
@@ -115,7 +120,10 @@ for (const target of testDatabases()) {
       const results = await Promise.all(Array.from({ length: 10 }, (_, i) => api.post(payments[i % 3]!.reference, 'refunds', { amount: 500 })));
       const accepted = results.filter((r) => r.statusCode === 201).length;
       const refusals = ['insufficient_balance', 'refund_exceeds_amount', 'payment_not_refundable'];
-      assert.ok(results.every((r) => r.statusCode === 201 || ([409, 422].includes(r.statusCode) && refusals.includes(r.json().error.code))), results.map((r) => r.body).join('\n'));
+      assert.ok(
+        results.every((r) => r.statusCode === 201 || ([409, 422].includes(r.statusCode) && refusals.includes(r.json().error.code))),
+        results.map((r) => r.body).join('\n'),
+      );
       assert.ok(accepted <= 5, `${accepted} refunds accepted`);
       const balance = await available(testKey);
       assert.equal(balance.available_minor, 3 * 98_500 - accepted * 50_000);
@@ -132,7 +140,10 @@ for (const target of testDatabases()) {
       const results = await Promise.all(
         Array.from({ length: 40 }, (_, i) => api.post(payments[i % 8]!.reference, 'refunds', { amount: 100, ...(i % 2 === 0 ? { reason: 'FAIL on purpose' } : {}) })),
       );
-      assert.deepEqual(results.filter((r) => r.statusCode >= 500).map((r) => r.body), []);
+      assert.deepEqual(
+        results.filter((r) => r.statusCode >= 500).map((r) => r.body),
+        [],
+      );
       assert.equal(results.filter((r) => r.statusCode === 201).length, 40);
     });
 
@@ -141,7 +152,7 @@ for (const target of testDatabases()) {
       const api = collectClient(t.app, testKey);
       for (let i = 0; i < 4; i++) await api.createOk(direct({ amount: 1000 + i * 100 }));
       const all: Wire[] = [];
-      for (let cursor = ''; ; ) {
+      for (let cursor = ''; ;) {
         const page = await read(testKey, `/balance-transactions?limit=3${cursor}`);
         all.push(...page.data);
         if (!page.has_more) break;
@@ -150,7 +161,10 @@ for (const target of testDatabases()) {
       assert.equal(all.length, 4);
       const ids = all.map((tx) => tx.id);
       assert.deepEqual(ids, [...ids].sort().reverse(), 'newest first, none twice');
-      assert.equal(all.reduce((sum, tx) => sum + tx.available_change_minor, 0), (await available(testKey)).available_minor);
+      assert.equal(
+        all.reduce((sum, tx) => sum + tx.available_change_minor, 0),
+        (await available(testKey)).available_minor,
+      );
       assert.equal((await read(testKey, '/balance-transactions?type=refund')).data.length, 0);
       const bad = await t.app.inject({ method: 'GET', url: '/api/v1/balance-transactions?type=bonus', headers: { authorization: `Bearer ${testKey}` } });
       assert.equal(bad.statusCode, 400);
@@ -167,10 +181,15 @@ for (const target of testDatabases()) {
 
     it('starts every test balance with 100 000 000 XOF, posted once however many read it at once; live starts at zero', async () => {
       const merchant = await t.newMerchant();
-      const reads = await Promise.all(Array.from({ length: 5 }, () => t.app.inject({ method: 'GET', url: '/api/v1/balances', headers: { authorization: `Bearer ${merchant.testKey}` } })));
+      const reads = await Promise.all(
+        Array.from({ length: 5 }, () => t.app.inject({ method: 'GET', url: '/api/v1/balances', headers: { authorization: `Bearer ${merchant.testKey}` } })),
+      );
       for (const res of reads) assert.deepEqual(res.json().balances, [{ currency: 'XOF', available_minor: 10_000_000_000, reserved_minor: 0 }]);
       const transactions = await t.app.inject({ method: 'GET', url: '/api/v1/balance-transactions', headers: { authorization: `Bearer ${merchant.testKey}` } });
-      assert.deepEqual(transactions.json().data.map((tx: Wire) => [tx.type, tx.available_change_minor]), [['sandbox_float', 10_000_000_000]]);
+      assert.deepEqual(
+        transactions.json().data.map((tx: Wire) => [tx.type, tx.available_change_minor]),
+        [['sandbox_float', 10_000_000_000]],
+      );
       const live = await t.app.inject({ method: 'GET', url: '/api/v1/balances', headers: { authorization: `Bearer ${merchant.liveKey}` } });
       assert.deepEqual(live.json(), { object: 'balance', environment: 'live', balances: [] });
     });

@@ -42,12 +42,30 @@ function listsOf(parents: Parents): ListCase[] {
     { name: 'payments', path: '/collect/payments', excluding: (o) => otherStatus(o, 'failed', 'completed'), including: (o) => `status=${o.status}`, wide: since },
     { name: 'refunds', path: `/collect/payments/${parents.paymentReference}/refunds`, wide: '' },
     { name: 'payouts', path: '/payout/mobile-money/', excluding: (o) => otherStatus(o, 'FAILED', 'COMPLETED'), including: (o) => `status=${o.status}`, wide: since },
-    { name: 'events', path: '/events', excluding: (o) => `type=${o.type === 'payout.failed' ? 'payout.completed' : 'payout.failed'}`, including: (o) => `type=${o.type}`, wide: since },
+    {
+      name: 'events',
+      path: '/events',
+      excluding: (o) => `type=${o.type === 'payout.failed' ? 'payout.completed' : 'payout.failed'}`,
+      including: (o) => `type=${o.type}`,
+      wide: since,
+    },
     { name: 'webhook endpoints', path: '/webhook-endpoints', wide: '' },
     { name: 'deliveries', path: `/webhook-endpoints/${parents.endpointId}/deliveries`, wide: '' },
-    { name: 'balance transactions', path: '/balance-transactions', excluding: (o) => `type=${o.type === 'refund' ? 'payout' : 'refund'}`, including: (o) => `type=${o.type}`, wide: since },
+    {
+      name: 'balance transactions',
+      path: '/balance-transactions',
+      excluding: (o) => `type=${o.type === 'refund' ? 'payout' : 'refund'}`,
+      including: (o) => `type=${o.type}`,
+      wide: since,
+    },
     { name: 'bulk batches', path: '/bulk-payments/', excluding: (o) => otherStatus(o, 'cancelled', 'failed'), including: (o) => `status=${o.status}`, wide: since },
-    { name: 'bulk items', path: `/bulk-payments/${parents.batchId}/items/`, excluding: (o) => otherStatus(o, 'cancelled', 'failed'), including: (o) => `status=${o.status}`, wide: 'status=pending' },
+    {
+      name: 'bulk items',
+      path: `/bulk-payments/${parents.batchId}/items/`,
+      excluding: (o) => otherStatus(o, 'cancelled', 'failed'),
+      including: (o) => `status=${o.status}`,
+      wide: 'status=pending',
+    },
   ];
 }
 
@@ -68,7 +86,12 @@ for (const target of testDatabases()) {
     let otherKey: string;
 
     const call = (method: 'GET' | 'POST' | 'DELETE', url: string, apiKey: string, payload?: object) =>
-      t.app.inject({ method, url: `/api/v1${url}`, headers: { authorization: `Bearer ${apiKey}`, ...(method === 'POST' ? { 'idempotency-key': newId() } : {}) }, ...(payload ? { payload } : {}) });
+      t.app.inject({
+        method,
+        url: `/api/v1${url}`,
+        headers: { authorization: `Bearer ${apiKey}`, ...(method === 'POST' ? { 'idempotency-key': newId() } : {}) },
+        ...(payload ? { payload } : {}),
+      });
     const get = (url: string, apiKey = key) => call('GET', url, apiKey);
     const created = async (url: string, apiKey: string, payload: object): Promise<Wire> => {
       const res = await call('POST', url, apiKey, payload);
@@ -87,7 +110,8 @@ for (const target of testDatabases()) {
       const line = (reference: string) => ({ beneficiary_name: 'A', phone: '+2290197000000', amount: 2_500_000, currency: 'XOF', reference });
       const batch = await created('/bulk-payments/', apiKey, { name: 'Cursors', items: [line(`C1-${newId()}`), line(`C2-${newId()}`)] });
       await created('/bulk-payments/', apiKey, { name: 'Cursors too', items: [line(`C3-${newId()}`)] });
-      for (const amount of [500_000, 600_000]) await created('/payout/mobile-money/', apiKey, { reference: `P-${newId()}`, amount, phone: '0197000000', country: 'BJ', operator: 'mtn_bj' });
+      for (const amount of [500_000, 600_000])
+        await created('/payout/mobile-money/', apiKey, { reference: `P-${newId()}`, amount, phone: '0197000000', country: 'BJ', operator: 'mtn_bj' });
       return { paymentReference: payment.reference as string, endpointId: endpoint.id as string, batchId: batch.id as string };
     }
 
@@ -125,7 +149,13 @@ for (const target of testDatabases()) {
     it('refuses a cursor that is not an object id, on every list, naming the parameter', async () => {
       for (const list of lists) {
         for (const field of cursorFields) {
-          for (const bad of ['abc', 'page-2', '0', 'a.b']) assertInvalidCursor(await get(`${list.path}?${field}=${bad}`), field, /must be a cursor this list returned .* or the id of an object of this list/, `${list.name} ${field}=${bad}`);
+          for (const bad of ['abc', 'page-2', '0', 'a.b'])
+            assertInvalidCursor(
+              await get(`${list.path}?${field}=${bad}`),
+              field,
+              /must be a cursor this list returned .* or the id of an object of this list/,
+              `${list.name} ${field}=${bad}`,
+            );
         }
       }
     });
@@ -135,7 +165,7 @@ for (const target of testDatabases()) {
         const expected = objectsOf(list).map((object) => object.id as string);
         const walk = async (field: string, from: string | undefined) => {
           const ids: string[] = [];
-          for (let cursor = from; ; ) {
+          for (let cursor = from; ;) {
             const page = (await get(`${list.path}?limit=1${cursor === undefined ? '' : `&${field}=${cursor}`}`)).json() as Wire;
             ids.push(...page.data.map((object: Wire) => object.id as string));
             if (!page.has_more) return ids;
@@ -163,7 +193,8 @@ for (const target of testDatabases()) {
         const otherList = lists[(index + 1) % lists.length]!;
         const strangers = { 'an unknown id': newId(), "another list's id": objectsOf(otherList)[0]!.id as string, "another merchant's id": foreignIds.get(list.name)! };
         for (const field of cursorFields) {
-          for (const [what, id] of Object.entries(strangers)) assertInvalidCursor(await get(`${list.path}?${field}=${id}`), field, /^\w+ is not an object of this list/, `${list.name}, ${what}, ${field}`);
+          for (const [what, id] of Object.entries(strangers))
+            assertInvalidCursor(await get(`${list.path}?${field}=${id}`), field, /^\w+ is not an object of this list/, `${list.name}, ${what}, ${field}`);
         }
       }
     });
@@ -175,10 +206,16 @@ for (const target of testDatabases()) {
       assert.equal(topLevel.length, 6);
       for (const list of topLevel) {
         const id = objectsOf(list)[0]!.id as string;
-        for (const field of cursorFields) assertInvalidCursor(await get(`${list.path}?${field}=${id}`, liveKey), field, /is not an object of this list/, `${list.name} read live, ${field}`);
+        for (const field of cursorFields)
+          assertInvalidCursor(await get(`${list.path}?${field}=${id}`, liveKey), field, /is not an object of this list/, `${list.name} read live, ${field}`);
       }
       const testDelivery = objectsOf(lists.find((l) => l.name === 'deliveries')!)[0]!.id as string;
-      assertInvalidCursor(await get(`/webhook-endpoints/${liveEndpointId}/deliveries?starting_after=${testDelivery}`, liveKey), 'starting_after', /is not an object of this list/, 'live deliveries');
+      assertInvalidCursor(
+        await get(`/webhook-endpoints/${liveEndpointId}/deliveries?starting_after=${testDelivery}`, liveKey),
+        'starting_after',
+        /is not an object of this list/,
+        'live deliveries',
+      );
       // A nested list of test objects is not even found with the live key.
       for (const list of lists.filter((l) => nested.includes(l.name))) {
         assert.equal((await get(`${list.path}?starting_after=${objectsOf(list)[0]!.id as string}`, liveKey)).statusCode, 404, list.name);
@@ -193,7 +230,10 @@ for (const target of testDatabases()) {
 
     it('accepts an id that the filters exclude as a position, and pages on under the filters', async () => {
       const filtered = lists.filter((list) => list.excluding !== undefined);
-      assert.deepEqual(filtered.map((list) => list.name), ['payments', 'payouts', 'events', 'balance transactions', 'bulk batches', 'bulk items']);
+      assert.deepEqual(
+        filtered.map((list) => list.name),
+        ['payments', 'payouts', 'events', 'balance transactions', 'bulk batches', 'bulk items'],
+      );
       for (const list of filtered) {
         const all = objectsOf(list).map((object) => object.id as string);
         // The newest and the oldest, so that one direction at least has objects beyond.
@@ -206,7 +246,11 @@ for (const target of testDatabases()) {
           for (const field of cursorFields) {
             const res = await get(`${list.path}?${filter}&limit=100&${field}=${object.id as string}`);
             assert.equal(res.statusCode, 200, `${list.name} ${filter}, ${field}: ${res.body}`);
-            assert.deepEqual((res.json() as Wire).data.map((o: Wire) => o.id), expected[field], `${list.name} ${filter}, ${field}`);
+            assert.deepEqual(
+              (res.json() as Wire).data.map((o: Wire) => o.id),
+              expected[field],
+              `${list.name} ${filter}, ${field}`,
+            );
           }
         }
       }
@@ -229,7 +273,7 @@ for (const target of testDatabases()) {
         }
         assert.deepEqual(ids, expected, `${list.name}, forwards`);
         const back: string[] = [];
-        for (let cursor = page.previous_cursor as string | null; cursor !== null; ) {
+        for (let cursor = page.previous_cursor as string | null; cursor !== null;) {
           const before = (await get(url(list, 'limit=1', `ending_before=${cursor}`))).json() as Wire;
           back.unshift(...before.data.map((o: Wire) => o.id as string));
           assert.notEqual(before.next_cursor, null, `${list.name}: a page read backwards from a cursor has a next_cursor`);
@@ -252,7 +296,12 @@ for (const target of testDatabases()) {
         const token = await tokenOf(list);
         const object = objectsOf(list)[0]!;
         for (const field of cursorFields) {
-          assertInvalidCursor(await get(`${list.path}?${list.excluding!(object)}&${field}=${token}`), field, /was issued for other filters: repeat the filters/, `${list.name}, ${field}`);
+          assertInvalidCursor(
+            await get(`${list.path}?${list.excluding!(object)}&${field}=${token}`),
+            field,
+            /was issued for other filters: repeat the filters/,
+            `${list.name}, ${field}`,
+          );
           assertInvalidCursor(await get(`${list.path}?${field}=${token}`), field, /was issued for other filters/, `${list.name} without filters, ${field}`);
         }
       }
@@ -260,7 +309,12 @@ for (const target of testDatabases()) {
       const items = lists.find((l) => l.name === 'bulk items')!;
       const res = await get(`${items.path}?status=PENDING&starting_after=${await tokenOf(items)}`);
       assert.equal(res.statusCode, 200, res.body);
-      assert.deepEqual((res.json() as Wire).data.map((o: Wire) => o.id), objectsOf(items).slice(1).map((o) => o.id));
+      assert.deepEqual(
+        (res.json() as Wire).data.map((o: Wire) => o.id),
+        objectsOf(items)
+          .slice(1)
+          .map((o) => o.id),
+      );
     });
 
     it("refuses another list's, another parent's, another merchant's and the other environment's token", async () => {
@@ -288,10 +342,21 @@ for (const target of testDatabases()) {
       for (const list of lists) {
         const token = await tokenOf(list);
         const dot = token.indexOf('.');
-        const altered = { 'in its payload': flip(token, 5), 'in its signature': flip(token, dot + 5), 'at its last character': flip(token, token.length - 1), 'cut short': token.slice(0, -1), 'without signature': token.slice(0, dot + 1) };
+        const altered = {
+          'in its payload': flip(token, 5),
+          'in its signature': flip(token, dot + 5),
+          'at its last character': flip(token, token.length - 1),
+          'cut short': token.slice(0, -1),
+          'without signature': token.slice(0, dot + 1),
+        };
         for (const field of cursorFields) {
           for (const [what, bad] of Object.entries(altered)) {
-            assertInvalidCursor(await get(url(list, `${field}=${bad}`)), field, /is not a cursor this list returned|must be a cursor this list returned/, `${list.name}, altered ${what}, ${field}`);
+            assertInvalidCursor(
+              await get(url(list, `${field}=${bad}`)),
+              field,
+              /is not a cursor this list returned|must be a cursor this list returned/,
+              `${list.name}, altered ${what}, ${field}`,
+            );
           }
         }
       }
@@ -322,7 +387,10 @@ for (const target of testDatabases()) {
       assert.equal((await call('DELETE', `/webhook-endpoints/${doomed.id as string}`, key)).statusCode, 200);
       const next = await get(`${endpoints.path}?limit=100&starting_after=${first.next_cursor as string}`);
       assert.equal(next.statusCode, 200, next.body);
-      assert.deepEqual((next.json() as Wire).data.map((o: Wire) => o.id), objectsOf(endpoints).map((o) => o.id));
+      assert.deepEqual(
+        (next.json() as Wire).data.map((o: Wire) => o.id),
+        objectsOf(endpoints).map((o) => o.id),
+      );
       assertInvalidCursor(await get(`${endpoints.path}?starting_after=${doomed.id as string}`), 'starting_after', /is not an object of this list/, 'the deleted endpoint id');
     });
   });

@@ -27,7 +27,8 @@ const lowercase = /^[a-z_.]+$/;
 const uppercase = /^[A-Z_]+$/;
 
 /** The same word in other letter cases: UPPER, lower and Title. */
-const otherCases = (value: string) => [value.toUpperCase(), value.toLowerCase(), value.charAt(0).toUpperCase() + value.slice(1).toLowerCase()].filter((variant) => variant !== value);
+const otherCases = (value: string) =>
+  [value.toUpperCase(), value.toLowerCase(), value.charAt(0).toUpperCase() + value.slice(1).toLowerCase()].filter((variant) => variant !== value);
 
 for (const target of testDatabases()) {
   describe(`list filters in any letter case on ${target.name}`, { skip: target.skip }, () => {
@@ -49,7 +50,10 @@ for (const target of testDatabases()) {
       await api.createOk(direct());
       await api.createOk(direct({ reference: `FAIL-${newId()}` }));
       await post('/payout/mobile-money/', { reference: `P-${newId()}`, amount: 500_000, phone: '0197000000', country: 'BJ', operator: 'mtn_bj' });
-      const batch = await post('/bulk-payments/', { name: 'Case', items: [{ beneficiary_name: 'A', phone: '+2290197000000', amount: 2_500_000, currency: 'XOF', reference: `C-${newId()}` }] });
+      const batch = await post('/bulk-payments/', {
+        name: 'Case',
+        items: [{ beneficiary_name: 'A', phone: '+2290197000000', amount: 2_500_000, currency: 'XOF', reference: `C-${newId()}` }],
+      });
       cases = [
         { list: 'payments', path: '/collect/payments', filter: 'status', field: 'status', casing: lowercase },
         { list: 'payments', path: '/collect/payments', filter: 'mode', field: 'mode', casing: lowercase },
@@ -79,10 +83,16 @@ for (const target of testDatabases()) {
 
     it('filters collect payments on FAILED and payouts on pending', async () => {
       const failed = (await get('/collect/payments?status=FAILED')).json() as Wire;
-      assert.deepEqual(failed.data.map((payment: Wire) => payment.status), ['failed']);
+      assert.deepEqual(
+        failed.data.map((payment: Wire) => payment.status),
+        ['failed'],
+      );
       // A sandbox payout stays PENDING until the payout worker, which this suite does not run, takes it.
       const pending = (await get('/payout/mobile-money/?status=pending')).json() as Wire;
-      assert.deepEqual(pending.data.map((payout: Wire) => payout.status), ['PENDING']);
+      assert.deepEqual(
+        pending.data.map((payout: Wire) => payout.status),
+        ['PENDING'],
+      );
     });
 
     it('still refuses a value that matches none in any case, listing the allowed values', async () => {

@@ -39,7 +39,11 @@ for (const target of testDatabases()) {
       db = t.services.database.db;
       const merchants = [await t.newMerchant(), await t.newMerchant()];
       scope = { merchantId: merchants[0]!.merchantId, environment: 'test' };
-      await seed(db, postgres, merchants.map((m) => m.merchantId));
+      await seed(
+        db,
+        postgres,
+        merchants.map((m) => m.merchantId),
+      );
     });
     after(() => t.close());
 
@@ -118,7 +122,10 @@ for (const target of testDatabases()) {
     });
 
     it('the seeded rows are there (the plans are about a million rows, not an empty table)', async () => {
-      const { count } = await db.selectFrom('payments').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+      const { count } = await db
+        .selectFrom('payments')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow();
       assert.equal(Number(count), ROWS);
     });
   });
@@ -131,7 +138,9 @@ for (const target of testDatabases()) {
  */
 async function seed(db: Kysely<Database>, postgres: boolean, merchantIds: string[]): Promise<void> {
   const [mine, other] = merchantIds.map((id) => sql.lit(id));
-  const numbers = postgres ? sql`select n from generate_series(1, ${sql.lit(ROWS)}) as n` : sql`with recursive seq(n) as (select 1 union all select n + 1 from seq where n < ${sql.lit(ROWS)}) select n from seq`;
+  const numbers = postgres
+    ? sql`select n from generate_series(1, ${sql.lit(ROWS)}) as n`
+    : sql`with recursive seq(n) as (select 1 union all select n + 1 from seq where n < ${sql.lit(ROWS)}) select n from seq`;
   const id = postgres ? sql`lpad(to_hex(n), 8, '0') || '-0000-7000-8000-000000000000'` : sql`printf('%08x-0000-7000-8000-000000000000', n)`;
   const merchant = sql`case when n % 10 = 0 then ${other} else ${mine} end`;
   const status = sql`case when n % 100 = 0 then 'failed' when n % 7 = 0 then 'pending' else 'completed' end`;

@@ -85,7 +85,13 @@ for (const target of testDatabases()) {
       const paymentKey = newId();
       const inDoubt = call(first.url, 'POST', '/collect/payments', paymentBody, paymentKey).catch((error: unknown) => error);
       const payoutReference = `PO-${newId()}`;
-      const accepted = await call(first.url, 'POST', '/payout/mobile-money/', { reference: payoutReference, amount: 100_000, phone: '0197000001', country: 'BJ', operator: 'mtn_bj' }, newId());
+      const accepted = await call(
+        first.url,
+        'POST',
+        '/payout/mobile-money/',
+        { reference: payoutReference, amount: 100_000, phone: '0197000001', country: 'BJ', operator: 'mtn_bj' },
+        newId(),
+      );
       assert.equal(accepted.status, 201, await accepted.clone().text());
       const payoutId = ((await accepted.json()) as Wire).id as string;
       // Both calls reached MTN, which keeps them and does not answer.

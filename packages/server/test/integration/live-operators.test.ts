@@ -48,7 +48,16 @@ for (const target of testDatabases()) {
       const text = await res.text();
       return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as Wire };
     };
-    const direct = (overrides: Wire = {}) => ({ reference: `LIVE-${newId()}`, amount: 3000, currency: 'XOF', country: 'BJ', mode: 'direct', operator: 'mtn_bj', customer: { phone: '0197000000' }, ...overrides });
+    const direct = (overrides: Wire = {}) => ({
+      reference: `LIVE-${newId()}`,
+      amount: 3000,
+      currency: 'XOF',
+      country: 'BJ',
+      mode: 'direct',
+      operator: 'mtn_bj',
+      customer: { phone: '0197000000' },
+      ...overrides,
+    });
     const payment = async (reference: string) => (await api('GET', `/collect/payments/${reference}`)).body;
     const payout = async (reference: string) => (await api('GET', `/payout/mobile-money/${reference}/`)).body;
     const statusOf = (read: () => Promise<Wire>, wanted: string, what: string) =>
@@ -120,7 +129,14 @@ for (const target of testDatabases()) {
     });
 
     it('collects a live hosted payment paid on the checkout page through MTN', async () => {
-      const created = await api('POST', '/collect/payments', { reference: `CHK-${newId()}`, amount: 5000, currency: 'XOF', country: 'BJ', mode: 'hosted', description: 'Abonnement' });
+      const created = await api('POST', '/collect/payments', {
+        reference: `CHK-${newId()}`,
+        amount: 5000,
+        currency: 'XOF',
+        country: 'BJ',
+        mode: 'hosted',
+        description: 'Abonnement',
+      });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       // What the checkout page's pay action calls once the customer chose MTN and typed the number.
       const stored = await running.services.payments.get({ merchantId, environment: 'live' }, created.body.id);
@@ -222,10 +238,18 @@ for (const target of testDatabases()) {
       });
       assert.equal(forged.status, 200);
       assert.equal((await payment(created.body.reference)).status, 'processing', 'MTN still says PENDING');
-      const garbage = await fetch(`${running.url}/api/v1/operators/mtn-momo/callbacks/requesttopay/${created.body.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"hello":"world"}' });
+      const garbage = await fetch(`${running.url}/api/v1/operators/mtn-momo/callbacks/requesttopay/${created.body.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"hello":"world"}',
+      });
       assert.equal(garbage.status, 400);
       assert.equal(((await garbage.json()) as Wire).error.code, 'validation_error');
-      const unknown = await fetch(`${running.url}/api/v1/operators/mtn-momo/callbacks/transfer/${newId()}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'FAILED' }) });
+      const unknown = await fetch(`${running.url}/api/v1/operators/mtn-momo/callbacks/transfer/${newId()}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ status: 'FAILED' }),
+      });
       assert.equal(unknown.status, 200, 'acknowledged: MTN would only retry');
       // When MTN does decide, its callback is believed because the query agrees.
       mtn().settle('requesttopay', created.body.id, 'FAILED', 'APPROVAL_REJECTED');
@@ -320,7 +344,11 @@ for (const target of testDatabases()) {
       const created = await api('POST', '/collect/payments', direct({ customer: { phone: '0197000454' } }));
       assert.equal(created.body.status, 'processing');
       // Our side gives up first: the payment expires while MTN still waits for the customer.
-      await running.services.database.db.updateTable('payments').set({ expires_at: new Date(Date.now() - 1_000).toISOString() }).where('id', '=', created.body.id).execute();
+      await running.services.database.db
+        .updateTable('payments')
+        .set({ expires_at: new Date(Date.now() - 1_000).toISOString() })
+        .where('id', '=', created.body.id)
+        .execute();
       await eventually(async () => ((await payment(created.body.reference)).status === 'expired' ? true : undefined), 'the payment to expire');
       // Then the customer approves: MTN calls back SUCCESSFUL, and its status query agrees.
       mtn().settle('requesttopay', created.body.id, 'SUCCESSFUL');
@@ -353,7 +381,12 @@ for (const target of testDatabases()) {
     describe('Wave (Côte d’Ivoire)', () => {
       const wave = () => mocks.wave.wave_ci;
       const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? assert.fail('no form token on the page');
-      const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString(), redirect: 'manual' as const });
+      const form = (fields: Record<string, string>) => ({
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+        redirect: 'manual' as const,
+      });
 
       /** A hosted live payment paid with Wave on our checkout page, up to Wave's page; returns the payment and where Wave sent the customer. */
       async function payWithWave(amount = 5000) {
@@ -400,16 +433,32 @@ for (const target of testDatabases()) {
 
       it('refuses a forged or stale Wave webhook, and changes nothing', async () => {
         const { created } = await payWithWave();
-        const body = JSON.stringify({ id: 'AE_forged', type: 'checkout.session.completed', data: { id: 'cos-x', client_reference: created.id, payment_status: 'succeeded', checkout_status: 'complete' } });
+        const body = JSON.stringify({
+          id: 'AE_forged',
+          type: 'checkout.session.completed',
+          data: { id: 'cos-x', client_reference: created.id, payment_status: 'succeeded', checkout_status: 'complete' },
+        });
         const url = `${running.url}/api/v1/operators/wave/webhooks`;
         const unsigned = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
         assert.equal(unsigned.status, 401);
-        const wrongSecret = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'wave-signature': signWaveWebhook(body, 'not-the-secret', Math.floor(Date.now() / 1000)) }, body });
+        const wrongSecret = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'wave-signature': signWaveWebhook(body, 'not-the-secret', Math.floor(Date.now() / 1000)) },
+          body,
+        });
         assert.equal(wrongSecret.status, 401);
-        const stale = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'wave-signature': signWaveWebhook(body, DEFAULT_WAVE_MOCK_WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 3600) }, body });
+        const stale = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'wave-signature': signWaveWebhook(body, DEFAULT_WAVE_MOCK_WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 3600) },
+          body,
+        });
         assert.equal(stale.status, 401);
         // Even correctly signed, the event only names the payment: Wave's own status (open) decides.
-        const signed = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'wave-signature': signWaveWebhook(body, DEFAULT_WAVE_MOCK_WEBHOOK_SECRET, Math.floor(Date.now() / 1000)) }, body });
+        const signed = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'wave-signature': signWaveWebhook(body, DEFAULT_WAVE_MOCK_WEBHOOK_SECRET, Math.floor(Date.now() / 1000)) },
+          body,
+        });
         assert.equal(signed.status, 200);
         assert.equal((await payment(created.reference)).status, 'processing');
       });

@@ -85,7 +85,10 @@ for (const target of testDatabases()) {
       await services.merchants.updateMerchant(merchant.id, { status: 'suspended', kycStatus: 'rejected' });
       let history = await services.merchants.statusHistory(merchant.id);
       assert.deepEqual(
-        history.slice(0, 2).map((c) => [c.field, c.from, c.to, c.actor]).sort(),
+        history
+          .slice(0, 2)
+          .map((c) => [c.field, c.from, c.to, c.actor])
+          .sort(),
         [
           ['kyc_status', 'pending', 'rejected', 'system'],
           ['status', 'active', 'suspended', 'system'],
@@ -132,12 +135,13 @@ for (const target of testDatabases()) {
       });
 
       // The merchant row is fine, the history row breaks a rule of its table (a field it does not record).
-      await assert.rejects(
-        repository.changeStatuses(merchant.id, (current) => ({ merchant: { ...current, kycStatus: 'validated' }, changes: [row({ field: 'name' as never })] })),
-      );
+      await assert.rejects(repository.changeStatuses(merchant.id, (current) => ({ merchant: { ...current, kycStatus: 'validated' }, changes: [row({ field: 'name' as never })] })));
       // The history row is fine, the merchant row breaks a rule of its table (an unknown status).
       await assert.rejects(
-        repository.changeStatuses(merchant.id, (current) => ({ merchant: { ...current, status: 'closed' as never }, changes: [row({ field: 'status', from: 'active', to: 'closed' })] })),
+        repository.changeStatuses(merchant.id, (current) => ({
+          merchant: { ...current, status: 'closed' as never },
+          changes: [row({ field: 'status', from: 'active', to: 'closed' })],
+        })),
       );
       assert.deepEqual(await services.merchants.getMerchant(merchant.id), merchant);
       assert.deepEqual(await services.merchants.statusHistory(merchant.id), history);
@@ -149,13 +153,16 @@ for (const target of testDatabases()) {
       for (let round = 1; round <= 6; round++) {
         const { kycStatus } = await services.merchants.getMerchant(merchant.id);
         const [first, second] = kycStatuses.filter((s) => s !== kycStatus);
-        await Promise.all([
-          services.merchants.updateMerchant(merchant.id, { kycStatus: first }),
-          services.merchants.updateMerchant(merchant.id, { kycStatus: second }),
-        ]);
+        await Promise.all([services.merchants.updateMerchant(merchant.id, { kycStatus: first }), services.merchants.updateMerchant(merchant.id, { kycStatus: second })]);
         const chain = chainOf(await services.merchants.statusHistory(merchant.id), 'kyc_status');
         assert.equal(chain.length, 1 + 2 * round, `round ${round}: a concurrent set was lost`);
-        assert.deepEqual(chain.slice(-2).map((c) => c.to).sort(), [first, second].sort());
+        assert.deepEqual(
+          chain
+            .slice(-2)
+            .map((c) => c.to)
+            .sort(),
+          [first, second].sort(),
+        );
       }
       const current = await services.merchants.getMerchant(merchant.id);
       assertUnbrokenChain(await services.merchants.statusHistory(merchant.id), 'kyc_status', current.kycStatus);

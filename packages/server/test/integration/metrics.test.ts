@@ -29,7 +29,12 @@ for (const target of testDatabases()) {
     let samples: Sample[];
 
     const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-      t.app.inject({ method, url: `/api/v1${url}`, headers: { authorization: `Bearer ${key}`, ...(method === 'POST' ? { 'idempotency-key': newId() } : {}) }, ...(payload ? { payload } : {}) });
+      t.app.inject({
+        method,
+        url: `/api/v1${url}`,
+        headers: { authorization: `Bearer ${key}`, ...(method === 'POST' ? { 'idempotency-key': newId() } : {}) },
+        ...(payload ? { payload } : {}),
+      });
     const job = (name: string) => jobs.find((candidate) => candidate.name === name)!;
     const scrape = async () => parseSamples((await t.services.metrics.scrape()).body);
 
@@ -69,7 +74,10 @@ for (const target of testDatabases()) {
       assert.equal(sampleValue(samples, 'akwe_http_requests_total', { route: 'unmatched', method: 'GET', status_code: '404' }), 1);
       assert.equal(sampleValue(samples, 'akwe_http_request_duration_seconds_count', { route: '/api/v1/collect/payments', method: 'POST' }), 2);
       const routes = samples.filter((s) => s.name === 'akwe_http_requests_total').map((s) => s.labels.route!);
-      assert.ok(!routes.some((route) => route.includes('pay_does_not_exist_123') || route.includes('abc-987') || route.includes(payment.id as string)), `a raw URL became a label: ${routes.join(', ')}`);
+      assert.ok(
+        !routes.some((route) => route.includes('pay_does_not_exist_123') || route.includes('abc-987') || route.includes(payment.id as string)),
+        `a raw URL became a label: ${routes.join(', ')}`,
+      );
     });
 
     it('reports payments and payouts by environment and status as the API reports them', () => {

@@ -96,12 +96,18 @@ describe('OpenAPI document', () => {
   it('passes Spectral’s OpenAPI rules (.spectral.yaml) with no error and no warning', async () => {
     const results = await spectralLint(document);
     const errorsAndWarnings = results.filter((result) => result.severity <= 1);
-    assert.deepEqual(errorsAndWarnings.map((e) => `${e.code} at ${e.path.join('.')}: ${e.message}`), []);
+    assert.deepEqual(
+      errorsAndWarnings.map((e) => `${e.code} at ${e.path.join('.')}: ${e.message}`),
+      [],
+    );
   });
 
   it('passes Redocly’s recommended rules (redocly.yaml) with no error and no warning', async () => {
     const problems = await redoclyLint(document);
-    assert.deepEqual(problems.map((p) => `${p.severity} ${p.ruleId} at ${p.pointer}: ${p.message}`), []);
+    assert.deepEqual(
+      problems.map((p) => `${p.severity} ${p.ruleId} at ${p.pointer}: ${p.message}`),
+      [],
+    );
   });
 
   it('shows an example on every request body and every response body, error responses included', () => {
@@ -123,7 +129,10 @@ describe('OpenAPI document', () => {
       for (const example of mediaExamples(media)) problems.push(...validate(`${pointer}/schema`, example).map((problem) => `${where}: ${problem}`));
     }
     const schemaExamples = [...schemasWithExamples(document)];
-    assert.ok(schemaExamples.some(({ pointer }) => pointer === '/components/schemas/Payment'), 'the named objects carry their examples');
+    assert.ok(
+      schemaExamples.some(({ pointer }) => pointer === '/components/schemas/Payment'),
+      'the named objects carry their examples',
+    );
     for (const { pointer, examples } of schemaExamples) {
       for (const example of examples) problems.push(...validate(pointer, example).map((problem) => `${pointer}: ${problem}`));
     }
@@ -153,7 +162,18 @@ describe('OpenAPI document', () => {
         if (!unit.test(property.description ?? '') || !conversion.test(property.description ?? '')) missing.push(`${name}: ${JSON.stringify(property.description)}`);
       }
     }
-    for (const name of ['amount', 'amount_minor', 'refunded_amount', 'refunded_amount_minor', 'fee_minor', 'total_amount_minor', 'min_amount', 'min_amount_minor', 'available_minor']) assert.ok(found.includes(name), `no ${name} field found: the walk misses money fields`);
+    for (const name of [
+      'amount',
+      'amount_minor',
+      'refunded_amount',
+      'refunded_amount_minor',
+      'fee_minor',
+      'total_amount_minor',
+      'min_amount',
+      'min_amount_minor',
+      'available_minor',
+    ])
+      assert.ok(found.includes(name), `no ${name} field found: the walk misses money fields`);
     assert.deepEqual([...new Set(missing)], []);
   });
 
@@ -167,10 +187,13 @@ describe('OpenAPI document', () => {
 
   it('shows every route the app serves (and no health probe), each under a unique operationId', () => {
     const operations = operationsOf(document);
-    const expected = documentedRoutes(routes).map(({ method, path }) => `${method} ${path}`).sort();
+    const expected = documentedRoutes(routes)
+      .map(({ method, path }) => `${method} ${path}`)
+      .sort();
     assert.deepEqual(operations.map(({ method, path }) => `${method} ${path}`).sort(), expected);
     assert.ok(!('/health' in document.paths) && !('/ready' in document.paths) && !('/docs' in document.paths));
-    for (const { method, path, operation } of operations) assert.match(operation.operationId ?? '', /^[a-z][A-Za-z]+$/, `${method} ${path} needs an operationId in its route schema`);
+    for (const { method, path, operation } of operations)
+      assert.match(operation.operationId ?? '', /^[a-z][A-Za-z]+$/, `${method} ${path} needs an operationId in its route schema`);
     const ids = operations.map(({ operation }) => operation.operationId);
     assert.equal(new Set(ids).size, ids.length, `duplicate operationIds: ${ids.join(', ')}`);
   });
@@ -208,7 +231,9 @@ describe('OpenAPI document', () => {
     const created = document.paths['/api/v1/collect/payments'].post;
     assert.deepEqual(created.responses['201'].content['application/json'].schema, { $ref: '#/components/schemas/Payment' });
     assert.deepEqual(created.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/CreatePaymentRequest' });
-    assert.deepEqual(document.paths['/api/v1/collect/mobile-money/{reference}/'].get.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/LegacyPayment' });
+    assert.deepEqual(document.paths['/api/v1/collect/mobile-money/{reference}/'].get.responses['200'].content['application/json'].schema, {
+      $ref: '#/components/schemas/LegacyPayment',
+    });
     // Every named schema is used somewhere.
     const refs = new Set([...allNodes(document)].map((node) => node.$ref).filter(Boolean));
     for (const name of Object.keys(document.components.schemas)) assert.ok(refs.has(`#/components/schemas/${name}`), `${name} is never referred to`);
@@ -257,7 +282,9 @@ describe('OpenAPI document', () => {
     const legacyConfirm = document.paths['/api/v1/collect/mobile-money/confirm/'].post.responses;
     assert.ok(codeEnumsOf(legacyConfirm['400'].content['application/json'].schema)[0]!.codes.includes('payment_not_confirmable'));
     const conflict = codeEnumsOf(document.paths['/api/v1/collect/payments'].post.responses['409'].content['application/json'].schema);
-    assert.deepEqual(conflict, [{ body: '#/components/schemas/Error', codes: ['duplicate_reference', 'idempotency_request_in_progress', 'operator_call_in_progress', 'invalid_state_transition'] }]);
+    assert.deepEqual(conflict, [
+      { body: '#/components/schemas/Error', codes: ['duplicate_reference', 'idempotency_request_in_progress', 'operator_call_in_progress', 'invalid_state_transition'] },
+    ]);
   });
 
   it('lists every error code of the catalog in the description', () => {
@@ -275,7 +302,10 @@ describe('OpenAPI document', () => {
       assert.deepEqual(body.properties.event_version.enum, [payout || bulk ? '2025-01' : '2026-06'], type);
       const object = payout ? 'Payout' : bulk ? 'BulkPayment' : type.startsWith('collect.refund.') ? 'Refund' : 'Payment';
       assert.deepEqual(body.properties.data.properties.object, { $ref: `#/components/schemas/${object}` }, type);
-      assert.ok(operation.parameters.some((p: Json) => p.name === 'X-Service-Signature' && p.required), type);
+      assert.ok(
+        operation.parameters.some((p: Json) => p.name === 'X-Service-Signature' && p.required),
+        type,
+      );
     }
   });
 
@@ -296,7 +326,11 @@ describe('OpenAPI document', () => {
       .split('\n')
       .flatMap((line, index) => (line.includes('// wrong:') ? [index + 1] : []));
     assert.ok(wrongLines.length >= 5);
-    assert.deepEqual([...new Set(sampleErrors.map((error) => error.line))].sort((a, b) => a - b), wrongLines, JSON.stringify(sampleErrors, null, 2));
+    assert.deepEqual(
+      [...new Set(sampleErrors.map((error) => error.line))].sort((a, b) => a - b),
+      wrongLines,
+      JSON.stringify(sampleErrors, null, 2),
+    );
   });
 });
 
@@ -306,7 +340,11 @@ describe('OpenAPI document: routes without a key', () => {
   before(async () => {
     t = await buildTestApp(sqlite, {
       apiExtensions: (api) => {
-        api.get('/probe/public', { config: { public: true }, schema: { operationId: 'probePublic', summary: 'A public probe', response: { 200: { type: 'object' } } } }, async () => ({}));
+        api.get(
+          '/probe/public',
+          { config: { public: true }, schema: { operationId: 'probePublic', summary: 'A public probe', response: { 200: { type: 'object' } } } },
+          async () => ({}),
+        );
       },
     });
   });

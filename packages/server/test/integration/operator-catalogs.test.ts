@@ -46,7 +46,12 @@ describe('operator catalogs over HTTP', () => {
     assert.match(body.api_version, /^\d{4}-\d{2}\.\d+$/);
     assert.deepEqual(body.countries.map((c: { code: string }) => c.code).sort(), ['BJ', 'CI', 'TG']);
     for (const country of body.countries) {
-      assert.deepEqual(Object.keys(country).filter((k) => k !== 'unsupported').sort(), ['code', 'currency_default', 'operators']);
+      assert.deepEqual(
+        Object.keys(country)
+          .filter((k) => k !== 'unsupported')
+          .sort(),
+        ['code', 'currency_default', 'operators'],
+      );
       assert.equal(country.currency_default, 'XOF');
       for (const operator of country.operators) {
         const allowed = ['slug', 'label', 'gateway_code', 'aliases', 'requires_otp'];
@@ -77,7 +82,10 @@ describe('operator catalogs over HTTP', () => {
     const benin = body.countries.find((c: { code: string }) => c.code === 'BJ');
     assert.deepEqual(benin.currencies, ['XOF']);
     assert.equal(benin.default_currency, 'XOF');
-    assert.deepEqual(benin.operators.map((o: { slug: string }) => o.slug), ['mtn_bj', 'moov_bj', 'celtiis_bj']);
+    assert.deepEqual(
+      benin.operators.map((o: { slug: string }) => o.slug),
+      ['mtn_bj', 'moov_bj', 'celtiis_bj'],
+    );
     for (const operator of benin.operators) {
       assert.equal(operator.min_amount, 100);
       assert.ok(Number.isInteger(operator.max_amount) && operator.max_amount > operator.min_amount);

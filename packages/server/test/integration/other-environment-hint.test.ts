@@ -29,11 +29,27 @@ for (const target of testDatabases()) {
       mine = await t.newMerchant();
       theirs = await t.newMerchant({ name: 'Other' });
       const reference = `ORDER-${newId()}`;
-      const payment = await call('POST', '/collect/payments', mine.testKey, { reference, amount: 1000, country: 'BJ', mode: 'direct', operator: 'mtn_bj', customer: { phone: '0197000000' } });
+      const payment = await call('POST', '/collect/payments', mine.testKey, {
+        reference,
+        amount: 1000,
+        country: 'BJ',
+        mode: 'direct',
+        operator: 'mtn_bj',
+        customer: { phone: '0197000000' },
+      });
       assert.equal(payment.statusCode, 201, payment.body);
-      const payout = await call('POST', '/payout/mobile-money/', mine.testKey, { reference: `PAY-${newId()}`, amount: 10_000, country: 'BJ', operator: 'mtn_bj', phone: '0197000000' });
+      const payout = await call('POST', '/payout/mobile-money/', mine.testKey, {
+        reference: `PAY-${newId()}`,
+        amount: 10_000,
+        country: 'BJ',
+        operator: 'mtn_bj',
+        phone: '0197000000',
+      });
       assert.equal(payout.statusCode, 201, payout.body);
-      const batch = await call('POST', '/bulk-payments/', mine.testKey, { name: 'B', items: [{ beneficiary_name: 'Afi', phone: '0197000000', amount: 2_500_000, currency: 'XOF', reference: `L-${newId()}`, country: 'BJ', operator: 'mtn_bj' }] });
+      const batch = await call('POST', '/bulk-payments/', mine.testKey, {
+        name: 'B',
+        items: [{ beneficiary_name: 'Afi', phone: '0197000000', amount: 2_500_000, currency: 'XOF', reference: `L-${newId()}`, country: 'BJ', operator: 'mtn_bj' }],
+      });
       assert.equal(batch.statusCode, 201, batch.body);
       const endpoint = await call('POST', '/webhook-endpoints', mine.testKey, { url: 'https://shop.example/hooks' });
       assert.equal(endpoint.statusCode, 201, endpoint.body);

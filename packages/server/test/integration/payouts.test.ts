@@ -98,7 +98,10 @@ for (const target of testDatabases()) {
         assert.equal(reservedNow.reserved_minor, 500_000 + payout.fee_minor);
         assert.equal(reservedNow.available_minor, before.available_minor - 500_000 - payout.fee_minor);
         const events = (await send(testKey, 'GET', `/events?reference=${payout.reference}`)).json().data;
-        assert.deepEqual(events.map((e: Wire) => [e.type, e.event_version, e.data.object.status]), [['payout.initiated', '2025-01', 'PENDING']]);
+        assert.deepEqual(
+          events.map((e: Wire) => [e.type, e.event_version, e.data.object.status]),
+          [['payout.initiated', '2025-01', 'PENDING']],
+        );
       });
 
       it('replays the stored answer for the same Idempotency-Key, and needs one', async () => {
@@ -140,14 +143,20 @@ for (const target of testDatabases()) {
         assert.equal(missing.json().error.code, 'validation_error');
         assert.deepEqual(await balance(testKey), before, 'nothing reserved');
         const list = (await send(testKey, 'GET', '/payout/mobile-money/')).json();
-        assert.deepEqual(list.data.map((p: Wire) => p.id), [existing.id]);
+        assert.deepEqual(
+          list.data.map((p: Wire) => p.id),
+          [existing.id],
+        );
         const unknown = await send(testKey, 'GET', '/payout/mobile-money/NOPE/');
         assert.equal(unknown.statusCode, 404);
         assert.equal(unknown.json().error.code, 'not_found');
       });
 
       it('gates live payouts on an active merchant with validated KYC, before storing anything; test is open', async () => {
-        for (const [kyc, status, code] of [['pending', 'active', 'kyc_required'], ['validated', 'suspended', 'account_inactive']] as const) {
+        for (const [kyc, status, code] of [
+          ['pending', 'active', 'kyc_required'],
+          ['validated', 'suspended', 'account_inactive'],
+        ] as const) {
           const merchant = await t.newMerchant({ kyc });
           if (status === 'suspended') await t.services.merchants.updateMerchant(merchant.merchantId, { status: 'suspended' });
           const res = await send(merchant.liveKey, 'POST', '/payout/mobile-money/', payoutBody());
@@ -198,7 +207,12 @@ for (const target of testDatabases()) {
         assert.deepEqual(await eventTypes(testKey, payout.reference), ['payout.initiated', 'payout.updated', 'payout.completed']);
         const end = await balance(testKey);
         assert.deepEqual([end.available_minor, end.reserved_minor], [start.available_minor - 500_000 - payout.fee_minor, 0]);
-        const types = ((await send(testKey, 'GET', '/balance-transactions')).json().data as Wire[]).map((tx) => [tx.type, tx.available_change_minor, tx.reserved_change_minor, tx.fee_minor]);
+        const types = ((await send(testKey, 'GET', '/balance-transactions')).json().data as Wire[]).map((tx) => [
+          tx.type,
+          tx.available_change_minor,
+          tx.reserved_change_minor,
+          tx.fee_minor,
+        ]);
         assert.deepEqual(types.slice(0, 2), [
           ['payout', 0, -(500_000 + payout.fee_minor), payout.fee_minor],
           ['payout_reservation', -(500_000 + payout.fee_minor), 500_000 + payout.fee_minor, 0],
@@ -256,10 +270,16 @@ for (const target of testDatabases()) {
         for (let i = 0; i < 3; i++) made.push(await create(testKey, { metadata: { batch: i === 1 ? 'b' : 'a' } }));
         await t.services.payouts.handOffDue();
         const page = (await send(testKey, 'GET', '/payout/mobile-money/?limit=2')).json();
-        assert.deepEqual(page.data.map((p: Wire) => p.id), [made[2]!.id, made[1]!.id]);
+        assert.deepEqual(
+          page.data.map((p: Wire) => p.id),
+          [made[2]!.id, made[1]!.id],
+        );
         assert.equal(page.has_more, true);
         const byMetadata = (await send(testKey, 'GET', '/payout/mobile-money/?metadata[batch]=b')).json();
-        assert.deepEqual(byMetadata.data.map((p: Wire) => p.id), [made[1]!.id]);
+        assert.deepEqual(
+          byMetadata.data.map((p: Wire) => p.id),
+          [made[1]!.id],
+        );
         assert.equal((await send(testKey, 'GET', '/payout/mobile-money/?status=PENDING')).json().data.length, 0);
         assert.equal((await send(testKey, 'GET', '/payout/mobile-money/?status=done')).statusCode, 400);
       });
@@ -274,7 +294,13 @@ for (const target of testDatabases()) {
       const operators = new OperatorRegistry({ test: new SandboxOperator(sandboxLedger, { payoutDelayMs: 0, clock }) });
       const other = otherDb ? createServices({ database: otherDb, catalog: loadDefaultCatalog(), clock, operators, serverSecret: () => TEST_SERVER_SECRET }) : t.services;
       try {
-        await Promise.all([t.services.payouts.handOffDue(5), other.payouts.handOffDue(5), t.services.payouts.handOffDue(5), other.payouts.handOffDue(5), t.services.payouts.handOffDue(5)]);
+        await Promise.all([
+          t.services.payouts.handOffDue(5),
+          other.payouts.handOffDue(5),
+          t.services.payouts.handOffDue(5),
+          other.payouts.handOffDue(5),
+          t.services.payouts.handOffDue(5),
+        ]);
         while ((await other.payouts.handOffDue()) > 0);
       } finally {
         await otherDb?.close();
@@ -342,7 +368,11 @@ for (const target of testDatabases()) {
           assert.equal((await get(testKey, payout.reference)).status, 'COMPLETED');
           // A resumed hand-off may find the operator already done: PROCESSING is then never recorded.
           const types = await eventTypes(testKey, payout.reference);
-          assert.deepEqual(types.filter((type) => type !== 'payout.updated'), ['payout.initiated', 'payout.completed'], types.join(', '));
+          assert.deepEqual(
+            types.filter((type) => type !== 'payout.updated'),
+            ['payout.initiated', 'payout.completed'],
+            types.join(', '),
+          );
           assert.ok(types.filter((type) => type === 'payout.updated').length <= 1);
           const settlements = ((await send(testKey, 'GET', '/balance-transactions?type=payout')).json().data as Wire[]).filter((tx) => tx.source.id === payout.id);
           assert.equal(settlements.length, 1);

@@ -40,7 +40,10 @@ describe('postgres introspection', { skip: postgres.skip }, () => {
     assert.match(schema!, /^akwe_test_/);
 
     const otherTables = await other.database.db.introspection.getTables();
-    assert.deepEqual(otherTables.map((table) => table.name), ['someone_elses_table']);
+    assert.deepEqual(
+      otherTables.map((table) => table.name),
+      ['someone_elses_table'],
+    );
   });
 
   it('keeps migrating and answering readiness while other schemas are created and dropped', async () => {

@@ -26,7 +26,9 @@ for (const target of testDatabases()) {
       const db = open.database.db;
       const a = await merchant('Alpha');
       const b = await merchant('Beta', 'suspended');
-      const byIdAndStatus = new PreparedQuery(db, (db, id: string, status: string) => db.selectFrom('merchants').select(['id', 'name']).where('id', '=', id).where('status', '=', status));
+      const byIdAndStatus = new PreparedQuery(db, (db, id: string, status: string) =>
+        db.selectFrom('merchants').select(['id', 'name']).where('id', '=', id).where('status', '=', status),
+      );
       for (const [id, status] of [
         [a, 'active'],
         [b, 'suspended'],
@@ -58,7 +60,13 @@ for (const target of testDatabases()) {
 
     it('refuses a query that does not use each argument as a plain value', () => {
       assert.throws(
-        () => new PreparedQuery(open.database.db, (db, name: string) => db.selectFrom('merchants').selectAll().where('name', '=', name ? 'always' : 'never')),
+        () =>
+          new PreparedQuery(open.database.db, (db, name: string) =>
+            db
+              .selectFrom('merchants')
+              .selectAll()
+              .where('name', '=', name ? 'always' : 'never'),
+          ),
         /uses 0 of its 1 arguments/,
       );
     });

@@ -39,9 +39,44 @@ function randomSource(seed: number) {
 type Random = ReturnType<typeof randomSource>;
 
 const oddStrings = [
-  '', ' ', 'a'.repeat(300), 'a'.repeat(3000), '\u0000', 'x\u0000y', '💥', '\ud800', 'FAIL', 'PENDING', 'CANCEL', '0197000001', '+22997000000', '97000000',
-  '../x', '%00', 'null', '1e400', '-1', '١٢٣', 'mtn_bj', 'orange_ci', 'togocom_tg', 'BJ', 'CI', 'XOF', 'XAF', 'EUR', 'direct', 'hosted',
-  'https://shop.example/cb', 'http://shop.example/cb', 'javascript:alert(1)', '123456', '000000', '111111', '12', '<script>',
+  '',
+  ' ',
+  'a'.repeat(300),
+  'a'.repeat(3000),
+  '\u0000',
+  'x\u0000y',
+  '💥',
+  '\ud800',
+  'FAIL',
+  'PENDING',
+  'CANCEL',
+  '0197000001',
+  '+22997000000',
+  '97000000',
+  '../x',
+  '%00',
+  'null',
+  '1e400',
+  '-1',
+  '١٢٣',
+  'mtn_bj',
+  'orange_ci',
+  'togocom_tg',
+  'BJ',
+  'CI',
+  'XOF',
+  'XAF',
+  'EUR',
+  'direct',
+  'hosted',
+  'https://shop.example/cb',
+  'http://shop.example/cb',
+  'javascript:alert(1)',
+  '123456',
+  '000000',
+  '111111',
+  '12',
+  '<script>',
 ];
 
 function oddValue(random: Random): unknown {
@@ -151,7 +186,11 @@ function nextRequest(random: Random, keys: { test: string; live: string }, known
     const confirm = random.chance(0.3);
     const body = confirm
       ? bodyFrom(random, { reference: random.pick(known), otp: '123456' }, ['extra'])
-      : bodyFrom(random, { amount: random.pick([100, 300_000]), phone: '0197000000', country: 'BJ', operator: 'mtn_bj', reference: `L-${random.integer(1e6)}` }, ['currency', 'customer_first_name', 'extra']);
+      : bodyFrom(random, { amount: random.pick([100, 300_000]), phone: '0197000000', country: 'BJ', operator: 'mtn_bj', reference: `L-${random.integer(1e6)}` }, [
+          'currency',
+          'customer_first_name',
+          'extra',
+        ]);
     return { method: 'POST', url: confirm ? '/api/v1/collect/mobile-money/confirm/' : '/api/v1/collect/mobile-money/', headers, payload: json(body), legacy: true };
   }
   if (route < 11) return { method: 'GET', url: `/api/v1/collect/mobile-money/${ref()}/${random.pick(['', '?sync=true'])}`, headers, legacy: true };

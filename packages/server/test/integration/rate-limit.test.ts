@@ -269,10 +269,7 @@ describe('rate limit windows and installation', () => {
     const app = Fastify();
     try {
       await installRateLimits(app, { limits });
-      assert.throws(
-        () => app.get('/x', { config: { rateLimitBucket: 'bulk' as never } }, async () => ({})),
-        /Unknown rateLimitBucket "bulk"/,
-      );
+      assert.throws(() => app.get('/x', { config: { rateLimitBucket: 'bulk' as never } }, async () => ({})), /Unknown rateLimitBucket "bulk"/);
     } finally {
       await app.close();
     }
@@ -365,13 +362,20 @@ for (const target of testDatabases()) {
 
     it('finds the routes (the recording works): account, events, webhook endpoints, collect, payouts', () => {
       const seen = new Set(authenticated.map((r) => `${r.method} ${r.url}`));
-      for (const route of ['GET /api/v1/account', 'GET /api/v1/account/callback-secret', 'POST /api/v1/events/:id/resend', 'DELETE /api/v1/webhook-endpoints/:id', 'POST /api/v1/collect/payments', 'GET /api/v1/payout/operators/']) {
+      for (const route of [
+        'GET /api/v1/account',
+        'GET /api/v1/account/callback-secret',
+        'POST /api/v1/events/:id/resend',
+        'DELETE /api/v1/webhook-endpoints/:id',
+        'POST /api/v1/collect/payments',
+        'GET /api/v1/payout/operators/',
+      ]) {
         assert.ok(seen.has(route), `${route} was not recorded`);
       }
       assert.ok(!seen.has('GET /health') && !seen.has('GET /api/v1/collect/openapi.json'), 'public routes are left out');
     });
 
-    it('limits every one of them per API key, 429 rate_limited with Retry-After and RateLimit headers in its contract\'s shape', async () => {
+    it("limits every one of them per API key, 429 rate_limited with Retry-After and RateLimit headers in its contract's shape", async () => {
       assert.ok(authenticated.length >= 30, `only ${authenticated.length} authenticated routes recorded`);
       for (const route of authenticated) {
         const name = `${route.method} ${route.url}`;
@@ -402,7 +406,11 @@ for (const target of testDatabases()) {
         if (isEarlierContract(route.url)) {
           assert.deepEqual(body, { error: 'Too Many Requests', code: 'rate_limited', detail: message }, name);
         } else {
-          assert.deepEqual(body, { error: { code: 'rate_limited', message, doc_url: 'http://localhost:8080/docs/errors#rate_limited', request_id: over.headers['x-request-id'] } }, name);
+          assert.deepEqual(
+            body,
+            { error: { code: 'rate_limited', message, doc_url: 'http://localhost:8080/docs/errors#rate_limited', request_id: over.headers['x-request-id'] } },
+            name,
+          );
         }
       }
     });
@@ -410,7 +418,12 @@ for (const target of testDatabases()) {
     it('keeps the manage budget apart from the read and create budgets', async () => {
       const { testKey } = await t.newMerchant({ name: 'Manager' });
       const route = (method: string, url: string): SeenRoute => ({ method, url, public: false });
-      const manageRoutes = [route('POST', '/api/v1/webhook-endpoints'), route('PATCH', '/api/v1/webhook-endpoints/:id'), route('POST', '/api/v1/events/:id/resend'), route('DELETE', '/api/v1/webhook-endpoints/:id')];
+      const manageRoutes = [
+        route('POST', '/api/v1/webhook-endpoints'),
+        route('PATCH', '/api/v1/webhook-endpoints/:id'),
+        route('POST', '/api/v1/events/:id/resend'),
+        route('DELETE', '/api/v1/webhook-endpoints/:id'),
+      ];
       for (const r of manageRoutes) assert.notEqual((await requestTo(t, r, testKey)).statusCode, 429, `${r.method} ${r.url}`);
       const rotate = await requestTo(t, route('POST', '/api/v1/webhook-endpoints/:id/rotate-secret'), testKey);
       assert.equal(rotate.statusCode, 429, 'the manage budget is shared by the management routes');

@@ -69,17 +69,35 @@ describe('the README tour', { timeout: 180_000 }, () => {
     );
     const answers = [...result.stderr.matchAll(statusLinePattern)].map(([, status, method, url]) => ({ status: Number(status), method, url }));
     assert.equal(answers.length, curlCalls, `every curl of the tour ran once:\n${result.stderr}`);
-    assert.deepEqual(answers.filter((answer) => answer.status < 200 || answer.status > 299), []);
+    assert.deepEqual(
+      answers.filter((answer) => answer.status < 200 || answer.status > 299),
+      [],
+    );
 
     const batches = (await get('/api/v1/bulk-payments/?limit=10')).data as { id: string; name: string }[];
     const contractShaped = batches.find((batch) => batch.name === 'Primes juillet');
     assert.ok(contractShaped, 'the JSON batch of the tour exists');
-    const batch = await eventually('the JSON batch completing', () => get(`/api/v1/bulk-payments/${contractShaped.id}/`), (b) => b.status === 'completed');
+    const batch = await eventually(
+      'the JSON batch completing',
+      () => get(`/api/v1/bulk-payments/${contractShaped.id}/`),
+      (b) => b.status === 'completed',
+    );
     assert.equal(batch.item_count, 2);
     const lines = (await get(`/api/v1/bulk-payments/${contractShaped.id}/items/`)).data as { operator: string; country: string }[];
-    assert.deepEqual(lines.map((line) => [line.country, line.operator]).sort(), [['BJ', 'mtn_bj'], ['TG', 'tmoney_tg']], 'operators predicted from the numbers');
+    assert.deepEqual(
+      lines.map((line) => [line.country, line.operator]).sort(),
+      [
+        ['BJ', 'mtn_bj'],
+        ['TG', 'tmoney_tg'],
+      ],
+      'operators predicted from the numbers',
+    );
 
-    await eventually('the payout completing', () => get('/api/v1/payout/mobile-money/PAYOUT-2001/'), (payout) => payout.status === 'COMPLETED');
+    await eventually(
+      'the payout completing',
+      () => get('/api/v1/payout/mobile-money/PAYOUT-2001/'),
+      (payout) => payout.status === 'COMPLETED',
+    );
     const payment = await get('/api/v1/collect/payments/ORDER-1001');
     assert.equal(payment.status, 'completed');
     assert.equal(payment.refunded_amount, 1000);

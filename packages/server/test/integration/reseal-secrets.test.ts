@@ -40,7 +40,19 @@ for (const target of testDatabases()) {
       const now = new Date().toISOString();
       await db.database.db
         .insertInto('idempotency_records')
-        .values({ merchant_id: merchantId, environment: 'test', method: 'POST', route: '/api/v1/webhook-endpoints', idempotency_key: 'sealed-answer', request_hash: 'h', state: 'completed', response_status: 201, response_body: `sealed:${boxes.previous.seal(STORED_ANSWER)}`, created_at: now, expires_at: now })
+        .values({
+          merchant_id: merchantId,
+          environment: 'test',
+          method: 'POST',
+          route: '/api/v1/webhook-endpoints',
+          idempotency_key: 'sealed-answer',
+          request_hash: 'h',
+          state: 'completed',
+          response_status: 201,
+          response_body: `sealed:${boxes.previous.seal(STORED_ANSWER)}`,
+          created_at: now,
+          expires_at: now,
+        })
         .execute();
     });
     after(() => db.close());

@@ -32,10 +32,49 @@ const RUNS_PER_ROUTE = Number(process.env.AKWE_PROPERTY_RUNS ?? 20);
 const seed = process.env.AKWE_PROPERTY_SEED ? Number(process.env.AKWE_PROPERTY_SEED) : Date.now() % 2 ** 31;
 
 const oddStrings = [
-  '', ' ', 'a'.repeat(300), 'a'.repeat(5000), '\u0000', 'x\u0000y', '💥', '\ud800', '\udfff', 'null', 'undefined', 'true', '1e400', '-1', '0x10', '١٢٣',
-  '../x', '%00', '%ZZ', '<script>', "' or 1=1 --", 'FAIL', 'PENDING', 'CANCEL', '__proto__', 'constructor', 'toString', 'javascript:alert(1)',
-  'http://a:99999/', 'http://1.2.3.4.5/', 'https://user:pw@shop.example/', 'https://169.254.169.254/', 'http://[::1]/', 'https://shop.example/hooks',
-  '2026-02-30T00:00:00Z', '2016-12-31T23:59:60Z', '9999-12-31T23:59:59.999Z', '0000-01-01T00:00:00Z', '2026-06-01T00:00:00+14:00', '2026-06-01', 'collect.*', '*', 'collect.payment.nope',
+  '',
+  ' ',
+  'a'.repeat(300),
+  'a'.repeat(5000),
+  '\u0000',
+  'x\u0000y',
+  '💥',
+  '\ud800',
+  '\udfff',
+  'null',
+  'undefined',
+  'true',
+  '1e400',
+  '-1',
+  '0x10',
+  '١٢٣',
+  '../x',
+  '%00',
+  '%ZZ',
+  '<script>',
+  "' or 1=1 --",
+  'FAIL',
+  'PENDING',
+  'CANCEL',
+  '__proto__',
+  'constructor',
+  'toString',
+  'javascript:alert(1)',
+  'http://a:99999/',
+  'http://1.2.3.4.5/',
+  'https://user:pw@shop.example/',
+  'https://169.254.169.254/',
+  'http://[::1]/',
+  'https://shop.example/hooks',
+  '2026-02-30T00:00:00Z',
+  '2016-12-31T23:59:60Z',
+  '9999-12-31T23:59:59.999Z',
+  '0000-01-01T00:00:00Z',
+  '2026-06-01T00:00:00+14:00',
+  '2026-06-01',
+  'collect.*',
+  '*',
+  'collect.payment.nope',
 ];
 
 /** Any value where a field's value goes. */
@@ -49,15 +88,55 @@ const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 
 /** Bodies that are not what a JSON parser wants, or are JSON no schema expects. */
 const rawBodies = [
-  '', '   ', '{', '}', '[]', 'null', '"x"', '1', 'true', '{"amount":1e999}', '{"a":1,"a":2}', '{"__proto__":{"polluted":1}}',
-  '{"constructor":{"prototype":{"polluted":1}}}', '{"reference":"\\u0000"}', `{"x":${'['.repeat(5_000)}${']'.repeat(5_000)}}`,
-  `${'{"a":'.repeat(40)}1${'}'.repeat(40)}`, '\ufeff{}', '{"amount":3000,}', "{'single':'quotes'}", 'NaN',
+  '',
+  '   ',
+  '{',
+  '}',
+  '[]',
+  'null',
+  '"x"',
+  '1',
+  'true',
+  '{"amount":1e999}',
+  '{"a":1,"a":2}',
+  '{"__proto__":{"polluted":1}}',
+  '{"constructor":{"prototype":{"polluted":1}}}',
+  '{"reference":"\\u0000"}',
+  `{"x":${'['.repeat(5_000)}${']'.repeat(5_000)}}`,
+  `${'{"a":'.repeat(40)}1${'}'.repeat(40)}`,
+  '\ufeff{}',
+  '{"amount":3000,}',
+  "{'single':'quotes'}",
+  'NaN',
 ];
 
-const contentTypes = ['text/plain', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'APPLICATION/JSON', 'application/jsonx', ''];
+const contentTypes = [
+  'text/plain',
+  'application/json; charset=latin1',
+  'application/json; charset=utf-16',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'APPLICATION/JSON',
+  'application/jsonx',
+  '',
+];
 
 /** Strings for the raw query string, past anything a schema says. */
-const rawQueries = ['sync', 'sync=&sync=1', '%ZZ=1', 'a[b]=1', '=', '&&', 'limit=1e3', 'limit=-0', 'limit=0x10', 'created_gte=2016-12-31T23:59:59Z', 'type=%00', '__proto__=1', 'starting_after=%E0%A4%A'];
+const rawQueries = [
+  'sync',
+  'sync=&sync=1',
+  '%ZZ=1',
+  'a[b]=1',
+  '=',
+  '&&',
+  'limit=1e3',
+  'limit=-0',
+  'limit=0x10',
+  'created_gte=2016-12-31T23:59:59Z',
+  'type=%00',
+  '__proto__=1',
+  'starting_after=%E0%A4%A',
+];
 
 const wallets = {
   country: ['BJ', 'TG', 'CI', 'bj', 'ci', 'SN'],
@@ -99,7 +178,10 @@ function hints(known: Known): (property: string) => fc.Arbitrary<unknown> | unde
     currency: fc.constantFrom('XOF', 'XAF', 'EUR', 'xof'),
     amount: fc.constantFrom(1, 100, 3000, 10_000, 250_000, 300_000),
     otp: fc.constantFrom('123456', '000000', '111111', '1234', '99999999'),
-    reference: fc.oneof(existing, fc.uuid().map((u) => `R-${u}`)),
+    reference: fc.oneof(
+      existing,
+      fc.uuid().map((u) => `R-${u}`),
+    ),
     reference_or_id: existing,
     id: existing,
     endpoint_id: existing,
@@ -126,7 +208,7 @@ interface GeneratedRequest {
 }
 
 function encodedSegment(value: unknown, raw: boolean): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
   if (raw) return text.replace(/[^\x21-\x7e]|[#?/]/g, '');
   try {
     return encodeURIComponent(text);
@@ -139,7 +221,7 @@ function queryString(value: unknown): string {
   if (value === null || typeof value !== 'object') return '';
   const search = new URLSearchParams();
   for (const [key, member] of Object.entries(value)) {
-    for (const one of Array.isArray(member) ? member : [member]) search.append(key, typeof one === 'string' ? one : JSON.stringify(one) ?? '');
+    for (const one of Array.isArray(member) ? member : [member]) search.append(key, typeof one === 'string' ? one : (JSON.stringify(one) ?? ''));
   }
   return search.toString().replace(/%EF%BF%BD/g, '%ED%A0%80'); // a lone surrogate, written as the broken UTF-8 it would be
 }
@@ -152,7 +234,12 @@ function requestsFor(route: RouteOptions, method: string, keys: { test: string; 
   const valid = (part: unknown) => {
     const partSchema = part ?? { type: 'object', properties: {} };
     return fc.oneof(
-      { arbitrary: fc.tuple(arbitraryFromSchema(partSchema, { hint }), fc.nat(wallets.coherent.length - 1), fc.boolean()).map(([value, w, same]) => (same ? sameWallet(value, wallets.coherent[w]!) : value)), weight: 5 },
+      {
+        arbitrary: fc
+          .tuple(arbitraryFromSchema(partSchema, { hint }), fc.nat(wallets.coherent.length - 1), fc.boolean())
+          .map(([value, w, same]) => (same ? sameWallet(value, wallets.coherent[w]!) : value)),
+        weight: 5,
+      },
       { arbitrary: arbitraryFromSchema(partSchema, { hint, hostile: hostileValue }), weight: 3 },
     );
   };
@@ -160,7 +247,14 @@ function requestsFor(route: RouteOptions, method: string, keys: { test: string; 
   const paramSchemas = ((schema.params as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}) as Record<string, unknown>;
   const params = fc.tuple(
     ...paramNames.map((name) =>
-      fc.tuple(fc.oneof({ arbitrary: hint(name) ?? fc.string(), weight: 4 }, { arbitrary: arbitraryFromSchema(paramSchemas[name] ?? { type: 'string' }), weight: 1 }, { arbitrary: hostileValue, weight: 2 }), fc.boolean()),
+      fc.tuple(
+        fc.oneof(
+          { arbitrary: hint(name) ?? fc.string(), weight: 4 },
+          { arbitrary: arbitraryFromSchema(paramSchemas[name] ?? { type: 'string' }), weight: 1 },
+          { arbitrary: hostileValue, weight: 2 },
+        ),
+        fc.boolean(),
+      ),
     ),
   );
   const query = fc.oneof(
@@ -182,7 +276,10 @@ function requestsFor(route: RouteOptions, method: string, keys: { test: string; 
     { arbitrary: fc.constant({ authorization: `Bearer ${keys.test}` }), weight: 12 },
     { arbitrary: fc.constant({ authorization: `Bearer ${keys.live}` }), weight: 2 },
     { arbitrary: fc.constant({ 'x-api-key': keys.test }), weight: 2 },
-    { arbitrary: fc.constantFrom({ authorization: 'Bearer nope' }, { authorization: `Basic ${keys.test}` }, { authorization: `Bearer ${keys.test}`, 'x-api-key': keys.live }, {}), weight: 1 },
+    {
+      arbitrary: fc.constantFrom({ authorization: 'Bearer nope' }, { authorization: `Basic ${keys.test}` }, { authorization: `Bearer ${keys.test}`, 'x-api-key': keys.live }, {}),
+      weight: 1,
+    },
   );
   const idempotencyKey = fc.oneof(
     { arbitrary: fc.uuid().map((key) => ({ 'idempotency-key': key })), weight: 6 },
@@ -242,11 +339,21 @@ for (const target of testDatabases()) {
       keys.live = merchant.liveKey;
       // Something for the generated references to find: payments in several states, an endpoint, their events.
       const api = collectClient(t.app, merchant.testKey);
-      for (const body of [direct(), direct({ reference: `PENDING-${Date.now()}` }), direct({ country: 'CI', operator: 'orange_ci', customer: { phone: '0700000000' } }), hosted()]) {
+      for (const body of [
+        direct(),
+        direct({ reference: `PENDING-${Date.now()}` }),
+        direct({ country: 'CI', operator: 'orange_ci', customer: { phone: '0700000000' } }),
+        hosted(),
+      ]) {
         const payment = await api.createOk(body);
         known.ids.push(payment.reference, payment.id);
       }
-      const endpoint = await t.app.inject({ method: 'POST', url: '/api/v1/webhook-endpoints', headers: { authorization: `Bearer ${merchant.testKey}` }, payload: { url: 'https://shop.example/hooks' } });
+      const endpoint = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/webhook-endpoints',
+        headers: { authorization: `Bearer ${merchant.testKey}` },
+        payload: { url: 'https://shop.example/hooks' },
+      });
       known.ids.push(endpoint.json().id);
       const events = await t.app.inject({ method: 'GET', url: '/api/v1/events?limit=5', headers: { authorization: `Bearer ${merchant.testKey}` } });
       known.ids.push(...events.json().data.map((event: { id: string }) => event.id));

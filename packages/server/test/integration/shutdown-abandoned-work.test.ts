@@ -82,7 +82,11 @@ describe('shutdown with work whose client has gone', () => {
     try {
       const stored = await database.db.selectFrom('payments').select(['status']).where('reference', '=', payment.reference).execute();
       assert.deepEqual(stored, [{ status: 'completed' }]);
-      const record = await database.db.selectFrom('idempotency_records').select(['state', 'response_status']).where('idempotency_key', '=', 'abandoned-1').executeTakeFirstOrThrow();
+      const record = await database.db
+        .selectFrom('idempotency_records')
+        .select(['state', 'response_status'])
+        .where('idempotency_key', '=', 'abandoned-1')
+        .executeTakeFirstOrThrow();
       assert.deepEqual(record, { state: 'completed', response_status: 201 });
     } finally {
       await database.close();

@@ -99,7 +99,10 @@ for (const target of testDatabases()) {
       }
 
       sockets.push(
-        await stalledClient(port, `POST /api/v1/bulk-payments/import_csv/?name=slow HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nIdempotency-Key: ${newId()}\r\nContent-Type: text/csv\r\nContent-Length: 100000\r\n\r\nnom;telephone;montant;devise;reference;operateur\r\n`),
+        await stalledClient(
+          port,
+          `POST /api/v1/bulk-payments/import_csv/?name=slow HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nIdempotency-Key: ${newId()}\r\nContent-Type: text/csv\r\nContent-Length: 100000\r\n\r\nnom;telephone;montant;devise;reference;operateur\r\n`,
+        ),
         await stalledClient(port, 'GET /api/v1/account HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthori'),
         await idleKeptAliveClient(port),
       );

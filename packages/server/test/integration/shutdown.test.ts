@@ -74,7 +74,10 @@ describe('a start that fails after the database is open', () => {
       };
       await assert.rejects(startServer(config, { logger: createLogger({ level: 'silent' }), announce: failingTerminal }), /terminal gone/);
       // SQLite removes the write-ahead log and its index when the last connection closes.
-      assert.deepEqual(readdirSync(dir).filter((name) => name.startsWith('akwe.db')), ['akwe.db']);
+      assert.deepEqual(
+        readdirSync(dir).filter((name) => name.startsWith('akwe.db')),
+        ['akwe.db'],
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

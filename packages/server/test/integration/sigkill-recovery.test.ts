@@ -107,8 +107,15 @@ for (const target of testDatabases()) {
       assert.ok(acknowledged.length >= REQUESTS / 2 - LANES, `only ${acknowledged.length} acknowledged`);
       assert.ok(acknowledged.length < REQUESTS, 'the kill came too late to leave any request in doubt');
 
-      const stranded = await db.database.db.selectFrom('idempotency_records').select('recovery_point').where('merchant_id', '=', merchantId).where('state', '=', 'in_progress').execute();
-      t.diagnostic(`${acknowledged.length} acknowledged; ${stranded.length} claims left in progress by the kill (${stranded.filter((r) => r.recovery_point === 'operator_call_started').length} past their intent)`);
+      const stranded = await db.database.db
+        .selectFrom('idempotency_records')
+        .select('recovery_point')
+        .where('merchant_id', '=', merchantId)
+        .where('state', '=', 'in_progress')
+        .execute();
+      t.diagnostic(
+        `${acknowledged.length} acknowledged; ${stranded.length} claims left in progress by the kill (${stranded.filter((r) => r.recovery_point === 'operator_call_started').length} past their intent)`,
+      );
 
       const second = await serve();
       for (const attempt of attempts) {
@@ -131,7 +138,12 @@ for (const target of testDatabases()) {
       assert.equal(rows.length, REQUESTS, 'one payment per request');
       assert.deepEqual(new Set(rows.map((r) => r.reference)), new Set(attempts.map((a) => a.body.reference)));
       assert.ok(rows.every((r) => r.status === 'completed' && r.operator_call === null));
-      const inProgress = await db.database.db.selectFrom('idempotency_records').select('idempotency_key').where('merchant_id', '=', merchantId).where('state', '=', 'in_progress').execute();
+      const inProgress = await db.database.db
+        .selectFrom('idempotency_records')
+        .select('idempotency_key')
+        .where('merchant_id', '=', merchantId)
+        .where('state', '=', 'in_progress')
+        .execute();
       assert.equal(inProgress.length, 0, 'no key is left in progress');
     });
   });

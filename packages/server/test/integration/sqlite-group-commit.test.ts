@@ -170,12 +170,7 @@ describe('SQLite group commit', () => {
     const setup = new BetterSqlite3(file);
     setup.exec(`create trigger items_boom before insert on items when new.label = 'boom' begin select raise(rollback, 'boom'); end`);
     setup.close();
-    const results = await Promise.allSettled([
-      insert(db, 'before-1'),
-      db.transaction().execute((trx) => insert(trx, 'before-2')),
-      insert(db, 'boom'),
-      insert(db, 'after'),
-    ]);
+    const results = await Promise.allSettled([insert(db, 'before-1'), db.transaction().execute((trx) => insert(trx, 'before-2')), insert(db, 'boom'), insert(db, 'after')]);
     assert.deepEqual(
       results.map((r) => r.status),
       ['rejected', 'rejected', 'rejected', 'fulfilled'],

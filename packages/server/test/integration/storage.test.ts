@@ -57,7 +57,10 @@ for (const target of testDatabases()) {
           await migrateTo(fresh.database, name);
           const now = new Date().toISOString();
           const merchantId = newId();
-          await fresh.database.db.insertInto('merchants').values({ id: merchantId, name: 'M', status: 'active', kyc_status: 'pending', created_at: now, updated_at: now }).execute();
+          await fresh.database.db
+            .insertInto('merchants')
+            .values({ id: merchantId, name: 'M', status: 'active', kyc_status: 'pending', created_at: now, updated_at: now })
+            .execute();
           await body(fresh, merchantId, now);
         } finally {
           await fresh.close();
@@ -71,7 +74,10 @@ for (const target of testDatabases()) {
           assert.equal(all[0], '0001-foundation');
           assert.deepEqual(await pendingMigrations(fresh.database), all);
           const applied = await migrateToLatest(fresh.database);
-          assert.deepEqual(applied.map((r) => [r.migrationName, r.status]), all.map((name) => [name, 'Success']));
+          assert.deepEqual(
+            applied.map((r) => [r.migrationName, r.status]),
+            all.map((name) => [name, 'Success']),
+          );
           assert.deepEqual(await pendingMigrations(fresh.database), []);
           assert.deepEqual(await migrateToLatest(fresh.database), []);
         } finally {
@@ -92,9 +98,11 @@ for (const target of testDatabases()) {
 
       it('0014: the checkout-token index holds only tokens (still unique), and PostgreSQL leaves room for heap-only claim updates', async () => {
         const db = open.database.db;
-        const definition = target.name === 'postgres'
-          ? (await sql<{ def: string }>`select indexdef as def from pg_indexes where indexname = 'payments_checkout_token' and schemaname = current_schema()`.execute(db)).rows[0]?.def
-          : (await sql<{ def: string }>`select sql as def from sqlite_master where name = 'payments_checkout_token'`.execute(db)).rows[0]?.def;
+        const definition =
+          target.name === 'postgres'
+            ? (await sql<{ def: string }>`select indexdef as def from pg_indexes where indexname = 'payments_checkout_token' and schemaname = current_schema()`.execute(db)).rows[0]
+                ?.def
+            : (await sql<{ def: string }>`select sql as def from sqlite_master where name = 'payments_checkout_token'`.execute(db)).rows[0]?.def;
         assert.match(definition ?? '', /unique/i);
         assert.match(definition ?? '', /where\s+\(?"?checkout_token"?\s+is not null/i);
         if (target.name === 'postgres') {
@@ -106,29 +114,84 @@ for (const target of testDatabases()) {
       it('0015: deliveries made before it get their event’s subject (new ones are written with it at fan-out)', async () => {
         await atMigration('0014-lighter-writes', async (fresh, merchantId, now) => {
           const db = fresh.database.db;
-          const event = (id: string, subject: string | null) => ({ id, merchant_id: merchantId, environment: 'test', type: 'collect.payment.created', payload: '{}', created_at: now, subject_reference: subject });
-          await db.insertInto('events').values([event('evt_a', 'ORDER-1'), event('evt_b', null)]).execute();
+          const event = (id: string, subject: string | null) => ({
+            id,
+            merchant_id: merchantId,
+            environment: 'test',
+            type: 'collect.payment.created',
+            payload: '{}',
+            created_at: now,
+            subject_reference: subject,
+          });
+          await db
+            .insertInto('events')
+            .values([event('evt_a', 'ORDER-1'), event('evt_b', null)])
+            .execute();
           const delivery = (id: string, eventId: string) => ({
-            id, event_id: eventId, destination: 'we_1', endpoint_id: null, target_url: 'https://shop.example/hooks', stream: 'we_1', target_host: 'shop.example',
-            merchant_id: merchantId, environment: 'test', api_version: '2026-01-01', status: 'pending', attempts: 0, next_attempt_at: now,
-            locked_until: null, claim_token: null, last_status_code: null, last_error: null, created_at: now, updated_at: now, succeeded_at: null,
+            id,
+            event_id: eventId,
+            destination: 'we_1',
+            endpoint_id: null,
+            target_url: 'https://shop.example/hooks',
+            stream: 'we_1',
+            target_host: 'shop.example',
+            merchant_id: merchantId,
+            environment: 'test',
+            api_version: '2026-01-01',
+            status: 'pending',
+            attempts: 0,
+            next_attempt_at: now,
+            locked_until: null,
+            claim_token: null,
+            last_status_code: null,
+            last_error: null,
+            created_at: now,
+            updated_at: now,
+            succeeded_at: null,
           });
           // Before 0015 the table has no subject column: typed as after it, inserted as before.
-          await db.insertInto('webhook_deliveries').values([delivery('wd_a', 'evt_a'), delivery('wd_b', 'evt_b')] as never).execute();
+          await db
+            .insertInto('webhook_deliveries')
+            .values([delivery('wd_a', 'evt_a'), delivery('wd_b', 'evt_b')] as never)
+            .execute();
 
           await migrateToLatest(fresh.database);
           const rows = await db.selectFrom('webhook_deliveries').select(['id', 'subject_reference']).orderBy('id').execute();
-          assert.deepEqual(rows, [{ id: 'wd_a', subject_reference: 'ORDER-1' }, { id: 'wd_b', subject_reference: null }]);
+          assert.deepEqual(rows, [
+            { id: 'wd_a', subject_reference: 'ORDER-1' },
+            { id: 'wd_b', subject_reference: null },
+          ]);
         });
       });
 
-      it('0016: batches being executed keep their place in the bulk worker\'s queue (followed_at from updated_at); others have none yet', async () => {
+      it("0016: batches being executed keep their place in the bulk worker's queue (followed_at from updated_at); others have none yet", async () => {
         await atMigration('0015-delivery-subject', async (fresh, merchantId, now) => {
           const db = fresh.database.db;
           const earlier = new Date(Date.parse(now) - 60_000).toISOString();
-          const batch = (id: string, status: string, updatedAt: string) => ({ id, merchant_id: merchantId, environment: 'test', name: 'Juin', description: null, status, source: 'api', currency: 'XOF', item_count: 1, total_amount_minor: 500, total_fee_minor: 55, metadata: '{}', validated_at: null, completed_at: null, created_at: earlier, updated_at: updatedAt, version: 1 });
+          const batch = (id: string, status: string, updatedAt: string) => ({
+            id,
+            merchant_id: merchantId,
+            environment: 'test',
+            name: 'Juin',
+            description: null,
+            status,
+            source: 'api',
+            currency: 'XOF',
+            item_count: 1,
+            total_amount_minor: 500,
+            total_fee_minor: 55,
+            metadata: '{}',
+            validated_at: null,
+            completed_at: null,
+            created_at: earlier,
+            updated_at: updatedAt,
+            version: 1,
+          });
           // Before 0016 the table has no followed_at column: typed as after it, inserted as before.
-          await db.insertInto('bulk_batches').values([batch('b_processing', 'processing', earlier), batch('b_draft', 'draft', now)] as never).execute();
+          await db
+            .insertInto('bulk_batches')
+            .values([batch('b_processing', 'processing', earlier), batch('b_draft', 'draft', now)] as never)
+            .execute();
 
           await migrateToLatest(fresh.database);
           const rows = await db.selectFrom('bulk_batches').select(['id', 'followed_at', 'updated_at']).orderBy('id').execute();
@@ -143,20 +206,68 @@ for (const target of testDatabases()) {
         await atMigration('0011-bulk-batches', async (fresh, merchantId, now) => {
           const db = fresh.database.db;
           const batchId = newId();
-          const batch = { id: batchId, merchant_id: merchantId, environment: 'test', name: 'Juin', description: null, status: 'draft', source: 'csv', currency: 'XOF', item_count: 1, total_amount_minor: 500, total_fee_minor: 55, metadata: '{}', validated_at: null, completed_at: null, created_at: now, updated_at: now, version: 1 };
-          const item = { id: newId(), batch_id: batchId, row_number: 2, beneficiary_name: 'Afi', phone: '+2290197000000', amount_minor: 500, fee_minor: 55, currency: 'XOF', country: 'BJ', operator: 'mtn_bj', reference: 'L-1', description: null, metadata: '{}', status: 'pending', problems: null, payout_id: null, failure_code: null, created_at: now, updated_at: now };
+          const batch = {
+            id: batchId,
+            merchant_id: merchantId,
+            environment: 'test',
+            name: 'Juin',
+            description: null,
+            status: 'draft',
+            source: 'csv',
+            currency: 'XOF',
+            item_count: 1,
+            total_amount_minor: 500,
+            total_fee_minor: 55,
+            metadata: '{}',
+            validated_at: null,
+            completed_at: null,
+            created_at: now,
+            updated_at: now,
+            version: 1,
+          };
+          const item = {
+            id: newId(),
+            batch_id: batchId,
+            row_number: 2,
+            beneficiary_name: 'Afi',
+            phone: '+2290197000000',
+            amount_minor: 500,
+            fee_minor: 55,
+            currency: 'XOF',
+            country: 'BJ',
+            operator: 'mtn_bj',
+            reference: 'L-1',
+            description: null,
+            metadata: '{}',
+            status: 'pending',
+            problems: null,
+            payout_id: null,
+            failure_code: null,
+            created_at: now,
+            updated_at: now,
+          };
           await db.insertInto('bulk_batches').values(batch).execute();
           await db.insertInto('bulk_batch_items').values(item).execute();
           await assert.rejects(db.updateTable('bulk_batches').set({ status: 'cancelled' }).execute(), 'before 0012 a batch cannot be cancelled');
 
           await migrateTo(fresh.database, '0012-bulk-cancelled');
-          const numbers = <T extends Record<string, unknown>>(row: T) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v]));
+          const numbers = <T extends Record<string, unknown>>(row: T) =>
+            Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v]));
           assert.deepEqual((await db.selectFrom('bulk_batches').selectAll().execute()).map(numbers), [batch]);
           assert.deepEqual((await db.selectFrom('bulk_batch_items').selectAll().execute()).map(numbers), [item]);
           await db.updateTable('bulk_batches').set({ status: 'cancelled' }).where('id', '=', batchId).execute();
           await assert.rejects(db.updateTable('bulk_batches').set({ status: 'lost' }).execute(), 'the widened check still refuses other statuses');
-          await assert.rejects(db.insertInto('bulk_batch_items').values({ ...item, id: newId(), reference: 'L-2', batch_id: newId() }).execute(), 'a line still needs its batch');
-          const duplicate = db.insertInto('bulk_batch_items').values({ ...item, id: newId() }).execute();
+          await assert.rejects(
+            db
+              .insertInto('bulk_batch_items')
+              .values({ ...item, id: newId(), reference: 'L-2', batch_id: newId() })
+              .execute(),
+            'a line still needs its batch',
+          );
+          const duplicate = db
+            .insertInto('bulk_batch_items')
+            .values({ ...item, id: newId() })
+            .execute();
           await assert.rejects(duplicate, 'the unique (batch, reference) index came back');
         });
       });
@@ -249,7 +360,9 @@ for (const target of testDatabases()) {
         const id = newId();
         // A large amount proves bigint centimes survive the JSON round trip exactly.
         const subject = { kind: 'payment' as const, payment: aPayment(owner.id, { environment: 'live', amountMinor: 9_007_199_254_740 }) };
-        await new EventOutbox(open.database.db).insert(open.database.db, [{ id, merchantId: owner.id, environment: 'live', type: 'collect.payment.created', createdAt: new Date().toISOString(), subject }]);
+        await new EventOutbox(open.database.db).insert(open.database.db, [
+          { id, merchantId: owner.id, environment: 'live', type: 'collect.payment.created', createdAt: new Date().toISOString(), subject },
+        ]);
         assert.deepEqual((await events.findById({ merchantId: owner.id, environment: 'live' }, id))?.subject, subject);
         assert.equal(await events.findById({ merchantId: owner.id, environment: 'test' }, id), undefined);
         assert.equal(await events.findById({ merchantId: other.id, environment: 'live' }, id), undefined);
@@ -261,7 +374,9 @@ for (const target of testDatabases()) {
         const id = newId();
         await assert.rejects(
           open.database.db.transaction().execute(async (trx) => {
-            await new EventOutbox(open.database.db).insert(trx, [{ id, merchantId: owner.id, environment: 'test', type: 'x', createdAt: new Date().toISOString(), subject: { kind: 'payment', payment: aPayment(owner.id) } }]);
+            await new EventOutbox(open.database.db).insert(trx, [
+              { id, merchantId: owner.id, environment: 'test', type: 'x', createdAt: new Date().toISOString(), subject: { kind: 'payment', payment: aPayment(owner.id) } },
+            ]);
             throw new Error('the change it reports failed');
           }),
         );

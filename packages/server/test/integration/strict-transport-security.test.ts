@@ -44,7 +44,7 @@ for (const target of testDatabases()) {
       }
     });
 
-    it('never sends it over plain HTTP, on an untrusted client\'s claim of HTTPS, or when off (the development default)', async () => {
+    it("never sends it over plain HTTP, on an untrusted client's claim of HTTPS, or when off (the development default)", async () => {
       assert.equal((await get(behindProxy, '/checkout/no-such-token')).headers['strict-transport-security'], undefined, 'plain HTTP');
       assert.equal((await get(behindProxy, '/checkout/no-such-token', { 'x-forwarded-proto': 'http' })).headers['strict-transport-security'], undefined, 'proxy says http');
       assert.equal((await get(untrusted, '/checkout/no-such-token', { 'x-forwarded-proto': 'https' })).headers['strict-transport-security'], undefined, 'untrusted claim');

@@ -174,7 +174,10 @@ for (const target of testDatabases()) {
         const first = (await call('GET', '/events?limit=3', undefined, fresh.testKey)).json();
         assert.equal(first.has_more, true);
         const second = (await call('GET', `/events?limit=3&starting_after=${first.data[2].id}`, undefined, fresh.testKey)).json();
-        assert.deepEqual([...first.data, ...second.data].map((e: { id: string }) => e.id), ids.slice(0, 6));
+        assert.deepEqual(
+          [...first.data, ...second.data].map((e: { id: string }) => e.id),
+          ids.slice(0, 6),
+        );
         for (const event of all.data) {
           assert.equal(event.event_version, '2026-06');
           assert.equal(event.merchant_id, fresh.merchantId);
@@ -183,7 +186,10 @@ for (const target of testDatabases()) {
 
       it('filters by exact type, by family and by date', async () => {
         const failed = (await call('GET', '/events?type=collect.payment.failed', undefined, fresh.testKey)).json();
-        assert.deepEqual(failed.data.map((e: { type: string }) => e.type), ['collect.payment.failed']);
+        assert.deepEqual(
+          failed.data.map((e: { type: string }) => e.type),
+          ['collect.payment.failed'],
+        );
         const family = (await call('GET', '/events?type=collect.payment.*&limit=100', undefined, fresh.testKey)).json();
         assert.equal(family.data.length, 12);
         const two = (await call('GET', '/events?type=collect.payment.failed,collect.payment.created&limit=100', undefined, fresh.testKey)).json();
@@ -227,9 +233,15 @@ for (const target of testDatabases()) {
         const event = (await call('GET', '/events?type=collect.payment.created&limit=1', undefined, fresh.testKey)).json().data[0];
         const toAll = await call('POST', `/events/${event.id}/resend`, {}, fresh.testKey);
         assert.equal(toAll.statusCode, 202, toAll.body);
-        assert.deepEqual(toAll.json().data.map((d: { endpoint_id: string }) => d.endpoint_id), [a.id]);
+        assert.deepEqual(
+          toAll.json().data.map((d: { endpoint_id: string }) => d.endpoint_id),
+          [a.id],
+        );
         const toB = await call('POST', `/events/${event.id}/resend`, { endpoint_id: b.id }, fresh.testKey);
-        assert.deepEqual(toB.json().data.map((d: { endpoint_id: string }) => d.endpoint_id), [b.id]);
+        assert.deepEqual(
+          toB.json().data.map((d: { endpoint_id: string }) => d.endpoint_id),
+          [b.id],
+        );
         await call('POST', `/events/${event.id}/resend`, {}, fresh.testKey);
         const rows = await t.services.database.db.selectFrom('webhook_deliveries').select('destination').where('event_id', '=', event.id).execute();
         assert.deepEqual(rows.map((r) => r.destination).sort(), [a.id, b.id].sort());
@@ -264,15 +276,18 @@ for (const target of testDatabases()) {
         await call('DELETE', `/webhook-endpoints/${legacy.id}`, undefined, fresh.testKey);
       });
 
-      it('answers a bad resend body with one message naming the field, without the union\'s noise', async () => {
+      it("answers a bad resend body with one message naming the field, without the union's noise", async () => {
         const event = (await call('GET', '/events?limit=1', undefined, fresh.testKey)).json().data[0];
         const res = await call('POST', `/events/${event.id}/resend`, { endpoint_id: 7 }, fresh.testKey);
         assert.equal(res.statusCode, 400, res.body);
         assert.equal(res.json().error.field, 'endpoint_id');
-        assert.deepEqual(res.json().error.details.map((d: { field: string }) => d.field), ['endpoint_id']);
+        assert.deepEqual(
+          res.json().error.details.map((d: { field: string }) => d.field),
+          ['endpoint_id'],
+        );
       });
 
-      it('refuses to resend an event a legacy endpoint cannot receive (a refund\'s) to that endpoint, and makes no delivery', async () => {
+      it("refuses to resend an event a legacy endpoint cannot receive (a refund's) to that endpoint, and makes no delivery", async () => {
         const legacy = (await call('POST', '/webhook-endpoints', { url: 'https://legacy.example/h', api_version: 'legacy' }, fresh.testKey)).json();
         const api = collectClient(t.app, fresh.testKey);
         const payment = await api.createOk(direct());
@@ -295,16 +310,29 @@ for (const target of testDatabases()) {
         assert.ok(created.length >= 1, racing.map((r) => `${r.statusCode} ${r.body}`).join('\n'));
         for (const other of racing.filter((r) => r.statusCode !== 201)) assert.equal(other.statusCode, 409, other.body);
         assert.equal(new Set(created.map((r) => r.json().id)).size, 1, 'every success names the same endpoint');
-        const rows = await t.services.database.db.selectFrom('webhook_endpoints').select('id').where('description', '=', 'keyed').where('merchant_id', '=', fresh.merchantId).execute();
+        const rows = await t.services.database.db
+          .selectFrom('webhook_endpoints')
+          .select('id')
+          .where('description', '=', 'keyed')
+          .where('merchant_id', '=', fresh.merchantId)
+          .execute();
         assert.equal(rows.length, 1, 'one endpoint for one key');
         const replay = await keyed('/webhook-endpoints', body, 'endpoint-key-1');
         assert.equal(replay.statusCode, 201);
         assert.equal(replay.json().id, created[0]!.json().id);
         assert.equal(replay.json().secret, created[0]!.json().secret);
         assert.equal(replay.headers['idempotent-replayed'], 'true');
-        const claim = await t.services.database.db.selectFrom('idempotency_records').select(['state', 'resource_id']).where('idempotency_key', '=', 'endpoint-key-1').executeTakeFirstOrThrow();
+        const claim = await t.services.database.db
+          .selectFrom('idempotency_records')
+          .select(['state', 'resource_id'])
+          .where('idempotency_key', '=', 'endpoint-key-1')
+          .executeTakeFirstOrThrow();
         assert.deepEqual(claim, { state: 'completed', resource_id: rows[0]!.id });
-        const stored = await t.services.database.db.selectFrom('idempotency_records').select('response_body').where('idempotency_key', '=', 'endpoint-key-1').executeTakeFirstOrThrow();
+        const stored = await t.services.database.db
+          .selectFrom('idempotency_records')
+          .select('response_body')
+          .where('idempotency_key', '=', 'endpoint-key-1')
+          .executeTakeFirstOrThrow();
         assert.ok(!stored.response_body!.includes(created[0]!.json().secret), 'the stored answer never holds the signing secret in clear');
         assert.match(stored.response_body!, /^sealed:v1\./);
 
@@ -317,11 +345,24 @@ for (const target of testDatabases()) {
         const first = await keyed(`/events/${event.id}/resend`, { endpoint_id: rows[0]!.id }, 'resend-key-1');
         assert.equal(first.statusCode, 202, first.body);
         // Mark it delivered: a replay must not reset it again, a new key does.
-        await t.services.database.db.updateTable('webhook_deliveries').set({ status: 'succeeded', attempts: 1 }).where('event_id', '=', event.id).where('destination', '=', rows[0]!.id).execute();
+        await t.services.database.db
+          .updateTable('webhook_deliveries')
+          .set({ status: 'succeeded', attempts: 1 })
+          .where('event_id', '=', event.id)
+          .where('destination', '=', rows[0]!.id)
+          .execute();
         const again = await keyed(`/events/${event.id}/resend`, { endpoint_id: rows[0]!.id }, 'resend-key-1');
         assert.equal(again.statusCode, 202);
         assert.equal(again.body, first.body);
-        const stateOf = async () => (await t.services.database.db.selectFrom('webhook_deliveries').select('status').where('event_id', '=', event.id).where('destination', '=', rows[0]!.id).executeTakeFirstOrThrow()).status;
+        const stateOf = async () =>
+          (
+            await t.services.database.db
+              .selectFrom('webhook_deliveries')
+              .select('status')
+              .where('event_id', '=', event.id)
+              .where('destination', '=', rows[0]!.id)
+              .executeTakeFirstOrThrow()
+          ).status;
         assert.equal(await stateOf(), 'succeeded', 'a replay resets nothing');
         await keyed(`/events/${event.id}/resend`, { endpoint_id: rows[0]!.id }, 'resend-key-2');
         assert.equal(await stateOf(), 'pending');
@@ -334,7 +375,11 @@ for (const target of testDatabases()) {
         assert.equal(retried.json().secret, rotated.json().secret);
         const secrets = (await call('GET', `/webhook-endpoints/${rows[0]!.id}/secret`, undefined, fresh.testKey)).json();
         assert.deepEqual([secrets.secret, secrets.previous_secret], [rotated.json().secret, created[0]!.json().secret], 'the first secret still signs during the overlap');
-        const storedRotation = await t.services.database.db.selectFrom('idempotency_records').select('response_body').where('idempotency_key', '=', 'rotate-key-1').executeTakeFirstOrThrow();
+        const storedRotation = await t.services.database.db
+          .selectFrom('idempotency_records')
+          .select('response_body')
+          .where('idempotency_key', '=', 'rotate-key-1')
+          .executeTakeFirstOrThrow();
         assert.match(storedRotation.response_body!, /^sealed:v1\./, 'the stored answer showing the new secret is sealed');
       });
     });

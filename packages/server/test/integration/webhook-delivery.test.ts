@@ -102,7 +102,10 @@ for (const target of testDatabases()) {
         assert.deepEqual(v1, [expectedV1(hook.secret, timestamp, request.body)]);
       }
       const deliveries = (await call('GET', `/webhook-endpoints/${hook.id}/deliveries`)).json();
-      assert.deepEqual(deliveries.data.map((d: { status: string }) => d.status), ['succeeded', 'succeeded', 'succeeded']);
+      assert.deepEqual(
+        deliveries.data.map((d: { status: string }) => d.status),
+        ['succeeded', 'succeeded', 'succeeded'],
+      );
       assert.equal(deliveries.data[0].attempts_log[0].status_code, 200);
     });
 
@@ -144,7 +147,7 @@ for (const target of testDatabases()) {
       assert.equal(beside.status, 'succeeded');
     });
 
-    it('sends what still waits to the endpoint\'s new URL once it changes', async () => {
+    it("sends what still waits to the endpoint's new URL once it changes", async () => {
       receiver.answerWith((request) => (request.url === '/moving-old' ? { status: 500 } : { status: 200 }));
       const hook = await endpoint('/moving-old', { events: ['collect.payment.created'] });
       await api.createOk(direct());
@@ -231,7 +234,13 @@ for (const target of testDatabases()) {
       // A worker claims the delivery and dies before answering: exactly the state it leaves behind.
       const now = clock.now();
       const deadToken = newId();
-      const claimed = await t.services.webhookStore.claimDue({ now: now.toISOString(), limit: 10, leaseUntil: new Date(now.getTime() + 90_000).toISOString(), claimToken: deadToken, budgets: defaultDeliveryBudgets });
+      const claimed = await t.services.webhookStore.claimDue({
+        now: now.toISOString(),
+        limit: 10,
+        leaseUntil: new Date(now.getTime() + 90_000).toISOString(),
+        claimToken: deadToken,
+        budgets: defaultDeliveryBudgets,
+      });
       assert.equal(claimed.length, 1);
       await pump();
       assert.equal(requestsTo('/crash').length, 0, 'a live lease is respected');
@@ -242,7 +251,16 @@ for (const target of testDatabases()) {
         {
           delivery: claimed[0]!,
           claimToken: deadToken,
-          attempt: { id: newId(), deliveryId: claimed[0]!.id, attemptNumber: 1, attemptedAt: now.toISOString(), statusCode: 500, durationMs: 1, responseExcerpt: null, error: null },
+          attempt: {
+            id: newId(),
+            deliveryId: claimed[0]!.id,
+            attemptNumber: 1,
+            attemptedAt: now.toISOString(),
+            statusCode: 500,
+            durationMs: 1,
+            responseExcerpt: null,
+            error: null,
+          },
           update: { status: 'retrying', nextAttemptAt: now.toISOString(), lastStatusCode: 500, lastError: 'late', succeededAt: null },
         },
       ]);
@@ -257,9 +275,19 @@ for (const target of testDatabases()) {
       const payments = [(await api.createOk(direct())) as { reference: string }, (await api.createOk(direct())) as { reference: string }];
       while ((await t.services.webhooks.fanOut()) > 0);
       const now = clock.now();
-      const claimed = await t.services.webhookStore.claimDue({ now: now.toISOString(), limit: 10, leaseUntil: new Date(now.getTime() + 90_000).toISOString(), claimToken: newId(), budgets: defaultDeliveryBudgets });
+      const claimed = await t.services.webhookStore.claimDue({
+        now: now.toISOString(),
+        limit: 10,
+        leaseUntil: new Date(now.getTime() + 90_000).toISOString(),
+        claimToken: newId(),
+        budgets: defaultDeliveryBudgets,
+      });
       assert.equal(claimed.length, 4, 'two payments, two endpoints');
-      assert.deepEqual(claimed.map((d) => d.status), ['delivering', 'delivering', 'delivering', 'delivering'], 'claimed rows come back in their new state');
+      assert.deepEqual(
+        claimed.map((d) => d.status),
+        ['delivering', 'delivering', 'delivering', 'delivering'],
+        'claimed rows come back in their new state',
+      );
       const deleted = await t.app.inject({ method: 'DELETE', url: `/api/v1/webhook-endpoints/${doomed.id}`, headers: { authorization: `Bearer ${merchant.testKey}` } });
       assert.equal(deleted.statusCode, 200, deleted.body);
 
@@ -269,7 +297,10 @@ for (const target of testDatabases()) {
         const context = loaded.get(delivery.id)!;
         assert.equal(context.event.id, delivery.eventId);
         const reference = (context.event.subject as { payment?: { reference: string } }).payment?.reference;
-        assert.ok(payments.some((p) => p.reference === reference), 'the event is the delivery’s own payment’s');
+        assert.ok(
+          payments.some((p) => p.reference === reference),
+          'the event is the delivery’s own payment’s',
+        );
         if (delivery.destination === kept.id) assert.equal(context.endpoint?.id, kept.id);
         else assert.equal(context.endpoint, undefined, 'the deleted endpoint is not read back');
       }
@@ -331,9 +362,17 @@ for (const target of testDatabases()) {
       await collectClient(t.app, merchant.liveKey).createOk(hosted());
       await pump();
       const testTypes = requestsTo('/test-env').map((r) => JSON.parse(r.body));
-      assert.deepEqual(testTypes.map((e) => e.environment), ['test', 'test', 'test']);
+      assert.deepEqual(
+        testTypes.map((e) => e.environment),
+        ['test', 'test', 'test'],
+      );
       assert.equal(requestsTo('/live-env').length, 0);
-      const liveDeliveries = await t.services.database.db.selectFrom('webhook_deliveries').select(['environment', 'target_url']).where('merchant_id', '=', merchant.merchantId).where('environment', '=', 'live').execute();
+      const liveDeliveries = await t.services.database.db
+        .selectFrom('webhook_deliveries')
+        .select(['environment', 'target_url'])
+        .where('merchant_id', '=', merchant.merchantId)
+        .where('environment', '=', 'live')
+        .execute();
       assert.equal(liveDeliveries.length, 1);
       assert.match(liveDeliveries[0]!.target_url, /live-env/);
     });
@@ -344,8 +383,16 @@ for (const target of testDatabases()) {
       const payment = await api.createOk(direct());
       await api.post(payment.reference, 'refunds', { amount: 1000 });
       await pump();
-      assert.deepEqual(requestsTo('/completed-only').map((r) => JSON.parse(r.body).type), ['collect.payment.completed']);
-      assert.deepEqual(requestsTo('/refunds').map((r) => JSON.parse(r.body).type).sort(), ['collect.refund.completed', 'collect.refund.created']);
+      assert.deepEqual(
+        requestsTo('/completed-only').map((r) => JSON.parse(r.body).type),
+        ['collect.payment.completed'],
+      );
+      assert.deepEqual(
+        requestsTo('/refunds')
+          .map((r) => JSON.parse(r.body).type)
+          .sort(),
+        ['collect.refund.completed', 'collect.refund.created'],
+      );
     });
 
     it('POSTs a payment’s events to its callback_url, signed with the callback secret', async () => {
@@ -367,7 +414,12 @@ for (const target of testDatabases()) {
       await collectClient(t.app, merchant.liveKey).createOk(hosted());
       await pump();
       assert.equal(receiver.requests.length, 0);
-      const [row] = await t.services.database.db.selectFrom('webhook_attempts').innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_attempts.delivery_id').select(['webhook_attempts.error']).where('webhook_deliveries.merchant_id', '=', merchant.merchantId).execute();
+      const [row] = await t.services.database.db
+        .selectFrom('webhook_attempts')
+        .innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_attempts.delivery_id')
+        .select(['webhook_attempts.error'])
+        .where('webhook_deliveries.merchant_id', '=', merchant.merchantId)
+        .execute();
       assert.match(String(row!.error), /refused|private|loopback/i);
     });
 
@@ -413,7 +465,15 @@ for (const target of testDatabases()) {
       assert.equal(body.data.amount, 300_000);
       assert.equal(body.data.phone, payment.customer.phone);
       const sortedKeys = (value: unknown): unknown =>
-        Array.isArray(value) ? value.map(sortedKeys) : value && typeof value === 'object' ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortedKeys((value as Record<string, unknown>)[k])])) : value;
+        Array.isArray(value)
+          ? value.map(sortedKeys)
+          : value && typeof value === 'object'
+            ? Object.fromEntries(
+                Object.keys(value)
+                  .sort()
+                  .map((k) => [k, sortedKeys((value as Record<string, unknown>)[k])]),
+              )
+            : value;
       assert.equal(request.body, JSON.stringify(sortedKeys(body)));
       assert.equal(request.headers['x-service-signature'], createHmac('sha256', hook.secret).update(request.body).digest('base64'));
     });
@@ -431,7 +491,10 @@ for (const target of testDatabases()) {
       await job.drain();
 
       const rows = await t.services.database.db.selectFrom('webhook_deliveries').selectAll().where('destination', '=', hook.id).execute();
-      assert.deepEqual(rows.map((r) => [r.status, r.attempts]), [['cancelled', 1]]);
+      assert.deepEqual(
+        rows.map((r) => [r.status, r.attempts]),
+        [['cancelled', 1]],
+      );
       for (const delay of retryDelaysSeconds.slice(0, 3)) {
         clock.advance(delay * 1000 + 1_000);
         await pump();
@@ -449,7 +512,10 @@ for (const target of testDatabases()) {
       const patched = await call('PATCH', `/webhook-endpoints/${hook.id}`, { enabled: false });
       assert.equal(patched.statusCode, 200, patched.body);
       const rows = await t.services.database.db.selectFrom('webhook_deliveries').select('status').where('destination', '=', hook.id).execute();
-      assert.deepEqual(rows.map((r) => r.status), ['cancelled', 'cancelled']);
+      assert.deepEqual(
+        rows.map((r) => r.status),
+        ['cancelled', 'cancelled'],
+      );
       clock.advance(3_600_000);
       await pump();
       assert.equal(requestsTo('/disabled').length, 2, 'nothing more is sent');

@@ -42,7 +42,15 @@ for (const target of testDatabases()) {
 
     const makeJob = (options: DeliveryJobOptions = {}, services: Services = t.services) => {
       const job = new WebhookDeliveryJob(
-        { store: services.webhookStore, webhooks: services.webhooks, senderFor: webhookSenders({ dev: true }), clock, newId, publicUrl: 'http://localhost:8080', onSlotFree: () => services.signals.wakeLocal('deliveries') },
+        {
+          store: services.webhookStore,
+          webhooks: services.webhooks,
+          senderFor: webhookSenders({ dev: true }),
+          clock,
+          newId,
+          publicUrl: 'http://localhost:8080',
+          onSlotFree: () => services.signals.wakeLocal('deliveries'),
+        },
         { timeoutMs: 5_000, random: () => 0.5, ...options },
       );
       jobs.push(job);
@@ -50,7 +58,12 @@ for (const target of testDatabases()) {
     };
 
     async function endpoint(url: string, extra: Record<string, unknown> = {}, key = merchant.testKey): Promise<{ id: string }> {
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/webhook-endpoints', headers: { authorization: `Bearer ${key}` }, payload: { url, events: ['collect.payment.created'], ...extra } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/webhook-endpoints',
+        headers: { authorization: `Bearer ${key}` },
+        payload: { url, events: ['collect.payment.created'], ...extra },
+      });
       assert.equal(res.statusCode, 201, res.body);
       return res.json();
     }
@@ -189,7 +202,10 @@ for (const target of testDatabases()) {
         await sleep(10);
       }
       await job.drain();
-      assert.deepEqual(receiver.requests.map((r) => JSON.parse(r.body).type), ['collect.payment.created', 'collect.payment.processing', 'collect.payment.completed']);
+      assert.deepEqual(
+        receiver.requests.map((r) => JSON.parse(r.body).type),
+        ['collect.payment.created', 'collect.payment.processing', 'collect.payment.completed'],
+      );
       assert.equal(mostAtOnce, 1);
     });
 

@@ -31,8 +31,10 @@ export function errorShapeProblem(res: LightMyRequestResponse, contract: 'curren
   if (!isText(error.code) || !(error.code in errorCatalog)) return `code ${JSON.stringify(error.code)} is not in the catalog`;
   if (!isText(error.message) || error.message === '') return 'no message';
   if (error.field !== undefined && !isText(error.field)) return 'field is not a string';
-  if (error.details !== undefined && !(Array.isArray(error.details) && error.details.every((d: { field?: unknown; message?: unknown }) => isText(d.field) && isText(d.message)))) return 'details is not [{field, message}]';
-  if (!isText(error.doc_url) || !error.doc_url.endsWith(`/docs/errors#${error.code}`)) return `doc_url ${JSON.stringify(error.doc_url)} is not the code's entry in the error reference`;
+  if (error.details !== undefined && !(Array.isArray(error.details) && error.details.every((d: { field?: unknown; message?: unknown }) => isText(d.field) && isText(d.message))))
+    return 'details is not [{field, message}]';
+  if (!isText(error.doc_url) || !error.doc_url.endsWith(`/docs/errors#${error.code}`))
+    return `doc_url ${JSON.stringify(error.doc_url)} is not the code's entry in the error reference`;
   const extra = Object.keys(error).filter((key) => !['code', 'message', 'field', 'details', 'doc_url', 'request_id'].includes(key));
   if (extra.length > 0) return `unexpected members ${extra.join(', ')}`;
   // A replay repeats the first answer byte for byte, request id included.

@@ -25,7 +25,9 @@ export function mediaBodies(document: Json): MediaBody[] {
         const base = `/${section}/${escape(path)}/${method}`;
         const bodies: [string, string, Json | undefined][] = [
           ['request', `${base}/requestBody`, (operation as Json).requestBody],
-          ...Object.entries(((operation as Json).responses ?? {}) as Json).map(([status, response]) => [status, `${base}/responses/${escape(status)}`, response] as [string, string, Json]),
+          ...Object.entries(((operation as Json).responses ?? {}) as Json).map(
+            ([status, response]) => [status, `${base}/responses/${escape(status)}`, response] as [string, string, Json],
+          ),
         ];
         for (const [label, pointer, body] of bodies) {
           for (const [type, media] of Object.entries((body?.content ?? {}) as Json)) {

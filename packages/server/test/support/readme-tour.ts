@@ -34,7 +34,11 @@ export function runnableTour(commands: string, key: string, baseUrl: string): { 
     return !skip;
   });
   const body = kept.join('\n').replace(placeholderKey, key).replaceAll(documentedBaseUrl, baseUrl);
-  const curlCalls = kept.filter((line) => !line.trimStart().startsWith('#')).join('\n').match(/\bcurl\s/g)?.length ?? 0;
+  const curlCalls =
+    kept
+      .filter((line) => !line.trimStart().startsWith('#'))
+      .join('\n')
+      .match(/\bcurl\s/g)?.length ?? 0;
   const script = [
     'set -euo pipefail',
     // --fail-with-body: a 4xx or 5xx stops the tour there (set -e), its error body in the output.

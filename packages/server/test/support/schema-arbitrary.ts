@@ -72,7 +72,8 @@ function objectFor(schema: Schema, options: SchemaArbitraryOptions): fc.Arbitrar
   return fc.tuple(record, rarely(fc.constantFrom(...(required.length > 0 ? required : [''])), 6), rarely(extra, 4)).map(([value, dropped, added]) => {
     const result: Record<string, unknown> = { ...(value as Record<string, unknown>) };
     if (dropped !== null) delete result[dropped];
-    if (added !== null) for (const [key, member] of Object.entries(added)) Object.defineProperty(result, key, { value: member, enumerable: true, writable: true, configurable: true });
+    if (added !== null)
+      for (const [key, member] of Object.entries(added)) Object.defineProperty(result, key, { value: member, enumerable: true, writable: true, configurable: true });
     return result;
   });
 }

@@ -61,7 +61,19 @@ export async function buildTestApp(
 ): Promise<TestApp> {
   const db = await target.open();
   const config = testConfig(options.env);
-  const services = createServices({ database: db.database, catalog: loadDefaultCatalog(), clock: options.clock, operators: options.operators, serverSecret: () => TEST_SERVER_SECRET, faults: options.faults, leaseSeconds: config.idempotencyLeaseSeconds, sandboxFloatMinor: config.sandboxFloatMinor, sandboxPayoutDelayMs: config.sandboxPayoutDelayMs, payoutCheckIntervalMs: config.payoutCheckIntervalMs, bulkMaxLines: config.bulkMaxLines });
+  const services = createServices({
+    database: db.database,
+    catalog: loadDefaultCatalog(),
+    clock: options.clock,
+    operators: options.operators,
+    serverSecret: () => TEST_SERVER_SECRET,
+    faults: options.faults,
+    leaseSeconds: config.idempotencyLeaseSeconds,
+    sandboxFloatMinor: config.sandboxFloatMinor,
+    sandboxPayoutDelayMs: config.sandboxPayoutDelayMs,
+    payoutCheckIntervalMs: config.payoutCheckIntervalMs,
+    bulkMaxLines: config.bulkMaxLines,
+  });
   const app = await buildApp({ config, services, logger: options.logger, apiExtensions: options.apiExtensions, resolver: options.resolver ?? exampleHostsResolver() });
   await options.beforeReady?.(app);
   await app.ready();

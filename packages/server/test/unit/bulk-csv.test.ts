@@ -37,15 +37,45 @@ describe('readBatchCsv: delimiters, encoding, quoting, line ends', () => {
   it('reads a comma file with LF line ends; row 2 is the first line after the header', async () => {
     const rows = await readAll(`${englishHeader}\nAfi Mensah,0197000000,2500000,XOF,pay-1,BJ,mtn_bj,June\nKofi Ade,90000000,1000000,XOF,pay-2,TG,tmoney_tg,\n`);
     assert.deepEqual(rows, [
-      { row: 2, problems: [], line: { beneficiaryName: 'Afi Mensah', phone: '0197000000', amount: '2500000', currency: 'XOF', reference: 'pay-1', country: 'BJ', operator: 'mtn_bj', description: 'June' } },
-      { row: 3, problems: [], line: { beneficiaryName: 'Kofi Ade', phone: '90000000', amount: '1000000', currency: 'XOF', reference: 'pay-2', country: 'TG', operator: 'tmoney_tg' } },
+      {
+        row: 2,
+        problems: [],
+        line: {
+          beneficiaryName: 'Afi Mensah',
+          phone: '0197000000',
+          amount: '2500000',
+          currency: 'XOF',
+          reference: 'pay-1',
+          country: 'BJ',
+          operator: 'mtn_bj',
+          description: 'June',
+        },
+      },
+      {
+        row: 3,
+        problems: [],
+        line: { beneficiaryName: 'Kofi Ade', phone: '90000000', amount: '1000000', currency: 'XOF', reference: 'pay-2', country: 'TG', operator: 'tmoney_tg' },
+      },
     ]);
   });
 
   it('reads a semicolon file with CRLF line ends and a BOM, French headings in another order and case', async () => {
     const file = '\ufeffRéférence ; MONTANT;Devise;Téléphone;Nom bénéficiaire;Pays;Opérateur;Libellé\r\npay-1;2500000;XOF;0197000000;Afi Mensah;BJ;mtn_bj;Salaire, juin\r\n';
     assert.deepEqual(await readAll(file), [
-      { row: 2, problems: [], line: { reference: 'pay-1', amount: '2500000', currency: 'XOF', phone: '0197000000', beneficiaryName: 'Afi Mensah', country: 'BJ', operator: 'mtn_bj', description: 'Salaire, juin' } },
+      {
+        row: 2,
+        problems: [],
+        line: {
+          reference: 'pay-1',
+          amount: '2500000',
+          currency: 'XOF',
+          phone: '0197000000',
+          beneficiaryName: 'Afi Mensah',
+          country: 'BJ',
+          operator: 'mtn_bj',
+          description: 'Salaire, juin',
+        },
+      },
     ]);
   });
 
@@ -65,16 +95,26 @@ describe('readBatchCsv: delimiters, encoding, quoting, line ends', () => {
       'Ama;0197000002;100000;XOF;c;mtn_bj;after',
     ].join('\r\n');
     const rows = await readAll(file);
-    assert.deepEqual(rows.map((r) => [r.row, r.line.beneficiaryName, r.line.description]), [
-      [2, 'Mensah; Afi', 'She said "merci"'],
-      [3, 'Kofi', 'two\r\nlines'],
-      [4, 'Ama', 'after'], // one row further, though the file has two more lines
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.row, r.line.beneficiaryName, r.line.description]),
+      [
+        [2, 'Mensah; Afi', 'She said "merci"'],
+        [3, 'Kofi', 'two\r\nlines'],
+        [4, 'Ama', 'after'], // one row further, though the file has two more lines
+      ],
+    );
   });
 
   it('reads LF, CRLF and lone CR line ends mixed in one file', async () => {
     const file = 'nom;telephone;montant;devise;reference;operateur\nA;1;1;XOF;a;x\r\nB;1;1;XOF;b;x\rC;1;1;XOF;c;x';
-    assert.deepEqual((await readAll(file)).map((r) => [r.row, r.line.beneficiaryName, r.line.operator]), [[2, 'A', 'x'], [3, 'B', 'x'], [4, 'C', 'x']]);
+    assert.deepEqual(
+      (await readAll(file)).map((r) => [r.row, r.line.beneficiaryName, r.line.operator]),
+      [
+        [2, 'A', 'x'],
+        [3, 'B', 'x'],
+        [4, 'C', 'x'],
+      ],
+    );
   });
 
   it('takes a quote inside an unquoted cell as text, and a comma in a semicolon file as text', async () => {
@@ -98,14 +138,26 @@ describe('readBatchCsv: delimiters, encoding, quoting, line ends', () => {
 
   it('skips blank rows (also the ;;; ones spreadsheets leave) but keeps counting them', async () => {
     const file = 'nom;telephone;montant;devise;reference;operateur\nA;0197000000;100000;XOF;a;mtn_bj\n\n;;;;;\nB;0197000001;100000;XOF;b;mtn_bj\n;;;;;\n';
-    assert.deepEqual((await readAll(file)).map((r) => [r.row, r.line.beneficiaryName]), [[2, 'A'], [5, 'B']]);
+    assert.deepEqual(
+      (await readAll(file)).map((r) => [r.row, r.line.beneficiaryName]),
+      [
+        [2, 'A'],
+        [5, 'B'],
+      ],
+    );
   });
 
   it('reads the same rows whatever the chunk boundaries (one byte at a time through a multi-byte character and CRLF)', async () => {
-    const file = Buffer.from('\ufeffnom;téléphone;montant;devise;référence;opérateur\r\nAfi Zoé;0197000000;100000;XOF;a;mtn_bj\r\nÉlodie;0197000001;100000;XOF;b;mtn_bj\r\n', 'utf8');
+    const file = Buffer.from(
+      '\ufeffnom;téléphone;montant;devise;référence;opérateur\r\nAfi Zoé;0197000000;100000;XOF;a;mtn_bj\r\nÉlodie;0197000001;100000;XOF;b;mtn_bj\r\n',
+      'utf8',
+    );
     const oneByteAtATime = Array.from(file, (byte) => Buffer.from([byte]));
     assert.deepEqual(await readSource(oneByteAtATime), await readAll(file));
-    assert.deepEqual((await readSource(oneByteAtATime)).map((r) => r.line.beneficiaryName), ['Afi Zoé', 'Élodie']);
+    assert.deepEqual(
+      (await readSource(oneByteAtATime)).map((r) => r.line.beneficiaryName),
+      ['Afi Zoé', 'Élodie'],
+    );
   });
 
   it('trims cells and leaves empty cells out', async () => {
@@ -116,16 +168,26 @@ describe('readBatchCsv: delimiters, encoding, quoting, line ends', () => {
 
 describe('readBatchCsv: metadata columns and cells without heading', () => {
   it('reads metadata.<key> columns into the line metadata, keeping the key case and leaving empty cells out', async () => {
-    const file = 'nom,telephone,montant,devise,reference,operateur,metadata.Team,Métadonnées.site\nA,0197000000,100000,XOF,a,mtn_bj,North,Cotonou\nB,0197000001,100000,XOF,b,mtn_bj,,\n';
+    const file =
+      'nom,telephone,montant,devise,reference,operateur,metadata.Team,Métadonnées.site\nA,0197000000,100000,XOF,a,mtn_bj,North,Cotonou\nB,0197000001,100000,XOF,b,mtn_bj,,\n';
     const rows = await readAll(file);
-    assert.deepEqual(rows.map((r) => r.line.metadata), [{ Team: 'North', site: 'Cotonou' }, undefined]);
+    assert.deepEqual(
+      rows.map((r) => r.line.metadata),
+      [{ Team: 'North', site: 'Cotonou' }, undefined],
+    );
   });
 
   it('reports a value under an empty heading or past the last heading as a problem of its row, ignores empty ones', async () => {
     const file = 'nom,telephone,montant,devise,reference,operateur,\nA,0197000000,100000,XOF,a,mtn_bj,,\nB,0197000001,100000,XOF,b,mtn_bj,stray,also\n';
     const rows = await readAll(file);
     assert.deepEqual(rows[0]!.problems, []);
-    assert.deepEqual(rows[1]!.problems.map((p) => [p.row, p.field, p.code]), [[3, 'column G', 'validation_error'], [3, 'column H', 'validation_error']]);
+    assert.deepEqual(
+      rows[1]!.problems.map((p) => [p.row, p.field, p.code]),
+      [
+        [3, 'column G', 'validation_error'],
+        [3, 'column H', 'validation_error'],
+      ],
+    );
   });
 });
 
@@ -133,15 +195,25 @@ describe('readBatchCsv: file-level errors', () => {
   it('names every header problem at once: unknown, duplicated and missing columns', async () => {
     const error = await assertFileRefused('nom;telefone;montant;amount;reference;pays\nA;1;2;3;r;BJ\n', 'validation_error', /header row has 4 problem/);
     assert.equal(error.status, 400);
-    assert.deepEqual(error.details!.map((d) => d.field), ['telefone', 'amount', 'phone', 'currency']);
+    assert.deepEqual(
+      error.details!.map((d) => d.field),
+      ['telefone', 'amount', 'phone', 'currency'],
+    );
     assert.match(error.details![0]!.message, /Unknown column "telefone" \(column B\)/);
     assert.match(error.details![1]!.message, /Column amount appears twice: "montant" and "amount"/);
     assert.match(error.details![2]!.message, /Required column phone is missing \(accepted headings: phone, telephone, tel\)/);
   });
 
   it('refuses a metadata column without a key, or with a key over 40 characters', async () => {
-    const error = await assertFileRefused(`nom,telephone,montant,devise,reference,operateur,metadata.,metadata.${'k'.repeat(41)}\nA,1,2,XOF,r,x,,\n`, 'validation_error', /header row has 2 problem/);
-    assert.deepEqual(error.details!.map((d) => d.field), ['metadata.', `metadata.${'k'.repeat(41)}`]);
+    const error = await assertFileRefused(
+      `nom,telephone,montant,devise,reference,operateur,metadata.,metadata.${'k'.repeat(41)}\nA,1,2,XOF,r,x,,\n`,
+      'validation_error',
+      /header row has 2 problem/,
+    );
+    assert.deepEqual(
+      error.details!.map((d) => d.field),
+      ['metadata.', `metadata.${'k'.repeat(41)}`],
+    );
   });
 
   it('refuses an empty file and a file with only a header', async () => {

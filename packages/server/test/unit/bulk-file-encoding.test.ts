@@ -45,9 +45,19 @@ describe('batch file encodings', () => {
     for (const size of [1, 2, 3, 7, 1_000_000]) {
       it(`reads ${name} with every accent intact, in chunks of ${size} byte(s)`, async () => {
         const rows = await rowsOf(chunksOf(fixture(name), size));
-        assert.deepEqual(rows.map((row) => ({ beneficiaryName: row.line.beneficiaryName, description: row.line.description })), expected);
+        assert.deepEqual(
+          rows.map((row) => ({ beneficiaryName: row.line.beneficiaryName, description: row.line.description })),
+          expected,
+        );
         // The accented French headings were recognised, so every column landed in its field.
-        assert.deepEqual(rows.map((row) => [row.line.reference, row.line.operator, row.problems]), [['ENC-1', 'mtn_bj', []], ['ENC-2', 'moov_bj', []], ['ENC-3', 'mtn_bj', []]]);
+        assert.deepEqual(
+          rows.map((row) => [row.line.reference, row.line.operator, row.problems]),
+          [
+            ['ENC-1', 'mtn_bj', []],
+            ['ENC-2', 'moov_bj', []],
+            ['ENC-3', 'mtn_bj', []],
+          ],
+        );
       });
     }
   }
@@ -101,8 +111,11 @@ describe('batch file encodings', () => {
 });
 
 describe('control characters in cells', () => {
-  it('reports a NUL in a cell as that line\'s problem with its row, column and code, not as a refused file', async () => {
-    const file = Buffer.from('nom;telephone;montant;devise;reference;operateur;metadata.team\nAfi\u0000 Mensah;0197000000;100;XOF;r1;mtn_bj;a\u0001b\nKofi;0197000000;100;XOF;r2;mtn_bj;x\n', 'utf8');
+  it("reports a NUL in a cell as that line's problem with its row, column and code, not as a refused file", async () => {
+    const file = Buffer.from(
+      'nom;telephone;montant;devise;reference;operateur;metadata.team\nAfi\u0000 Mensah;0197000000;100;XOF;r1;mtn_bj;a\u0001b\nKofi;0197000000;100;XOF;r2;mtn_bj;x\n',
+      'utf8',
+    );
     const rows = await rowsOf([file]);
     assert.equal(rows.length, 2);
     assert.deepEqual(rows[0]!.problems, [

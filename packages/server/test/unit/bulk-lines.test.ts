@@ -82,7 +82,10 @@ describe('BatchLineChecker: the country', () => {
   it('refuses a number of another country than the one given', () => {
     const check = new BatchLineChecker(catalog).check(2, { ...validLine, phone: '+22890000000' });
     assert.ok(!check.ok);
-    assert.deepEqual(check.problems.map((p) => [p.field, p.code]), [['phone', 'invalid_phone']]);
+    assert.deepEqual(
+      check.problems.map((p) => [p.field, p.code]),
+      [['phone', 'invalid_phone']],
+    );
     assert.match(check.problems[0]!.message, /Togo/);
   });
 });
@@ -125,7 +128,14 @@ describe('BatchLineChecker: operator, currency and amount', () => {
 
 describe('readAmount: whole centimes', () => {
   it('accepts digits, and thousands grouped by spaces as French spreadsheets write them', () => {
-    for (const [text, centimes] of [['2500000', 2_500_000], ['2 500 000', 2_500_000], ['2\u00a0500\u00a0000', 2_500_000], ['2\u202f500\u202f000', 2_500_000], [' 10000 ', 10_000], ['007', 7]] as const) {
+    for (const [text, centimes] of [
+      ['2500000', 2_500_000],
+      ['2 500 000', 2_500_000],
+      ['2\u00a0500\u00a0000', 2_500_000],
+      ['2\u202f500\u202f000', 2_500_000],
+      [' 10000 ', 10_000],
+      ['007', 7],
+    ] as const) {
       assert.deepEqual(readAmount(text), { ok: true, amountMinor: centimes }, text);
     }
   });
@@ -197,7 +207,10 @@ describe('BatchLineChecker: references and the other fields', () => {
     const earlier = [{ row: 3, field: 'column I', code: 'validation_error' as const, message: 'Column I holds "x" but has no heading.' }];
     const check = new BatchLineChecker(catalog).check(3, { ...validLine, amount: '1' }, earlier);
     assert.ok(!check.ok);
-    assert.deepEqual(check.problems.map((p) => p.field), ['column I', 'amount']);
+    assert.deepEqual(
+      check.problems.map((p) => p.field),
+      ['column I', 'amount'],
+    );
   });
 });
 
@@ -215,16 +228,25 @@ describe('checkBatchCsv: a whole file', () => {
     ].join('\r\n');
     const checked = await checkBatchCsv([file], catalog);
     assert.equal(checked.lineCount, 6);
-    assert.deepEqual(checked.items.map((item) => [item.row, item.reference, item.country, item.operator]), [[2, 'pay-1', 'BJ', 'mtn_bj'], [7, 'pay-5', 'TG', 'flooz_tg']]);
-    assert.deepEqual(checked.problems.map((p) => [p.row, p.field, p.code]), [
-      [3, 'beneficiary_name', 'validation_error'],
-      [3, 'amount', 'validation_error'],
-      [3, 'phone', 'invalid_phone'],
-      [4, 'currency', 'unsupported_currency'],
-      [6, 'reference', 'duplicate_reference'],
-      [6, 'operator', 'invalid_operator'],
-      [8, 'amount', 'amount_too_high'],
-    ]);
+    assert.deepEqual(
+      checked.items.map((item) => [item.row, item.reference, item.country, item.operator]),
+      [
+        [2, 'pay-1', 'BJ', 'mtn_bj'],
+        [7, 'pay-5', 'TG', 'flooz_tg'],
+      ],
+    );
+    assert.deepEqual(
+      checked.problems.map((p) => [p.row, p.field, p.code]),
+      [
+        [3, 'beneficiary_name', 'validation_error'],
+        [3, 'amount', 'validation_error'],
+        [3, 'phone', 'invalid_phone'],
+        [4, 'currency', 'unsupported_currency'],
+        [6, 'reference', 'duplicate_reference'],
+        [6, 'operator', 'invalid_operator'],
+        [8, 'amount', 'amount_too_high'],
+      ],
+    );
     // 2 500 000 + 100 000; fees 1 % + 5 000 each: 30 000 + 6 000.
     assert.deepEqual(checked.totals, [{ currency: 'XOF', lines: 2, amountMinor: 2_600_000, feeMinor: 36_000 }]);
   });

@@ -42,9 +42,12 @@ describe('batchTemplateCsv', () => {
     const filled = `${batchTemplateCsv()}Kofi Adé;+228 90 00 00 01;1 000 000;XOF;paie-2026-06-0002;;tmoney_tg;"Prime; juin"\r\n`;
     const checked = await checkBatchCsv([filled], catalog);
     assert.deepEqual(checked.problems, []);
-    assert.deepEqual(checked.items.map((item) => [item.row, item.beneficiaryName, item.country, item.description]), [
-      [2, 'Afi Mensah', 'BJ', 'Salaire juin 2026 (25 000 FCFA)'],
-      [3, 'Kofi Adé', 'TG', 'Prime; juin'],
-    ]);
+    assert.deepEqual(
+      checked.items.map((item) => [item.row, item.beneficiaryName, item.country, item.description]),
+      [
+        [2, 'Afi Mensah', 'BJ', 'Salaire juin 2026 (25 000 FCFA)'],
+        [3, 'Kofi Adé', 'TG', 'Prime; juin'],
+      ],
+    );
   });
 });

@@ -75,7 +75,13 @@ describe('loadConfig', () => {
   });
 
   it('reads each rate-limit budget from its own variable', () => {
-    const config = loadConfig({ RATE_LIMIT_CREATE_PER_MINUTE: '7', RATE_LIMIT_READ_PER_MINUTE: '8', RATE_LIMIT_REFUND_PER_MINUTE: '9', RATE_LIMIT_MANAGE_PER_MINUTE: '11', RATE_LIMIT_PAYOUT_PER_MINUTE: '12' });
+    const config = loadConfig({
+      RATE_LIMIT_CREATE_PER_MINUTE: '7',
+      RATE_LIMIT_READ_PER_MINUTE: '8',
+      RATE_LIMIT_REFUND_PER_MINUTE: '9',
+      RATE_LIMIT_MANAGE_PER_MINUTE: '11',
+      RATE_LIMIT_PAYOUT_PER_MINUTE: '12',
+    });
     assert.deepEqual({ ...config.rateLimits }, { createPerMinute: 7, readPerMinute: 8, refundPerMinute: 9, managePerMinute: 11, payoutPerMinute: 12 });
   });
 
@@ -91,7 +97,10 @@ describe('loadConfig', () => {
     assert.deepEqual({ ...loadConfig({ AKWE_DEV: 'true', HSTS_MAX_AGE: '600', HSTS_INCLUDE_SUBDOMAINS: 'yes' }).hsts }, { maxAgeSeconds: 600, includeSubDomains: true });
     assert.equal(loadConfig({ HSTS_MAX_AGE: '0' }).hsts.maxAgeSeconds, 0);
     assert.ok(Object.isFrozen(loadConfig({}).hsts));
-    assert.match(configErrorFor({ HSTS_MAX_AGE: '-1', HSTS_INCLUDE_SUBDOMAINS: 'maybe' }).message, /HSTS_MAX_AGE must be a whole number from 0 to 63072000[\s\S]*HSTS_INCLUDE_SUBDOMAINS must be true or false/);
+    assert.match(
+      configErrorFor({ HSTS_MAX_AGE: '-1', HSTS_INCLUDE_SUBDOMAINS: 'maybe' }).message,
+      /HSTS_MAX_AGE must be a whole number from 0 to 63072000[\s\S]*HSTS_INCLUDE_SUBDOMAINS must be true or false/,
+    );
   });
 
   it('gives a shutdown 10 s of grace, or half a shorter SHUTDOWN_TIMEOUT_MS, and refuses a grace as long as the timeout', () => {
@@ -119,7 +128,10 @@ describe('loadConfig', () => {
     const names = ['PORT', 'AKWE_DEV', 'DATABASE_URL', 'AKWE_SECRET', 'LOG_LEVEL', 'REDIS_URL'];
     assert.equal(error.problems.length, names.length, error.message);
     for (const name of names) {
-      assert.ok(error.problems.some((p) => p.startsWith(`${name} `)), `no problem names ${name}: ${error.message}`);
+      assert.ok(
+        error.problems.some((p) => p.startsWith(`${name} `)),
+        `no problem names ${name}: ${error.message}`,
+      );
       assert.ok(error.message.includes(name), `the message does not name ${name}`);
     }
   });
@@ -143,7 +155,11 @@ describe('loadConfig', () => {
     ['TRUST_PROXY with a host name', { TRUST_PROXY: '10.0.0.1,proxy.internal' }, /^TRUST_PROXY must be the proxies' addresses or ranges/],
     ['TRUST_PROXY with a prefix too long', { TRUST_PROXY: '10.0.0.0/33' }, /^TRUST_PROXY must be the proxies' addresses or ranges/],
     ['TRUST_PROXY with an empty entry', { TRUST_PROXY: '10.0.0.1,' }, /^TRUST_PROXY must be the proxies' addresses or ranges/],
-    ['a management rate limit that is not a whole number', { RATE_LIMIT_MANAGE_PER_MINUTE: '2.5' }, /^RATE_LIMIT_MANAGE_PER_MINUTE must be a whole number from 1 to 1000000 \(got "2.5"\)$/],
+    [
+      'a management rate limit that is not a whole number',
+      { RATE_LIMIT_MANAGE_PER_MINUTE: '2.5' },
+      /^RATE_LIMIT_MANAGE_PER_MINUTE must be a whole number from 1 to 1000000 \(got "2.5"\)$/,
+    ],
   ];
   for (const [what, env, problem] of badValues) {
     it(`refuses ${what} with a ConfigError naming the variable`, () => {
@@ -175,7 +191,10 @@ describe('resolveSecret', () => {
   it('requires AKWE_SECRET when AKWE_DEV is off, with a ConfigError naming it', () => {
     const dataDir = join(root, 'production');
     const config = loadConfig({ AKWE_DATA_DIR: dataDir });
-    assert.throws(() => resolveSecret(config), (error: unknown) => error instanceof ConfigError && /AKWE_SECRET/.test(error.message));
+    assert.throws(
+      () => resolveSecret(config),
+      (error: unknown) => error instanceof ConfigError && /AKWE_SECRET/.test(error.message),
+    );
     assert.equal(existsSync(join(dataDir, 'secret')), false, 'a secret was generated outside development');
   });
 
@@ -204,8 +223,14 @@ describe('the metrics listener settings', () => {
 
   it("refuse the API's own port, a bad port and a host that is not an address", () => {
     const { problems } = configErrorFor({ PORT: '8080', METRICS_PORT: '8080', METRICS_HOST: 'metrics.example.com' });
-    assert.ok(problems.some((p) => p.startsWith('METRICS_PORT must differ from PORT')), problems.join('\n'));
-    assert.ok(problems.some((p) => p.startsWith('METRICS_HOST must be an IP address')), problems.join('\n'));
+    assert.ok(
+      problems.some((p) => p.startsWith('METRICS_PORT must differ from PORT')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith('METRICS_HOST must be an IP address')),
+      problems.join('\n'),
+    );
     assert.ok(configErrorFor({ METRICS_PORT: '70000' }).problems.some((p) => p.startsWith('METRICS_PORT must be a whole number')));
   });
 });

@@ -33,6 +33,9 @@ describe('docs/contract.md against the code', () => {
 
   it('names every scope a key can carry', () => {
     const section = sectionOf(page(), '## Authentication, environments, scopes');
-    assert.deepEqual(scopes.filter((scope) => !section.includes(`\`${scope}\``)), []);
+    assert.deepEqual(
+      scopes.filter((scope) => !section.includes(`\`${scope}\``)),
+      [],
+    );
   });
 });

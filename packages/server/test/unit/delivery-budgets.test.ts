@@ -6,7 +6,15 @@ import { StreamThrottle } from '../../src/webhooks/stream-throttle.js';
 const budgets: DeliveryBudgets = { perStream: 2, perMerchant: 3, perHost: 4 };
 const none = () => Number.POSITIVE_INFINITY;
 let counter = 0;
-const slot = (overrides: Partial<DeliverySlot> = {}): DeliverySlot => ({ id: `d${++counter}`, stream: 's1', merchantId: 'm1', host: 'h1', subject: null, streamLimit: null, ...overrides });
+const slot = (overrides: Partial<DeliverySlot> = {}): DeliverySlot => ({
+  id: `d${++counter}`,
+  stream: 's1',
+  merchantId: 'm1',
+  host: 'h1',
+  subject: null,
+  streamLimit: null,
+  ...overrides,
+});
 
 describe('delivery budgets', () => {
   it('fills a stream up to its bound, counting what is already in flight', () => {
@@ -16,14 +24,32 @@ describe('delivery budgets', () => {
   });
 
   it('lets an endpoint’s own bound replace the default', () => {
-    const picked = chooseDeliveries([1, 2, 3, 4].map(() => slot({ stream: 'wide', streamLimit: 3, merchantId: `m${counter}`, host: `h${counter}` })), new InFlightCounts([]), 10, budgets, none);
+    const picked = chooseDeliveries(
+      [1, 2, 3, 4].map(() => slot({ stream: 'wide', streamLimit: 3, merchantId: `m${counter}`, host: `h${counter}` })),
+      new InFlightCounts([]),
+      10,
+      budgets,
+      none,
+    );
     assert.equal(picked.length, 3);
   });
 
   it('bounds a merchant across its streams, and a host across merchants', () => {
-    const merchant = chooseDeliveries(['a', 'b', 'c', 'd'].map((stream) => slot({ stream, host: stream })), new InFlightCounts([]), 10, budgets, none);
+    const merchant = chooseDeliveries(
+      ['a', 'b', 'c', 'd'].map((stream) => slot({ stream, host: stream })),
+      new InFlightCounts([]),
+      10,
+      budgets,
+      none,
+    );
     assert.equal(merchant.length, 3);
-    const host = chooseDeliveries(['a', 'b', 'c', 'd', 'e'].map((stream) => slot({ stream, merchantId: stream })), new InFlightCounts([]), 10, budgets, none);
+    const host = chooseDeliveries(
+      ['a', 'b', 'c', 'd', 'e'].map((stream) => slot({ stream, merchantId: stream })),
+      new InFlightCounts([]),
+      10,
+      budgets,
+      none,
+    );
     assert.equal(host.length, 4);
   });
 
@@ -46,7 +72,12 @@ describe('delivery budgets', () => {
 });
 
 describe('stream throttle', () => {
-  const answer = (statusCode: number, durationMs = 10, retryAfterSeconds?: number) => ({ outcome: 'answered' as const, statusCode, durationMs, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) });
+  const answer = (statusCode: number, durationMs = 10, retryAfterSeconds?: number) => ({
+    outcome: 'answered' as const,
+    statusCode,
+    durationMs,
+    ...(retryAfterSeconds ? { retryAfterSeconds } : {}),
+  });
 
   it('halves a stream that answers 429, 503, slowly or not at all, and gives one back per quick success', () => {
     const throttle = new StreamThrottle(50);

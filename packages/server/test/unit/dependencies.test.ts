@@ -23,7 +23,26 @@ interface PackageJson {
 }
 
 /** Names no production install should hold: compilers, test and lint tools, pretty printers, types. */
-const developmentTools = [/^typescript$/, /^tsx$/, /^esbuild$/, /^@esbuild\//, /^eslint/, /^@eslint\//, /^typescript-eslint$/, /^@typescript-eslint\//, /^@types\//, /^@stoplight\//, /^@redocly\//, /^@apidevtools\//, /^playwright/, /^fast-check$/, /^autocannon$/, /^openapi-typescript$/, /^pino-pretty$/, /^@scarf\/scarf$/];
+const developmentTools = [
+  /^typescript$/,
+  /^tsx$/,
+  /^esbuild$/,
+  /^@esbuild\//,
+  /^eslint/,
+  /^@eslint\//,
+  /^typescript-eslint$/,
+  /^@typescript-eslint\//,
+  /^@types\//,
+  /^@stoplight\//,
+  /^@redocly\//,
+  /^@apidevtools\//,
+  /^playwright/,
+  /^fast-check$/,
+  /^autocannon$/,
+  /^openapi-typescript$/,
+  /^pino-pretty$/,
+  /^@scarf\/scarf$/,
+];
 
 /** The one production package allowed to run a script at install: it builds its native module. */
 const allowedInstallScripts = new Set(['better-sqlite3']);
@@ -38,12 +57,20 @@ describe('dependencies', () => {
   it('a production install holds no development tool', async () => {
     const names = (await productionPackages()).map((pkg) => pkg.name);
     assert.ok(names.includes('fastify') && names.includes('better-sqlite3'), `the production tree looks wrong: ${names.length} packages`);
-    assert.deepEqual(names.filter((name) => developmentTools.some((tool) => tool.test(name))), []);
+    assert.deepEqual(
+      names.filter((name) => developmentTools.some((tool) => tool.test(name))),
+      [],
+    );
   });
 
   it('a production install runs no install script but better-sqlite3’s', async () => {
-    const withScripts = (await productionPackages()).filter((pkg) => pkg.gypfile === true || ['preinstall', 'install', 'postinstall'].some((script) => pkg.scripts?.[script] !== undefined));
-    assert.deepEqual(withScripts.map((pkg) => pkg.name).filter((name) => !allowedInstallScripts.has(name)), []);
+    const withScripts = (await productionPackages()).filter(
+      (pkg) => pkg.gypfile === true || ['preinstall', 'install', 'postinstall'].some((script) => pkg.scripts?.[script] !== undefined),
+    );
+    assert.deepEqual(
+      withScripts.map((pkg) => pkg.name).filter((name) => !allowedInstallScripts.has(name)),
+      [],
+    );
   });
 
   it('no package of the lockfile refuses a Node version the project supports (no engine warning on install)', () => {

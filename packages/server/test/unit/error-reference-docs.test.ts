@@ -12,7 +12,9 @@ describe('docs/errors.md', () => {
     for (const row of rows) assert.equal(row.anchor, row.code);
     assert.deepEqual(
       rows.map((row) => `${row.code} ${row.status}`).sort(),
-      Object.entries(errorCatalog).map(([code, { status }]) => `${code} ${status}`).sort(),
+      Object.entries(errorCatalog)
+        .map(([code, { status }]) => `${code} ${status}`)
+        .sort(),
     );
   });
 });

@@ -18,9 +18,13 @@ describe('named schemas in the OpenAPI document', () => {
     const Thing = Type.Object({ name: Type.String() }, { title: 'Thing' });
     const app = await appWith(Thing, Thing);
     await app.ready();
-    const document = app.swagger() as { paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }>; components: { schemas: Record<string, unknown> } };
+    const document = app.swagger() as {
+      paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }>;
+      components: { schemas: Record<string, unknown> };
+    };
     assert.deepEqual(document.components.schemas.Thing, { type: 'object', required: ['name'], properties: { name: { type: 'string' } }, title: 'Thing' });
-    for (const path of ['/first', '/second']) assert.deepEqual(document.paths[path]!.get.responses['200']!.content['application/json']!.schema, { $ref: '#/components/schemas/Thing' });
+    for (const path of ['/first', '/second'])
+      assert.deepEqual(document.paths[path]!.get.responses['200']!.content['application/json']!.schema, { $ref: '#/components/schemas/Thing' });
     await app.close();
   });
 
@@ -28,7 +32,10 @@ describe('named schemas in the OpenAPI document', () => {
     const Thing = Type.Object({ name: Type.String() }, { title: 'Thing', examples: [{ name: 'lamp' }] });
     const app = await appWith(Thing, Type.Object({ things: Type.Array(Thing) }));
     await app.ready();
-    const document = app.swagger() as { paths: Record<string, { get: { responses: Record<string, { content: Record<string, { example?: unknown }> }> } }>; components: { schemas: Record<string, { examples?: unknown[] }> } };
+    const document = app.swagger() as {
+      paths: Record<string, { get: { responses: Record<string, { content: Record<string, { example?: unknown }> }> } }>;
+      components: { schemas: Record<string, { examples?: unknown[] }> };
+    };
     assert.deepEqual(document.components.schemas.Thing!.examples, [{ name: 'lamp' }]);
     assert.deepEqual(document.paths['/first']!.get.responses['200']!.content['application/json']!.example, { name: 'lamp' });
     assert.deepEqual(document.paths['/second']!.get.responses['200']!.content['application/json']!.example, { things: [{ name: 'lamp' }] });

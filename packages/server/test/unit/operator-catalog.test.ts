@@ -170,7 +170,10 @@ describe('OperatorCatalog.fromData validation', () => {
   it('reads fees per direction, defaults them when absent, and refuses impossible ones', () => {
     const noFee = OperatorCatalog.fromData(withValue('countries[0].operators[0].collect.fee', remove));
     assert.deepEqual(noFee.countries()[0]!.operators[0]!.collect.fee, defaultFees.collect);
-    assert.throws(() => OperatorCatalog.fromData(withValue('countries[0].operators[0].payout.fee', { percent_bps: 10_000, fixed_minor: 0 })), /payout\.fee\.percent_bps must be below 10000/);
+    assert.throws(
+      () => OperatorCatalog.fromData(withValue('countries[0].operators[0].payout.fee', { percent_bps: 10_000, fixed_minor: 0 })),
+      /payout\.fee\.percent_bps must be below 10000/,
+    );
     assert.throws(() => OperatorCatalog.fromData(withValue('countries[0].operators[0].payout.fee', { percent_bps: 100, fixed_minor: -1 })), /fixed_minor must be a whole number/);
   });
 
@@ -281,15 +284,15 @@ describe('OperatorCatalog.fromData validation', () => {
   it('refuses min_amount_minor greater than max_amount_minor', () => {
     const data = validData();
     data.countries[0]!.operators[1]!.payout.min_amount_minor = 300000000;
-    assertRefused(
-      data,
-      'catalog: countries[0].operators[1].payout.min_amount_minor (300000000) must not exceed max_amount_minor (200000000)',
-    );
+    assertRefused(data, 'catalog: countries[0].operators[1].payout.min_amount_minor (300000000) must not exceed max_amount_minor (200000000)');
   });
 
   it('refuses amounts that are not positive integers (centimes are whole)', () => {
     for (const bad of [0, -1, 100.5, '10000']) {
-      assertRefused(withValue('countries[0].operators[0].collect.max_amount_minor', bad), 'catalog: countries[0].operators[0].collect.max_amount_minor must be a positive integer (minor units)');
+      assertRefused(
+        withValue('countries[0].operators[0].collect.max_amount_minor', bad),
+        'catalog: countries[0].operators[0].collect.max_amount_minor must be a positive integer (minor units)',
+      );
     }
   });
 
@@ -302,20 +305,26 @@ describe('OperatorCatalog.fromFile', () => {
   it('names the file when it cannot be read', () => {
     // A path under a directory that cannot exist; nothing is created.
     const missing = join(tmpdir(), 'akwe-no-such-dir-7f3c', 'operators.json');
-    assert.throws(() => OperatorCatalog.fromFile(missing), (err: unknown) => {
-      assert.ok(err instanceof Error);
-      assert.ok(err.message.startsWith(`catalog ${missing}: cannot read file`), err.message);
-      return true;
-    });
+    assert.throws(
+      () => OperatorCatalog.fromFile(missing),
+      (err: unknown) => {
+        assert.ok(err instanceof Error);
+        assert.ok(err.message.startsWith(`catalog ${missing}: cannot read file`), err.message);
+        return true;
+      },
+    );
   });
 
   it('names the file when it is not a JSON file', () => {
     // This test file is readable and certainly not JSON.
     const notJson = fileURLToPath(import.meta.url);
-    assert.throws(() => OperatorCatalog.fromFile(notJson), (err: unknown) => {
-      assert.ok(err instanceof Error);
-      assert.ok(err.message.startsWith(`catalog ${notJson}: invalid JSON`), err.message);
-      return true;
-    });
+    assert.throws(
+      () => OperatorCatalog.fromFile(notJson),
+      (err: unknown) => {
+        assert.ok(err instanceof Error);
+        assert.ok(err.message.startsWith(`catalog ${notJson}: invalid JSON`), err.message);
+        return true;
+      },
+    );
   });
 });

@@ -55,13 +55,20 @@ describe('operator prediction: the numbering plans, prefix by prefix', () => {
     assert.deepEqual(ivory.operatorsPossible, ['orange_ci', 'moov_ci', 'mtn_ci', 'wave_ci'], 'ported anywhere, and Wave takes any number');
     const unknown = predictForE164(catalog.country('BJ')!, '+2290129000000');
     assert.deepEqual([unknown.operator, unknown.confidence], [null, 'none']);
-    assert.deepEqual(unknown.operatorsPossible, ['celtiis_bj', 'mtn_bj', 'moov_bj'].filter((slug) => unknown.operatorsPossible.includes(slug)));
+    assert.deepEqual(
+      unknown.operatorsPossible,
+      ['celtiis_bj', 'mtn_bj', 'moov_bj'].filter((slug) => unknown.operatorsPossible.includes(slug)),
+    );
   });
 });
 
 describe('predictOperator: what it takes', () => {
   it('takes a national number with its country, or an international one alone', () => {
-    for (const [phone, country] of [['0197000000', 'BJ'], ['+229 01 97 00 00 00', undefined], ['00229 0197000000', undefined]] as const) {
+    for (const [phone, country] of [
+      ['0197000000', 'BJ'],
+      ['+229 01 97 00 00 00', undefined],
+      ['00229 0197000000', undefined],
+    ] as const) {
       const result = predictOperator(catalog, phone, country);
       assert.ok(result.ok, JSON.stringify(result));
       assert.deepEqual([result.prediction.phone, result.prediction.operator], ['+2290197000000', 'mtn_bj']);
@@ -71,7 +78,11 @@ describe('predictOperator: what it takes', () => {
   });
 
   it('takes a national number alone when it fits one served country’s plan only', () => {
-    for (const [phone, e164] of [['90 00 00 00', '+22890000000'], ['0700000000', '+2250700000000'], ['0500000000', '+2250500000000']] as const) {
+    for (const [phone, e164] of [
+      ['90 00 00 00', '+22890000000'],
+      ['0700000000', '+2250700000000'],
+      ['0500000000', '+2250500000000'],
+    ] as const) {
       const result = predictOperator(catalog, phone);
       assert.ok(result.ok, `${phone}: ${JSON.stringify(result)}`);
       assert.equal(result.prediction.phone, e164);

@@ -95,11 +95,7 @@ describe('normalizePhone: old 8-digit plans', () => {
   const benin = /^Benin numbers have 10 digits since 30 November 2024: add 01 in front of the old 8-digit number/;
 
   it('refuses an old 8-digit Benin number with a message that says so', () => {
-    assertRefused(
-      'BJ',
-      '97000000',
-      'Benin numbers have 10 digits since 30 November 2024: add 01 in front of the old 8-digit number (0197000000).',
-    );
+    assertRefused('BJ', '97000000', 'Benin numbers have 10 digits since 30 November 2024: add 01 in front of the old 8-digit number (0197000000).');
   });
 
   it('refuses an old 8-digit Benin number in E.164, 00, formatted and "229 without +" forms with the same explanation', () => {
@@ -109,8 +105,7 @@ describe('normalizePhone: old 8-digit plans', () => {
   });
 
   it("refuses an old 8-digit Côte d'Ivoire number with a message that gives the operator prefixes", () => {
-    const expected =
-      "Côte d'Ivoire numbers have 10 digits since 2021: add the operator prefix in front of the old 8-digit number (07 Orange, 05 MTN, 01 Moov).";
+    const expected = "Côte d'Ivoire numbers have 10 digits since 2021: add the operator prefix in front of the old 8-digit number (07 Orange, 05 MTN, 01 Moov).";
     assertRefused('CI', '07000000', expected);
     assertRefused('CI', '+22507000000', expected);
   });

@@ -27,9 +27,7 @@ function trackedTextFiles(): string[] {
 
 /** `path:line: text` for every line of `path` that names an outside document. */
 function outsideReferencesIn(path: string, text: string): string[] {
-  return text
-    .split('\n')
-    .flatMap((line, index) => (outsideReference.test(line) ? [`${path}:${index + 1}: ${line.trim()}`] : []));
+  return text.split('\n').flatMap((line, index) => (outsideReference.test(line) ? [`${path}:${index + 1}: ${line.trim()}`] : []));
 }
 
 describe('the repository stands alone', () => {

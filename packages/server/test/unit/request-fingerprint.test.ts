@@ -21,7 +21,7 @@ describe('canonicalJson', () => {
     assert.equal(canonicalJson(true), 'true');
     assert.equal(canonicalJson(12.5), '12.5');
     assert.equal(canonicalJson('a"b\n'), '"a\\"b\\n"');
-    assert.equal(canonicalJson({ 'é': 'ü' }), '{"é":"ü"}');
+    assert.equal(canonicalJson({ é: 'ü' }), '{"é":"ü"}');
   });
 
   it('follows JSON.stringify for undefined members, non-finite numbers and toJSON', () => {
@@ -56,7 +56,9 @@ describe('requestFingerprint', () => {
   const body = { amount: 5000, currency: 'XOF', customer: { phone: '0197000000', name: 'Ama' }, metadata: { order: 'A-1' } };
 
   it('is the lower-case hex SHA-256 of method, route, params, query and canonical body', () => {
-    const expected = createHash('sha256').update(`POST\n${route}\n{}\n{}\n${canonicalJson(body)}`).digest('hex');
+    const expected = createHash('sha256')
+      .update(`POST\n${route}\n{}\n{}\n${canonicalJson(body)}`)
+      .digest('hex');
     assert.equal(requestFingerprint({ method: 'POST', route, body }), expected);
     assert.match(expected, /^[0-9a-f]{64}$/);
   });

@@ -27,7 +27,10 @@ describe('ResultBatcher', () => {
     const { calls, write } = recordingWrite();
     const batcher = new ResultBatcher(write);
     const outcomes = await Promise.allSettled(['a', 'bad-1', 'c'].map((item) => batcher.add(item)));
-    assert.deepEqual(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message)), ['a:saved', 'refused: bad-1', 'c:saved']);
+    assert.deepEqual(
+      outcomes.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message)),
+      ['a:saved', 'refused: bad-1', 'c:saved'],
+    );
     assert.deepEqual(calls, [['a', 'bad-1', 'c'], ['a'], ['bad-1'], ['c']]);
   });
 

@@ -24,7 +24,11 @@ describe('docs/webhooks.md event types', () => {
 
   it('documents no event type the server does not emit, and each one once', () => {
     const listed = documented();
-    assert.deepEqual(listed.filter((type) => !EVENT_TYPES.includes(type)), [], 'remove these from docs/webhooks.md or emit them');
+    assert.deepEqual(
+      listed.filter((type) => !EVENT_TYPES.includes(type)),
+      [],
+      'remove these from docs/webhooks.md or emit them',
+    );
     assert.equal(new Set(listed).size, listed.length, 'a type is listed twice');
   });
 });

@@ -18,8 +18,7 @@ const body = '{"id":"evt_1","type":"collect.payment.completed","data":{"object":
 const t = 1_790_000_000;
 
 /** The signature recomputed here, independently of the module. */
-const independentV1 = (key: string, timestamp: number | string, raw: string) =>
-  createHmac('sha256', key).update(`${timestamp}.${raw}`).digest('hex');
+const independentV1 = (key: string, timestamp: number | string, raw: string) => createHmac('sha256', key).update(`${timestamp}.${raw}`).digest('hex');
 
 const verifyAt = (raw: string, header: string, key: string, nowSeconds = t) => verifySignature(raw, header, key, { nowSeconds });
 
@@ -34,10 +33,7 @@ describe('signatureHeader', () => {
   });
 
   it('writes one v1 per secret, in the given order, during a rotation overlap', () => {
-    assert.equal(
-      signatureHeader(body, [secret, previous], t),
-      `t=${t},v1=${independentV1(secret, t, body)},v1=${independentV1(previous, t, body)}`,
-    );
+    assert.equal(signatureHeader(body, [secret, previous], t), `t=${t},v1=${independentV1(secret, t, body)},v1=${independentV1(previous, t, body)}`);
   });
 
   it('signs the body byte for byte: whitespace or key order changes the signature', () => {
@@ -121,7 +117,19 @@ describe('verifySignature', () => {
 
   it('answers malformed_header without throwing for garbage, a missing or repeated t, a non-numeric t', () => {
     const v1 = independentV1(secret, t, body);
-    for (const bad of ['', '   ', 'garbage', 'sha256=abc', `v1=${v1}`, `t=,v1=${v1}`, `t=abc,v1=${v1}`, `t=-5,v1=${v1}`, `t=${t},t=${t},v1=${v1}`, `t=${t},,v1=${v1}`, `=x,t=${t},v1=${v1}`]) {
+    for (const bad of [
+      '',
+      '   ',
+      'garbage',
+      'sha256=abc',
+      `v1=${v1}`,
+      `t=,v1=${v1}`,
+      `t=abc,v1=${v1}`,
+      `t=-5,v1=${v1}`,
+      `t=${t},t=${t},v1=${v1}`,
+      `t=${t},,v1=${v1}`,
+      `=x,t=${t},v1=${v1}`,
+    ]) {
       assert.deepEqual(verifyAt(body, bad, secret), { ok: false, reason: 'malformed_header' }, JSON.stringify(bad));
     }
   });

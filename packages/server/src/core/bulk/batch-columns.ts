@@ -73,7 +73,10 @@ export function resolveBatchHeader(headings: readonly string[]): Array<ColumnTar
     const key = metadataKey(heading);
     const column = key === undefined ? columnOfHeading.get(comparableHeading(heading)) : undefined;
     if (key === undefined && column === undefined) {
-      problems.push({ field: heading.trim(), message: `Unknown column "${heading.trim()}" (${where}); the columns are ${batchColumns.join(', ')} and metadata.<key> (docs/bulk.md lists the French headings).` });
+      problems.push({
+        field: heading.trim(),
+        message: `Unknown column "${heading.trim()}" (${where}); the columns are ${batchColumns.join(', ')} and metadata.<key> (docs/bulk.md lists the French headings).`,
+      });
       return undefined;
     }
     if (key !== undefined && (key.length === 0 || key.length > metadataLimits.keyLength)) {

@@ -17,7 +17,12 @@ export interface CheckedBatchFile {
 }
 
 /** Throws what readBatchCsv throws for the file as a whole; line problems are in the answer. */
-export async function checkBatchCsv(source: BatchCsvSource, catalog: OperatorCatalog, limits: Partial<BatchCsvLimits> = {}, options: { defaultCountry?: string } = {}): Promise<CheckedBatchFile> {
+export async function checkBatchCsv(
+  source: BatchCsvSource,
+  catalog: OperatorCatalog,
+  limits: Partial<BatchCsvLimits> = {},
+  options: { defaultCountry?: string } = {},
+): Promise<CheckedBatchFile> {
   const checker = new BatchLineChecker(catalog, options);
   const items: BatchItem[] = [];
   const problems: BatchLineProblem[] = [];

@@ -148,11 +148,21 @@ function toRow(row: number, record: readonly string[], columns: ReadonlyArray<Co
     if (control !== null) {
       const name = target === undefined ? undefined : target.kind === 'metadata' ? `metadata.${target.key}` : target.column;
       const code = `U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-      problems.push({ row, field: name ?? `column ${columnLetter(index)}`, code: 'validation_error', message: `Column ${columnLetter(index)}${name ? ` (${name})` : ''} holds a control character (${code}); retype the cell.` });
+      problems.push({
+        row,
+        field: name ?? `column ${columnLetter(index)}`,
+        code: 'validation_error',
+        message: `Column ${columnLetter(index)}${name ? ` (${name})` : ''} holds a control character (${code}); retype the cell.`,
+      });
       return; // the value is unreadable: not checked further, nor reported as missing
     }
     if (target === undefined) {
-      problems.push({ row, field: `column ${columnLetter(index)}`, code: 'validation_error', message: `Column ${columnLetter(index)} holds "${cell.slice(0, 40)}" but has no heading.` });
+      problems.push({
+        row,
+        field: `column ${columnLetter(index)}`,
+        code: 'validation_error',
+        message: `Column ${columnLetter(index)} holds "${cell.slice(0, 40)}" but has no heading.`,
+      });
     } else if (target.kind === 'metadata') {
       metadata.push([target.key, cell]);
     } else {

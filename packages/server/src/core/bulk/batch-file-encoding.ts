@@ -15,7 +15,8 @@ import { AkweError } from '../errors/index.js';
 export type BatchFileEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
 
 /** The encodings a batch file may be in, in the words the docs and the template route use. */
-export const acceptedBatchFileEncodings = 'UTF-8 (with or without a byte order mark), UTF-16 LE or BE with a byte order mark, or Windows-1252 (what Excel in French saves as plain "CSV")';
+export const acceptedBatchFileEncodings =
+  'UTF-8 (with or without a byte order mark), UTF-16 LE or BE with a byte order mark, or Windows-1252 (what Excel in French saves as plain "CSV")';
 
 export const batchFileError = (message: string) => AkweError.ofField('validation_error', 'file', message);
 
@@ -98,15 +99,17 @@ interface ChunkDecoder {
   end(): string;
 }
 
-const invalidBytes = (encoding: string) =>
-  batchFileError(`The file is not valid ${encoding} text although it starts with that encoding's byte order mark. ${saveAsCsvUtf8}`);
+const invalidBytes = (encoding: string) => batchFileError(`The file is not valid ${encoding} text although it starts with that encoding's byte order mark. ${saveAsCsvUtf8}`);
 
 /** A file whose byte order mark named its encoding. */
 class MarkedDecoder implements ChunkDecoder {
   readonly #decoder: InstanceType<typeof TextDecoder>;
   readonly #label: string;
 
-  constructor(encoding: BatchFileEncoding, readonly markLength: number) {
+  constructor(
+    encoding: BatchFileEncoding,
+    readonly markLength: number,
+  ) {
     // ignoreBOM: the mark was already skipped, so a U+FEFF later in the text stays text.
     this.#decoder = new TextDecoder(encoding, { fatal: true, ignoreBOM: true });
     this.#label = encoding.toUpperCase();

@@ -91,16 +91,16 @@ export class BatchLineChecker {
       if (!earlierProblems.some((problem) => problem.field === field)) problems.push({ row, field, code, message });
       return undefined;
     };
-    const required = (field: string, value: string | undefined): string | undefined =>
-      present(value) ?? refuse(field, 'validation_error', `${field} is required.`);
+    const required = (field: string, value: string | undefined): string | undefined => present(value) ?? refuse(field, 'validation_error', `${field} is required.`);
     const bounded = (field: string, value: string | undefined, max: number): string | undefined =>
       value !== undefined && value.length > max ? refuse(field, 'validation_error', `${field} has at most ${max} characters; got ${value.length}.`) : value;
 
     const beneficiaryName = bounded('beneficiary_name', required('beneficiary_name', line.beneficiaryName), batchLineLimits.beneficiaryName);
     const reference = this.#reference(row, required('reference', line.reference), refuse);
-    const amount = line.amount === undefined || (typeof line.amount === 'string' && present(line.amount) === undefined)
-      ? refuse('amount', 'validation_error', 'amount is required.')
-      : readAmount(line.amount);
+    const amount =
+      line.amount === undefined || (typeof line.amount === 'string' && present(line.amount) === undefined)
+        ? refuse('amount', 'validation_error', 'amount is required.')
+        : readAmount(line.amount);
     const amountMinor = amount === undefined ? undefined : amount.ok ? amount.amountMinor : refuse('amount', 'validation_error', amount.message);
     const rawCurrency = required('currency', line.currency);
     const phone = required('phone', line.phone);
@@ -111,23 +111,44 @@ export class BatchLineChecker {
     if (operator !== undefined && amountMinor !== undefined && country !== undefined) {
       const { minAmountMinor, maxAmountMinor } = operator.payout;
       const subject = `payout through ${operator.slug}`;
-      if (amountMinor < minAmountMinor) refuse('amount', 'amount_too_low', amountBoundMessage({ bound: 'minimum', limitMinor: minAmountMinor, subject, sentMinor: amountMinor }, 'minor'));
-      if (amountMinor > maxAmountMinor) refuse('amount', 'amount_too_high', amountBoundMessage({ bound: 'maximum', limitMinor: maxAmountMinor, subject, sentMinor: amountMinor }, 'minor'));
+      if (amountMinor < minAmountMinor)
+        refuse('amount', 'amount_too_low', amountBoundMessage({ bound: 'minimum', limitMinor: minAmountMinor, subject, sentMinor: amountMinor }, 'minor'));
+      if (amountMinor > maxAmountMinor)
+        refuse('amount', 'amount_too_high', amountBoundMessage({ bound: 'maximum', limitMinor: maxAmountMinor, subject, sentMinor: amountMinor }, 'minor'));
     }
     const description = bounded('description', present(line.description), batchLineLimits.description);
     const metadata = this.#metadata(line.metadata ?? {}, refuse);
 
     if (problems.length > 0) return { ok: false, problems };
     // Every value below was checked above; the conditions only convince the type checker.
-    if (beneficiaryName === undefined || reference === undefined || amountMinor === undefined || currency === undefined
-      || country === undefined || e164 === undefined || operator === undefined) {
+    if (
+      beneficiaryName === undefined ||
+      reference === undefined ||
+      amountMinor === undefined ||
+      currency === undefined ||
+      country === undefined ||
+      e164 === undefined ||
+      operator === undefined
+    ) {
       throw new Error('batch line passed its checks with a value missing');
     }
     const feeMinor = feeFor(operator.payout.fee, amountMinor);
     this.#addToTotals(currency, amountMinor, feeMinor);
     return {
       ok: true,
-      item: { row, beneficiaryName, phone: e164, amountMinor, feeMinor, currency, reference, country: country.code, operator: operator.slug, description: description ?? null, metadata },
+      item: {
+        row,
+        beneficiaryName,
+        phone: e164,
+        amountMinor,
+        feeMinor,
+        currency,
+        reference,
+        country: country.code,
+        operator: operator.slug,
+        description: description ?? null,
+        metadata,
+      },
     };
   }
 
@@ -141,7 +162,8 @@ export class BatchLineChecker {
     // Every line takes part, valid or not: a reference belongs to the first line that names it.
     const firstRow = this.#firstRowOfReference.get(reference);
     if (firstRow === undefined) this.#firstRowOfReference.set(reference, row);
-    if (reference.length > batchLineLimits.reference) return refuse('reference', 'validation_error', `reference has at most ${batchLineLimits.reference} characters; got ${reference.length}.`);
+    if (reference.length > batchLineLimits.reference)
+      return refuse('reference', 'validation_error', `reference has at most ${batchLineLimits.reference} characters; got ${reference.length}.`);
     if (!referencePattern.test(reference)) return refuse('reference', 'validation_error', 'reference may hold only letters, digits and . _ : - (it is used in URLs).');
     if (firstRow !== undefined) return refuse('reference', 'duplicate_reference', `Reference ${reference} is already used on row ${firstRow}.`);
     return reference;
@@ -191,7 +213,8 @@ export class BatchLineChecker {
     for (const [key, value] of entries) {
       const field = `metadata.${key}`;
       if (key.length === 0 || key.length > metadataLimits.keyLength) refuse(field, 'validation_error', `metadata keys have 1 to ${metadataLimits.keyLength} characters.`);
-      else if (typeof value !== 'string' || value.length > metadataLimits.valueLength) refuse(field, 'validation_error', `metadata values are text of at most ${metadataLimits.valueLength} characters.`);
+      else if (typeof value !== 'string' || value.length > metadataLimits.valueLength)
+        refuse(field, 'validation_error', `metadata values are text of at most ${metadataLimits.valueLength} characters.`);
       else kept.push([key, value]);
     }
     return Object.fromEntries(kept);

@@ -300,13 +300,22 @@ export class BulkService {
     // One currency per batch: its totals and the balance it draws on are in that currency.
     for (const item of checked.items) {
       if (first && item.currency !== first.currency) {
-        problems.push({ row: item.row, field: 'currency', code: 'unsupported_currency', message: `A batch pays in one currency: row ${first.row} uses ${first.currency}, this line ${item.currency}.` });
+        problems.push({
+          row: item.row,
+          field: 'currency',
+          code: 'unsupported_currency',
+          message: `A batch pays in one currency: row ${first.row} uses ${first.currency}, this line ${item.currency}.`,
+        });
       }
     }
     // A line's reference becomes its payout's, which is unique per merchant and environment.
-    const taken = await this.deps.store.existingPayoutReferences(ctx, checked.items.map((item) => item.reference));
+    const taken = await this.deps.store.existingPayoutReferences(
+      ctx,
+      checked.items.map((item) => item.reference),
+    );
     for (const item of checked.items) {
-      if (taken.has(item.reference)) problems.push({ row: item.row, field: 'reference', code: 'duplicate_reference', message: `A payout with reference ${item.reference} exists already.` });
+      if (taken.has(item.reference))
+        problems.push({ row: item.row, field: 'reference', code: 'duplicate_reference', message: `A payout with reference ${item.reference} exists already.` });
     }
     if (problems.length > 0 || !first) {
       problems.sort((a, b) => a.row - b.row);

@@ -230,9 +230,7 @@ function parseCountry(v: Validator, raw: unknown, path: string): IndexedCountry 
     v.fail(`${path}.default_currency`, `must be one of the country's currencies (${countryCurrencies.join(', ')})`);
   }
 
-  const operators = v
-    .array(obj['operators'], `${path}.operators`, true)
-    .map((op, i) => parseOperator(v, op, `${path}.operators[${i}]`));
+  const operators = v.array(obj['operators'], `${path}.operators`, true).map((op, i) => parseOperator(v, op, `${path}.operators[${i}]`));
 
   // Slugs and aliases share one case-insensitive namespace per country: a name must lead to
   // exactly one operator, otherwise lookup would depend on file order.

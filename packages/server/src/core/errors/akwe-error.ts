@@ -35,7 +35,11 @@ export class AkweError extends Error {
   /** amount_too_low / amount_too_high, worded in centimes until a contract's edge words it in its own unit. */
   static ofAmount(bound: AmountBound): AkweError {
     const message = amountBoundMessage(bound, 'minor');
-    return new AkweError(bound.bound === 'minimum' ? 'amount_too_low' : 'amount_too_high', message, { field: 'amount', details: [{ field: 'amount', message }], amountBound: bound });
+    return new AkweError(bound.bound === 'minimum' ? 'amount_too_low' : 'amount_too_high', message, {
+      field: 'amount',
+      details: [{ field: 'amount', message }],
+      amountBound: bound,
+    });
   }
 
   /** An error about one field: `field` names it, and so does the one detail carrying the message. */

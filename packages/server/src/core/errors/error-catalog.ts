@@ -6,51 +6,184 @@
  * reference page (GET /docs/errors) that every error body's `doc_url` points to.
  */
 export const errorCatalog = {
-  validation_error: { status: 400, message: 'The request is not valid.', action: 'Fix the field named in `field` (every problem is in `details`) and send the request again. A body the schema refuses is not kept under its Idempotency-Key, so the corrected request may reuse the key; a bulk batch refused for its lines\' problems needs a new key.' },
+  validation_error: {
+    status: 400,
+    message: 'The request is not valid.',
+    action:
+      "Fix the field named in `field` (every problem is in `details`) and send the request again. A body the schema refuses is not kept under its Idempotency-Key, so the corrected request may reuse the key; a bulk batch refused for its lines' problems needs a new key.",
+  },
   invalid_json: { status: 400, message: 'The request body is not valid JSON.', action: 'Send a JSON object as the body with `Content-Type: application/json`.' },
-  invalid_operator: { status: 400, message: 'Country or operator not supported; consult the operator catalog.', action: 'Use an operator slug (or alias) that the catalog lists for the country: GET /api/v1/collect/payments/operators/ or /api/v1/payout/operators/.' },
-  invalid_phone: { status: 400, message: 'Phone number is not valid for the country.', action: 'Send the wallet number in the country\'s national format or in E.164 (+229…); Benin numbers have 10 digits starting with 01.' },
-  unsupported_currency: { status: 400, message: 'Currency not supported in this country.', action: 'Send the currency the country accepts (the message names it; BJ, TG and CI take XOF), or leave currency out to use the country\'s default.' },
-  amount_too_low: { status: 400, message: 'Amount is below the minimum.', action: 'Check the unit first: the current collect contract (and its refunds) speaks major units (FCFA), payouts, bulk lines and the earlier collect contract speak centimes (100 FCFA = 10000). Then send at least the minimum the message names.' },
-  amount_too_high: { status: 400, message: 'Amount is above the operator’s maximum.', action: 'Check the unit (major units for current collect, centimes for payouts, bulk and the earlier contract), then send at most the maximum the message names, or split the amount.' },
-  missing_idempotency_key: { status: 400, message: 'The Idempotency-Key header is required.', action: 'Send an `Idempotency-Key` header (any unique string up to 255 printable ASCII characters, a UUID for instance) and reuse it when you retry the same request.' },
-  invalid_idempotency_key: { status: 400, message: 'The Idempotency-Key header is too long or has characters outside printable ASCII.', action: 'Use 1 to 255 printable ASCII characters (128 on the earlier collect contract).' },
-  operator_required: { status: 400, message: 'No operator was given, and none can be predicted from the phone number.', action: 'Give the line\'s `operator`, or a phone number whose prefix tells the operator (POST /api/v1/operators/predict shows what is predicted).' },
-  refund_not_supported: { status: 400, message: 'The payment’s operator takes no refunds through Akwe; refund the customer another way.', action: 'Refund the customer outside Akwe; nothing was charged or reserved.' },
-  invalid_cursor: { status: 400, message: 'The cursor is not an object id this list can start from (starting_after / ending_before take the id of an object of the list).', action: 'Pass the id of an object of the same list in `starting_after` / `ending_before`, or start again without a cursor.' },
-  invalid_otp: { status: 400, message: 'The one-time code is not valid.', action: 'Ask the customer for the code again; after three wrong codes the payment fails. In test, 123456 completes, 000000 fails, 111111 stays pending.' },
+  invalid_operator: {
+    status: 400,
+    message: 'Country or operator not supported; consult the operator catalog.',
+    action: 'Use an operator slug (or alias) that the catalog lists for the country: GET /api/v1/collect/payments/operators/ or /api/v1/payout/operators/.',
+  },
+  invalid_phone: {
+    status: 400,
+    message: 'Phone number is not valid for the country.',
+    action: "Send the wallet number in the country's national format or in E.164 (+229…); Benin numbers have 10 digits starting with 01.",
+  },
+  unsupported_currency: {
+    status: 400,
+    message: 'Currency not supported in this country.',
+    action: "Send the currency the country accepts (the message names it; BJ, TG and CI take XOF), or leave currency out to use the country's default.",
+  },
+  amount_too_low: {
+    status: 400,
+    message: 'Amount is below the minimum.',
+    action:
+      'Check the unit first: the current collect contract (and its refunds) speaks major units (FCFA), payouts, bulk lines and the earlier collect contract speak centimes (100 FCFA = 10000). Then send at least the minimum the message names.',
+  },
+  amount_too_high: {
+    status: 400,
+    message: 'Amount is above the operator’s maximum.',
+    action:
+      'Check the unit (major units for current collect, centimes for payouts, bulk and the earlier contract), then send at most the maximum the message names, or split the amount.',
+  },
+  missing_idempotency_key: {
+    status: 400,
+    message: 'The Idempotency-Key header is required.',
+    action: 'Send an `Idempotency-Key` header (any unique string up to 255 printable ASCII characters, a UUID for instance) and reuse it when you retry the same request.',
+  },
+  invalid_idempotency_key: {
+    status: 400,
+    message: 'The Idempotency-Key header is too long or has characters outside printable ASCII.',
+    action: 'Use 1 to 255 printable ASCII characters (128 on the earlier collect contract).',
+  },
+  operator_required: {
+    status: 400,
+    message: 'No operator was given, and none can be predicted from the phone number.',
+    action: "Give the line's `operator`, or a phone number whose prefix tells the operator (POST /api/v1/operators/predict shows what is predicted).",
+  },
+  refund_not_supported: {
+    status: 400,
+    message: 'The payment’s operator takes no refunds through Akwe; refund the customer another way.',
+    action: 'Refund the customer outside Akwe; nothing was charged or reserved.',
+  },
+  invalid_cursor: {
+    status: 400,
+    message: 'The cursor is not an object id this list can start from (starting_after / ending_before take the id of an object of the list).',
+    action: 'Pass the id of an object of the same list in `starting_after` / `ending_before`, or start again without a cursor.',
+  },
+  invalid_otp: {
+    status: 400,
+    message: 'The one-time code is not valid.',
+    action: 'Ask the customer for the code again; after three wrong codes the payment fails. In test, 123456 completes, 000000 fails, 111111 stays pending.',
+  },
   malformed_request: { status: 400, message: 'The request is not valid HTTP.', action: 'Send a well-formed HTTP/1.1 request; this usually means a broken client or proxy.' },
-  operator_unavailable: { status: 503, message: 'The operator cannot be reached for this payment; nothing was charged.', action: 'Try again later or with another operator; the catalog\'s `status` shows each operator\'s availability. Nothing was written.' },
-  operator_outcome_unknown: { status: 502, message: 'The operator did not answer; the outcome is not known yet. Retry with the same Idempotency-Key, or read the payment later.', action: 'Retry with the same Idempotency-Key, or read the payment later; never create a second payment for the same order.' },
-  unauthenticated: { status: 401, message: 'API key missing, invalid or revoked.', action: 'Send a valid API key as `Authorization: Bearer <key>` or `X-API-Key: <key>`; keys look like `ak_test_…` or `ak_live_…`. A revoked key must be replaced by a new one from the dashboard or `akwe keys create`.' },
-  insufficient_scope: { status: 403, message: 'The API key lacks the scope this operation needs.', action: 'Use a key with the scope the message names, or create one with that scope (an empty scope list grants everything).' },
-  merchant_not_found: { status: 403, message: 'No merchant found for this API key.', action: 'The key\'s merchant no longer exists; use a key of an existing merchant.' },
-  kyc_required: { status: 403, message: 'This operation needs a merchant whose KYC is validated.', action: 'Complete the merchant\'s KYC; in the meantime the test environment (an `ak_test_…` key) works without it.' },
+  operator_unavailable: {
+    status: 503,
+    message: 'The operator cannot be reached for this payment; nothing was charged.',
+    action: "Try again later or with another operator; the catalog's `status` shows each operator's availability. Nothing was written.",
+  },
+  operator_outcome_unknown: {
+    status: 502,
+    message: 'The operator did not answer; the outcome is not known yet. Retry with the same Idempotency-Key, or read the payment later.',
+    action: 'Retry with the same Idempotency-Key, or read the payment later; never create a second payment for the same order.',
+  },
+  unauthenticated: {
+    status: 401,
+    message: 'API key missing, invalid or revoked.',
+    action:
+      'Send a valid API key as `Authorization: Bearer <key>` or `X-API-Key: <key>`; keys look like `ak_test_…` or `ak_live_…`. A revoked key must be replaced by a new one from the dashboard or `akwe keys create`.',
+  },
+  insufficient_scope: {
+    status: 403,
+    message: 'The API key lacks the scope this operation needs.',
+    action: 'Use a key with the scope the message names, or create one with that scope (an empty scope list grants everything).',
+  },
+  merchant_not_found: { status: 403, message: 'No merchant found for this API key.', action: "The key's merchant no longer exists; use a key of an existing merchant." },
+  kyc_required: {
+    status: 403,
+    message: 'This operation needs a merchant whose KYC is validated.',
+    action: "Complete the merchant's KYC; in the meantime the test environment (an `ak_test_…` key) works without it.",
+  },
   account_inactive: { status: 403, message: 'The merchant account is suspended.', action: 'Contact the platform administrator to reactivate the merchant account.' },
-  not_found: { status: 404, message: 'Not found.', action: 'Check the id or reference and the key\'s environment: a test key sees only test objects, a live key only live ones (the message says when the object exists in the other one).' },
+  not_found: {
+    status: 404,
+    message: 'Not found.',
+    action:
+      "Check the id or reference and the key's environment: a test key sees only test objects, a live key only live ones (the message says when the object exists in the other one).",
+  },
   route_not_found: { status: 404, message: 'No such route.', action: 'Check the path against the API reference (/docs); paths start with /api/v1.' },
   method_not_allowed: { status: 405, message: 'Method not allowed on this route.', action: 'Use one of the methods listed in the `Allow` header.' },
-  request_timeout: { status: 408, message: 'The request took too long to arrive.', action: 'Send the whole request promptly; check the client\'s network.' },
-  duplicate_reference: { status: 409, message: 'A payment with this reference exists already.', action: 'Use a new reference for a new order, or read the existing object by its reference.' },
-  idempotency_request_in_progress: { status: 409, message: 'A request with this Idempotency-Key is still being processed; retry shortly.', action: 'Wait for the time in `Retry-After`, then retry with the same key and body.' },
-  operator_call_in_progress: { status: 409, message: 'An operator call for this payment is in progress; retry shortly.', action: 'Wait a moment and retry; the first call\'s result will be on the payment.' },
-  invalid_state_transition: { status: 409, message: 'The payment is not in a state that allows this operation.', action: 'Read the payment\'s status; the operation is allowed only in the states the API reference names.' },
+  request_timeout: { status: 408, message: 'The request took too long to arrive.', action: "Send the whole request promptly; check the client's network." },
+  duplicate_reference: {
+    status: 409,
+    message: 'A payment with this reference exists already.',
+    action: 'Use a new reference for a new order, or read the existing object by its reference.',
+  },
+  idempotency_request_in_progress: {
+    status: 409,
+    message: 'A request with this Idempotency-Key is still being processed; retry shortly.',
+    action: 'Wait for the time in `Retry-After`, then retry with the same key and body.',
+  },
+  operator_call_in_progress: {
+    status: 409,
+    message: 'An operator call for this payment is in progress; retry shortly.',
+    action: "Wait a moment and retry; the first call's result will be on the payment.",
+  },
+  invalid_state_transition: {
+    status: 409,
+    message: 'The payment is not in a state that allows this operation.',
+    action: "Read the payment's status; the operation is allowed only in the states the API reference names.",
+  },
   payment_not_confirmable: { status: 409, message: 'The payment is not awaiting a one-time code.', action: 'Confirm only a payment whose status is `awaiting_otp`.' },
-  payment_not_cancellable: { status: 409, message: 'The payment has a final status and cannot be cancelled.', action: 'Nothing to do: the payment is final. Refund it if it is `completed`.' },
+  payment_not_cancellable: {
+    status: 409,
+    message: 'The payment has a final status and cannot be cancelled.',
+    action: 'Nothing to do: the payment is final. Refund it if it is `completed`.',
+  },
   payment_not_refundable: { status: 409, message: 'Only a completed payment can be refunded.', action: 'Refund only a `completed` payment.' },
-  payment_not_payable: { status: 409, message: 'The payment is not awaiting payment on its checkout page.', action: 'Pay only a hosted payment whose status is `awaiting_payment`.' },
-  endpoint_limit_reached: { status: 409, message: 'The merchant has as many webhook endpoints in this environment as allowed.', action: 'Delete an endpoint you no longer use, or subscribe an existing one to more event types.' },
-  refund_exceeds_amount: { status: 409, message: 'The refund is larger than what is left to refund.', action: 'Refund at most what is left (the payment\'s amount minus `refunded_amount`).' },
+  payment_not_payable: {
+    status: 409,
+    message: 'The payment is not awaiting payment on its checkout page.',
+    action: 'Pay only a hosted payment whose status is `awaiting_payment`.',
+  },
+  endpoint_limit_reached: {
+    status: 409,
+    message: 'The merchant has as many webhook endpoints in this environment as allowed.',
+    action: 'Delete an endpoint you no longer use, or subscribe an existing one to more event types.',
+  },
+  refund_exceeds_amount: {
+    status: 409,
+    message: 'The refund is larger than what is left to refund.',
+    action: "Refund at most what is left (the payment's amount minus `refunded_amount`).",
+  },
   payload_too_large: { status: 413, message: 'The request body is too large.', action: 'Send a smaller body; split a bulk batch in several.' },
-  unsupported_media_type: { status: 415, message: 'Unsupported Content-Type; send application/json.', action: 'Send `Content-Type: application/json` (bulk CSV imports: `text/csv` or `multipart/form-data`).' },
-  insufficient_balance: { status: 422, message: 'The available balance cannot cover this operation and its fee.', action: 'Wait for collections or a transfer to raise the available balance, or pay less.' },
-  idempotency_key_reused: { status: 422, message: 'This Idempotency-Key was used with a different request body.', action: 'Use a new Idempotency-Key for a different request; reuse a key only to retry the very same body.' },
-  rate_limited: { status: 429, message: 'Too many requests; retry after the time in Retry-After.', action: 'Wait for the seconds in `Retry-After`, then retry; spread requests over time.' },
+  unsupported_media_type: {
+    status: 415,
+    message: 'Unsupported Content-Type; send application/json.',
+    action: 'Send `Content-Type: application/json` (bulk CSV imports: `text/csv` or `multipart/form-data`).',
+  },
+  insufficient_balance: {
+    status: 422,
+    message: 'The available balance cannot cover this operation and its fee.',
+    action: 'Wait for collections or a transfer to raise the available balance, or pay less.',
+  },
+  idempotency_key_reused: {
+    status: 422,
+    message: 'This Idempotency-Key was used with a different request body.',
+    action: 'Use a new Idempotency-Key for a different request; reuse a key only to retry the very same body.',
+  },
+  rate_limited: {
+    status: 429,
+    message: 'Too many requests; retry after the time in Retry-After.',
+    action: 'Wait for the seconds in `Retry-After`, then retry; spread requests over time.',
+  },
   headers_too_large: { status: 431, message: 'The request headers are too large (16 KB in all at most).', action: 'Send fewer or shorter headers (16 KB in all).' },
   internal_error: { status: 500, message: 'Internal server error.', action: 'Retry later (with the same Idempotency-Key on a POST); if it persists, report the `request_id`.' },
-  payout_failed: { status: 500, message: 'The payout could not be recorded; nothing was sent. Retry with the same Idempotency-Key.', action: 'Retry with the same Idempotency-Key; nothing was sent.' },
+  payout_failed: {
+    status: 500,
+    message: 'The payout could not be recorded; nothing was sent. Retry with the same Idempotency-Key.',
+    action: 'Retry with the same Idempotency-Key; nothing was sent.',
+  },
   service_unavailable: { status: 503, message: 'The service is not ready.', action: 'Retry later; the server is starting or stopping.' },
-  sandbox_only: { status: 403, message: 'This operation exists only in the test environment.', action: 'Use a test key (`ak_test_…`); this operation simulates a customer and has no live counterpart.' },
+  sandbox_only: {
+    status: 403,
+    message: 'This operation exists only in the test environment.',
+    action: 'Use a test key (`ak_test_…`); this operation simulates a customer and has no live counterpart.',
+  },
 } as const satisfies Record<string, { status: number; message: string; action: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;

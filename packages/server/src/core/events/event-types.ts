@@ -23,7 +23,14 @@ export const EVENT_TYPES: readonly string[] = [
 
 /** `collect.payment.*`-style families: every prefix of a known type, with `.*`. */
 const EVENT_FAMILIES: readonly string[] = [
-  ...new Set(EVENT_TYPES.flatMap((type) => type.split('.').slice(0, -1).map((_, index, parts) => `${parts.slice(0, index + 1).join('.')}.*`))),
+  ...new Set(
+    EVENT_TYPES.flatMap((type) =>
+      type
+        .split('.')
+        .slice(0, -1)
+        .map((_, index, parts) => `${parts.slice(0, index + 1).join('.')}.*`),
+    ),
+  ),
 ];
 
 /** Whether `pattern` names a known type, a known family (`collect.payment.*`) or everything (`*`). */

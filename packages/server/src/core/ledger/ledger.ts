@@ -15,16 +15,7 @@ export type AccountKind = (typeof accountKinds)[number];
 /** Accounts that can never go below zero (the database holds the line too). */
 export const nonNegativeKinds: readonly AccountKind[] = ['available', 'reserved'];
 
-export const balanceTransactionTypes = [
-  'sandbox_float',
-  'collection',
-  'refund_reservation',
-  'refund',
-  'refund_release',
-  'payout_reservation',
-  'payout',
-  'payout_release',
-] as const;
+export const balanceTransactionTypes = ['sandbox_float', 'collection', 'refund_reservation', 'refund', 'refund_release', 'payout_reservation', 'payout', 'payout_release'] as const;
 export type BalanceTransactionType = (typeof balanceTransactionTypes)[number];
 
 export interface LedgerLine {

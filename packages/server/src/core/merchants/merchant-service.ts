@@ -31,12 +31,14 @@ export interface MerchantServiceDeps {
 export class MerchantService {
   constructor(private readonly deps: MerchantServiceDeps) {}
 
-  async createMerchant(input: {
-    name: string;
-    kycStatus?: KycStatus;
-    status?: MerchantStatus;
-    keyEnvironments?: Environment[];
-  } & ChangeActor): Promise<{ merchant: Merchant; keys: IssuedKey[] }> {
+  async createMerchant(
+    input: {
+      name: string;
+      kycStatus?: KycStatus;
+      status?: MerchantStatus;
+      keyEnvironments?: Environment[];
+    } & ChangeActor,
+  ): Promise<{ merchant: Merchant; keys: IssuedKey[] }> {
     const name = input.name.trim();
     if (name.length === 0 || name.length > 200) {
       throw new AkweError('validation_error', 'name must be 1 to 200 characters', { field: 'name' });
@@ -52,7 +54,11 @@ export class MerchantService {
     };
     const keys = (input.keyEnvironments ?? ['test', 'live']).map((environment) => this.issueKey(merchant.id, environment, [], now));
     const history = initialStatusChanges(merchant, { actor: input.actor ?? UNNAMED_ACTOR, at: now, newId: this.deps.newId });
-    await this.deps.merchants.createWithKeys(merchant, keys.map((k) => k.key), history);
+    await this.deps.merchants.createWithKeys(
+      merchant,
+      keys.map((k) => k.key),
+      history,
+    );
     return { merchant, keys };
   }
 

@@ -38,10 +38,7 @@ export interface MerchantStatusUpdate {
 
 /** The history rows of a new merchant: each status set from nothing to its first value. */
 export function initialStatusChanges(merchant: Merchant, stamp: StatusChangeStamp): MerchantStatusChange[] {
-  return [
-    record(merchant.id, 'status', null, merchant.status, stamp),
-    record(merchant.id, 'kyc_status', null, merchant.kycStatus, stamp),
-  ];
+  return [record(merchant.id, 'status', null, merchant.status, stamp), record(merchant.id, 'kyc_status', null, merchant.kycStatus, stamp)];
 }
 
 /**

@@ -122,7 +122,8 @@ export class PaymentService {
     const direct = input.mode === 'direct';
     if (direct && input.operator === undefined) throw new AkweError('validation_error', 'operator is required for a direct payment', { field: 'operator' });
     if (direct && input.phone === undefined) throw new AkweError('validation_error', 'customer.phone is required for a direct payment', { field: 'customer.phone' });
-    if (direct && input.returnUrl !== undefined) throw new AkweError('validation_error', 'return_url applies to hosted payments only (the checkout page links back to it)', { field: 'return_url' });
+    if (direct && input.returnUrl !== undefined)
+      throw new AkweError('validation_error', 'return_url applies to hosted payments only (the checkout page links back to it)', { field: 'return_url' });
     const operator = input.operator === undefined ? undefined : this.operatorOf(country, input.operator);
     const phone = input.phone === undefined ? null : this.phoneOf(country, input.phone, 'customer.phone');
     this.checkAmount(input.amountMinor, country, operator);
@@ -176,7 +177,12 @@ export class PaymentService {
     await this.reached('after_intent', payment.id);
     const answer = await this.callFor(payment, () => push!.startCollection(payment, operator!));
     await this.reached('after_operator_call', payment.id);
-    return this.settle(payment, (current) => this.afterOperatorAnswer(current, answer), (p) => p, request);
+    return this.settle(
+      payment,
+      (current) => this.afterOperatorAnswer(current, answer),
+      (p) => p,
+      request,
+    );
   }
 
   /** By reference or id; with `sync`, a non-final payment is refreshed from its operator first. */
@@ -300,7 +306,12 @@ export class PaymentService {
     await this.reached('after_intent', started.id);
     const answer = await this.callFor(started, () => hosted.payCheckout(started, operator));
     await this.reached('after_operator_call', started.id);
-    return this.settle(started, (current) => this.afterOperatorAnswer(current, answer), (p) => p, request);
+    return this.settle(
+      started,
+      (current) => this.afterOperatorAnswer(current, answer),
+      (p) => p,
+      request,
+    );
   }
 
   /**
@@ -392,7 +403,8 @@ export class PaymentService {
     const claimed = await this.deps.store.claimChecks(now.toISOString(), new Date(now.getTime() + this.leaseMs).toISOString(), limit);
     await eachConcurrently(claimed, OPERATOR_CALLS_IN_FLIGHT, async (payment) => {
       const decision = await this.askOperator(payment);
-      const next = decision && decision.events.length > 0 ? { ...decision.next, updatedAt: this.deps.clock.now().toISOString() } : { ...payment, nextCheckAt: this.nextCheckAt(payment) };
+      const next =
+        decision && decision.events.length > 0 ? { ...decision.next, updatedAt: this.deps.clock.now().toISOString() } : { ...payment, nextCheckAt: this.nextCheckAt(payment) };
       // Lost to a concurrent change (a callback, a retry): that writer scheduled the next check.
       await this.deps.store.save({ payment: { next, expectedVersion: payment.version }, events: decision?.events ?? [], ledger: decision?.ledger });
     });
@@ -492,7 +504,8 @@ export class PaymentService {
     const leased = await this.deps.store.leaseRefund(refund, this.deps.clock.now().toISOString());
     if (!leased) {
       const current = await this.deps.store.findRefund(scope, refund.id);
-      if (!current || current.status === 'pending') throw new AkweError('operator_call_in_progress', 'The refund is being settled; retry shortly.', { retryAfterSeconds: this.leaseMs / 1000 });
+      if (!current || current.status === 'pending')
+        throw new AkweError('operator_call_in_progress', 'The refund is being settled; retry shortly.', { retryAfterSeconds: this.leaseMs / 1000 });
       return this.answerOnly(request, current.id, { refund: current, payment: await this.find(scope, current.paymentId) });
     }
     const payment = await this.find(scope, leased.paymentId);

@@ -3,17 +3,7 @@ import type { Environment } from '../shared/environment.js';
 import type { FailureCode } from '../shared/failure-codes.js';
 import type { Metadata } from '../shared/metadata.js';
 
-export const paymentStatuses = [
-  'pending',
-  'processing',
-  'awaiting_otp',
-  'awaiting_payment',
-  'completed',
-  'failed',
-  'cancelled',
-  'expired',
-  'refunded',
-] as const;
+export const paymentStatuses = ['pending', 'processing', 'awaiting_otp', 'awaiting_payment', 'completed', 'failed', 'cancelled', 'expired', 'refunded'] as const;
 export type PaymentStatus = (typeof paymentStatuses)[number];
 
 export const paymentModes = ['direct', 'hosted'] as const;

@@ -153,7 +153,8 @@ export class PayoutService {
       if (ctx.merchant.kycStatus !== 'validated') throw new AkweError('kyc_required');
     }
     const country = this.countryOf(input.country);
-    if (input.currency !== undefined && input.currency.toUpperCase() !== country.defaultCurrency) throw unsupportedCurrency(country.code, [country.defaultCurrency], input.currency);
+    if (input.currency !== undefined && input.currency.toUpperCase() !== country.defaultCurrency)
+      throw unsupportedCurrency(country.code, [country.defaultCurrency], input.currency);
     const operator = this.operatorOf(country, input.operator);
     const check = normalizePhone(country.code, input.phone);
     if (!check.ok) throw new AkweError('invalid_phone', check.message, { field: 'phone' });

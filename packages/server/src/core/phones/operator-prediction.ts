@@ -21,7 +21,8 @@ export interface OperatorPrediction {
   source: string | null;
 }
 
-export type PredictionResult = { ok: true; prediction: OperatorPrediction } | { ok: false; code: 'validation_error' | 'invalid_phone' | 'invalid_operator'; field: string; message: string };
+export type PredictionResult =
+  { ok: true; prediction: OperatorPrediction } | { ok: false; code: 'validation_error' | 'invalid_phone' | 'invalid_operator'; field: string; message: string };
 
 /** Calling code -> country, for international numbers (+229 is Benin). */
 const countryOfCallingCode: ReadonlyMap<string, CountryCode> = new Map(countryCodes.map((code) => [getCountryCallingCode(code), code]));
@@ -71,7 +72,8 @@ export function predictForE164(country: CatalogCountry, e164: string): OperatorP
   };
 }
 
-export type PhoneCountry = { ok: true; country: CatalogCountry } | { ok: false; code: 'validation_error' | 'invalid_phone' | 'invalid_operator'; field: 'country' | 'phone'; message: string };
+export type PhoneCountry =
+  { ok: true; country: CatalogCountry } | { ok: false; code: 'validation_error' | 'invalid_phone' | 'invalid_operator'; field: 'country' | 'phone'; message: string };
 
 /**
  * The served country of a number: the one named, else its international prefix's (+229 is Benin),
@@ -80,7 +82,11 @@ export type PhoneCountry = { ok: true; country: CatalogCountry } | { ok: false; 
  * none is refused.
  */
 export function countryOfPhone(catalog: OperatorCatalog, phone: string, named?: string, fallback?: string): PhoneCountry {
-  const served = () => catalog.countries().map((c) => c.code).join(', ');
+  const served = () =>
+    catalog
+      .countries()
+      .map((c) => c.code)
+      .join(', ');
   const byCode = (code: string): PhoneCountry => {
     const country = catalog.country(code);
     return country ? { ok: true, country } : { ok: false, code: 'invalid_operator', field: 'country', message: `Country ${code} is not served; the countries are ${served()}.` };
@@ -91,7 +97,12 @@ export function countryOfPhone(catalog: OperatorCatalog, phone: string, named?: 
     const fits = catalog.countries().filter((country) => normalizePhone(country.code, phone).ok);
     if (fits.length === 1) return { ok: true, country: fits[0]! };
     const which = fits.length > 1 ? `${phone} is a national number of ${fits.map((c) => c.name).join(' and of ')}: ` : '';
-    return { ok: false, code: 'validation_error', field: 'country', message: `${which}country is required when the phone number is in national form (or write it as +229…, +228…, +225…).` };
+    return {
+      ok: false,
+      code: 'validation_error',
+      field: 'country',
+      message: `${which}country is required when the phone number is in national form (or write it as +229…, +228…, +225…).`,
+    };
   }
   const code = countryOfInternationalNumber(phone);
   const country = code === undefined ? undefined : catalog.country(code);

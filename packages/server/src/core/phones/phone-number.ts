@@ -43,15 +43,13 @@ const plans: Record<CountryCode, NumberingPlan> = {
   BJ: {
     name: 'Benin',
     nationalLength: 10,
-    oldEightDigit: (old) =>
-      `Benin numbers have 10 digits since 30 November 2024: add 01 in front of the old 8-digit number (01${old}).`,
+    oldEightDigit: (old) => `Benin numbers have 10 digits since 30 November 2024: add 01 in front of the old 8-digit number (01${old}).`,
   },
   TG: { name: 'Togo', nationalLength: 8 },
   CI: {
     name: "Côte d'Ivoire",
     nationalLength: 10,
-    oldEightDigit: () =>
-      "Côte d'Ivoire numbers have 10 digits since 2021: add the operator prefix in front of the old 8-digit number (07 Orange, 05 MTN, 01 Moov).",
+    oldEightDigit: () => "Côte d'Ivoire numbers have 10 digits since 2021: add the operator prefix in front of the old 8-digit number (07 Orange, 05 MTN, 01 Moov).",
   },
 };
 

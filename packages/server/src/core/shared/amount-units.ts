@@ -20,9 +20,7 @@ export interface AmountBound {
 
 /** Appended to schema complaints about an amount. */
 export function amountUnitHint(unit: AmountUnit): string {
-  return unit === 'minor'
-    ? 'amount is in centimes: 100 FCFA is 10000'
-    : 'amount is in major units (FCFA): 3000 is 3 000 FCFA; centimes are not used in this contract';
+  return unit === 'minor' ? 'amount is in centimes: 100 FCFA is 10000' : 'amount is in major units (FCFA): 3000 is 3 000 FCFA; centimes are not used in this contract';
 }
 
 function fcfa(minor: number): string {

@@ -78,7 +78,13 @@ export function saturation(counts: InFlightCounts, inFlight: readonly DeliverySl
  * A candidate whose stream already has a delivery in flight about the same subject waits, so one
  * payment's events reach a receiver in order unless a retry intervenes.
  */
-export function chooseDeliveries(candidates: readonly DeliverySlot[], counts: InFlightCounts, limit: number, budgets: DeliveryBudgets, streamCap: (stream: string) => number): string[] {
+export function chooseDeliveries(
+  candidates: readonly DeliverySlot[],
+  counts: InFlightCounts,
+  limit: number,
+  budgets: DeliveryBudgets,
+  streamCap: (stream: string) => number,
+): string[] {
   const chosen: string[] = [];
   for (const slot of candidates) {
     if (chosen.length >= limit) break;

@@ -43,7 +43,6 @@ export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
 }
 
-
 /** Webhook endpoints, the callback secret, fan-out planning and resend: everything but the sending. */
 export class WebhookService {
   constructor(private readonly deps: WebhookServiceDeps) {}
@@ -171,7 +170,8 @@ export class WebhookService {
     if (endpointId !== undefined) {
       const endpoint = await this.getEndpoint(scope, endpointId);
       if (!endpoint.enabled) throw new AkweError('validation_error', 'The endpoint is disabled; enable it first.', { field: 'endpoint_id' });
-      if (!receives(endpoint, event)) throw new AkweError('validation_error', `A ${endpoint.apiVersion} endpoint receives payment events only; this is a ${event.subject.kind} event.`, { field: 'endpoint_id' });
+      if (!receives(endpoint, event))
+        throw new AkweError('validation_error', `A ${endpoint.apiVersion} endpoint receives payment events only; this is a ${event.subject.kind} event.`, { field: 'endpoint_id' });
       targets = [{ destination: endpoint.id, endpointId: endpoint.id, targetUrl: endpoint.url, apiVersion: endpoint.apiVersion }];
     } else {
       targets = this.planDeliveries(event, await this.deps.store.listEndpoints(scope));
@@ -230,7 +230,11 @@ function typesItCanReceive(apiVersion: WebhookApiVersion, types: string[]): stri
   if (apiVersion !== 'legacy') return types;
   const unreachable = types.find((pattern) => !PAYMENT_EVENT_TYPES.some((type) => subscribes({ eventTypes: [pattern] }, type)));
   if (unreachable !== undefined) {
-    throw new AkweError('validation_error', `A legacy endpoint receives payment events only (collect.payment.*); ${JSON.stringify(unreachable)} would never reach it. Use an api_version 2026-06 endpoint for refund, payout and bulk events.`, { field: 'events' });
+    throw new AkweError(
+      'validation_error',
+      `A legacy endpoint receives payment events only (collect.payment.*); ${JSON.stringify(unreachable)} would never reach it. Use an api_version 2026-06 endpoint for refund, payout and bulk events.`,
+      { field: 'events' },
+    );
   }
   return types;
 }

@@ -37,9 +37,7 @@ export function signatureHeader(rawBody: string, secrets: readonly string[], tim
   return [`t=${t}`, ...secrets.map((secret) => `v1=${hmacHex(secret, t, rawBody)}`)].join(',');
 }
 
-export type VerifyResult =
-  | { ok: true; timestamp: number }
-  | { ok: false; reason: 'malformed_header' | 'no_signature' | 'timestamp_outside_tolerance' | 'signature_mismatch' };
+export type VerifyResult = { ok: true; timestamp: number } | { ok: false; reason: 'malformed_header' | 'no_signature' | 'timestamp_outside_tolerance' | 'signature_mismatch' };
 
 type ParsedHeader = { timestampText: string; signatures: string[] } | 'malformed_header';
 
@@ -74,12 +72,7 @@ function parseHeader(header: string): ParsedHeader {
  * matches (compared in constant time: crypto.timingSafeEqual on equal-length buffers), then
  * rejects when |now - t| > tolerance. Never throws on bad input: it answers a reason.
  */
-export function verifySignature(
-  rawBody: string,
-  header: string,
-  secret: string,
-  options: { toleranceSeconds?: number; nowSeconds?: number } = {},
-): VerifyResult {
+export function verifySignature(rawBody: string, header: string, secret: string, options: { toleranceSeconds?: number; nowSeconds?: number } = {}): VerifyResult {
   const parsed = parseHeader(header);
   if (parsed === 'malformed_header') return { ok: false, reason: 'malformed_header' };
   if (parsed.signatures.length === 0) return { ok: false, reason: 'no_signature' };

@@ -102,7 +102,13 @@ export interface WebhookStore {
    * Queues the event again for these destinations: new deliveries, or existing ones reset to pending.
    * `claimFor` gives the request's claim and response for the resulting deliveries, written in the same transaction.
    */
-  resend(event: StoredEvent, targets: NewDelivery[], now: string, newId: () => string, claimFor?: (deliveries: WebhookDelivery[]) => ClaimWrite | undefined): Promise<WebhookDelivery[]>;
+  resend(
+    event: StoredEvent,
+    targets: NewDelivery[],
+    now: string,
+    newId: () => string,
+    claimFor?: (deliveries: WebhookDelivery[]) => ClaimWrite | undefined,
+  ): Promise<WebhookDelivery[]>;
   listDeliveries(scope: TenantScope, endpointId: string, page: PageRequest): Promise<Page<WebhookDelivery & { attemptsLog: DeliveryAttempt[] }>>;
   listEvents(scope: TenantScope, filters: EventFilters, page: PageRequest): Promise<Page<StoredEvent>>;
 }

@@ -56,7 +56,8 @@ export const balanceRoutes: FastifyPluginAsyncTypebox<BalanceRoutesOptions> = as
         tags,
         operationId: 'listBalanceTransactions',
         summary: 'Balance transactions, newest first',
-        description: 'Every change of the balances: collections (less their fee), refunds, payouts and their reservations, the sandbox float. Filters: type, created_gte, created_lte.',
+        description:
+          'Every change of the balances: collections (less their fee), refunds, payouts and their reservations, the sandbox float. Filters: type, created_gte, created_lte.',
         querystring: ListBalanceTransactionsQuery,
         response: { 200: BalanceTransactionList, ...errorResponses(400, 401, 403, 429) },
       },

@@ -16,17 +16,7 @@ import { toAkweError } from '../shared/to-akwe-error.js';
 import { itemSchemaProblems, withoutRefusedFields } from './item-schema-problems.js';
 import { CsvUpload, IMPORT_PATH, readCsvBody, readMultipartCsv } from './csv-upload.js';
 import { bulkBatchSummaryToWire, bulkBatchToWire, bulkItemToWire } from './bulk-mapper.js';
-import {
-  BulkBatchList,
-  BulkBatchObject,
-  BulkItemList,
-  BulkParams,
-  CreateBulkBody,
-  ImportCsvQuery,
-  ListBulkItemsQuery,
-  ListBulkQuery,
-  TemplateQuery,
-} from './bulk-schemas.js';
+import { BulkBatchList, BulkBatchObject, BulkItemList, BulkParams, CreateBulkBody, ImportCsvQuery, ListBulkItemsQuery, ListBulkQuery, TemplateQuery } from './bulk-schemas.js';
 
 export interface BulkRoutesOptions {
   catalog: OperatorCatalog;
@@ -75,17 +65,19 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
           metadata,
           ...(country === undefined ? {} : { country }),
           ...(earlierProblems ? { earlierProblems } : {}),
-          items: items.map((line, index) => withoutRefusedFields(line, earlierProblems?.get(index + 1))).map((item) => ({
-            beneficiaryName: item.beneficiary_name,
-            phone: item.phone,
-            amount: item.amount,
-            currency: item.currency,
-            reference: item.reference,
-            country: item.country,
-            operator: item.operator,
-            description: item.description,
-            metadata: item.metadata,
-          })),
+          items: items
+            .map((line, index) => withoutRefusedFields(line, earlierProblems?.get(index + 1)))
+            .map((item) => ({
+              beneficiaryName: item.beneficiary_name,
+              phone: item.phone,
+              amount: item.amount,
+              currency: item.currency,
+              reference: item.reference,
+              country: item.country,
+              operator: item.operator,
+              description: item.description,
+              metadata: item.metadata,
+            })),
         },
         recorded,
       );
@@ -101,15 +93,15 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
         tags,
         operationId: 'importBulkPaymentCsv',
         summary: 'Create a bulk payment batch from a CSV file',
-        description:
-          `The body is the file itself, \`Content-Type: text/csv\`, or a \`multipart/form-data\` upload holding exactly one file field (format in docs/bulk.md and the template), in ${acceptedBatchFileEncodings}. The batch is named by the \`name\` query parameter. As for a create, every problem of every line is reported at once (rows as a spreadsheet shows them, header = row 1) and a file with any problem stores nothing. A file over BULK_MAX_BYTES (or a multipart body over it by more than 64 KiB) is 413 \`payload_too_large\`; over BULK_MAX_LINES lines is 400; a second file part, a workbook or binary file, or mixed encodings is 400. Header Idempotency-Key is required; the same file with the same key replays.`,
+        description: `The body is the file itself, \`Content-Type: text/csv\`, or a \`multipart/form-data\` upload holding exactly one file field (format in docs/bulk.md and the template), in ${acceptedBatchFileEncodings}. The batch is named by the \`name\` query parameter. As for a create, every problem of every line is reported at once (rows as a spreadsheet shows them, header = row 1) and a file with any problem stores nothing. A file over BULK_MAX_BYTES (or a multipart body over it by more than 64 KiB) is 413 \`payload_too_large\`; over BULK_MAX_LINES lines is 400; a second file part, a workbook or binary file, or mixed encodings is 400. Header Idempotency-Key is required; the same file with the same key replays.`,
         querystring: ImportCsvQuery,
         response: { 201: BulkBatchObject, ...errorResponses(400, 401, 403, 409, 413, 415, 422, 429) },
       },
     },
     async (request, reply) => {
       const upload = request.body;
-      if (!(upload instanceof CsvUpload)) throw new AkweError('unsupported_media_type', 'Send the file as the body with Content-Type: text/csv, or as a multipart/form-data upload.');
+      if (!(upload instanceof CsvUpload))
+        throw new AkweError('unsupported_media_type', 'Send the file as the body with Content-Type: text/csv, or as a multipart/form-data upload.');
       const recorded = recordedRequest(request, reply, render);
       const detail = await bulk.createFromCsv(principalOf(request), { name: request.query.name, description: request.query.description }, upload.checked, recorded);
       return recorded.send(detail);
@@ -125,7 +117,7 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
         operationId: 'validateBulkPayment',
         summary: 'Approve a batch and pay its lines',
         description:
-          'The merchant\'s approval of a `draft`: with the available balance covering every line\'s amount and fee (else 422 `insufficient_balance`, nothing changes), the batch becomes `processing` and is answered at once; the worker then makes each `pending` line a payout (reference = the line\'s reference, payout id = the line\'s id) in row order, leaving `invalid` a line the payout checks refuse now. The payouts follow their own lifecycle (webhooks payout.*), each line follows its payout, and the batch ends `completed`, `partially_completed` or `failed`. An interrupted execution resumes without paying a line twice. Validating a `processing` batch answers it as it is; a finished one is 409. Header Idempotency-Key is required.',
+          "The merchant's approval of a `draft`: with the available balance covering every line's amount and fee (else 422 `insufficient_balance`, nothing changes), the batch becomes `processing` and is answered at once; the worker then makes each `pending` line a payout (reference = the line's reference, payout id = the line's id) in row order, leaving `invalid` a line the payout checks refuse now. The payouts follow their own lifecycle (webhooks payout.*), each line follows its payout, and the batch ends `completed`, `partially_completed` or `failed`. An interrupted execution resumes without paying a line twice. Validating a `processing` batch answers it as it is; a finished one is 409. Header Idempotency-Key is required.",
         params: BulkParams,
         response: { 200: BulkBatchObject, ...errorResponses(400, 401, 403, 404, 409, 422, 429) },
       },

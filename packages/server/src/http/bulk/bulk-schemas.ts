@@ -7,7 +7,7 @@ import { listOf, listQuery } from '../shared/pagination.js';
 
 const lineRules =
   'Required: beneficiary_name, phone, amount (centimes), currency, reference (unique in the batch and among your payouts); country unless the phone is international (+229…); operator unless it can be predicted from the number. ' +
-  'A missing or wrong value is reported with the line\'s `row` (its position in items, from 1) in the 400 `validation_error` details, every line at once.';
+  "A missing or wrong value is reported with the line's `row` (its position in items, from 1) in the 400 `validation_error` details, every line at once.";
 
 /**
  * One line of a batch (the contract's item: beneficiary_name, phone, amount, currency, reference; docs/bulk.md). Every field is optional to the schema so that
@@ -17,13 +17,25 @@ export const BulkItemInput = Type.Object(
   {
     beneficiary_name: Type.Optional(Type.String({ maxLength: 1000, description: 'At most 200 characters.' })),
     phone: Type.Optional(Type.String({ maxLength: 64, description: 'Wallet number, national or international.' })),
-    amount: Type.Optional(Type.Integer({ description: inCentimes('Within the operator\'s payout limits (2500000 is 25 000 FCFA).') })),
+    amount: Type.Optional(Type.Integer({ description: inCentimes("Within the operator's payout limits (2500000 is 25 000 FCFA).") })),
     currency: Type.Optional(Type.String({ maxLength: 16, description: 'XOF (the currency payouts use in BJ, TG and CI).' })),
-    reference: Type.Optional(Type.String({ maxLength: 1000, description: '1 to 100 of A-Z a-z 0-9 . _ : -; becomes the reference of the line\'s payout.' })),
+    reference: Type.Optional(Type.String({ maxLength: 1000, description: "1 to 100 of A-Z a-z 0-9 . _ : -; becomes the reference of the line's payout." })),
     country: Type.Optional(Type.String({ maxLength: 16, description: 'BJ, TG or CI; derived from an international number when absent.' })),
-    operator: Type.Optional(Type.String({ maxLength: 64, description: 'Payout catalog slug or alias; when absent, predicted from the number (the regulator’s numbering plan); a number with no predictable operator is refused with operator_required.' })),
+    operator: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description:
+          'Payout catalog slug or alias; when absent, predicted from the number (the regulator’s numbering plan); a number with no predictable operator is refused with operator_required.',
+      }),
+    ),
     description: Type.Optional(Type.String({ maxLength: 1000, description: 'At most 255 characters.' })),
-    metadata: Type.Optional(Type.Unsafe<Record<string, string>>({ type: 'object', additionalProperties: { type: 'string' }, description: 'The line\'s own key-value pairs (the metadata limits, checked per line).' })),
+    metadata: Type.Optional(
+      Type.Unsafe<Record<string, string>>({
+        type: 'object',
+        additionalProperties: { type: 'string' },
+        description: "The line's own key-value pairs (the metadata limits, checked per line).",
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -60,7 +72,7 @@ export const CreateBulkBody = Type.Object(
 
 export const ImportCsvQuery = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200, description: 'The batch\'s name.' }),
+    name: Type.String({ minLength: 1, maxLength: 200, description: "The batch's name." }),
     description: Type.Optional(Type.String({ maxLength: 500 })),
     country: Type.Optional(Type.String({ minLength: 2, maxLength: 2, description: 'BJ, TG or CI: the country of rows whose number is national and whose country cell is empty.' })),
   },
@@ -73,7 +85,11 @@ export const TemplateQuery = Type.Object(
 );
 
 const StatusTotal = Type.Object(
-  { count: Type.Integer(), amount_minor: Type.Integer({ description: inCentimes('The lines’ amounts.') }), fee_minor: Type.Integer({ description: inCentimes('The lines’ payout fees.') }) },
+  {
+    count: Type.Integer(),
+    amount_minor: Type.Integer({ description: inCentimes('The lines’ amounts.') }),
+    fee_minor: Type.Integer({ description: inCentimes('The lines’ payout fees.') }),
+  },
   { title: 'BulkPaymentStatusTotal', examples: [{ count: 2, amount_minor: 4300000, fee_minor: 64500 }] },
 );
 
@@ -82,12 +98,14 @@ const batchProperties = {
   id: Type.String({ format: 'uuid' }),
   name: Type.String(),
   description: Type.Union([Type.String(), Type.Null()]),
-  status: Type.Enum(bulkBatchStatuses, { description: 'draft, then processing once validated; completed, partially_completed or failed at the end; cancelled for a draft cancelled instead.' }),
+  status: Type.Enum(bulkBatchStatuses, {
+    description: 'draft, then processing once validated; completed, partially_completed or failed at the end; cancelled for a draft cancelled instead.',
+  }),
   source: Type.Enum(['api', 'csv'], { description: 'Created from JSON items or imported from a CSV file.' }),
   currency: Type.String(),
   item_count: Type.Integer(),
   total_amount_minor: Type.Integer({ description: inCentimes('Every line.') }),
-  total_fee_minor: Type.Integer({ description: inCentimes('Payout fee of every line (from the operators\' catalog entries).') }),
+  total_fee_minor: Type.Integer({ description: inCentimes("Payout fee of every line (from the operators' catalog entries).") }),
   metadata: MetadataObject,
   environment: Type.String(),
   sandbox: Type.Boolean(),
@@ -160,10 +178,7 @@ export const BulkItemObject = Type.Object(
     description: Type.Union([Type.String(), Type.Null()]),
     metadata: MetadataObject,
     status: Type.Enum(bulkItemStatuses),
-    problems: Type.Union([
-      Type.Array(Type.Object({ row: Type.Integer(), field: Type.String(), code: Type.String(), message: Type.String() })),
-      Type.Null(),
-    ]),
+    problems: Type.Union([Type.Array(Type.Object({ row: Type.Integer(), field: Type.String(), code: Type.String(), message: Type.String() })), Type.Null()]),
     payout_id: Type.Union([Type.String(), Type.Null()]),
     failure_code: Type.Union([Type.Enum(failureCodeList), Type.Null()]),
     created_at: Type.String(),

@@ -116,11 +116,12 @@ export function readMultipartCsv(request: FastifyRequest, payload: Readable, cat
     parser.on('filesLimit', () => refuse(new AkweError('validation_error', 'The upload holds more than one file: send one CSV file per request.', { field: 'body' })));
     parser.on('error', (error) => refuse(unreadable((error as Error).message)));
     parser.on('close', () => {
-      if (file) file.then((upload) => {
-        if (settled) return;
-        settled = true;
-        resolve(upload);
-      }, refuse);
+      if (file)
+        file.then((upload) => {
+          if (settled) return;
+          settled = true;
+          resolve(upload);
+        }, refuse);
       else refuse(new AkweError('validation_error', 'The multipart body holds no file: send the CSV as a file field.', { field: 'body' }));
     });
     payload.on('error', (error) => refuse(unreadable(error.message)));

@@ -63,7 +63,12 @@ export const checkoutRoutes: FastifyPluginAsync<CheckoutRoutesOptions> = async (
   const assetUrls = { css: assetPath(assets.css), js: assetPath(assets.js) };
   const publicOrigin = new URL(options.publicUrl).origin;
   const counter: RateLimitCounter = options.redisUrl
-    ? new RedisRateLimitCounter({ url: options.redisUrl, keyPrefix: 'akwe:checkout:', onConnectionError: (error) => app.log.warn({ err: error }, 'checkout rate limits: Redis unreachable'), onReady: () => {} })
+    ? new RedisRateLimitCounter({
+        url: options.redisUrl,
+        keyPrefix: 'akwe:checkout:',
+        onConnectionError: (error) => app.log.warn({ err: error }, 'checkout rate limits: Redis unreachable'),
+        onReady: () => {},
+      })
     : new MemoryRateLimitCounter(options.clock);
   app.addHook('onClose', async () => counter.close());
 

@@ -16,7 +16,16 @@ export interface LegacyPaymentRoutesOptions {
 }
 
 const tags = ['collect (earlier contract)'];
-const errors = { 400: Type.Union([LegacyError, LegacyValidationError]), 401: LegacyError, 403: LegacyError, 404: LegacyError, 429: LegacyError, 500: LegacyError, 502: LegacyError, 503: LegacyError };
+const errors = {
+  400: Type.Union([LegacyError, LegacyValidationError]),
+  401: LegacyError,
+  403: LegacyError,
+  404: LegacyError,
+  429: LegacyError,
+  500: LegacyError,
+  502: LegacyError,
+  503: LegacyError,
+};
 // Creation looks no payment up, so it never answers 404.
 const { 404: _noLookup, ...creationErrors } = errors;
 
@@ -32,23 +41,34 @@ export const legacyPaymentRoutes: FastifyPluginAsyncTypebox<LegacyPaymentRoutesO
     '/collect/mobile-money/',
     {
       config: { scope: 'collect:write', idempotency: { required: false, maxKeyLength: 128, replayStatus: 200, recorded: true }, rateLimitBucket: 'create' },
-      schema: { tags, operationId: 'legacyCreatePayment', summary: 'Create a payment (earlier contract)', deprecated: true, body: LegacyCreatePaymentBody, response: { 201: LegacyPayment, 200: LegacyPayment, ...creationErrors } },
+      schema: {
+        tags,
+        operationId: 'legacyCreatePayment',
+        summary: 'Create a payment (earlier contract)',
+        deprecated: true,
+        body: LegacyCreatePaymentBody,
+        response: { 201: LegacyPayment, 200: LegacyPayment, ...creationErrors },
+      },
     },
     async (request, reply) => {
       const body = request.body;
       const recorded = recordedRequest(request, reply, (payment: Payment) => ({ status: 201, body: wire(payment) }));
-      const payment = await payments.create(principalOf(request), {
-        reference: body.reference,
-        amountMinor: body.amount,
-        currency: body.currency ?? 'XOF',
-        country: body.country,
-        mode: 'direct',
-        phone: body.phone,
-        operator: body.operator,
-        description: body.description,
-        customerFirstName: body.customer_first_name,
-        customerLastName: body.customer_last_name,
-      }, recorded);
+      const payment = await payments.create(
+        principalOf(request),
+        {
+          reference: body.reference,
+          amountMinor: body.amount,
+          currency: body.currency ?? 'XOF',
+          country: body.country,
+          mode: 'direct',
+          phone: body.phone,
+          operator: body.operator,
+          description: body.description,
+          customerFirstName: body.customer_first_name,
+          customerLastName: body.customer_last_name,
+        },
+        recorded,
+      );
       return recorded.send(payment);
     },
   );
@@ -57,12 +77,19 @@ export const legacyPaymentRoutes: FastifyPluginAsyncTypebox<LegacyPaymentRoutesO
     '/collect/mobile-money/confirm/',
     {
       config: { scope: 'collect:write', idempotency: { required: false, maxKeyLength: 128, recorded: true }, rateLimitBucket: 'create' },
-      schema: { tags, operationId: 'legacyConfirmPayment', summary: 'Confirm a payment with the customer’s OTP (earlier contract)', deprecated: true, body: LegacyConfirmBody, response: { 200: LegacyPayment, ...errors } },
+      schema: {
+        tags,
+        operationId: 'legacyConfirmPayment',
+        summary: 'Confirm a payment with the customer’s OTP (earlier contract)',
+        deprecated: true,
+        body: LegacyConfirmBody,
+        response: { 200: LegacyPayment, ...errors },
+      },
     },
     async (request, reply) => {
       const recorded = recordedRequest(request, reply, ({ payment, rejected }: ConfirmResult) => {
         if (!rejected) return { status: 200, body: wire(payment) };
-        return legacyErrorBody(new AkweError('invalid_otp', payment.status === 'failed' ? payment.message ?? 'The payment failed.' : 'Invalid OTP.'), request);
+        return legacyErrorBody(new AkweError('invalid_otp', payment.status === 'failed' ? (payment.message ?? 'The payment failed.') : 'Invalid OTP.'), request);
       });
       return recorded.send(await payments.confirm(principalOf(request), request.body.reference, request.body.otp, recorded));
     },
@@ -72,7 +99,15 @@ export const legacyPaymentRoutes: FastifyPluginAsyncTypebox<LegacyPaymentRoutesO
     '/collect/mobile-money/:reference/',
     {
       config: { scope: 'collect:read', rateLimitBucket: 'read' },
-      schema: { tags, operationId: 'legacyGetPayment', summary: 'Get a payment by reference (earlier contract)', deprecated: true, params: LegacyReferenceParams, querystring: LegacySyncQuery, response: { 200: LegacyPayment, ...errors } },
+      schema: {
+        tags,
+        operationId: 'legacyGetPayment',
+        summary: 'Get a payment by reference (earlier contract)',
+        deprecated: true,
+        params: LegacyReferenceParams,
+        querystring: LegacySyncQuery,
+        response: { 200: LegacyPayment, ...errors },
+      },
     },
     async (request) => wire(await payments.get(principalOf(request), request.params.reference, { sync: request.query.sync })),
   );

@@ -28,7 +28,9 @@ export const LegacyOperatorCatalog = Type.Object(
     examples: [
       {
         api_version: '2026-06.1',
-        countries: [{ code: 'TG', currency_default: 'XOF', operators: [{ slug: 'tmoney_tg', label: 'T-Money', gateway_code: 'TMONEY_TG', aliases: ['togocom_tg'], requires_otp: false }] }],
+        countries: [
+          { code: 'TG', currency_default: 'XOF', operators: [{ slug: 'tmoney_tg', label: 'T-Money', gateway_code: 'TMONEY_TG', aliases: ['togocom_tg'], requires_otp: false }] },
+        ],
       },
     ],
   },
@@ -40,22 +42,31 @@ export const LegacyError = Type.Object(
 );
 
 /** The earlier contract's request fields and their maximum lengths (reference 100, phone 20, operator 32, …). */
-export const LegacyCreatePaymentBody = Type.Object({
-  amount: Type.Integer({ minimum: 1, maximum: 100_000_000_000, description: inCentimes('Minimum 1.') }),
-  phone: Type.String({ minLength: 1, maxLength: 20 }),
-  country: Type.String({ minLength: 1, maxLength: 2, description: 'BJ, CI or TG.' }),
-  operator: Type.String({ minLength: 1, maxLength: 32 }),
-  reference: Type.String({ minLength: 1, maxLength: 100 }),
-  currency: Type.Optional(Type.String({ maxLength: 3, description: 'Default XOF.' })),
-  description: Type.Optional(Type.String({ maxLength: 255 })),
-  customer_first_name: Type.Optional(Type.String({ maxLength: 64 })),
-  customer_last_name: Type.Optional(Type.String({ maxLength: 64 })),
-}, { title: 'LegacyCreatePaymentRequest', examples: [{ amount: 500000, phone: '97000000', country: 'BJ', operator: 'mtn_bj', reference: 'order-2001', currency: 'XOF', description: 'Order 2001' }] });
+export const LegacyCreatePaymentBody = Type.Object(
+  {
+    amount: Type.Integer({ minimum: 1, maximum: 100_000_000_000, description: inCentimes('Minimum 1.') }),
+    phone: Type.String({ minLength: 1, maxLength: 20 }),
+    country: Type.String({ minLength: 1, maxLength: 2, description: 'BJ, CI or TG.' }),
+    operator: Type.String({ minLength: 1, maxLength: 32 }),
+    reference: Type.String({ minLength: 1, maxLength: 100 }),
+    currency: Type.Optional(Type.String({ maxLength: 3, description: 'Default XOF.' })),
+    description: Type.Optional(Type.String({ maxLength: 255 })),
+    customer_first_name: Type.Optional(Type.String({ maxLength: 64 })),
+    customer_last_name: Type.Optional(Type.String({ maxLength: 64 })),
+  },
+  {
+    title: 'LegacyCreatePaymentRequest',
+    examples: [{ amount: 500000, phone: '97000000', country: 'BJ', operator: 'mtn_bj', reference: 'order-2001', currency: 'XOF', description: 'Order 2001' }],
+  },
+);
 
-export const LegacyConfirmBody = Type.Object({
-  reference: Type.String({ minLength: 1, maxLength: 100 }),
-  otp: Type.String({ minLength: 4, maxLength: 8, pattern: '^[0-9]+$' }),
-}, { title: 'LegacyConfirmPaymentRequest', examples: [{ reference: 'order-2001', otp: '123456' }] });
+export const LegacyConfirmBody = Type.Object(
+  {
+    reference: Type.String({ minLength: 1, maxLength: 100 }),
+    otp: Type.String({ minLength: 4, maxLength: 8, pattern: '^[0-9]+$' }),
+  },
+  { title: 'LegacyConfirmPaymentRequest', examples: [{ reference: 'order-2001', otp: '123456' }] },
+);
 
 export const LegacyReferenceParams = Type.Object({ reference: Type.String({ minLength: 1, maxLength: 100 }) });
 
@@ -107,4 +118,8 @@ export const LegacyPayment = Type.Object(
 );
 
 /** Validation failures: each field mapped to its messages. */
-export const LegacyValidationError = Type.Record(Type.String(), Type.Array(Type.String()), { title: 'LegacyValidationError', description: 'Field -> messages.', examples: [{ phone: ['Expected string length less or equal to 20'] }] });
+export const LegacyValidationError = Type.Record(Type.String(), Type.Array(Type.String()), {
+  title: 'LegacyValidationError',
+  description: 'Field -> messages.',
+  examples: [{ phone: ['Expected string length less or equal to 20'] }],
+});

@@ -82,7 +82,8 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
         tags,
         operationId: 'listPayments',
         summary: 'List payments, newest first',
-        description: 'Cursor pagination (limit, starting_after or ending_before, has_more). Filters combine: status, mode, operator, reference, created_gte / created_lte, and one `metadata[key]=value`.',
+        description:
+          'Cursor pagination (limit, starting_after or ending_before, has_more). Filters combine: status, mode, operator, reference, created_gte / created_lte, and one `metadata[key]=value`.',
         querystring: ListPaymentsQuery,
         response: { 200: PaymentList, ...errorResponses(400, 401, 403, 429) },
       },
@@ -136,7 +137,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
     async (request, reply) => {
       const recorded = recordedRequest(request, reply, ({ payment, rejected }: ConfirmResult) => {
         if (!rejected) return { status: 200, body: wire(payment) };
-        const message = payment.status === 'failed' ? payment.message ?? 'The payment failed.' : `Wrong code; ${maxOtpAttempts - payment.otpAttempts} attempt(s) left.`;
+        const message = payment.status === 'failed' ? (payment.message ?? 'The payment failed.') : `Wrong code; ${maxOtpAttempts - payment.otpAttempts} attempt(s) left.`;
         return currentErrorBody(new AkweError('invalid_otp', message, { field: 'otp' }), request);
       });
       return recorded.send(await payments.confirm(principalOf(request), request.params.reference_or_id, request.body.otp, recorded));
@@ -228,7 +229,13 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
     '/collect/payments/:reference_or_id/refunds/:refund_id',
     {
       config: { scope: 'collect:read', rateLimitBucket: 'read' },
-      schema: { tags, operationId: 'getPaymentRefund', summary: 'One refund of a payment', params: RefundParams, response: { 200: RefundObject, ...errorResponses(401, 403, 404, 429) } },
+      schema: {
+        tags,
+        operationId: 'getPaymentRefund',
+        summary: 'One refund of a payment',
+        params: RefundParams,
+        response: { 200: RefundObject, ...errorResponses(401, 403, 404, 429) },
+      },
     },
     async (request) => refundToWire(await payments.getRefund(principalOf(request), request.params.reference_or_id, request.params.refund_id)),
   );

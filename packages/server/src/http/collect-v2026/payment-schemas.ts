@@ -6,7 +6,12 @@ import { MetadataInput, MetadataObject, metadataFilterProperties } from '../shar
 import { listOf, listQuery } from '../shared/pagination.js';
 
 /** References travel in paths, so they keep to characters that need no escaping. */
-export const Reference = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9._:-]+$', description: 'Merchant reference, unique per merchant and environment; usable in paths.' });
+export const Reference = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: '^[A-Za-z0-9._:-]+$',
+  description: 'Merchant reference, unique per merchant and environment; usable in paths.',
+});
 
 export const CreatePaymentBody = Type.Object(
   {
@@ -75,7 +80,10 @@ export const GetPaymentQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const ConfirmBody = Type.Object({ otp: Type.String({ pattern: '^[0-9]{4,8}$', description: 'The code the customer received (4 to 8 digits).' }) }, { additionalProperties: false, title: 'ConfirmPaymentRequest', examples: [{ otp: '123456' }] });
+export const ConfirmBody = Type.Object(
+  { otp: Type.String({ pattern: '^[0-9]{4,8}$', description: 'The code the customer received (4 to 8 digits).' }) },
+  { additionalProperties: false, title: 'ConfirmPaymentRequest', examples: [{ otp: '123456' }] },
+);
 
 export const CancelBody = Type.Union([Type.Object({}, { additionalProperties: false }), Type.Null()]);
 
@@ -124,7 +132,17 @@ export const PaymentObject = Type.Object(
     api_version: Type.Literal('2026-06'),
     id: Type.String({ format: 'uuid' }),
     reference: Type.String(),
-    status: Type.Union([Type.Literal('pending'), Type.Literal('processing'), Type.Literal('awaiting_otp'), Type.Literal('awaiting_payment'), Type.Literal('completed'), Type.Literal('failed'), Type.Literal('cancelled'), Type.Literal('expired'), Type.Literal('refunded')]),
+    status: Type.Union([
+      Type.Literal('pending'),
+      Type.Literal('processing'),
+      Type.Literal('awaiting_otp'),
+      Type.Literal('awaiting_payment'),
+      Type.Literal('completed'),
+      Type.Literal('failed'),
+      Type.Literal('cancelled'),
+      Type.Literal('expired'),
+      Type.Literal('refunded'),
+    ]),
     amount: Type.Integer({ description: inMajorUnits('Rounded down when the stored amount is not a whole franc; amount_minor is exact.') }),
     amount_minor: Type.Integer({ description: inCentimes('The exact amount.') }),
     currency: Type.String(),
@@ -136,17 +154,26 @@ export const PaymentObject = Type.Object(
     environment: Type.String(),
     sandbox: Type.Boolean(),
     idempotent_replay: Type.Boolean(),
-    checkout_url: Type.Optional(Type.String({ description: 'Hosted payments: the customer’s page, `<PUBLIC_URL>/checkout/<token>`; the token is a random secret (not the id or the reference). Share it only with the customer.' })),
+    checkout_url: Type.Optional(
+      Type.String({
+        description:
+          'Hosted payments: the customer’s page, `<PUBLIC_URL>/checkout/<token>`; the token is a random secret (not the id or the reference). Share it only with the customer.',
+      }),
+    ),
     return_url: Type.Union([Type.String(), Type.Null()], { description: 'Hosted payments: where the final checkout page links back to; null when none was given.' }),
     next_action: NextAction,
     psp_reference: Type.Union([Type.String(), Type.Null()]),
     message: Type.Union([Type.String(), Type.Null()], { description: 'The last word from the operator, for people.' }),
-    failure_code: Type.Union([Type.Enum(failureCodeList), Type.Null()], { description: 'Why a failed, cancelled or expired payment did not complete (docs/failure-codes.md); null otherwise.' }),
+    failure_code: Type.Union([Type.Enum(failureCodeList), Type.Null()], {
+      description: 'Why a failed, cancelled or expired payment did not complete (docs/failure-codes.md); null otherwise.',
+    }),
     metadata: MetadataObject,
     refunded_amount: Type.Integer({ description: inMajorUnits('Refunded so far, rounded down.') }),
     refunded_amount_minor: Type.Integer({ description: inCentimes('Refunded so far, exact.') }),
     callback_url: Type.Union([Type.String(), Type.Null()]),
-    expires_at: Type.String({ description: 'When a non-final payment expires. Kept once the payment is final: for an expired payment, when it expired; otherwise the deadline it no longer has.' }),
+    expires_at: Type.String({
+      description: 'When a non-final payment expires. Kept once the payment is final: for an expired payment, when it expired; otherwise the deadline it no longer has.',
+    }),
     created_at: Type.String(),
     updated_at: Type.String(),
   },

@@ -81,7 +81,10 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
       const query = request.query;
       const filters = {
         // Event types are all lowercase: `Collect.Payment.Completed` means the same type.
-        types: query.type?.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean),
+        types: query.type
+          ?.split(',')
+          .map((t) => t.trim().toLowerCase())
+          .filter(Boolean),
         reference: query.reference,
         createdGte: instantFilter(query.created_gte, 'created_gte'),
         createdLte: instantFilter(query.created_lte, 'created_lte'),
@@ -105,7 +108,10 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
       },
     },
     async (request, reply) => {
-      const recorded = recordedRequest(request, reply, (deliveries: WebhookDelivery[]) => ({ status: 202, body: { object: 'list' as const, data: deliveries.map((d) => deliveryToWire(d)) } }));
+      const recorded = recordedRequest(request, reply, (deliveries: WebhookDelivery[]) => ({
+        status: 202,
+        body: { object: 'list' as const, data: deliveries.map((d) => deliveryToWire(d)) },
+      }));
       return recorded.send(await webhooks.resend(principalOf(request), request.params.id, request.body?.endpoint_id, recorded));
     },
   );

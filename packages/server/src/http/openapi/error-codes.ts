@@ -7,7 +7,8 @@ type Condition = (route: RouteFacts) => boolean;
 const never: Condition = () => false;
 const operations =
   (...ids: string[]): Condition =>
-  (route) => route.operationId !== undefined && ids.includes(route.operationId);
+  (route) =>
+    route.operationId !== undefined && ids.includes(route.operationId);
 const withIdempotency: Condition = (route) => route.idempotency !== undefined;
 const withBody: Condition = (route) => route.hasBody;
 const behindKey: Condition = (route) => !route.public;

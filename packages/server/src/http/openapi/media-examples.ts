@@ -19,7 +19,8 @@ function narrowedErrorBodies(schema: unknown): { body: string; codes: ErrorCode[
   if (!Array.isArray(schema.allOf)) return [];
   const members = schema.allOf.filter(isSchemaNode);
   const body = members.find((member) => typeof member.$ref === 'string')?.$ref as string | undefined;
-  const narrowing = members.find((member) => member.$ref === undefined) as { properties?: { error?: { properties?: { code?: { enum?: ErrorCode[] } } }; code?: { enum?: ErrorCode[] } } } | undefined;
+  const narrowing = members.find((member) => member.$ref === undefined) as
+    { properties?: { error?: { properties?: { code?: { enum?: ErrorCode[] } } }; code?: { enum?: ErrorCode[] } } } | undefined;
   const codes = narrowing?.properties?.error?.properties?.code?.enum ?? narrowing?.properties?.code?.enum;
   return body && codes ? [{ body: body.slice(COMPONENTS_PATH.length), codes }] : [];
 }
@@ -65,7 +66,10 @@ export function addMediaExamples(document: SchemaNode): void {
         if (errors.length > 0) {
           media.examples = Object.fromEntries(
             errors.flatMap(({ body: shape, codes }) =>
-              codes.map((code) => [code, { summary: errorCatalog[code].message, value: errorExample(shape, code, Number(status), components[shape] as SchemaNode | undefined, publicUrl) }]),
+              codes.map((code) => [
+                code,
+                { summary: errorCatalog[code].message, value: errorExample(shape, code, Number(status), components[shape] as SchemaNode | undefined, publicUrl) },
+              ]),
             ),
           );
           continue;

@@ -23,8 +23,8 @@ function canonicalJson(schema: SchemaNode): string {
  * would make one of them lie, so that is refused.
  */
 export function hoistNamedSchemas(document: SchemaNode): void {
-  const components = ((document.components ??= {}) as SchemaNode);
-  const schemas = ((components.schemas ??= {}) as Record<string, unknown>);
+  const components = (document.components ??= {}) as SchemaNode;
+  const schemas = (components.schemas ??= {}) as Record<string, unknown>;
   const named = new Map<string, string>(Object.entries(schemas).map(([name, schema]) => [name, canonicalJson(schema as SchemaNode)]));
 
   mapDocumentSchemas(document, (schema) => {

@@ -46,7 +46,10 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
         { name: 'collect', description: 'Collect payments, current contract (2026-06): amounts in major units, lowercase statuses.' },
         { name: 'collect (earlier contract)', description: 'The earlier collect contract: amounts in centimes, uppercase statuses, its own error shapes. Deprecated.' },
         { name: 'payouts', description: 'Payouts to beneficiaries’ wallets.' },
-        { name: 'bulk payments', description: 'Bulk payment batches: many payouts submitted as one batch (JSON items or a CSV file), checked line by line, then executed. Amounts in centimes.' },
+        {
+          name: 'bulk payments',
+          description: 'Bulk payment batches: many payouts submitted as one batch (JSON items or a CSV file), checked line by line, then executed. Amounts in centimes.',
+        },
         { name: 'balances', description: 'The merchant’s balances per currency and the ledger transactions that moved them. Amounts in centimes.' },
         { name: 'operators', description: 'Which operator a phone number belongs to, from the regulators’ numbering plans.' },
         { name: 'events', description: 'Events for catch-up reads and resends; the same envelope webhooks deliver.' },

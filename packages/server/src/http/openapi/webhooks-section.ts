@@ -28,7 +28,10 @@ function describeEvent(type: string, subject: string, change: string): string {
 
 /** `collect.payment.awaiting_otp` -> `collectPaymentAwaitingOtpWebhook`: an operationId generated clients can name a handler by. */
 function webhookOperationId(type: string): string {
-  return `${type.split(/[._]/).map((word, index) => (index === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1))).join('')}Webhook`;
+  return `${type
+    .split(/[._]/)
+    .map((word, index) => (index === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1)))
+    .join('')}Webhook`;
 }
 
 function eventOperation(type: string) {
@@ -53,8 +56,20 @@ function eventOperation(type: string) {
       // Akwe calls the merchant here: no API key; the signature header proves the sender.
       security: [],
       parameters: [
-        { in: 'header', name: SIGNATURE_HEADER, required: true, description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, one v1 per active secret.', schema: { type: 'string' } },
-        { in: 'header', name: EVENT_ID_HEADER, required: true, description: 'The event id (`id` in the body): deduplicate on it, delivery is at least once.', schema: { type: 'string' } },
+        {
+          in: 'header',
+          name: SIGNATURE_HEADER,
+          required: true,
+          description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, one v1 per active secret.',
+          schema: { type: 'string' },
+        },
+        {
+          in: 'header',
+          name: EVENT_ID_HEADER,
+          required: true,
+          description: 'The event id (`id` in the body): deduplicate on it, delivery is at least once.',
+          schema: { type: 'string' },
+        },
       ],
       requestBody: { required: true, content: { 'application/json': { schema: JSON.parse(JSON.stringify(body)) as unknown } } },
       responses: {

@@ -33,7 +33,12 @@ const WINDOW_MS = 60_000;
 
 export async function operatorCallbackRoutes(app: FastifyInstance, options: OperatorCallbackOptions): Promise<void> {
   const counter: RateLimitCounter = options.redisUrl
-    ? new RedisRateLimitCounter({ url: options.redisUrl, keyPrefix: 'akwe:callbacks:', onConnectionError: (error) => app.log.warn({ err: error }, 'operator callback limits: Redis unreachable'), onReady: () => {} })
+    ? new RedisRateLimitCounter({
+        url: options.redisUrl,
+        keyPrefix: 'akwe:callbacks:',
+        onConnectionError: (error) => app.log.warn({ err: error }, 'operator callback limits: Redis unreachable'),
+        onReady: () => {},
+      })
     : new MemoryRateLimitCounter(options.clock);
   app.addHook('onClose', () => counter.close());
 

@@ -44,7 +44,17 @@ export const PayoutOperatorCatalog = Type.Object(
             name: 'Togo',
             currencies: ['XOF'],
             default_currency: 'XOF',
-            operators: [{ slug: 'tmoney_tg', label: 'T-Money', gateway_code: 'TMONEY_TG', aliases: ['togocom_tg'], min_amount_minor: 10000, max_amount_minor: 200000000, status: 'available' }],
+            operators: [
+              {
+                slug: 'tmoney_tg',
+                label: 'T-Money',
+                gateway_code: 'TMONEY_TG',
+                aliases: ['togocom_tg'],
+                min_amount_minor: 10000,
+                max_amount_minor: 200000000,
+                status: 'available',
+              },
+            ],
           },
         ],
       },

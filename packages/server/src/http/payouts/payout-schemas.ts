@@ -13,7 +13,13 @@ export const CreatePayoutBody = Type.Object(
     phone: Type.String({ minLength: 1, maxLength: 32, description: 'Beneficiary’s wallet number, national or E.164.' }),
     country: Type.String({ minLength: 2, maxLength: 2, description: 'BJ, TG or CI.' }),
     operator: Type.String({ minLength: 1, maxLength: 32, description: 'Operator slug or alias from the payout catalog.' }),
-    currency: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: 'Optional: the country’s currency (XOF in BJ, TG and CI), the one payouts use; another gets 400 unsupported_currency.' })),
+    currency: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 16,
+        description: 'Optional: the country’s currency (XOF in BJ, TG and CI), the one payouts use; another gets 400 unsupported_currency.',
+      }),
+    ),
     reference: Reference,
     recipient_first_name: Type.Optional(Type.String({ maxLength: 100 })),
     recipient_last_name: Type.Optional(Type.String({ maxLength: 100 })),
@@ -23,7 +29,18 @@ export const CreatePayoutBody = Type.Object(
   {
     additionalProperties: false,
     title: 'CreatePayoutRequest',
-    examples: [{ amount: 2500000, phone: '+22890112233', country: 'TG', operator: 'tmoney_tg', reference: 'salary-2026-06-042', recipient_first_name: 'Afi', recipient_last_name: 'Mensah', description: 'June salary' }],
+    examples: [
+      {
+        amount: 2500000,
+        phone: '+22890112233',
+        country: 'TG',
+        operator: 'tmoney_tg',
+        reference: 'salary-2026-06-042',
+        recipient_first_name: 'Afi',
+        recipient_last_name: 'Mensah',
+        description: 'June salary',
+      },
+    ],
   },
 );
 

@@ -22,7 +22,8 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (inString) {
-      if (code === BACKSLASH) i++; // the escaped character cannot end the string
+      if (code === BACKSLASH)
+        i++; // the escaped character cannot end the string
       else if (code === QUOTE) inString = false;
     } else if (code === QUOTE) {
       inString = true;

@@ -12,6 +12,9 @@ export const unauthenticated = {
   wrongScheme: () => new AkweError('unauthenticated', `The Authorization header is not \`Bearer <key>\`. ${HOW_TO_SEND}`),
   twoKeys: () => new AkweError('unauthenticated', 'Authorization and X-API-Key carry different keys; send one key, in one of them.'),
   malformedKey: () =>
-    new AkweError('unauthenticated', 'The API key is not shaped like an Akwe key (`ak_test_` or `ak_live_` then 43 characters); check that it was copied whole, without quotes or spaces.'),
+    new AkweError(
+      'unauthenticated',
+      'The API key is not shaped like an Akwe key (`ak_test_` or `ak_live_` then 43 characters); check that it was copied whole, without quotes or spaces.',
+    ),
   invalidKey: () => new AkweError('unauthenticated', 'The API key is not valid: it is unknown or has been revoked. Use a current key of your merchant, or create one.'),
 };

@@ -45,7 +45,11 @@ export class ListCursors {
     const claims = read as Partial<Record<'v' | 'l' | 's' | 'f' | 'i', unknown>>;
     if (typeof read !== 'object' || read === null || claims.v !== 1 || typeof claims.i !== 'string' || !looksLikeId(claims.i)) throw notIssued(field);
     if (claims.l !== binding.list || claims.s !== binding.scope) {
-      throw AkweError.ofField('invalid_cursor', field, `${field} was issued for another list: a cursor continues only the list that returned it (the same path, merchant and environment).`);
+      throw AkweError.ofField(
+        'invalid_cursor',
+        field,
+        `${field} was issued for another list: a cursor continues only the list that returned it (the same path, merchant and environment).`,
+      );
     }
     if (claims.f !== binding.filters) {
       throw AkweError.ofField('invalid_cursor', field, `${field} was issued for other filters: repeat the filters of the request that returned it.`);
@@ -66,7 +70,11 @@ interface Binding {
 }
 
 const notIssued = (field: string) =>
-  AkweError.ofField('invalid_cursor', field, `${field} is not a cursor this list returned (altered or cut short?): pass next_cursor or previous_cursor exactly as received, or the id of an object of this list.`);
+  AkweError.ofField(
+    'invalid_cursor',
+    field,
+    `${field} is not a cursor this list returned (altered or cut short?): pass next_cursor or previous_cursor exactly as received, or the id of an object of this list.`,
+  );
 
 const tokenShape = /^[A-Za-z0-9_-]{1,600}\.[A-Za-z0-9_-]{43}$/;
 
@@ -113,7 +121,11 @@ export function readList(request: FastifyRequest, list: string, filters: object 
   const cursors = request.server.listCursors;
   if (cursors === undefined) throw new Error('list route registered without installListCursors');
   const principal = principalOf(request);
-  const binding: Binding = { list, scope: digest(canonicalJson([principal.merchantId, principal.environment, parent === undefined ? null : looksLikeId(parent) ? parent.toLowerCase() : parent])), filters: digest(canonicalJson(filters)) };
+  const binding: Binding = {
+    list,
+    scope: digest(canonicalJson([principal.merchantId, principal.environment, parent === undefined ? null : looksLikeId(parent) ? parent.toLowerCase() : parent])),
+    filters: digest(canonicalJson(filters)),
+  };
   const query = request.query as { limit: number; starting_after?: string; ending_before?: string };
   if (query.starting_after !== undefined && query.ending_before !== undefined) {
     throw new AkweError('validation_error', 'Send starting_after or ending_before, not both.', { field: 'ending_before' });

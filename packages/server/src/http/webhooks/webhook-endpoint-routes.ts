@@ -35,7 +35,13 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
     '/webhook-endpoints',
     {
       config: { scope: 'webhooks:write', idempotency: { required: false, recorded: true, responseHoldsSecret: true }, rateLimitBucket: 'manage' },
-      schema: { tags, operationId: 'createWebhookEndpoint', summary: 'Create a webhook endpoint (the answer shows its secret)', body: CreateEndpointBody, response: { 201: EndpointObject, ...errorResponses(400, 401, 403, 409, 422, 429) } },
+      schema: {
+        tags,
+        operationId: 'createWebhookEndpoint',
+        summary: 'Create a webhook endpoint (the answer shows its secret)',
+        body: CreateEndpointBody,
+        response: { 201: EndpointObject, ...errorResponses(400, 401, 403, 409, 422, 429) },
+      },
     },
     async (request, reply) => {
       const body = request.body;
@@ -54,7 +60,13 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
     '/webhook-endpoints',
     {
       config: { scope: 'webhooks:read', rateLimitBucket: 'read' },
-      schema: { tags, operationId: 'listWebhookEndpoints', summary: 'List webhook endpoints, newest first', querystring: PageQuery, response: { 200: EndpointList, ...errorResponses(400, 401, 403, 429) } },
+      schema: {
+        tags,
+        operationId: 'listWebhookEndpoints',
+        summary: 'List webhook endpoints, newest first',
+        querystring: PageQuery,
+        response: { 200: EndpointList, ...errorResponses(400, 401, 403, 429) },
+      },
     },
     async (request) => {
       const list = readList(request, 'webhook_endpoints');
@@ -64,7 +76,16 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
 
   app.get(
     '/webhook-endpoints/:id',
-    { config: { scope: 'webhooks:read', rateLimitBucket: 'read' }, schema: { tags, operationId: 'getWebhookEndpoint', summary: 'One webhook endpoint', params: IdParams, response: { 200: EndpointObject, ...errorResponses(401, 403, 404, 429) } } },
+    {
+      config: { scope: 'webhooks:read', rateLimitBucket: 'read' },
+      schema: {
+        tags,
+        operationId: 'getWebhookEndpoint',
+        summary: 'One webhook endpoint',
+        params: IdParams,
+        response: { 200: EndpointObject, ...errorResponses(401, 403, 404, 429) },
+      },
+    },
     async (request) => endpointToWire(await webhooks.getEndpoint(principalOf(request), request.params.id)),
   );
 
@@ -72,7 +93,14 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
     '/webhook-endpoints/:id',
     {
       config: { scope: 'webhooks:write', rateLimitBucket: 'manage' },
-      schema: { tags, operationId: 'updateWebhookEndpoint', summary: 'Change a webhook endpoint (enabled: true re-enables one disabled by a 410)', params: IdParams, body: UpdateEndpointBody, response: { 200: EndpointObject, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: {
+        tags,
+        operationId: 'updateWebhookEndpoint',
+        summary: 'Change a webhook endpoint (enabled: true re-enables one disabled by a 410)',
+        params: IdParams,
+        body: UpdateEndpointBody,
+        response: { 200: EndpointObject, ...errorResponses(400, 401, 403, 404, 429) },
+      },
     },
     async (request) => {
       const body = request.body;
@@ -91,7 +119,16 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
 
   app.delete(
     '/webhook-endpoints/:id',
-    { config: { scope: 'webhooks:write', rateLimitBucket: 'manage' }, schema: { tags, operationId: 'deleteWebhookEndpoint', summary: 'Delete a webhook endpoint', params: IdParams, response: { 200: DeletedEndpoint, ...errorResponses(401, 403, 404, 429) } } },
+    {
+      config: { scope: 'webhooks:write', rateLimitBucket: 'manage' },
+      schema: {
+        tags,
+        operationId: 'deleteWebhookEndpoint',
+        summary: 'Delete a webhook endpoint',
+        params: IdParams,
+        response: { 200: DeletedEndpoint, ...errorResponses(401, 403, 404, 429) },
+      },
+    },
     async (request) => {
       await webhooks.deleteEndpoint(principalOf(request), request.params.id);
       return { object: 'webhook_endpoint' as const, id: request.params.id, deleted: true as const };
@@ -101,10 +138,24 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
   app.get(
     '/webhook-endpoints/:id/secret',
     // A signing secret lets its holder forge webhooks: reading it needs the write scope.
-    { config: { scope: 'webhooks:write', rateLimitBucket: 'read' }, schema: { tags, operationId: 'getWebhookEndpointSecret', summary: 'The endpoint’s signing secret', params: IdParams, response: { 200: EndpointSecret, ...errorResponses(401, 403, 404, 429) } } },
+    {
+      config: { scope: 'webhooks:write', rateLimitBucket: 'read' },
+      schema: {
+        tags,
+        operationId: 'getWebhookEndpointSecret',
+        summary: 'The endpoint’s signing secret',
+        params: IdParams,
+        response: { 200: EndpointSecret, ...errorResponses(401, 403, 404, 429) },
+      },
+    },
     async (request) => {
       const endpoint = await webhooks.getEndpoint(principalOf(request), request.params.id);
-      return { object: 'webhook_endpoint_secret' as const, secret: endpoint.secret, previous_secret: endpoint.previousSecret, previous_secret_expires_at: endpoint.previousSecretExpiresAt };
+      return {
+        object: 'webhook_endpoint_secret' as const,
+        secret: endpoint.secret,
+        previous_secret: endpoint.previousSecret,
+        previous_secret_expires_at: endpoint.previousSecretExpiresAt,
+      };
     },
   );
 
@@ -132,7 +183,14 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
     '/webhook-endpoints/:id/deliveries',
     {
       config: { scope: 'webhooks:read', rateLimitBucket: 'read' },
-      schema: { tags, operationId: 'listWebhookEndpointDeliveries', summary: 'The endpoint’s deliveries, newest first, with every try', params: IdParams, querystring: PageQuery, response: { 200: DeliveryList, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: {
+        tags,
+        operationId: 'listWebhookEndpointDeliveries',
+        summary: 'The endpoint’s deliveries, newest first, with every try',
+        params: IdParams,
+        querystring: PageQuery,
+        response: { 200: DeliveryList, ...errorResponses(400, 401, 403, 404, 429) },
+      },
     },
     async (request) => {
       const list = readList(request, 'webhook_deliveries', {}, request.params.id);
@@ -142,7 +200,15 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox<WebhookEndpointRou
 
   app.get(
     '/account/callback-secret',
-    { config: { scope: 'webhooks:write', rateLimitBucket: 'read' }, schema: { tags, operationId: 'getCallbackSecret', summary: 'The secret that signs what is sent to payments’ callback_url', response: { 200: CallbackSecret, ...errorResponses(401, 403, 429) } } },
+    {
+      config: { scope: 'webhooks:write', rateLimitBucket: 'read' },
+      schema: {
+        tags,
+        operationId: 'getCallbackSecret',
+        summary: 'The secret that signs what is sent to payments’ callback_url',
+        response: { 200: CallbackSecret, ...errorResponses(401, 403, 429) },
+      },
+    },
     async (request) => {
       const principal = principalOf(request);
       return { object: 'callback_secret' as const, environment: principal.environment, secret: await webhooks.callbackSecret(principal) };

@@ -4,7 +4,8 @@ import { defaultDeliveryBudgets, maxInFlightBounds } from '../../core/webhooks/d
 
 const EventTypes = Type.Array(Type.String({ maxLength: 100 }), {
   maxItems: 50,
-  description: 'Event types to receive: exact (`collect.payment.completed`), a family (`collect.payment.*`), or `*`; empty means all. An unknown type is refused with 400 (docs/webhooks.md lists them).',
+  description:
+    'Event types to receive: exact (`collect.payment.completed`), a family (`collect.payment.*`), or `*`; empty means all. An unknown type is refused with 400 (docs/webhooks.md lists them).',
 });
 const MaxInFlight = Type.Integer({
   minimum: maxInFlightBounds.min,
@@ -42,7 +43,10 @@ export const UpdateEndpointBody = Type.Object(
 );
 
 export const RotateSecretBody = Type.Union([
-  Type.Object({ overlap_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 604_800, description: 'How long the old secret keeps signing (default 86400).' })) }, { additionalProperties: false, title: 'RotateWebhookEndpointSecretRequest', examples: [{ overlap_seconds: 3600 }] }),
+  Type.Object(
+    { overlap_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 604_800, description: 'How long the old secret keeps signing (default 86400).' })) },
+    { additionalProperties: false, title: 'RotateWebhookEndpointSecretRequest', examples: [{ overlap_seconds: 3600 }] },
+  ),
   Type.Null(),
 ]);
 
@@ -94,21 +98,30 @@ export const DeletedEndpoint = Type.Object(
   { object: Type.Literal('webhook_endpoint'), id: Type.String(), deleted: Type.Literal(true) },
   { title: 'DeletedWebhookEndpoint', examples: [{ object: 'webhook_endpoint', id: '0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b', deleted: true }] },
 );
-export const EndpointSecret = Type.Object({
-  object: Type.Literal('webhook_endpoint_secret'),
-  secret: Type.String(),
-  previous_secret: Type.Union([Type.String(), Type.Null()]),
-  previous_secret_expires_at: Type.Union([Type.String(), Type.Null()]),
-}, { title: 'WebhookEndpointSecret', examples: [{ object: 'webhook_endpoint_secret', secret: 'whsec_3q2+7w8Zs0bYpQ1xXk9vUe4rT6yN5mLc', previous_secret: null, previous_secret_expires_at: null }] });
+export const EndpointSecret = Type.Object(
+  {
+    object: Type.Literal('webhook_endpoint_secret'),
+    secret: Type.String(),
+    previous_secret: Type.Union([Type.String(), Type.Null()]),
+    previous_secret_expires_at: Type.Union([Type.String(), Type.Null()]),
+  },
+  {
+    title: 'WebhookEndpointSecret',
+    examples: [{ object: 'webhook_endpoint_secret', secret: 'whsec_3q2+7w8Zs0bYpQ1xXk9vUe4rT6yN5mLc', previous_secret: null, previous_secret_expires_at: null }],
+  },
+);
 
-const Attempt = Type.Object({
-  number: Type.Integer(),
-  attempted_at: Type.String(),
-  status_code: Type.Union([Type.Integer(), Type.Null()]),
-  duration_ms: Type.Integer(),
-  response_excerpt: Type.Union([Type.String(), Type.Null()], { description: 'First bytes of the answer.' }),
-  error: Type.Union([Type.String(), Type.Null()]),
-}, { title: 'DeliveryAttempt', examples: [{ number: 1, attempted_at: '2026-06-01T09:30:02.000Z', status_code: 200, duration_ms: 143, response_excerpt: 'ok', error: null }] });
+const Attempt = Type.Object(
+  {
+    number: Type.Integer(),
+    attempted_at: Type.String(),
+    status_code: Type.Union([Type.Integer(), Type.Null()]),
+    duration_ms: Type.Integer(),
+    response_excerpt: Type.Union([Type.String(), Type.Null()], { description: 'First bytes of the answer.' }),
+    error: Type.Union([Type.String(), Type.Null()]),
+  },
+  { title: 'DeliveryAttempt', examples: [{ number: 1, attempted_at: '2026-06-01T09:30:02.000Z', status_code: 200, duration_ms: 143, response_excerpt: 'ok', error: null }] },
+);
 
 export const DeliveryObject = Type.Object(
   {
@@ -118,7 +131,14 @@ export const DeliveryObject = Type.Object(
     endpoint_id: Type.Union([Type.String(), Type.Null()]),
     destination: Type.String({ description: 'The endpoint id, or `callback` for the payment’s callback_url.' }),
     url: Type.String(),
-    status: Type.Union([Type.Literal('pending'), Type.Literal('delivering'), Type.Literal('retrying'), Type.Literal('succeeded'), Type.Literal('exhausted'), Type.Literal('cancelled')]),
+    status: Type.Union([
+      Type.Literal('pending'),
+      Type.Literal('delivering'),
+      Type.Literal('retrying'),
+      Type.Literal('succeeded'),
+      Type.Literal('exhausted'),
+      Type.Literal('cancelled'),
+    ]),
     attempts: Type.Integer(),
     next_attempt_at: Type.String(),
     last_status_code: Type.Union([Type.Integer(), Type.Null()]),

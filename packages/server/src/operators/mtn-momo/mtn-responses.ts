@@ -76,7 +76,12 @@ export function parseTransaction(body: unknown): MtnTransaction {
   const reason = reasonCode(body['reason']) ?? known.reason;
   const financialTransactionId = typeof body['financialTransactionId'] === 'string' && body['financialTransactionId'] !== '' ? body['financialTransactionId'] : undefined;
   const externalId = typeof body['externalId'] === 'string' ? body['externalId'] : undefined;
-  return { status: known.status, ...(reason && known.status === 'FAILED' ? { reason } : {}), ...(financialTransactionId ? { financialTransactionId } : {}), ...(externalId ? { externalId } : {}) };
+  return {
+    status: known.status,
+    ...(reason && known.status === 'FAILED' ? { reason } : {}),
+    ...(financialTransactionId ? { financialTransactionId } : {}),
+    ...(externalId ? { externalId } : {}),
+  };
 }
 
 /** The `code` of an MTN error body (`{ code, message }`), if it has one. */
@@ -109,7 +114,11 @@ export const collectionAccepted: OperatorAnswer = { path: ['processing'], messag
 /** A request MTN refused outright (4xx with a reason): nothing was charged. */
 export function collectionRefused(body: unknown): OperatorAnswer {
   const code = errorCode(body);
-  return { path: ['failed'], message: `MTN MoMo refused the request: ${code ?? 'no reason given'}${errorMessage(body) ? ` (${errorMessage(body)})` : ''}`, failureCode: failureFor(code) };
+  return {
+    path: ['failed'],
+    message: `MTN MoMo refused the request: ${code ?? 'no reason given'}${errorMessage(body) ? ` (${errorMessage(body)})` : ''}`,
+    failureCode: failureFor(code),
+  };
 }
 
 export function payoutAnswer(tx: MtnTransaction): PayoutAnswer {

@@ -39,7 +39,15 @@ export const sandboxOtpOutcomes: Readonly<Record<string, 'completed' | 'failed' 
  * (any letter case, e.g. `order-7-fail_insufficient_funds`). The reference still contains FAIL,
  * so the outcome stays `failed` as the rules above say; only the code becomes precise.
  */
-export const sandboxFailureCodes: readonly FailureCode[] = ['payer_not_found', 'insufficient_funds', 'payer_declined', 'payer_limit_reached', 'operator_declined', 'timeout', 'operator_unavailable'];
+export const sandboxFailureCodes: readonly FailureCode[] = [
+  'payer_not_found',
+  'insufficient_funds',
+  'payer_declined',
+  'payer_limit_reached',
+  'operator_declined',
+  'timeout',
+  'operator_unavailable',
+];
 
 export function scriptedFailureCode(reference: string): FailureCode | undefined {
   const upper = reference.toUpperCase();

@@ -93,7 +93,10 @@ export function refundIsWhole(payment: Payment, refund: Refund): boolean {
 }
 
 function recipientName(payout: Payout): string | undefined {
-  const name = [payout.recipientFirstName, payout.recipientLastName].filter((part): part is string => !!part && part.trim() !== '').join(' ').trim();
+  const name = [payout.recipientFirstName, payout.recipientLastName]
+    .filter((part): part is string => !!part && part.trim() !== '')
+    .join(' ')
+    .trim();
   return name === '' ? undefined : cut(name, MAX_NAME);
 }
 

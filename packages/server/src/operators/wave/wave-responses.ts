@@ -262,7 +262,12 @@ export function payoutAnswer(payout: WavePayout): PayoutAnswer {
     case 'succeeded':
       return { status: 'COMPLETED', message: 'Wave: the money reached the wallet.', pspReference: payout.id };
     case 'failed':
-      return { status: 'FAILED', message: `Wave: the payout failed: ${describe(payout.error, 'no reason given')}`, failureCode: payoutFailureFor(payout.error?.code), pspReference: payout.id };
+      return {
+        status: 'FAILED',
+        message: `Wave: the payout failed: ${describe(payout.error, 'no reason given')}`,
+        failureCode: payoutFailureFor(payout.error?.code),
+        pspReference: payout.id,
+      };
     case 'reversed':
       // Only the business can reverse a payout (the API or the portal): the money came back to it.
       return { status: 'FAILED', message: 'Wave: the payout was reversed; the money went back to the business wallet.', failureCode: 'operator_declined', pspReference: payout.id };

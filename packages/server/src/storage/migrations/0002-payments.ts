@@ -3,9 +3,7 @@ import { sql, type Kysely } from 'kysely';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
 
-const statuses = sql.raw(
-  ["'pending'", "'processing'", "'awaiting_otp'", "'awaiting_payment'", "'completed'", "'failed'", "'cancelled'", "'expired'", "'refunded'"].join(', '),
-);
+const statuses = sql.raw(["'pending'", "'processing'", "'awaiting_otp'", "'awaiting_payment'", "'completed'", "'failed'", "'cancelled'", "'expired'", "'refunded'"].join(', '));
 
 export async function up(db: AnyDb): Promise<void> {
   await db.schema

@@ -5,7 +5,10 @@ type AnyDb = Kysely<any>;
 
 export async function up(db: AnyDb): Promise<void> {
   // Events wait here until the fan-out worker has turned them into deliveries.
-  await db.schema.alterTable('events').addColumn('fanned_out', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('events')
+    .addColumn('fanned_out', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.createIndex('events_fan_out').on('events').columns(['fanned_out', 'id']).execute();
 
   await db.schema

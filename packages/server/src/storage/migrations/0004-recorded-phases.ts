@@ -13,7 +13,12 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema.alterTable('idempotency_records').addColumn('locked_until', 'text').execute();
   await db.schema
     .alterTable('idempotency_records')
-    .addColumn('recovery_point', 'text', (c) => c.notNull().defaultTo('started').check(sql`recovery_point in ('started', 'operator_call_started', 'finished')`))
+    .addColumn('recovery_point', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('started')
+        .check(sql`recovery_point in ('started', 'operator_call_started', 'finished')`),
+    )
     .execute();
   // What the request created (a payment's or a refund's id), so a takeover resumes that very resource.
   await db.schema.alterTable('idempotency_records').addColumn('resource_id', 'text').execute();

@@ -14,7 +14,10 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema.createIndex('payments_scope_status').on('payments').columns(['merchant_id', 'environment', 'status', 'id']).execute();
 
   // The object's metadata as JSON, returned as written; `{}` when none was given.
-  await db.schema.alterTable('payments').addColumn('metadata', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+  await db.schema
+    .alterTable('payments')
+    .addColumn('metadata', 'text', (c) => c.notNull().defaultTo('{}'))
+    .execute();
   await db.schema.alterTable('payments').addColumn('failure_code', 'text').execute();
 
   // One row per metadata key, so a list filtered by one key and value reads an index, newest first.
@@ -29,11 +32,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('value', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('metadata_entries_pk', ['object_id', 'key'])
     .execute();
-  await db.schema
-    .createIndex('metadata_entries_search')
-    .on('metadata_entries')
-    .columns(['merchant_id', 'environment', 'object_type', 'key', 'value', 'object_id'])
-    .execute();
+  await db.schema.createIndex('metadata_entries_search').on('metadata_entries').columns(['merchant_id', 'environment', 'object_type', 'key', 'value', 'object_id']).execute();
 
   // The merchant reference of the object an event is about, for GET /events?reference=.
   await db.schema.alterTable('events').addColumn('subject_reference', 'text').execute();
@@ -44,7 +43,7 @@ export async function up(db: AnyDb): Promise<void> {
 /** Events written before this migration: the reference is read from their stored payload. */
 async function backfillEventReferences(db: AnyDb): Promise<void> {
   const batch = 1000;
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const rows: { id: string; payload: string }[] = await db.selectFrom('events').select(['id', 'payload']).where('id', '>', after).orderBy('id').limit(batch).execute();
     for (const row of rows) {
       const reference = (JSON.parse(row.payload) as { payment?: { reference?: string } }).payment?.reference ?? null;

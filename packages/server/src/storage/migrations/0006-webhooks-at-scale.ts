@@ -10,14 +10,24 @@ type AnyDb = Kysely<any>;
  */
 export async function up(db: AnyDb): Promise<void> {
   await db.schema.alterTable('webhook_endpoints').addColumn('max_in_flight', 'integer').execute();
-  await db.schema.alterTable('webhook_deliveries').addColumn('stream', 'text', (c) => c.notNull().defaultTo('')).execute();
-  await db.schema.alterTable('webhook_deliveries').addColumn('target_host', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('webhook_deliveries')
+    .addColumn('stream', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
+  await db.schema
+    .alterTable('webhook_deliveries')
+    .addColumn('target_host', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   await db
     .updateTable('webhook_deliveries')
     .set({ stream: sql`case when destination = 'callback' then 'callback:' || target_url else destination end` })
     .execute();
   // Hosts matter only for deliveries still to be sent; URL parsing happens here, not in SQL.
-  const open: { id: string; target_url: string }[] = await db.selectFrom('webhook_deliveries').select(['id', 'target_url']).where('status', 'in', ['pending', 'retrying', 'delivering']).execute();
+  const open: { id: string; target_url: string }[] = await db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'target_url'])
+    .where('status', 'in', ['pending', 'retrying', 'delivering'])
+    .execute();
   for (const row of open) {
     let host = '';
     try {

@@ -15,7 +15,11 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema.alterTable('payments').addColumn('return_url', 'text').execute();
   const hosted = await db.selectFrom('payments').select('id').where('mode', '=', 'hosted').execute();
   for (const { id } of hosted) {
-    await db.updateTable('payments').set({ checkout_token: randomBytes(32).toString('base64url') }).where('id', '=', id).execute();
+    await db
+      .updateTable('payments')
+      .set({ checkout_token: randomBytes(32).toString('base64url') })
+      .where('id', '=', id)
+      .execute();
   }
   // NULLs (direct payments) never collide in a unique index, on either database.
   await db.schema.createIndex('payments_checkout_token').on('payments').column('checkout_token').unique().execute();

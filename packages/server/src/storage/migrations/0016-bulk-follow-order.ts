@@ -11,7 +11,10 @@ type AnyDb = Kysely<any>;
  * again: it moves only when the batch does.
  */
 export async function up(db: AnyDb): Promise<void> {
-  await db.schema.alterTable('bulk_batches').addColumn('followed_at', 'text', (col) => col.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('bulk_batches')
+    .addColumn('followed_at', 'text', (col) => col.notNull().defaultTo(''))
+    .execute();
   await sql`update bulk_batches set followed_at = updated_at where status = 'processing'`.execute(db);
   await db.schema.dropIndex('bulk_batches_processing').execute();
   await db.schema.createIndex('bulk_batches_follow').on('bulk_batches').columns(['followed_at', 'id']).where(sql.ref('status'), '=', 'processing').execute();

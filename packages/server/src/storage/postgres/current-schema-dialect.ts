@@ -6,16 +6,7 @@
  * while it runs, and it slows down as schemas multiply. The migrator introspects on every
  * migration and on every /ready check, and Akwe only ever needs its own schema.
  */
-import {
-  PostgresDialect,
-  sql,
-  type DatabaseIntrospector,
-  type DatabaseMetadata,
-  type DatabaseMetadataOptions,
-  type Kysely,
-  type SchemaMetadata,
-  type TableMetadata,
-} from 'kysely';
+import { PostgresDialect, sql, type DatabaseIntrospector, type DatabaseMetadata, type DatabaseMetadataOptions, type Kysely, type SchemaMetadata, type TableMetadata } from 'kysely';
 
 const kyselyBookkeepingTables = ['kysely_migration', 'kysely_migration_lock'];
 

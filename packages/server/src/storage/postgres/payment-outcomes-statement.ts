@@ -164,7 +164,12 @@ class Parameters {
 
   /** `unnest(<one array per column>) as alias (columns)`: the rows as a table. */
   rows(alias: string, columns: readonly Column[], rows: readonly Row[]): string {
-    const arrays = columns.map(([name, type]) => this.add(rows.map((row) => row[name] ?? null), `${type}[]`));
+    const arrays = columns.map(([name, type]) =>
+      this.add(
+        rows.map((row) => row[name] ?? null),
+        `${type}[]`,
+      ),
+    );
     return `unnest(${arrays.join(', ')}) as ${quote(alias)} (${columns.map(([name]) => quote(name)).join(', ')})`;
   }
 }
@@ -207,7 +212,7 @@ export function paymentOutcomesStatement(outcomes: PaymentOutcomes): CompiledQue
       `where ${keyMatches('r', 'c')} and "r"."lease_token" = "c"."lease_token" and "r"."state" = 'in_progress' and ${inPassed('c', 'may_claim')} returning "c"."i"`,
   );
   const inserted = p.rows('c', CLAIM_COLUMNS, inserts);
-    add(
+  add(
     'claims_inserted',
     `insert into "idempotency_records" (${names(CLAIM_RECORD).join(', ')}) select ${columnsOf('c', CLAIM_RECORD).join(', ')} from ${inserted} ` +
       `where ${inPassed('c', 'may_claim')} ` +
@@ -217,10 +222,7 @@ export function paymentOutcomesStatement(outcomes: PaymentOutcomes): CompiledQue
       // Only a record whose 24-hour window has passed may be replaced (created_at is the claim's now).
       `where "idempotency_records"."expires_at" <= excluded."created_at" returning ${CLAIM_KEY.map(quote).join(', ')}`,
   );
-  add(
-    'claims',
-    `select "i" from "claims_updated" union all select "c"."i" from "claims_inserted" as "w" join ${inserted} on ${keyMatches('w', 'c')}`,
-  );
+  add('claims', `select "i" from "claims_updated" union all select "c"."i" from "claims_inserted" as "w" join ${inserted} on ${keyMatches('w', 'c')}`);
   add(
     'claimed',
     `select "i" from "claims" union all select "u"."i" from unnest(${p.add(outcomes.unclaimed, 'int[]')}) as "u" ("i") where "u"."i" in (select "i" from "may_claim")`,
@@ -231,10 +233,7 @@ export function paymentOutcomesStatement(outcomes: PaymentOutcomes): CompiledQue
       `from "payment_inputs" as "n" ` +
       `where "p"."id" = "n"."id" and "p"."version" = "n"."expected_version" and ${inPassed('n', 'claimed')} returning "n"."i"`,
   );
-  add(
-    'passed',
-    `select "i" from "payments" union all select "i" from "claimed" where "i" = any(${p.add(outcomes.withoutPayment, 'int[]')})`,
-  );
+  add('passed', `select "i" from "payments" union all select "i" from "claimed" where "i" = any(${p.add(outcomes.withoutPayment, 'int[]')})`);
   add(
     'events',
     `insert into "events" (${names(EVENT_RECORD).join(', ')}) select ${columnsOf('e', EVENT_RECORD).join(', ')} ` +

@@ -16,14 +16,7 @@ export class ApiKeyRepository implements ApiKeyStore {
         .selectFrom('api_keys as k')
         .leftJoin('merchants as m', 'm.id', 'k.merchant_id')
         .selectAll('k')
-        .select([
-          'm.id as m_id',
-          'm.name as m_name',
-          'm.status as m_status',
-          'm.kyc_status as m_kyc_status',
-          'm.created_at as m_created_at',
-          'm.updated_at as m_updated_at',
-        ])
+        .select(['m.id as m_id', 'm.name as m_name', 'm.status as m_status', 'm.kyc_status as m_kyc_status', 'm.created_at as m_created_at', 'm.updated_at as m_updated_at'])
         .where('k.key_hash', '=', hash);
     this.keyByHash = new PreparedQuery(db, keyWithMerchant);
     // Recorded routes (idempotency.ts) also ask whether the request's idempotency key is in use.

@@ -148,7 +148,10 @@ export class BulkBatchRepository implements BulkBatchStore {
       const entries = metadataEntries('bulk_batch', batch);
       if (entries.length > 0) await trx.insertInto('metadata_entries').values(entries).execute();
       for (let start = 0; start < items.length; start += INSERT_CHUNK) {
-        await trx.insertInto('bulk_batch_items').values(items.slice(start, start + INSERT_CHUNK).map(itemToRow)).execute();
+        await trx
+          .insertInto('bulk_batch_items')
+          .values(items.slice(start, start + INSERT_CHUNK).map(itemToRow))
+          .execute();
       }
     });
   }
@@ -178,7 +181,10 @@ export class BulkBatchRepository implements BulkBatchStore {
     await assertCursorListed({ query: batchItems(), idColumn: 'id' }, page);
     // Row order (ids are made in row order): the mirror of keysetQuery's newest-first order.
     if (page.endingBefore !== undefined) {
-      query = query.where('id', '<', page.endingBefore).orderBy('id', 'desc').limit(page.limit + 1);
+      query = query
+        .where('id', '<', page.endingBefore)
+        .orderBy('id', 'desc')
+        .limit(page.limit + 1);
     } else {
       if (page.startingAfter !== undefined) query = query.where('id', '>', page.startingAfter);
       query = query.orderBy('id', 'asc').limit(page.limit + 1);
@@ -208,7 +214,12 @@ export class BulkBatchRepository implements BulkBatchStore {
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) !== 1) throw new VersionConflict();
         if (options.cancelPendingLines) {
-          await trx.updateTable('bulk_batch_items').set({ status: 'cancelled', updated_at: next.updatedAt }).where('batch_id', '=', next.id).where('status', '=', 'pending').execute();
+          await trx
+            .updateTable('bulk_batch_items')
+            .set({ status: 'cancelled', updated_at: next.updatedAt })
+            .where('batch_id', '=', next.id)
+            .where('status', '=', 'pending')
+            .execute();
         }
         await this.outbox.insert(trx, events);
       });

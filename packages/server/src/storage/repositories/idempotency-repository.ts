@@ -41,11 +41,27 @@ export class IdempotencyRepository implements IdempotencyStore {
   ) {
     this.writes = new ClaimWrites(db, sealing);
     this.byKey = new PreparedQuery(db, (db, merchantId: string, environment: string, method: string, route: string, key: string, now: string) =>
-      db.selectFrom('idempotency_records').selectAll().where((eb) => isRecord(eb, { merchantId, environment: environment as Environment, method, route, key })).where('expires_at', '>', now),
+      db
+        .selectFrom('idempotency_records')
+        .selectAll()
+        .where((eb) => isRecord(eb, { merchantId, environment: environment as Environment, method, route, key }))
+        .where('expires_at', '>', now),
     );
     this.insertClaim = new PreparedQuery(
       db,
-      (db, merchantId: string, environment: string, method: string, route: string, key: string, requestHash: string, now: string, expiresAt: string, leaseToken: string, lockedUntil: string) =>
+      (
+        db,
+        merchantId: string,
+        environment: string,
+        method: string,
+        route: string,
+        key: string,
+        requestHash: string,
+        now: string,
+        expiresAt: string,
+        leaseToken: string,
+        lockedUntil: string,
+      ) =>
         db
           .insertInto('idempotency_records')
           .values({
@@ -156,7 +172,18 @@ export class IdempotencyRepository implements IdempotencyStore {
 
   async complete(record: IdempotencyRecord, response: StoredResponse): Promise<boolean> {
     const { merchantId, environment, method, route, key, createdAt, leaseToken } = record;
-    const result = await this.completeClaim.execute(this.db, merchantId, environment, method, route, key, createdAt, leaseToken ?? '', response.status, this.sealing.toColumn(response)!);
+    const result = await this.completeClaim.execute(
+      this.db,
+      merchantId,
+      environment,
+      method,
+      route,
+      key,
+      createdAt,
+      leaseToken ?? '',
+      response.status,
+      this.sealing.toColumn(response)!,
+    );
     return Number(result.numAffectedRows ?? 0) > 0;
   }
 

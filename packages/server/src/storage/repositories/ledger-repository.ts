@@ -1,6 +1,14 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Currency } from '../../core/catalog/operator-catalog.js';
-import { accountKinds, insufficientBalance, type AccountKind, type Balance, type BalanceTransaction, type BalanceTransactionType, type LedgerPosting } from '../../core/ledger/ledger.js';
+import {
+  accountKinds,
+  insufficientBalance,
+  type AccountKind,
+  type Balance,
+  type BalanceTransaction,
+  type BalanceTransactionType,
+  type LedgerPosting,
+} from '../../core/ledger/ledger.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import type { IdSource } from '../../core/ports.js';
 import type { Page, PageRequest } from '../../core/shared/pagination.js';
@@ -168,10 +176,7 @@ export class LedgerRepository {
     postings.forEach(({ entry, gate }, index) => {
       const id = this.newId();
       statement.from(gate);
-      statement.add(
-        `ledger_transaction_${index}`,
-        statement.insertRow('ledger_transactions', transactionRow(id, entry, now)),
-      );
+      statement.add(`ledger_transaction_${index}`, statement.insertRow('ledger_transactions', transactionRow(id, entry, now)));
       const entries = entry.lines.map((line) => `(${p(this.newId(), 'text')}, ${p(line.kind, 'text')}, ${p(line.amountMinor, 'bigint')})`).join(', ');
       statement.add(
         `ledger_entries_${index}`,
@@ -247,7 +252,15 @@ export class LedgerRepository {
     await this.transactionRows.execute(trx, transactions);
     await this.entryRows.execute(
       trx,
-      entries.flatMap((entry, index) => entry.lines.map((line) => ({ id: this.newId(), transaction_id: transactions[index]!.id, account_id: accounts.get(line.kind)!, amount_minor: line.amountMinor, created_at: now }))),
+      entries.flatMap((entry, index) =>
+        entry.lines.map((line) => ({
+          id: this.newId(),
+          transaction_id: transactions[index]!.id,
+          account_id: accounts.get(line.kind)!,
+          amount_minor: line.amountMinor,
+          created_at: now,
+        })),
+      ),
     );
     await this.applyLines(trx, entries, now);
   }
@@ -302,24 +315,41 @@ export class LedgerRepository {
     const now = this.clock.now().toISOString();
     const opened = await trx
       .insertInto('ledger_accounts')
-      .values(accountKinds.map((kind) => ({ id: this.newId(), merchant_id: scope.merchantId, environment: scope.environment, currency, kind, balance_minor: 0, created_at: now, updated_at: now })))
+      .values(
+        accountKinds.map((kind) => ({
+          id: this.newId(),
+          merchant_id: scope.merchantId,
+          environment: scope.environment,
+          currency,
+          kind,
+          balance_minor: 0,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
       .onConflict((oc) => oc.columns(['merchant_id', 'environment', 'currency', 'kind']).doNothing())
       .returning(['kind'])
       .execute();
     const accounts = await this.accountIds(trx, scope, currency);
     if (scope.environment === 'test' && this.sandboxFloatMinor > 0 && opened.some((row) => row.kind === 'available')) {
-      await this.postGroup(trx, [{
-        merchantId: scope.merchantId,
-        environment: scope.environment,
-        currency,
-        type: 'sandbox_float',
-        source: { type: 'account', id: accounts.get('available')!, reference: null },
-        description: 'Sandbox float: the test balance’s starting money',
-        lines: [
-          { kind: 'sandbox_float', amountMinor: -this.sandboxFloatMinor },
-          { kind: 'available', amountMinor: this.sandboxFloatMinor },
+      await this.postGroup(
+        trx,
+        [
+          {
+            merchantId: scope.merchantId,
+            environment: scope.environment,
+            currency,
+            type: 'sandbox_float',
+            source: { type: 'account', id: accounts.get('available')!, reference: null },
+            description: 'Sandbox float: the test balance’s starting money',
+            lines: [
+              { kind: 'sandbox_float', amountMinor: -this.sandboxFloatMinor },
+              { kind: 'available', amountMinor: this.sandboxFloatMinor },
+            ],
+          },
         ],
-      }], accounts);
+        accounts,
+      );
     }
     return accounts;
   }

@@ -55,7 +55,7 @@ function outcomeOf(change: PaymentChange, written: { accountsOpen: boolean; vers
 function takeBatch(waiting: PostingQueue['waiting']): PostingQueue['waiting'] {
   const batch: PostingQueue['waiting'] = [];
   const payments = new Set<string>();
-  for (let index = 0; index < waiting.length && batch.length < MAX_PHASE_BATCH; ) {
+  for (let index = 0; index < waiting.length && batch.length < MAX_PHASE_BATCH;) {
     const paymentId = waiting[index]!.change.payment?.next.id;
     if (paymentId !== undefined && payments.has(paymentId)) {
       index += 1;
@@ -194,15 +194,17 @@ function refundToRow(r: Refund): Selectable<RefundTable> {
  * of scanning every payment on each pass of the expiry worker.
  */
 export function dueForExpiryQuery(db: Kysely<Database> | Transaction<Database>, now: string, limit: number) {
-  return db
-    .selectFrom('payments')
-    .selectAll()
-    .where('status', 'in', nonFinalStatuses)
-    .where('expires_at', '<=', now)
-    // An operator call in flight decides first (or its recovery does): expiry must not race it.
-    .where('operator_call', 'is', null)
-    .orderBy('expires_at')
-    .limit(limit);
+  return (
+    db
+      .selectFrom('payments')
+      .selectAll()
+      .where('status', 'in', nonFinalStatuses)
+      .where('expires_at', '<=', now)
+      // An operator call in flight decides first (or its recovery does): expiry must not race it.
+      .where('operator_call', 'is', null)
+      .orderBy('expires_at')
+      .limit(limit)
+  );
 }
 
 /** A hosted payment by its checkout token; exported so the query-plan test reads this very query. */
@@ -415,7 +417,10 @@ export class PaymentRepository implements PaymentStore {
   async listRefunds(scope: TenantScope, paymentId: string, page: PageRequest): Promise<Page<Refund>> {
     await assertCursorListed(refundListRows(this.db, scope, paymentId), page);
     const rows = await refundListQuery(this.db, scope, paymentId, page).execute();
-    return toPage(rows.map((row) => refundFromRow(row, row.payment_reference)), page);
+    return toPage(
+      rows.map((row) => refundFromRow(row, row.payment_reference)),
+      page,
+    );
   }
 
   async findAnyRefundById(refundId: string): Promise<Refund | undefined> {
@@ -451,7 +456,11 @@ export class PaymentRepository implements PaymentStore {
       await trx
         .updateTable('payments')
         .set((eb) => ({ next_check_at: claimUntil, version: eb('version', '+', 1) }))
-        .where('id', 'in', due.map((payment) => payment.id))
+        .where(
+          'id',
+          'in',
+          due.map((payment) => payment.id),
+        )
         .execute();
       return due.map((payment) => ({ ...payment, nextCheckAt: claimUntil, version: payment.version + 1 }));
     });
@@ -560,7 +569,13 @@ export class PaymentRepository implements PaymentStore {
         if (batch.length === 1) throw error;
         // The batch wrote nothing (one statement): each change again on its own, for its own answer.
         results = [];
-        for (const waiting of batch) results.push(await this.runOneStatement([waiting.change]).then(([result]) => result!, (error: unknown) => ({ error })));
+        for (const waiting of batch)
+          results.push(
+            await this.runOneStatement([waiting.change]).then(
+              ([result]) => result!,
+              (error: unknown) => ({ error }),
+            ),
+          );
       }
       results.forEach((result, index) => {
         if ('error' in result) batch[index]!.reject(result.error);

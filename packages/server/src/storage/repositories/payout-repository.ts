@@ -139,14 +139,27 @@ export class PayoutRepository implements PayoutStore {
       await this.db.transaction().execute(async (trx) => {
         if (claim) await this.claims.writeIn(trx, claim);
         for (let start = 0; start < payouts.length; start += INSERT_CHUNK) {
-          await trx.insertInto('payouts').values(payouts.slice(start, start + INSERT_CHUNK).map(({ payout }) => payoutToRow(payout))).execute();
+          await trx
+            .insertInto('payouts')
+            .values(payouts.slice(start, start + INSERT_CHUNK).map(({ payout }) => payoutToRow(payout)))
+            .execute();
         }
         const entries = payouts.flatMap(({ payout }) => metadataEntries('payout', payout));
-        for (let start = 0; start < entries.length; start += INSERT_CHUNK) await trx.insertInto('metadata_entries').values(entries.slice(start, start + INSERT_CHUNK)).execute();
-        await this.outbox.insert(trx, payouts.flatMap(({ events }) => events));
+        for (let start = 0; start < entries.length; start += INSERT_CHUNK)
+          await trx
+            .insertInto('metadata_entries')
+            .values(entries.slice(start, start + INSERT_CHUNK))
+            .execute();
+        await this.outbox.insert(
+          trx,
+          payouts.flatMap(({ events }) => events),
+        );
         // Last: the merchant's account rows stay locked from here to the commit, and postings of one
         // balance move it once (ledger-repository.ts).
-        await this.ledger.post(trx, payouts.flatMap(({ ledger }) => ledger));
+        await this.ledger.post(
+          trx,
+          payouts.flatMap(({ ledger }) => ledger),
+        );
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AkweError('duplicate_reference', duplicateMessage, { field: 'reference' });
@@ -249,7 +262,11 @@ export class PayoutRepository implements PayoutStore {
     await trx
       .updateTable('payouts')
       .set((eb) => ({ ...set, version: eb('version', '+', 1) }))
-      .where('id', 'in', rows.map((payout) => payout.id))
+      .where(
+        'id',
+        'in',
+        rows.map((payout) => payout.id),
+      )
       .execute();
   }
 }

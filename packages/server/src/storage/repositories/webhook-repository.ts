@@ -3,7 +3,14 @@ import { AkweError } from '../../core/errors/index.js';
 import { subjectReference, type StoredEvent } from '../../core/events/stored-event.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
-import { CALLBACK_DESTINATION, type DeliveryAttempt, type DeliveryStatus, type WebhookApiVersion, type WebhookDelivery, type WebhookEndpoint } from '../../core/webhooks/webhook-endpoint.js';
+import {
+  CALLBACK_DESTINATION,
+  type DeliveryAttempt,
+  type DeliveryStatus,
+  type WebhookApiVersion,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from '../../core/webhooks/webhook-endpoint.js';
 import type { ClaimOptions, EventFilters, NewDelivery, SendingContext, TryResult, WebhookStore } from '../../core/webhooks/webhook-store.js';
 import { mapPage, type Page, type PageRequest } from '../../core/shared/pagination.js';
 import { assertCursorListed, keysetQuery, toPage } from '../keyset-page.js';
@@ -99,7 +106,10 @@ export class WebhookRepository implements WebhookStore {
   async pageEndpoints(scope: TenantScope, page: PageRequest): Promise<Page<WebhookEndpoint>> {
     await assertCursorListed({ query: this.scoped(this.db, scope), idColumn: 'id' }, page);
     const rows = await keysetQuery(this.scoped(this.db, scope), 'id', page).execute();
-    return toPage(rows.map((row) => this.endpointFromRow(row)), page);
+    return toPage(
+      rows.map((row) => this.endpointFromRow(row)),
+      page,
+    );
   }
 
   async updateEndpoint(endpoint: WebhookEndpoint, claim?: ClaimWrite): Promise<void> {
@@ -210,7 +220,11 @@ export class WebhookRepository implements WebhookStore {
         await trx
           .updateTable('events')
           .set({ fanned_out: 1 })
-          .where('id', 'in', rows.map((row) => row.id))
+          .where(
+            'id',
+            'in',
+            rows.map((row) => row.id),
+          )
           .execute();
       }
       return rows.length;
@@ -235,7 +249,10 @@ export class WebhookRepository implements WebhookStore {
       // budgets need is read: most of the window is not chosen (docs/performance.md "Webhook claims").
       const window = limit * 4;
       const due = (status: DeliveryStatus) => {
-        let query = trx.selectFrom('webhook_deliveries').select([...slotColumns, 'next_attempt_at']).where('status', '=', status);
+        let query = trx
+          .selectFrom('webhook_deliveries')
+          .select([...slotColumns, 'next_attempt_at'])
+          .where('status', '=', status);
         query = status === 'delivering' ? query.where('locked_until', '<=', now) : query.where('next_attempt_at', '<=', now).orderBy('next_attempt_at').orderBy('id');
         // A backlog that cannot be sent now must not fill the window and hide everyone else's work.
         if (excludedStreams.length > 0) query = query.where('stream', 'not in', excludedStreams);
@@ -357,11 +374,22 @@ export class WebhookRepository implements WebhookStore {
     });
   }
 
-  async resend(event: StoredEvent, targets: NewDelivery[], now: string, newId: () => string, claimFor?: (deliveries: WebhookDelivery[]) => ClaimWrite | undefined): Promise<WebhookDelivery[]> {
+  async resend(
+    event: StoredEvent,
+    targets: NewDelivery[],
+    now: string,
+    newId: () => string,
+    claimFor?: (deliveries: WebhookDelivery[]) => ClaimWrite | undefined,
+  ): Promise<WebhookDelivery[]> {
     const resent = await this.db.transaction().execute(async (trx) => {
       const ids: string[] = [];
       for (const target of targets) {
-        const existing = await trx.selectFrom('webhook_deliveries').select(['id', 'status']).where('event_id', '=', event.id).where('destination', '=', target.destination).executeTakeFirst();
+        const existing = await trx
+          .selectFrom('webhook_deliveries')
+          .select(['id', 'status'])
+          .where('event_id', '=', event.id)
+          .where('destination', '=', target.destination)
+          .executeTakeFirst();
         if (!existing) {
           const row = this.newDeliveryRow(event, target, now, newId());
           await trx.insertInto('webhook_deliveries').values(row).execute();

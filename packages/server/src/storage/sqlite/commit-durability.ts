@@ -79,7 +79,10 @@ export class CommitDurability {
       () => {
         this.syncInFlight = false;
         this.durable = Math.max(this.durable, covered);
-        this.settle((waiter) => waiter.commit <= covered, (waiter) => waiter.resolve());
+        this.settle(
+          (waiter) => waiter.commit <= covered,
+          (waiter) => waiter.resolve(),
+        );
         this.runAfterSync();
         // Commits made while this sync ran need the next one.
         this.startSync();
@@ -87,7 +90,10 @@ export class CommitDurability {
       (error: unknown) => {
         this.syncInFlight = false;
         this.failure = new Error('the SQLite write-ahead log could not be synced to disk', { cause: error });
-        this.settle(() => true, (waiter) => waiter.reject(this.failure));
+        this.settle(
+          () => true,
+          (waiter) => waiter.reject(this.failure),
+        );
         this.runAfterSync();
         for (const listener of this.failureListeners.splice(0)) listener(this.failure);
       },
@@ -99,7 +105,7 @@ export class CommitDurability {
   }
 
   private settle(matches: (waiter: (typeof this.waiters)[number]) => boolean, finish: (waiter: (typeof this.waiters)[number]) => void): void {
-    for (let i = 0; i < this.waiters.length; ) {
+    for (let i = 0; i < this.waiters.length;) {
       const waiter = this.waiters[i]!;
       if (matches(waiter)) {
         this.waiters.splice(i, 1);

@@ -26,9 +26,7 @@ class GroupCommitConnection implements DatabaseConnection {
   constructor(readonly groupCommit: SqliteGroupCommit) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const outcome = this.transaction
-      ? this.groupCommit.runInTransaction(this.transaction, compiledQuery)
-      : await this.groupCommit.run(compiledQuery);
+    const outcome = this.transaction ? this.groupCommit.runInTransaction(this.transaction, compiledQuery) : await this.groupCommit.run(compiledQuery);
     return outcome as QueryResult<R>;
   }
 

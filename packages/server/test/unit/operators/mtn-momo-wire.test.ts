@@ -5,7 +5,16 @@ import { readFileSync } from 'node:fs';
 import type { Payment, Refund } from '../../../src/core/payments/payment.js';
 import type { Payout } from '../../../src/core/payouts/payout.js';
 import { majorAmount, refund, requestToPay, statusQuery, tokenRequest, transfer } from '../../../src/operators/mtn-momo/mtn-requests.js';
-import { collectionAnswer, collectionRefused, failureFor, MtnProtocolError, parseToken, parseTransaction, payoutAnswer, refundAnswer } from '../../../src/operators/mtn-momo/mtn-responses.js';
+import {
+  collectionAnswer,
+  collectionRefused,
+  failureFor,
+  MtnProtocolError,
+  parseToken,
+  parseTransaction,
+  payoutAnswer,
+  refundAnswer,
+} from '../../../src/operators/mtn-momo/mtn-responses.js';
 import { readMtnCallback } from '../../../src/operators/mtn-momo/mtn-callbacks.js';
 import type { MtnMomoSettings } from '../../../src/operators/mtn-momo/mtn-settings.js';
 import { SecretValue } from '../../../src/operators/secret-value.js';

@@ -28,7 +28,11 @@ function problemsOf(run: () => unknown): string[] {
 
 describe('operators file', () => {
   it('builds one MTN connector per catalog slug, with secrets from the environment and the callback URL from PUBLIC_URL', () => {
-    const configured = parseOperatorsConfig({ operators: { mtn_bj: mtnBenin, mtn_ci: { ...mtnBenin, target_environment: 'mtnivorycoast', disbursement: undefined } } }, 'test', context({ MTN_SUB: 'secret-sub' }));
+    const configured = parseOperatorsConfig(
+      { operators: { mtn_bj: mtnBenin, mtn_ci: { ...mtnBenin, target_environment: 'mtnivorycoast', disbursement: undefined } } },
+      'test',
+      context({ MTN_SUB: 'secret-sub' }),
+    );
     assert.deepEqual(
       configured.map((entry) => [entry.slug, entry.gatewayCode, entry.family]),
       [

@@ -127,7 +127,10 @@ describe('Wave mock', () => {
     assert.equal(mock.state.postsFor('checkout', paymentId), 3);
 
     const found = await api(`/v1/checkout/sessions/search?client_reference=${paymentId}`);
-    assert.deepEqual(sessionsFromSearch(await found.json()).map((s) => s.id), [created.id]);
+    assert.deepEqual(
+      sessionsFromSearch(await found.json()).map((s) => s.id),
+      [created.id],
+    );
     const none = await api('/v1/checkout/sessions/search?client_reference=nobody');
     assert.deepEqual(await none.json(), { result: [] });
     const byId = await api(`/v1/checkout/sessions/${created.id}`);
@@ -138,7 +141,13 @@ describe('Wave mock', () => {
 
   it('refuses invalid sessions with request-validation-error, and keeps no idempotency answer for them', async () => {
     const key = { 'idempotency-key': 'invalid-then-fixed' };
-    for (const body of [sessionBody({ amount: '15.50' }), sessionBody({ amount: 1500 }), sessionBody({ currency: 'EUR' }), sessionBody({ success_url: 'nope' }), sessionBody({ restrict_payer_mobile: '0701020304' })]) {
+    for (const body of [
+      sessionBody({ amount: '15.50' }),
+      sessionBody({ amount: 1500 }),
+      sessionBody({ currency: 'EUR' }),
+      sessionBody({ success_url: 'nope' }),
+      sessionBody({ restrict_payer_mobile: '0701020304' }),
+    ]) {
       const response = await api('/v1/checkout/sessions', { body, headers: key });
       assert.equal(response.status, 400, JSON.stringify(body));
       assert.equal(((await response.json()) as { code: string }).code, 'request-validation-error');
@@ -153,7 +162,12 @@ describe('Wave mock', () => {
     assert.equal(page.status, 200);
     assert.match(await page.text(), /<form method="post">/);
 
-    const paid = await fetch(created.launchUrl!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'outcome=succeeded', redirect: 'manual' });
+    const paid = await fetch(created.launchUrl!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'outcome=succeeded',
+      redirect: 'manual',
+    });
     assert.equal(paid.status, 303);
     assert.equal(paid.headers.get('location'), 'https://shop.example/ok');
 
@@ -172,13 +186,23 @@ describe('Wave mock', () => {
     assert.equal(answer.pspReference, after.transactionId);
     assert.equal(parseCheckoutSession(event.data).transactionId, after.transactionId);
 
-    const again = await fetch(created.launchUrl!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'outcome=succeeded', redirect: 'manual' });
+    const again = await fetch(created.launchUrl!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'outcome=succeeded',
+      redirect: 'manual',
+    });
     assert.equal(again.status, 409, 'a paid session cannot be paid twice');
   });
 
   it('keeps a session open after a failed attempt (webhook payment_failed, error_url), and ends it when abandoned', async () => {
     const created = parseCheckoutSession(await (await api('/v1/checkout/sessions', { body: sessionBody({ client_reference: 'failing' }) })).json());
-    const failed = await fetch(created.launchUrl!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'outcome=failed', redirect: 'manual' });
+    const failed = await fetch(created.launchUrl!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'outcome=failed',
+      redirect: 'manual',
+    });
     assert.deepEqual([failed.status, failed.headers.get('location')], [303, 'https://shop.example/ko']);
     const delivery = await receiver.next();
     const event = parseWaveEvent(delivery.body);
@@ -187,7 +211,12 @@ describe('Wave mock', () => {
     const retrying = parseCheckoutSession(event.data);
     assert.deepEqual([retrying.checkoutStatus, retrying.lastPaymentError?.code], ['open', 'insufficient-funds']);
 
-    const abandoned = await fetch(created.launchUrl!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'outcome=cancelled', redirect: 'manual' });
+    const abandoned = await fetch(created.launchUrl!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'outcome=cancelled',
+      redirect: 'manual',
+    });
     assert.deepEqual([abandoned.status, abandoned.headers.get('location')], [303, 'https://shop.example/ko']);
     const ended = sessionAnswer(parseCheckoutSession(await (await api(`/v1/checkout/sessions/${created.id}`)).json()));
     assert.deepEqual([ended.path, ended.failureCode], [['processing', 'failed'], 'insufficient_funds']);
@@ -231,7 +260,10 @@ describe('Wave mock', () => {
 
     assert.equal(parsePayout(await (await api(`/v1/payout/${sent.id}`)).json()).id, sent.id);
     const found = (await (await api(`/v1/payouts/search?client_reference=${payoutId}`)).json()) as { result: unknown[] };
-    assert.deepEqual(found.result.map((p) => parsePayout(p).id), [sent.id]);
+    assert.deepEqual(
+      found.result.map((p) => parsePayout(p).id),
+      [sent.id],
+    );
     const missing = await api('/v1/payout/pt-nope');
     assert.deepEqual([missing.status, ((await missing.json()) as { code: string }).code], [404, 'payout-not-found']);
 
@@ -253,7 +285,11 @@ describe('Wave mock', () => {
 
     // The one that stays processing is settled through the control route.
     const pending = mock.state.payoutsByReference('+2250701020453')[0]!;
-    const settled = await fetch(`${mock.url}/_mock/payouts/${pending.id}/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'succeeded' }) });
+    const settled = await fetch(`${mock.url}/_mock/payouts/${pending.id}/settle`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'succeeded' }),
+    });
     assert.equal(payoutAnswer(parsePayout(await settled.json())).status, 'COMPLETED');
   });
 

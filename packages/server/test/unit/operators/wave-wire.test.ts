@@ -129,7 +129,12 @@ describe('Wave requests', () => {
   });
 
   it('restricts the payer only when asked, and takes explicit URLs and a new key for a second session', () => {
-    const request = createCheckoutSession(settings, payment, { restrictPayerMobile: true, successUrl: 'https://shop.example/ok', errorUrl: 'https://shop.example/ko', idempotencyKey: `${payment.id}:2` });
+    const request = createCheckoutSession(settings, payment, {
+      restrictPayerMobile: true,
+      successUrl: 'https://shop.example/ok',
+      errorUrl: 'https://shop.example/ko',
+      idempotencyKey: `${payment.id}:2`,
+    });
     assert.equal(request.body!['restrict_payer_mobile'], '+2250701020304');
     assert.equal(request.body!['success_url'], 'https://shop.example/ok');
     assert.equal(request.body!['error_url'], 'https://shop.example/ko');
@@ -229,7 +234,17 @@ describe('Wave checkout sessions', () => {
 
   it('refuses bodies it cannot read as protocol errors (the outcome stays unknown)', () => {
     const open = fixture('checkout-session-open') as Record<string, unknown>;
-    for (const body of [undefined, 'cos-1', [], {}, { ...open, id: '' }, { ...open, checkout_status: 'done' }, { ...open, payment_status: 'paid' }, { ...open, amount: 1500 }, { ...open, amount: '15,00' }]) {
+    for (const body of [
+      undefined,
+      'cos-1',
+      [],
+      {},
+      { ...open, id: '' },
+      { ...open, checkout_status: 'done' },
+      { ...open, payment_status: 'paid' },
+      { ...open, amount: 1500 },
+      { ...open, amount: '15,00' },
+    ]) {
       assert.throws(() => parseCheckoutSession(body), WaveProtocolError, JSON.stringify(body));
     }
     for (const body of [undefined, [], { results: [] }, { result: {} }]) assert.throws(() => parseSearch(body), WaveProtocolError, JSON.stringify(body));
@@ -308,7 +323,9 @@ describe('Wave webhooks', () => {
 
   it('accepts a delivery signed with the secret, as raw bytes or text', () => {
     const header = signWaveWebhook(body, secret, t);
-    const expected = createHmac('sha256', secret).update(`${t}${body.toString('utf8')}`).digest('hex');
+    const expected = createHmac('sha256', secret)
+      .update(`${t}${body.toString('utf8')}`)
+      .digest('hex');
     assert.equal(header, `t=${t},v1=${expected}`, 'v1 is the HMAC of the timestamp then the body, no separator');
     assert.deepEqual(verifyWaveSignature(body, header, secret, t), { ok: true });
     assert.deepEqual(verifyWaveSignature(body.toString('utf8'), header, secret, t + 299), { ok: true });
@@ -340,7 +357,21 @@ describe('Wave webhooks', () => {
 
   it('refuses a missing or garbled header', () => {
     const good = signWaveWebhook(body, secret, t).split(',v1=')[1]!;
-    for (const header of [undefined, '', '   ', 'garbage', `v1=${good}`, `t=${t}`, `t=${t},v1=`, `t=${t},v1=${good.slice(0, 63)}`, `t=${t},v1=${good}zz`, `t=abc,v1=${good}`, `t=${t},t=${t},v1=${good}`, `t=${t},,v1=${good}`, `=x,t=${t},v1=${good}`]) {
+    for (const header of [
+      undefined,
+      '',
+      '   ',
+      'garbage',
+      `v1=${good}`,
+      `t=${t}`,
+      `t=${t},v1=`,
+      `t=${t},v1=${good.slice(0, 63)}`,
+      `t=${t},v1=${good}zz`,
+      `t=abc,v1=${good}`,
+      `t=${t},t=${t},v1=${good}`,
+      `t=${t},,v1=${good}`,
+      `=x,t=${t},v1=${good}`,
+    ]) {
       const check = verifyWaveSignature(body, header, secret, t);
       assert.equal(check.ok, false, JSON.stringify(header));
       assert.ok(!check.ok && check.reason.length > 0);

@@ -30,10 +30,17 @@
         }
         return !invalid;
       };
-      phone.addEventListener('input', function () { check(false); });
-      phone.addEventListener('blur', function () { check(true); });
+      phone.addEventListener('input', function () {
+        check(false);
+      });
+      phone.addEventListener('blur', function () {
+        check(true);
+      });
       phone.form.addEventListener('submit', function (event) {
-        if (!check(true)) { event.preventDefault(); phone.focus(); }
+        if (!check(true)) {
+          event.preventDefault();
+          phone.focus();
+        }
       });
     }
     var forms = flow.querySelectorAll('form');
@@ -41,18 +48,26 @@
       forms[i].addEventListener('submit', function (event) {
         if (event.defaultPrevented) return;
         var button = event.target.querySelector('button[type=submit]');
-        if (button) { setTimeout(function () { button.disabled = true; }, 0); }
+        if (button) {
+          setTimeout(function () {
+            button.disabled = true;
+          }, 0);
+        }
       });
     }
   }
 
-  function waitingState(state) { return state === 'waiting' || state === 'code'; }
+  function waitingState(state) {
+    return state === 'waiting' || state === 'code';
+  }
 
   function poll() {
     var url = flow.dataset.statusUrl;
     if (!url || !window.fetch) return;
     fetch(url, { headers: { accept: 'application/json' }, cache: 'no-store', credentials: 'same-origin' })
-      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (response) {
+        return response.ok ? response.json() : null;
+      })
       .then(function (status) {
         if (status && status.state !== flow.dataset.state) {
           flow.innerHTML = status.html;
@@ -63,7 +78,9 @@
         }
         if (waitingState(flow.dataset.state)) setTimeout(poll, POLL_MS);
       })
-      .catch(function () { setTimeout(poll, POLL_MS * 2); });
+      .catch(function () {
+        setTimeout(poll, POLL_MS * 2);
+      });
   }
 
   enhance();

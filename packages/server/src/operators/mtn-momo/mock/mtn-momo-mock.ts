@@ -66,7 +66,6 @@ export const DEFAULT_MTN_MOCK_CREDENTIALS: Readonly<Record<Product, MtnMockCrede
 const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const amountShape = /^\d+(\.\d{1,2})?$/;
 
-
 /** The mock's state, shared by its routes and the handle tests hold. */
 export class MtnMockState extends MockTimers {
   readonly transactions = new Map<string, MtnMockTransaction>();
@@ -221,7 +220,14 @@ export function mtnMomoMockPlugin(state: MtnMockState) {
       }
       if (body['currency'] !== options.currency) return reply.code(400).send(errorBody('INVALID_CURRENCY', `Currency not supported: ${String(body['currency'])}.`));
       const callbackHeader = request.headers['x-callback-url'];
-      const tx: MtnMockTransaction = { kind, referenceId, body, status: 'PENDING', callbacksSent: 0, ...(typeof callbackHeader === 'string' ? { callbackUrl: callbackHeader } : {}) };
+      const tx: MtnMockTransaction = {
+        kind,
+        referenceId,
+        body,
+        status: 'PENDING',
+        callbacksSent: 0,
+        ...(typeof callbackHeader === 'string' ? { callbackUrl: callbackHeader } : {}),
+      };
       let outcome: { status: 'SUCCESSFUL' | 'FAILED' | 'PENDING'; reason?: string };
       if (kind === 'refund') {
         const original = typeof body['referenceIdToRefund'] === 'string' ? state.transaction('requesttopay', body['referenceIdToRefund']) : undefined;

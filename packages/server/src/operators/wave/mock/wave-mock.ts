@@ -123,7 +123,6 @@ function utc(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -131,12 +130,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** JSON with sorted keys: two bodies with the same content have the same fingerprint. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isRecord(value)) return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(',')}}`;
+  if (isRecord(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)
+      .join(',')}}`;
   return JSON.stringify(value) ?? 'null';
 }
 
 function fingerprint(body: unknown): string {
-  return createHash('sha256').update(canonical(body ?? null)).digest('hex');
+  return createHash('sha256')
+    .update(canonical(body ?? null))
+    .digest('hex');
 }
 
 function errorBody(code: string, message: string): WaveErrorBody {
@@ -343,7 +348,11 @@ export function waveMockPlugin(state: WaveMockState) {
       if (state.faults.failNext > 0) {
         state.faults.failNext -= 1;
         const status = state.faults.failStatus;
-        return reply.code(status).send(status === 503 ? errorBody('service-unavailable', 'The service is temporarily unavailable.') : errorBody('internal-server-error', 'An internal server error occurred.'));
+        return reply
+          .code(status)
+          .send(
+            status === 503 ? errorBody('service-unavailable', 'The service is temporarily unavailable.') : errorBody('internal-server-error', 'An internal server error occurred.'),
+          );
       }
       // Wave's authentication phase, with its codes.
       const header = request.headers.authorization;
@@ -397,33 +406,42 @@ export function waveMockPlugin(state: WaveMockState) {
         if (body['currency'] !== options.currency) return `currency must be ${options.currency}.`;
         if (!absoluteUrl(body['success_url'])) return 'success_url must be an absolute URL.';
         if (!absoluteUrl(body['error_url'])) return 'error_url must be an absolute URL.';
-        if (body['client_reference'] !== undefined && (typeof body['client_reference'] !== 'string' || body['client_reference'].length > 255)) return 'client_reference must be a string of at most 255 characters.';
-        if (body['restrict_payer_mobile'] !== undefined && (typeof body['restrict_payer_mobile'] !== 'string' || !e164.test(body['restrict_payer_mobile']))) return 'restrict_payer_mobile must be an E.164 number.';
+        if (body['client_reference'] !== undefined && (typeof body['client_reference'] !== 'string' || body['client_reference'].length > 255))
+          return 'client_reference must be a string of at most 255 characters.';
+        if (body['restrict_payer_mobile'] !== undefined && (typeof body['restrict_payer_mobile'] !== 'string' || !e164.test(body['restrict_payer_mobile'])))
+          return 'restrict_payer_mobile must be an E.164 number.';
         return undefined;
       };
-      return idempotent('checkout', request, reply, validate, () => {
-        const id = randomId('cos-');
-        const now = Date.now();
-        const launchBase = `${request.protocol}://${request.host}${app.prefix}`;
-        const session: WaveMockSession = {
-          id,
-          amount: body['amount'] as string,
-          currency: options.currency,
-          checkoutStatus: 'open',
-          paymentStatus: 'processing',
-          successUrl: body['success_url'] as string,
-          errorUrl: body['error_url'] as string,
-          launchUrl: `${launchBase}/pay/${id}`,
-          whenCreated: utc(now),
-          whenExpires: utc(now + options.sessionTtlMs),
-          refundPosts: 0,
-          refunded: false,
-          ...(typeof body['client_reference'] === 'string' ? { clientReference: body['client_reference'] } : {}),
-          ...(typeof body['restrict_payer_mobile'] === 'string' ? { restrictPayerMobile: body['restrict_payer_mobile'] } : {}),
-        };
-        state.sessions.set(id, session);
-        return { status: 200, body: state.sessionBody(session) };
-      }, false);
+      return idempotent(
+        'checkout',
+        request,
+        reply,
+        validate,
+        () => {
+          const id = randomId('cos-');
+          const now = Date.now();
+          const launchBase = `${request.protocol}://${request.host}${app.prefix}`;
+          const session: WaveMockSession = {
+            id,
+            amount: body['amount'] as string,
+            currency: options.currency,
+            checkoutStatus: 'open',
+            paymentStatus: 'processing',
+            successUrl: body['success_url'] as string,
+            errorUrl: body['error_url'] as string,
+            launchUrl: `${launchBase}/pay/${id}`,
+            whenCreated: utc(now),
+            whenExpires: utc(now + options.sessionTtlMs),
+            refundPosts: 0,
+            refunded: false,
+            ...(typeof body['client_reference'] === 'string' ? { clientReference: body['client_reference'] } : {}),
+            ...(typeof body['restrict_payer_mobile'] === 'string' ? { restrictPayerMobile: body['restrict_payer_mobile'] } : {}),
+          };
+          state.sessions.set(id, session);
+          return { status: 200, body: state.sessionBody(session) };
+        },
+        false,
+      );
     });
 
     const sessionNotFound = (reply: FastifyReply) => reply.code(404).send(errorBody('checkout-session-not-found', 'The checkout session was not found.'));
@@ -478,7 +496,8 @@ export function waveMockPlugin(state: WaveMockState) {
       if (!session) return reply.code(404).type('text/html; charset=utf-8').send('<!doctype html><p>No such checkout.</p>');
       if (session.checkoutStatus !== 'open') return reply.code(409).type('text/html; charset=utf-8').send(payPage(session, options.businessName));
       const asked = request.body?.outcome ?? 'succeeded';
-      if (!(customerOutcomes as readonly string[]).includes(asked)) return reply.code(400).type('text/html; charset=utf-8').send('<!doctype html><p>outcome must be succeeded, failed or cancelled.</p>');
+      if (!(customerOutcomes as readonly string[]).includes(asked))
+        return reply.code(400).type('text/html; charset=utf-8').send('<!doctype html><p>outcome must be succeeded, failed or cancelled.</p>');
       let outcome = asked as CustomerOutcome;
       let error = request.body?.error_code ? { code: request.body.error_code, message: `Payment failed: ${request.body.error_code}.` } : DEFAULT_PAYMENT_ERROR;
       // A session restricted to one payer refuses any other wallet.
@@ -496,38 +515,54 @@ export function waveMockPlugin(state: WaveMockState) {
       const body = (isRecord(request.body) ? request.body : {}) as Record<string, unknown>;
       const validate = () => {
         if (body['currency'] !== options.currency) return `currency must be ${options.currency}.`;
-        if (typeof body['receive_amount'] !== 'string' || !wholeAmount.test(body['receive_amount'])) return 'receive_amount must be a positive whole number of francs written as a string.';
+        if (typeof body['receive_amount'] !== 'string' || !wholeAmount.test(body['receive_amount']))
+          return 'receive_amount must be a positive whole number of francs written as a string.';
         if (typeof body['mobile'] !== 'string' || !e164.test(body['mobile'])) return 'mobile must be an E.164 number, e.g. +2250700000000.';
         if (body['name'] !== undefined && (typeof body['name'] !== 'string' || body['name'].length > 255)) return 'name must be a string of at most 255 characters.';
-        if (body['client_reference'] !== undefined && (typeof body['client_reference'] !== 'string' || body['client_reference'].length > 255)) return 'client_reference must be a string of at most 255 characters.';
-        if (body['payment_reason'] !== undefined && (typeof body['payment_reason'] !== 'string' || body['payment_reason'].length > 40)) return 'payment_reason must be a string of at most 40 characters.';
+        if (body['client_reference'] !== undefined && (typeof body['client_reference'] !== 'string' || body['client_reference'].length > 255))
+          return 'client_reference must be a string of at most 255 characters.';
+        if (body['payment_reason'] !== undefined && (typeof body['payment_reason'] !== 'string' || body['payment_reason'].length > 40))
+          return 'payment_reason must be a string of at most 40 characters.';
         return undefined;
       };
-      return idempotent('payout', request, reply, validate, () => {
-        const mobile = body['mobile'] as string;
-        const outcome = payoutOutcome(mobile);
-        if (outcome.kind === 'refuse') return { status: outcome.httpStatus, body: errorBody(outcome.code, outcome.message) };
-        const receiveAmount = body['receive_amount'] as string;
-        const payout: WaveMockPayout = {
-          id: randomId('pt-'),
-          currency: options.currency,
-          receiveAmount,
-          fee: String(Math.ceil((Number(receiveAmount) * options.payoutFeeBps) / 10_000)),
-          mobile,
-          status: 'processing',
-          timestamp: utc(Date.now()),
-          ...(typeof body['name'] === 'string' ? { name: body['name'] } : {}),
-          ...(typeof body['client_reference'] === 'string' ? { clientReference: body['client_reference'] } : {}),
-          ...(typeof body['payment_reason'] === 'string' ? { paymentReason: body['payment_reason'] } : {}),
-        };
-        state.payouts.set(payout.id, payout);
-        if (outcome.kind === 'decide') {
-          const decide = () => state.settlePayout(payout.id, outcome.status, outcome.status === 'failed' ? outcome.errorCode : undefined, outcome.status === 'failed' ? outcome.errorMessage : undefined);
-          if (options.decisionDelayMs <= 0) decide();
-          else state.later(options.decisionDelayMs, decide);
-        }
-        return { status: 200, body: state.payoutBody(payout) };
-      }, true);
+      return idempotent(
+        'payout',
+        request,
+        reply,
+        validate,
+        () => {
+          const mobile = body['mobile'] as string;
+          const outcome = payoutOutcome(mobile);
+          if (outcome.kind === 'refuse') return { status: outcome.httpStatus, body: errorBody(outcome.code, outcome.message) };
+          const receiveAmount = body['receive_amount'] as string;
+          const payout: WaveMockPayout = {
+            id: randomId('pt-'),
+            currency: options.currency,
+            receiveAmount,
+            fee: String(Math.ceil((Number(receiveAmount) * options.payoutFeeBps) / 10_000)),
+            mobile,
+            status: 'processing',
+            timestamp: utc(Date.now()),
+            ...(typeof body['name'] === 'string' ? { name: body['name'] } : {}),
+            ...(typeof body['client_reference'] === 'string' ? { clientReference: body['client_reference'] } : {}),
+            ...(typeof body['payment_reason'] === 'string' ? { paymentReason: body['payment_reason'] } : {}),
+          };
+          state.payouts.set(payout.id, payout);
+          if (outcome.kind === 'decide') {
+            const decide = () =>
+              state.settlePayout(
+                payout.id,
+                outcome.status,
+                outcome.status === 'failed' ? outcome.errorCode : undefined,
+                outcome.status === 'failed' ? outcome.errorMessage : undefined,
+              );
+            if (options.decisionDelayMs <= 0) decide();
+            else state.later(options.decisionDelayMs, decide);
+          }
+          return { status: 200, body: state.payoutBody(payout) };
+        },
+        true,
+      );
     });
 
     app.get<{ Params: { id: string } }>('/v1/payout/:id', async (request, reply) => {
@@ -546,7 +581,14 @@ export function waveMockPlugin(state: WaveMockState) {
     // ---- Control routes: what a test or a person at the terminal drives the mock with.
     app.get('/_mock/stats', async () => ({
       posts: Object.fromEntries(state.posts),
-      sessions: [...state.sessions.values()].map((s) => ({ id: s.id, client_reference: s.clientReference ?? null, checkout_status: s.checkoutStatus, payment_status: s.paymentStatus, refund_posts: s.refundPosts, refunded: s.refunded })),
+      sessions: [...state.sessions.values()].map((s) => ({
+        id: s.id,
+        client_reference: s.clientReference ?? null,
+        checkout_status: s.checkoutStatus,
+        payment_status: s.paymentStatus,
+        refund_posts: s.refundPosts,
+        refunded: s.refunded,
+      })),
       payouts: [...state.payouts.values()].map((p) => ({ id: p.id, client_reference: p.clientReference ?? null, status: p.status })),
       webhooks: state.webhooks.map((w) => ({ event_id: w.eventId, type: w.type, subject: w.subject, outcome: w.outcome ?? null })),
       webhook_url: state.webhookUrl ?? null,
@@ -568,13 +610,17 @@ export function waveMockPlugin(state: WaveMockState) {
       state.webhookUrl = url;
       return { webhook_url: state.webhookUrl ?? null };
     });
-    app.post<{ Params: { id: string }; Body: { outcome?: string; error_code?: string; error_message?: string } | undefined }>('/_mock/sessions/:id/settle', async (request, reply) => {
-      const asked = request.body?.outcome ?? 'succeeded';
-      if (!(customerOutcomes as readonly string[]).includes(asked)) return reply.code(400).send(errorBody('request-validation-error', 'outcome must be succeeded, failed or cancelled.'));
-      const error = request.body?.error_code ? { code: request.body.error_code, message: request.body.error_message ?? request.body.error_code } : DEFAULT_PAYMENT_ERROR;
-      const session = state.completeSession(request.params.id, asked as CustomerOutcome, error);
-      return session ? state.sessionBody(session) : sessionNotFound(reply);
-    });
+    app.post<{ Params: { id: string }; Body: { outcome?: string; error_code?: string; error_message?: string } | undefined }>(
+      '/_mock/sessions/:id/settle',
+      async (request, reply) => {
+        const asked = request.body?.outcome ?? 'succeeded';
+        if (!(customerOutcomes as readonly string[]).includes(asked))
+          return reply.code(400).send(errorBody('request-validation-error', 'outcome must be succeeded, failed or cancelled.'));
+        const error = request.body?.error_code ? { code: request.body.error_code, message: request.body.error_message ?? request.body.error_code } : DEFAULT_PAYMENT_ERROR;
+        const session = state.completeSession(request.params.id, asked as CustomerOutcome, error);
+        return session ? state.sessionBody(session) : sessionNotFound(reply);
+      },
+    );
     app.post<{ Params: { id: string } }>('/_mock/sessions/:id/expire', async (request, reply) => {
       const session = state.expireSession(request.params.id);
       return session ? state.sessionBody(session) : sessionNotFound(reply);
@@ -583,7 +629,8 @@ export function waveMockPlugin(state: WaveMockState) {
       '/_mock/payouts/:id/settle',
       async (request, reply) => {
         const status = request.body?.status ?? 'succeeded';
-        if (!['succeeded', 'failed', 'reversed'].includes(status)) return reply.code(400).send(errorBody('request-validation-error', 'status must be succeeded, failed or reversed.'));
+        if (!['succeeded', 'failed', 'reversed'].includes(status))
+          return reply.code(400).send(errorBody('request-validation-error', 'status must be succeeded, failed or reversed.'));
         const payout = state.settlePayout(request.params.id, status, request.body?.error_code, request.body?.error_message);
         return payout ? state.payoutBody(payout) : reply.code(404).send(errorBody('payout-not-found', 'No such payout.'));
       },

@@ -4,28 +4,22 @@ import { limitHeapGrowth } from './heap-growth.js';
 import { output } from './output.js';
 import { processLifetime } from './process-lifetime.js';
 
-export function serveCommands(): Command[] {
-  const serve = new Command('serve').description('serve the API (and run the workers unless AKWE_RUN_WORKERS=false)').action(async () => {
-    limitHeapGrowth();
-    const config = loadConfig();
-    const [{ createLogger }, { startServer }] = await Promise.all([import('../logging.js'), import('../server.js')]);
-    const logger = createLogger({ level: config.logLevel, pretty: config.dev && process.stdout.isTTY });
-    const server = await startServer(config, { logger });
-    const lifetime = processLifetime({ shutdown: server.shutdown, timeoutMs: config.shutdownTimeoutMs, logger });
-    lifetime.stopOnSignals();
-    lifetime.stopWhenDatabaseFails(server.services.database);
-  });
+/** `serve` and `worker`: start, then run until a signal, or a database that fails, stops the process. */
+async function runUntilStopped(start: 'startServer' | 'startWorker'): Promise<void> {
+  limitHeapGrowth();
+  const config = loadConfig();
+  const [{ createLogger }, processes] = await Promise.all([import('../logging.js'), import('../server.js')]);
+  const logger = createLogger({ level: config.logLevel, pretty: config.dev && process.stdout.isTTY });
+  const running = await processes[start](config, { logger });
+  const lifetime = processLifetime({ shutdown: running.shutdown, timeoutMs: config.shutdownTimeoutMs, logger });
+  lifetime.stopOnSignals();
+  lifetime.stopWhenDatabaseFails(running.services.database);
+}
 
-  const worker = new Command('worker').description('run only the background workers').action(async () => {
-    limitHeapGrowth();
-    const config = loadConfig();
-    const [{ createLogger }, { startWorker }] = await Promise.all([import('../logging.js'), import('../server.js')]);
-    const logger = createLogger({ level: config.logLevel, pretty: config.dev && process.stdout.isTTY });
-    const running = await startWorker(config, { logger });
-    const lifetime = processLifetime({ shutdown: running.shutdown, timeoutMs: config.shutdownTimeoutMs, logger });
-    lifetime.stopOnSignals();
-    lifetime.stopWhenDatabaseFails(running.services.database);
-  });
+export function serveCommands(): Command[] {
+  const serve = new Command('serve').description('serve the API (and run the workers unless AKWE_RUN_WORKERS=false)').action(() => runUntilStopped('startServer'));
+
+  const worker = new Command('worker').description('run only the background workers').action(() => runUntilStopped('startWorker'));
 
   const migrate = new Command('migrate')
     .description('apply pending database migrations')

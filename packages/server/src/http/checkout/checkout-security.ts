@@ -2,7 +2,8 @@
  * The checkout page's defences (docs/checkout.md, docs/decisions.md "Hosted checkout page"):
  * response headers, the form token (CSRF), the cross-site check and the rate limits of its actions.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { sameText } from '../../core/shared/constant-time.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitCounter } from '../plugins/rate-limit-store.js';
 
@@ -47,9 +48,7 @@ export function formToken(secret: string, checkoutToken: string): string {
 
 export function formTokenMatches(secret: string, checkoutToken: string, presented: unknown): boolean {
   if (typeof presented !== 'string') return false;
-  const expected = Buffer.from(formToken(secret, checkoutToken));
-  const given = Buffer.from(presented);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return sameText(presented, formToken(secret, checkoutToken));
 }
 
 /**

@@ -1,6 +1,7 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AkweError } from '../../core/errors/index.js';
+import { sameText } from '../../core/shared/constant-time.js';
 import { looksLikeId } from '../../core/shared/ids.js';
 import type { Page, PageRequest } from '../../core/shared/pagination.js';
 import { principalOf } from '../plugins/authentication.js';
@@ -33,9 +34,7 @@ export class ListCursors {
   verify(binding: Binding, field: string, token: string): string {
     const [payload, tag] = token.split('.');
     // Compared as text: base64url decoding would let some altered last characters through.
-    const given = Buffer.from(tag ?? '');
-    const expected = Buffer.from(this.tag(payload ?? ''));
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw notIssued(field);
+    if (!sameText(tag ?? '', this.tag(payload ?? ''))) throw notIssued(field);
     let read: unknown;
     try {
       read = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8'));

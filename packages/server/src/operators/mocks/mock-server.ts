@@ -1,5 +1,4 @@
 /** What every operator mock shares: timers that end with it, and how one is started on a port of its own. */
-import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 
 /** Work a mock does later (an operator deciding, a callback), all cancelled when the mock closes. */
@@ -47,11 +46,4 @@ export async function startMockServer<State extends MockTimers>(
       await app.close();
     },
   };
-}
-
-/** A credential compared as the operators do: in constant time. */
-export function sameSecret(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

@@ -10,7 +10,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { MockTimers, sameSecret, startMockServer, type RunningMock } from '../../mocks/mock-server.js';
+import { sameText } from '../../../core/shared/constant-time.js';
+import { MockTimers, startMockServer, type RunningMock } from '../../mocks/mock-server.js';
 import { mockOutcome } from './mtn-mock-outcomes.js';
 
 type Product = 'collection' | 'disbursement';
@@ -160,7 +161,7 @@ export function mtnMomoMockPlugin(state: MtnMockState) {
     const subscribed = (request: FastifyRequest, product: Product): boolean => {
       const key = request.headers['ocp-apim-subscription-key'];
       const expected = options.credentials[product]?.subscriptionKey;
-      return typeof key === 'string' && expected !== undefined && sameSecret(key, expected);
+      return typeof key === 'string' && expected !== undefined && sameText(key, expected);
     };
 
     const denySubscription = (reply: FastifyReply) =>
@@ -172,7 +173,7 @@ export function mtnMomoMockPlugin(state: MtnMockState) {
         const credentials = options.credentials[product]!;
         const expected = `Basic ${Buffer.from(`${credentials.apiUser}:${credentials.apiKey}`).toString('base64')}`;
         const given = request.headers.authorization ?? '';
-        if (!sameSecret(given, expected)) return reply.code(401).send({ error: 'login_failed' });
+        if (!sameText(given, expected)) return reply.code(401).send({ error: 'login_failed' });
         const token = randomBytes(24).toString('base64url');
         state.tokens.set(token, { product, expiresAtMs: Date.now() + options.tokenTtlSeconds * 1000 });
         state.tokensIssued += 1;

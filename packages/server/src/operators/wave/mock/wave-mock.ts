@@ -15,7 +15,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import formBody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { MockTimers, sameSecret, startMockServer, type RunningMock } from '../../mocks/mock-server.js';
+import { sameText } from '../../../core/shared/constant-time.js';
+import { MockTimers, startMockServer, type RunningMock } from '../../mocks/mock-server.js';
 import { signWaveWebhook } from '../wave-webhooks.js';
 import { customerOutcomes, DEFAULT_PAYMENT_ERROR, payoutOutcome, type CustomerOutcome } from './wave-mock-outcomes.js';
 
@@ -361,7 +362,7 @@ export function waveMockPlugin(state: WaveMockState) {
       if (!bearer) return reply.code(401).send(errorBody('invalid-auth', 'Your HTTP auth header can’t be processed.'));
       const key = (bearer[1] ?? '').trim();
       if (key === '') return reply.code(401).send(errorBody('api-key-not-provided', 'Your request should include an API key.'));
-      if (!sameSecret(key, options.apiKey)) return reply.code(401).send(errorBody('no-matching-api-key', 'The key you provided doesn’t exist in our system.'));
+      if (!sameText(key, options.apiKey)) return reply.code(401).send(errorBody('no-matching-api-key', 'The key you provided doesn’t exist in our system.'));
     });
 
     const invalid = (reply: FastifyReply, message: string) => reply.code(400).send(errorBody('request-validation-error', message));

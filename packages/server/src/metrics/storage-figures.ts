@@ -1,5 +1,6 @@
 /** The three queries behind the storage gauges, each one round trip and none per request. */
 import { sql, type Kysely } from 'kysely';
+import type { DeliveryStatus } from '../core/webhooks/webhook-endpoint.js';
 import type { Database } from '../storage/schema.js';
 
 export interface StatusCount {
@@ -15,7 +16,7 @@ export interface StorageFigures {
 }
 
 /** A delivery in these states still has to reach its receiver. */
-const unfinishedDeliveries = ['pending', 'delivering', 'retrying'];
+const unfinishedDeliveries: DeliveryStatus[] = ['pending', 'delivering', 'retrying'];
 
 export async function readStorageFigures(db: Kysely<Database>): Promise<StorageFigures> {
   const [payments, payouts, queue] = await Promise.all([countByStatus(db, 'payments'), countByStatus(db, 'payouts'), webhookQueue(db)]);

@@ -4,9 +4,9 @@
  * earlier collect contract speak centimes. The core holds centimes and names the bound; the edge
  * picks the unit of its contract.
  */
-export type AmountUnit = 'major' | 'minor';
+import { MINOR_PER_MAJOR, toMajorUnitsCeil, toMajorUnitsFloor } from './money.js';
 
-const CENTIMES_PER_FCFA = 100;
+export type AmountUnit = 'major' | 'minor';
 
 /** A minimum or maximum an amount broke, in centimes. */
 export interface AmountBound {
@@ -24,16 +24,17 @@ export function amountUnitHint(unit: AmountUnit): string {
 }
 
 function fcfa(minor: number): string {
-  return `${minor / CENTIMES_PER_FCFA} FCFA`;
+  return `${minor / MINOR_PER_MAJOR} FCFA`;
 }
 
 /** "amount is in centimes: 100 FCFA is 10000; the minimum payout is 10000 centimes (100 FCFA)." */
 export function amountBoundMessage({ bound, limitMinor, subject, sentMinor }: AmountBound, unit: AmountUnit): string {
-  const sent = unit === 'major' ? sentMinor / CENTIMES_PER_FCFA : sentMinor;
+  const sent = unit === 'major' ? sentMinor / MINOR_PER_MAJOR : sentMinor;
   if (unit === 'major') {
-    const limitMajor = bound === 'minimum' ? Math.ceil(limitMinor / CENTIMES_PER_FCFA) : Math.floor(limitMinor / CENTIMES_PER_FCFA);
+    // Neither bound shown in major units may promise more than the real one allows.
+    const limitMajor = bound === 'minimum' ? toMajorUnitsCeil(limitMinor) : toMajorUnitsFloor(limitMinor);
     return `amount is in major units (FCFA): the ${bound} ${subject} is ${limitMajor} (${limitMajor} FCFA); got ${sent}; centimes are not used in this contract.`;
   }
-  const conversion = bound === 'minimum' ? `${sent} FCFA is ${sent * CENTIMES_PER_FCFA}` : '100 FCFA is 10000';
+  const conversion = bound === 'minimum' ? `${sent} FCFA is ${sent * MINOR_PER_MAJOR}` : '100 FCFA is 10000';
   return `amount is in centimes: ${conversion}; the ${bound} ${subject} is ${limitMinor} centimes (${fcfa(limitMinor)}); got ${sent} (${fcfa(sent)}).`;
 }

@@ -10,7 +10,7 @@ import { recordedRequest } from '../plugins/idempotency.js';
 import type { ConfirmResult, RefundResult } from '../../core/payments/payment-service.js';
 import type { Payment } from '../../core/payments/payment.js';
 import { errorResponses } from '../shared/error-schemas.js';
-import { toMinorUnits } from '../shared/money.js';
+import { toMinorUnits } from '../../core/shared/money.js';
 import type { DestinationUrlCheck } from '../shared/url-policy.js';
 import { checkCallbackUrl } from './callback-url.js';
 import { checkReturnUrl } from './return-url.js';

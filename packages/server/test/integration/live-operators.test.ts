@@ -178,6 +178,8 @@ for (const target of testDatabases()) {
       assert.equal(byPhone.get('+2290197000450')?.status, 'failed', JSON.stringify(items));
       assert.equal(byPhone.get('+2290197000450')?.failure_code, 'payer_not_found');
       for (const item of items) assert.equal(mtn().postsFor('transfer', item.payout_id), 1, 'each line one transfer');
+      const paid = byPhone.get('+2290197000002')!;
+      assert.equal((await api('GET', `/payout/mobile-money/${paid.reference}/`)).body.fee_minor, paid.fee_minor, 'the payout charged the fee the draft showed');
       await webhookOf('bulk_payment.partially_completed', created.body.id);
     });
 

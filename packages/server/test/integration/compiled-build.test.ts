@@ -1,7 +1,8 @@
 /**
  * The compiled build (dist/, what `npm start` and `npx akwe` run once `npm install` has built it):
  * the command says it runs the build, and a server started from it answers with its data files
- * (the operators' catalog, the checkout page's assets) in place. Every other test runs the sources.
+ * (the operators' catalog, the checkout page's assets) in place. `npm test` runs every other file on
+ * the build as well (AKWE_TEST_COMPILED=1); `npm run test:no-coverage` runs them on the sources.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -17,9 +18,16 @@ const fromBuild = { AKWE_FROM_SOURCE: '0' };
 
 describe('the compiled build', () => {
   before(() => {
+    // A compiled run (`npm test`) built it before starting, and the other files are loading it now.
+    if (process.env.AKWE_TEST_COMPILED === '1') return;
     // Incremental: quick when `npm install` built it and nothing changed since.
     const build = spawnSync(process.execPath, [buildScript], { encoding: 'utf8' });
     assert.equal(build.status, 0, `the build failed:\n${build.stdout}\n${build.stderr}`);
+  });
+
+  it('is what this run imports for src/ when the run is a compiled one', () => {
+    const where = process.env.AKWE_TEST_COMPILED === '1' ? '/dist/app.js' : '/src/app.ts';
+    assert.ok(import.meta.resolve('../../src/app.js').endsWith(where), import.meta.resolve('../../src/app.js'));
   });
 
   it('is what the akwe command runs', async () => {

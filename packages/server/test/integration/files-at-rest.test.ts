@@ -24,7 +24,7 @@ import { resolveSecret } from '../../src/secret.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { openSqlite } from '../../src/storage/sqlite/open-sqlite.js';
-import { startAkwe } from '../support/child-process.js';
+import { startAkwe, typeScriptChildArgs } from '../support/child-process.js';
 
 const posixModes = process.platform === 'win32' ? 'file modes are POSIX only' : false;
 const modeOf = (path: string) => statSync(path).mode & 0o777;
@@ -205,7 +205,7 @@ describe('the development secret file', () => {
     // same planned instant: a check-then-write creation loses at least one of them.
     const rounds = 30;
     const children = Array.from({ length: 4 }, () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', script, raceRoot], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, typeScriptChildArgs(script, raceRoot), { stdio: ['pipe', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

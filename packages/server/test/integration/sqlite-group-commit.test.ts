@@ -14,6 +14,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import { openSqlite, type OpenSqlite, type SqliteOptions } from '../../src/storage/sqlite/open-sqlite.js';
 import { watch } from '../support/promises.js';
+import { typeScriptChildArgs } from '../support/child-process.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'akwe-group-commit-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -233,7 +234,7 @@ describe('SQLite group commit', () => {
   it('keeps every write it acknowledged when its process is killed mid-stream', async () => {
     const file = join(folder, 'killed.sqlite');
     const script = fileURLToPath(new URL('../support/sqlite-writer-child.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', script, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, typeScriptChildArgs(script, file), { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     let errors = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

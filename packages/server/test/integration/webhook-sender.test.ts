@@ -14,6 +14,7 @@ import { signatureHeader, verifySignature } from '../../src/core/webhooks/webhoo
 import { liveDestinationPorts, type ResolvedAddress, type Resolver } from '../../src/webhooks/ssrf-guard.js';
 import { WebhookSender, type WebhookAnswer, type WebhookDelivery } from '../../src/webhooks/webhook-sender.js';
 import { FakeClock } from '../support/fake-clock.js';
+import { typeScriptChildArgs } from '../support/child-process.js';
 import { closedPort, startWebhookReceiver, TEST_TLS, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 const secret = 'whsec_test_sender_0001';
@@ -295,7 +296,7 @@ describe('WebhookSender over HTTPS', () => {
 
     // NODE_EXTRA_CA_CERTS is how a deployment trusts a private CA; Node reads it only at start.
     const sendFromTrustingProcess = async (url: string): Promise<WebhookAnswer> => {
-      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', sendChild, JSON.stringify({ url, body, resolveTo: '127.0.0.1' })], {
+      const { stdout } = await promisify(execFile)(process.execPath, typeScriptChildArgs(sendChild, JSON.stringify({ url, body, resolveTo: '127.0.0.1' })), {
         env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem') },
         timeout: 30_000,
       });

@@ -31,8 +31,9 @@ function childEnv(env: Record<string, string> = {}): Record<string, string> {
     const value = process.env[name];
     if (value !== undefined) base[name] = value;
   }
-  // The sources under test, not a dist/ built earlier (test/integration/compiled-build.test.ts runs dist/).
-  return { ...base, NO_COLOR: '1', AKWE_FROM_SOURCE: '1', ...env };
+  // What the suite tests: dist/ in a compiled run (AKWE_TEST_COMPILED=1), else the sources, never a dist/ built earlier.
+  const from = process.env.AKWE_TEST_COMPILED === '1' ? { AKWE_FROM_SOURCE: '0' } : { AKWE_FROM_SOURCE: '1' };
+  return { ...base, NO_COLOR: '1', ...from, ...env };
 }
 
 /** A running `akwe` process whose output is collected as it arrives. */
@@ -153,4 +154,13 @@ export async function waitForUrl(url: string, options: { process?: AkweProcess; 
     if (Date.now() > deadline) throw new Error(`${url} did not answer within ${options.giveUpAfterMs ?? 30_000} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * Node's arguments to run a TypeScript script of the suite in a child process, importing src/ the way
+ * this run does (the compiled dist/ when AKWE_TEST_COMPILED=1).
+ */
+export function typeScriptChildArgs(script: string, ...args: string[]): string[] {
+  const compiled = process.env.AKWE_TEST_COMPILED === '1' ? ['--import', fileURLToPath(new URL('../../scripts/use-compiled-build.mjs', import.meta.url))] : [];
+  return ['--import', 'tsx', ...compiled, script, ...args];
 }

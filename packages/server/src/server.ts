@@ -17,6 +17,7 @@ import type { Services } from './services.js';
 import { createJobs } from './workers/jobs.js';
 import { WorkerPool } from './workers/worker-pool.js';
 import { bridgeWorkSignals } from './workers/signal-bridge.js';
+import { listenForKeyInvalidations } from './storage/postgres/key-invalidations.js';
 import { startMetricsServer, type MetricsServer } from './metrics/metrics-server.js';
 
 export interface RunningServer {
@@ -196,10 +197,21 @@ async function serveMetrics(config: Config, services: Services, logger: Logger):
   return server;
 }
 
-/** With several processes on one database (PostgreSQL), each one's commits wake every worker. */
+/**
+ * With several processes on one database (PostgreSQL), each one's commits wake every worker, and
+ * each one's key revocations and merchant changes empty every API-key cache.
+ */
 async function connectSignals(services: Services, logger: Logger): Promise<{ close(): Promise<void> } | undefined> {
   const notifications = services.database.notifications;
-  return notifications ? bridgeWorkSignals(services.signals, notifications, logger.child({ component: 'workers' })) : undefined;
+  if (!notifications) return undefined;
+  const keys = await listenForKeyInvalidations(notifications, services.merchants);
+  try {
+    const work = await bridgeWorkSignals(services.signals, notifications, logger.child({ component: 'workers' }));
+    return { close: () => Promise.all([work.close(), keys.close()]).then(() => undefined) };
+  } catch (error) {
+    await keys.close();
+    throw error;
+  }
 }
 
 function workerPool(services: Services, config: Config, logger: Logger): WorkerPool {

@@ -5,7 +5,17 @@ import { ApiKeyCache, type CachedKey } from '../../src/core/merchants/api-key-ca
 
 function entry(keyId: string, merchantId: string): CachedKey {
   return {
-    key: { id: keyId, merchantId, environment: 'test', keyHash: `hash-${keyId}`, keyPrefix: 'ak_test_', keyLastFour: 'abcd', scopes: [], createdAt: '2026-01-01T00:00:00.000Z', revokedAt: null },
+    key: {
+      id: keyId,
+      merchantId,
+      environment: 'test',
+      keyHash: `hash-${keyId}`,
+      keyPrefix: 'ak_test_',
+      keyLastFour: 'abcd',
+      scopes: [],
+      createdAt: '2026-01-01T00:00:00.000Z',
+      revokedAt: null,
+    },
     merchant: { id: merchantId, name: 'M', status: 'active', kycStatus: 'validated', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' },
   };
 }

@@ -58,7 +58,7 @@ export async function startServer(config: Config, { logger, announce = (t) => pr
   let bridge: { close(): Promise<void> } | undefined;
   let metricsServer: MetricsServer | undefined;
   try {
-    bridge = await connectSignals(services, logger);
+    bridge = await connectSignals(services, logger, { keys: true });
     await app.listen({ port: config.port, host: config.host });
     metricsServer = await serveMetrics(config, services, logger);
   } catch (error) {
@@ -198,18 +198,18 @@ async function serveMetrics(config: Config, services: Services, logger: Logger):
 }
 
 /**
- * With several processes on one database (PostgreSQL), each one's commits wake every worker, and
- * each one's key revocations and merchant changes empty every API-key cache.
+ * With several processes on one database (PostgreSQL), each one's commits wake every worker; an
+ * API process (`keys`) also hears the key revocations and merchant changes its key cache must forget.
  */
-async function connectSignals(services: Services, logger: Logger): Promise<{ close(): Promise<void> } | undefined> {
+async function connectSignals(services: Services, logger: Logger, { keys = false } = {}): Promise<{ close(): Promise<void> } | undefined> {
   const notifications = services.database.notifications;
   if (!notifications) return undefined;
-  const keys = await listenForKeyInvalidations(notifications, services.merchants);
+  const keyListener = keys ? await listenForKeyInvalidations(notifications, services.merchants) : undefined;
   try {
     const work = await bridgeWorkSignals(services.signals, notifications, logger.child({ component: 'workers' }));
-    return { close: () => Promise.all([work.close(), keys.close()]).then(() => undefined) };
+    return { close: () => Promise.all([work.close(), keyListener?.close()]).then(() => undefined) };
   } catch (error) {
-    await keys.close();
+    await keyListener?.close();
     throw error;
   }
 }

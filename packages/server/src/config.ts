@@ -5,6 +5,12 @@
 import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 
+/**
+ * API_KEY_CACHE_MS's default. A revocation reaches the other processes by a notice on PostgreSQL;
+ * this lifetime bounds it when there is none (SQLite, a notice lost), within the promised second.
+ */
+export const DEFAULT_API_KEY_CACHE_MS = 1_000;
+
 export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
 export interface RateLimitConfig {
@@ -65,6 +71,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** How long an idempotency claim's holder (and an operator call's) is presumed alive. */
   idempotencyLeaseSeconds: number;
+  /** How long an authenticated API key and its merchant are kept in memory (API_KEY_CACHE_MS); 0: not at all. */
+  apiKeyCacheMs: number;
   /** Centimes every test balance starts with (SANDBOX_FLOAT, in major units). */
   sandboxFloatMinor: number;
   /** How long a sandbox payout stays PROCESSING before its outcome (SANDBOX_PAYOUT_DELAY_MS). */
@@ -133,6 +141,7 @@ export const configVariables = [
   'OPERATOR_BREAKER_HALF_OPEN_MS',
   'RATE_LIMIT_OPERATOR_CALLBACKS_PER_IP',
   'IDEMPOTENCY_LEASE_SECONDS',
+  'API_KEY_CACHE_MS',
   'SANDBOX_FLOAT',
   'SANDBOX_PAYOUT_DELAY_MS',
   'PAYOUT_CHECK_INTERVAL_MS',
@@ -325,6 +334,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs,
     shutdownGraceMs: shutdownGrace(reader, shutdownTimeoutMs),
     idempotencyLeaseSeconds: reader.integer('IDEMPOTENCY_LEASE_SECONDS', 60, 1, 60),
+    apiKeyCacheMs: reader.integer('API_KEY_CACHE_MS', DEFAULT_API_KEY_CACHE_MS, 0, 60_000),
     sandboxFloatMinor: reader.integer('SANDBOX_FLOAT', 100_000_000, 0, 1_000_000_000_000) * 100,
     sandboxPayoutDelayMs: reader.integer('SANDBOX_PAYOUT_DELAY_MS', 2_000, 0, 600_000),
     payoutCheckIntervalMs: reader.integer('PAYOUT_CHECK_INTERVAL_MS', 1_000, 100, 3_600_000),

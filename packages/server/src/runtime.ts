@@ -50,6 +50,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     operators,
     onDiscrepancy: options.logger && discrepancyReporter(options.logger),
     leaseSeconds: config.idempotencyLeaseSeconds,
+    apiKeyCacheMs: config.apiKeyCacheMs,
     sandboxFloatMinor: config.sandboxFloatMinor,
     sandboxPayoutDelayMs: config.sandboxPayoutDelayMs,
     payoutCheckIntervalMs: config.payoutCheckIntervalMs,

@@ -17,6 +17,7 @@ import type { Services } from './services.js';
 import { createJobs } from './workers/jobs.js';
 import { WorkerPool } from './workers/worker-pool.js';
 import { bridgeWorkSignals } from './workers/signal-bridge.js';
+import { listenForKeyInvalidations } from './storage/postgres/key-invalidations.js';
 import { startMetricsServer, type MetricsServer } from './metrics/metrics-server.js';
 
 export interface RunningServer {
@@ -57,7 +58,7 @@ export async function startServer(config: Config, { logger, announce = (t) => pr
   let bridge: { close(): Promise<void> } | undefined;
   let metricsServer: MetricsServer | undefined;
   try {
-    bridge = await connectSignals(services, logger);
+    bridge = await connectSignals(services, logger, { keys: true });
     await app.listen({ port: config.port, host: config.host });
     metricsServer = await serveMetrics(config, services, logger);
   } catch (error) {
@@ -196,10 +197,21 @@ async function serveMetrics(config: Config, services: Services, logger: Logger):
   return server;
 }
 
-/** With several processes on one database (PostgreSQL), each one's commits wake every worker. */
-async function connectSignals(services: Services, logger: Logger): Promise<{ close(): Promise<void> } | undefined> {
+/**
+ * With several processes on one database (PostgreSQL), each one's commits wake every worker; an
+ * API process (`keys`) also hears the key revocations and merchant changes its key cache must forget.
+ */
+async function connectSignals(services: Services, logger: Logger, { keys = false } = {}): Promise<{ close(): Promise<void> } | undefined> {
   const notifications = services.database.notifications;
-  return notifications ? bridgeWorkSignals(services.signals, notifications, logger.child({ component: 'workers' })) : undefined;
+  if (!notifications) return undefined;
+  const keyListener = keys ? await listenForKeyInvalidations(notifications, services.merchants) : undefined;
+  try {
+    const work = await bridgeWorkSignals(services.signals, notifications, logger.child({ component: 'workers' }));
+    return { close: () => Promise.all([work.close(), keyListener?.close()]).then(() => undefined) };
+  } catch (error) {
+    await keyListener?.close();
+    throw error;
+  }
 }
 
 function workerPool(services: Services, config: Config, logger: Logger): WorkerPool {

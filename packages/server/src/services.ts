@@ -5,6 +5,9 @@
 import type { OperatorCatalog } from './core/catalog/operator-catalog.js';
 import { EventFactory } from './core/events/event-factory.js';
 import { MerchantService } from './core/merchants/merchant-service.js';
+import { ApiKeyCache } from './core/merchants/api-key-cache.js';
+import { DEFAULT_API_KEY_CACHE_MS } from './config.js';
+import { keyInvalidationsOver } from './storage/postgres/key-invalidations.js';
 import type { IdempotencyStore } from './core/idempotency/idempotency-store.js';
 import type { PaymentStore } from './core/payments/payment-store.js';
 import { PaymentService, type PhaseFaults } from './core/payments/payment-service.js';
@@ -76,6 +79,8 @@ export function createServices(options: {
   operators?: OperatorConnectors;
   /** The server's secret (AKWE_SECRET), asked for only when a stored webhook secret is sealed or opened. */
   serverSecret?: () => string;
+  /** API_KEY_CACHE_MS: how long an authenticated key is kept in memory (default 1 s; 0: off). */
+  apiKeyCacheMs?: number;
   /** IDEMPOTENCY_LEASE_SECONDS: how long an operator call's run is presumed alive. */
   leaseSeconds?: number;
   /** Test-only crash points between recorded phases. */
@@ -120,7 +125,14 @@ export function createServices(options: {
   const discrepancies = new DiscrepancyRepository(db);
   const events = new EventRepository(db);
   const webhookStore = new WebhookRepository(db, capabilities, secretBox, idempotency, signals);
-  const merchants = new MerchantService({ merchants: new MerchantRepository(db, capabilities), apiKeys: new ApiKeyRepository(db), clock, newId: ids });
+  const merchants = new MerchantService({
+    merchants: new MerchantRepository(db, capabilities),
+    apiKeys: new ApiKeyRepository(db),
+    clock,
+    newId: ids,
+    keyCache: new ApiKeyCache(options.apiKeyCacheMs ?? DEFAULT_API_KEY_CACHE_MS),
+    keyInvalidations: options.database.notifications && keyInvalidationsOver(options.database.notifications),
+  });
   const payouts = new PayoutService({
     store: new PayoutRepository(db, capabilities, idempotency, ledger, signals),
     catalog: options.catalog,

@@ -3,6 +3,7 @@
  * tests and workers supply a Clock. Nothing here knows HTTP, SQL dialects or contract versions.
  */
 import type { ApiKey } from './merchants/api-key.js';
+import type { KeyInvalidation } from './merchants/api-key-cache.js';
 import type { Merchant } from './merchants/merchant.js';
 import type { MerchantStatusChange, MerchantStatusUpdate } from './merchants/merchant-status-change.js';
 import type { StoredEvent } from './events/stored-event.js';
@@ -49,6 +50,11 @@ export interface ApiKeyStore {
   findByHash(hash: string, probe?: IdempotencyProbe): Promise<{ key: ApiKey; merchant: Merchant | undefined; idempotencyRecordLive?: boolean } | undefined>;
   list(filter: { merchantId?: string }): Promise<ApiKey[]>;
   revoke(id: string, at: string): Promise<ApiKey | undefined>;
+}
+
+/** Tells the other processes sharing the database to forget what they cached of a key or merchant. */
+export interface KeyInvalidations {
+  publish(invalidation: KeyInvalidation): Promise<void>;
 }
 
 export interface EventStore {

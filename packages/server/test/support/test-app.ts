@@ -69,6 +69,7 @@ export async function buildTestApp(
     serverSecret: () => TEST_SERVER_SECRET,
     faults: options.faults,
     leaseSeconds: config.idempotencyLeaseSeconds,
+    apiKeyCacheMs: config.apiKeyCacheMs,
     sandboxFloatMinor: config.sandboxFloatMinor,
     sandboxPayoutDelayMs: config.sandboxPayoutDelayMs,
     payoutCheckIntervalMs: config.payoutCheckIntervalMs,

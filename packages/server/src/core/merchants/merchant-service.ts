@@ -1,11 +1,12 @@
 import { AkweError } from '../errors/index.js';
-import type { ApiKeyStore, Clock, IdempotencyProbe, IdSource, MerchantStore } from '../ports.js';
+import type { ApiKeyStore, Clock, IdempotencyProbe, IdSource, KeyInvalidations, MerchantStore } from '../ports.js';
 import { isoNow } from '../shared/clock.js';
 import type { Environment } from '../shared/environment.js';
+import { ApiKeyCache, type KeyInvalidation } from './api-key-cache.js';
 import { generateApiKeySecret, hashApiKey, hashesMatch, looksLikeApiKey, type ApiKey } from './api-key.js';
 import type { KycStatus, Merchant, MerchantStatus } from './merchant.js';
 import { applyStatusChanges, initialStatusChanges, type MerchantStatusChange, type RequestedStatusChanges } from './merchant-status-change.js';
-import type { Authentication } from './principal.js';
+import type { Authentication, Principal } from './principal.js';
 import type { Scope } from './scopes.js';
 
 export interface IssuedKey {
@@ -26,10 +27,18 @@ export interface MerchantServiceDeps {
   apiKeys: ApiKeyStore;
   clock: Clock;
   newId: IdSource;
+  /** Authenticated keys kept in memory (API_KEY_CACHE_MS); none: every request reads its key. */
+  keyCache?: ApiKeyCache;
+  /** Where revocations and merchant changes are announced to other processes (PostgreSQL); none on SQLite. */
+  keyInvalidations?: KeyInvalidations;
 }
 
 export class MerchantService {
-  constructor(private readonly deps: MerchantServiceDeps) {}
+  private readonly keyCache: ApiKeyCache;
+
+  constructor(private readonly deps: MerchantServiceDeps) {
+    this.keyCache = deps.keyCache ?? new ApiKeyCache(0);
+  }
 
   async createMerchant(
     input: {
@@ -73,6 +82,7 @@ export class MerchantService {
   async revokeKey(keyId: string): Promise<ApiKey> {
     const revoked = await this.deps.apiKeys.revoke(keyId, isoNow(this.deps.clock));
     if (!revoked) throw new AkweError('not_found', `no API key with id ${keyId}`);
+    await this.invalidate({ kind: 'key', id: keyId });
     return revoked;
   }
 
@@ -106,6 +116,8 @@ export class MerchantService {
       applyStatusChanges(current, requested, { actor, at: isoNow(this.deps.clock), newId: this.deps.newId }),
     );
     if (!updated) throw new AkweError('not_found', `no merchant with id ${id}`);
+    // Principals carry the merchant (its status decides what a key may do): every cached copy goes.
+    await this.invalidate({ kind: 'merchant', id });
     return updated;
   }
 
@@ -115,20 +127,47 @@ export class MerchantService {
     return this.deps.merchants.listStatusChanges(merchantId);
   }
 
-  /** Resolves a presented key. Only its hash is looked up; the comparison runs in constant time. */
-  /** With a probe, also tells whether that idempotency key has a live record (one read for both). */
+  /**
+   * Resolves a presented key. Only its hash is looked up; the comparison runs in constant time.
+   * With a probe, a key not in the cache is read together with that idempotency key's liveness (one
+   * read for both); a cached key answers without reading, and without the liveness, which the
+   * idempotency plugin then reads itself: still one read.
+   */
   async authenticate(presented: string | undefined, probe?: IdempotencyProbe): Promise<Authentication> {
     if (presented === undefined || !looksLikeApiKey(presented)) return { outcome: 'invalid_key' };
     const hash = hashApiKey(presented);
+    const cached = this.keyCache.get(hash);
+    if (cached) return { outcome: 'authenticated', principal: principalFor(cached.key, cached.merchant) };
+    const ticket = this.keyCache.ticket();
     const found = await this.deps.apiKeys.findByHash(hash, probe);
     if (!found || !hashesMatch(found.key.keyHash, hash) || found.key.revokedAt !== null) return { outcome: 'invalid_key' };
     if (!found.merchant) return { outcome: 'merchant_not_found' };
     const { key, merchant } = found;
+    this.keyCache.remember(hash, { key, merchant }, ticket);
     return {
       outcome: 'authenticated',
-      principal: { merchant, merchantId: merchant.id, environment: key.environment, scopes: key.scopes, keyId: key.id },
+      principal: principalFor(key, merchant),
       ...(found.idempotencyRecordLive === undefined ? {} : { idempotencyRecordLive: found.idempotencyRecordLive }),
     };
+  }
+
+  /** A notice from another process: forget what this one cached of that key or merchant. */
+  forgetCached(invalidation: KeyInvalidation): void {
+    this.keyCache.forget(invalidation);
+  }
+
+  /** Notices may have been missed (the listening connection dropped): forget every cached key. */
+  forgetAllCached(): void {
+    this.keyCache.forgetAll();
+  }
+
+  /**
+   * Forgets at once in this process, then tells the others. The change is committed already, so a
+   * notice that cannot be sent is not an error: the other processes' cache lifetime bounds it.
+   */
+  private async invalidate(invalidation: KeyInvalidation): Promise<void> {
+    this.keyCache.forget(invalidation);
+    await this.deps.keyInvalidations?.publish(invalidation).catch(() => {});
   }
 
   private issueKey(merchantId: string, environment: Environment, scopes: Scope[], createdAt: string): IssuedKey {
@@ -148,4 +187,8 @@ export class MerchantService {
       },
     };
   }
+}
+
+function principalFor(key: ApiKey, merchant: Merchant): Principal {
+  return { merchant, merchantId: merchant.id, environment: key.environment, scopes: key.scopes, keyId: key.id };
 }

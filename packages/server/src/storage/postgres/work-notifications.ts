@@ -9,8 +9,11 @@ import type { Database } from '../schema.js';
  */
 export interface WorkNotifications {
   publish(topic: string): Promise<void>;
-  /** Calls `onTopic` for every notification, reconnecting if the listening connection drops. */
-  listen(onTopic: (topic: string) => void): Promise<{ close(): Promise<void> }>;
+  /**
+   * Calls `onTopic` for every notification, reconnecting if the listening connection drops;
+   * `onListening` learns when notifications start arriving (true) and when they may be missed (false).
+   */
+  listen(onTopic: (topic: string) => void, onListening?: (listening: boolean) => void): Promise<{ close(): Promise<void> }>;
 }
 
 const RECONNECT_DELAY_MS = 1_000;
@@ -21,24 +24,36 @@ export function postgresWorkNotifications(db: Kysely<Database>, url: string, sch
     async publish(topic) {
       await sql`select pg_notify(${channel}, ${topic})`.execute(db);
     },
-    async listen(onTopic) {
+    async listen(onTopic, onListening) {
       let closed = false;
       let client: pg.Client | undefined;
       let retry: NodeJS.Timeout | undefined;
+      // Tried again after each failure, so a database that is down for a while is rejoined when back.
+      const reconnectLater = () => {
+        clearTimeout(retry);
+        if (!closed) retry = setTimeout(() => void connect().catch(reconnectLater), RECONNECT_DELAY_MS);
+      };
       const connect = async (): Promise<void> => {
         const next = new pg.Client({ connectionString: url });
         // A dropped connection is replaced after a pause; workers poll meanwhile.
         next.on('error', () => {
           void next.end().catch(() => {});
-          if (!closed) retry = setTimeout(() => void connect().catch(() => {}), RECONNECT_DELAY_MS);
+          onListening?.(false);
+          reconnectLater();
         });
         next.on('notification', (message) => {
           if (message.payload) onTopic(message.payload);
         });
         await next.connect();
         // The channel name is built from a checked schema name, never from input.
-        await next.query(`listen ${channel}`);
+        try {
+          await next.query(`listen ${channel}`);
+        } catch (error) {
+          await next.end().catch(() => {});
+          throw error;
+        }
         client = next;
+        onListening?.(true);
       };
       await connect();
       return {

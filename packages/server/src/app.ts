@@ -7,10 +7,10 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { accountRoutes } from './http/account/account-routes.js';
-import { collectLegacyRoutes } from './http/collect-legacy/collect-legacy-routes.js';
+import { collectLegacyRoutes } from './http/contracts/collect-legacy/collect-legacy-routes.js';
 import { checkoutRoutes } from './http/checkout/checkout-routes.js';
-import { collectV2026Routes } from './http/collect-v2026/collect-v2026-routes.js';
-import { paymentRoutes } from './http/collect-v2026/payment-routes.js';
+import { collectV2026Routes } from './http/contracts/collect-2026-06/collect-v2026-routes.js';
+import { paymentRoutes } from './http/contracts/collect-2026-06/payment-routes.js';
 import { eventRoutes } from './http/events/event-routes.js';
 import { healthRoutes } from './http/health/health-routes.js';
 import { errorReferenceRoutes } from './http/docs/error-reference-routes.js';
@@ -19,7 +19,7 @@ import { operatorCallbackRoutes } from './http/operators/operator-callback-route
 import { operatorPredictionRoutes } from './http/operators/operator-prediction-routes.js';
 import { installApiReference } from './http/openapi/api-reference.js';
 import { installOpenApi, openApiRoute } from './http/openapi/openapi.js';
-import { payoutRoutes } from './http/payouts/payout-routes.js';
+import { payoutRoutes } from './http/contracts/payouts-2025-01/payout-routes.js';
 import { bulkRoutes } from './http/bulk/bulk-routes.js';
 import { balanceRoutes } from './http/balances/balance-routes.js';
 import { webhookEndpointRoutes } from './http/webhooks/webhook-endpoint-routes.js';

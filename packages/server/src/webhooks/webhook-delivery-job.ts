@@ -9,7 +9,7 @@ import { defaultDeliveryBudgets, maxInFlightBounds, type DeliveryBudgets } from 
 import { ResultBatcher } from './result-batcher.js';
 import { StreamThrottle } from './stream-throttle.js';
 import type { WorkerJob } from '../workers/worker-pool.js';
-import { renderDelivery } from './event-rendering.js';
+import { renderDelivery } from '../http/contracts/webhook-rendering.js';
 import type { WebhookAnswer, WebhookDelivery as OutgoingRequest } from './webhook-sender.js';
 
 /** How long a freed send slot waits for others before waking the claim (see slotFreed). */

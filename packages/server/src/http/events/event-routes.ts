@@ -6,7 +6,7 @@ import type { WebhookDelivery } from '../../core/webhooks/webhook-endpoint.js';
 import { recordedRequest } from '../plugins/idempotency.js';
 import { principalOf } from '../plugins/authentication.js';
 import { errorResponses } from '../shared/error-schemas.js';
-import { eventEnvelope } from './event-envelope.js';
+import { eventEnvelope } from '../contracts/collect-2026-06/event-envelope.js';
 import { instantFilter } from '../shared/list-filters.js';
 import { listOf, listQuery } from '../shared/pagination.js';
 import { readList } from '../shared/list-cursors.js';

@@ -1,11 +1,11 @@
 import { Type, type TSchema } from 'typebox';
 import { BULK_EVENT_VERSION, EVENT_VERSION, PAYOUT_EVENT_VERSION } from '../../core/events/event-factory.js';
 import { BulkBatchObject } from '../bulk/bulk-schemas.js';
-import { PayoutObject } from '../payouts/payout-schemas.js';
+import { PayoutObject } from '../contracts/payouts-2025-01/payout-schemas.js';
 import { EVENT_TYPES } from '../../core/events/event-types.js';
 import { SIGNATURE_HEADER } from '../../core/webhooks/webhook-signature.js';
-import { EVENT_ID_HEADER } from '../../webhooks/event-rendering.js';
-import { PaymentObject, RefundObject } from '../collect-v2026/payment-schemas.js';
+import { EVENT_ID_HEADER } from '../contracts/webhook-rendering.js';
+import { PaymentObject, RefundObject } from '../contracts/collect-2026-06/payment-schemas.js';
 import { EventEnvelope } from '../events/event-routes.js';
 
 /** The object each event family carries in `data.object`; a new family must say its object here. */

@@ -1,8 +1,8 @@
-import type { OperatorCatalog } from '../../core/catalog/operator-catalog.js';
-import { operatorAvailability } from '../../core/operators/operator-availability.js';
-import type { OperatorConnectors } from '../../core/operators/operator-connector.js';
-import type { Environment } from '../../core/shared/environment.js';
-import { toMajorUnitsCeil, toMajorUnitsFloor } from '../../core/shared/money.js';
+import type { OperatorCatalog } from '../../../core/catalog/operator-catalog.js';
+import { operatorAvailability } from '../../../core/operators/operator-availability.js';
+import type { OperatorConnectors } from '../../../core/operators/operator-connector.js';
+import type { Environment } from '../../../core/shared/environment.js';
+import { toMajorUnitsCeil, toMajorUnitsFloor } from '../../../core/shared/money.js';
 
 export const CURRENT_API_VERSION = '2026-06';
 

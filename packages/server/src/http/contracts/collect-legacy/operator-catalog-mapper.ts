@@ -1,4 +1,4 @@
-import type { OperatorCatalog } from '../../core/catalog/operator-catalog.js';
+import type { OperatorCatalog } from '../../../core/catalog/operator-catalog.js';
 
 /**
  * The earlier catalog: `unsupported` lists operators known in the country that cannot collect there

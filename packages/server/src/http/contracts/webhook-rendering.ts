@@ -1,8 +1,8 @@
-import { legacySignature, signatureHeader, sortedJson, SIGNATURE_HEADER } from '../core/webhooks/webhook-signature.js';
-import type { StoredEvent } from '../core/events/stored-event.js';
-import type { WebhookApiVersion } from '../core/webhooks/webhook-endpoint.js';
-import { legacyPaymentToWire } from '../http/collect-legacy/payment-mapper.js';
-import { eventEnvelope } from '../http/events/event-envelope.js';
+import { legacySignature, signatureHeader, sortedJson, SIGNATURE_HEADER } from '../../core/webhooks/webhook-signature.js';
+import type { StoredEvent } from '../../core/events/stored-event.js';
+import type { WebhookApiVersion } from '../../core/webhooks/webhook-endpoint.js';
+import { legacyPaymentToWire } from './collect-legacy/payment-mapper.js';
+import { eventEnvelope } from './collect-2026-06/event-envelope.js';
 
 export const EVENT_ID_HEADER = 'X-Service-Event-Id';
 

@@ -1,8 +1,8 @@
-import { BULK_EVENT_VERSION, EVENT_VERSION, PAYOUT_EVENT_VERSION } from '../../core/events/event-factory.js';
-import { bulkBatchToWire } from '../bulk/bulk-mapper.js';
-import type { StoredEvent } from '../../core/events/stored-event.js';
-import { paymentToWire, refundToWire } from '../collect-v2026/payment-mapper.js';
-import { payoutToWire } from '../payouts/payout-mapper.js';
+import { BULK_EVENT_VERSION, EVENT_VERSION, PAYOUT_EVENT_VERSION } from '../../../core/events/event-factory.js';
+import { bulkBatchToWire } from '../../bulk/bulk-mapper.js';
+import type { StoredEvent } from '../../../core/events/stored-event.js';
+import { paymentToWire, refundToWire } from './payment-mapper.js';
+import { payoutToWire } from '../payouts-2025-01/payout-mapper.js';
 
 function wireObject(subject: StoredEvent['subject'], publicUrl: string) {
   switch (subject.kind) {

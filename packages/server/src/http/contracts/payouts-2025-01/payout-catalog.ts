@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import { inCentimes } from '../shared/money-descriptions.js';
-import type { OperatorCatalog } from '../../core/catalog/operator-catalog.js';
-import { operatorAvailability } from '../../core/operators/operator-availability.js';
-import type { OperatorConnectors } from '../../core/operators/operator-connector.js';
-import type { Environment } from '../../core/shared/environment.js';
-import { OperatorStatus } from '../collect-v2026/schemas.js';
+import { inCentimes } from '../../shared/money-descriptions.js';
+import type { OperatorCatalog } from '../../../core/catalog/operator-catalog.js';
+import { operatorAvailability } from '../../../core/operators/operator-availability.js';
+import type { OperatorConnectors } from '../../../core/operators/operator-connector.js';
+import type { Environment } from '../../../core/shared/environment.js';
+import { OperatorStatus } from '../collect-2026-06/schemas.js';
 
 /** Payout catalog (shape not fixed by the contract; ours): payout operators, limits in centimes as payouts speak. */
 export const PayoutOperatorCatalog = Type.Object(

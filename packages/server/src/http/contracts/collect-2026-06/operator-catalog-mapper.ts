@@ -3,6 +3,7 @@ import { operatorAvailability } from '../../../core/operators/operator-availabil
 import type { OperatorConnectors } from '../../../core/operators/operator-connector.js';
 import type { Environment } from '../../../core/shared/environment.js';
 import { toMajorUnitsCeil, toMajorUnitsFloor } from '../../../core/shared/money.js';
+import { catalogCountries, countryFields, operatorIdentity } from '../../shared/operator-catalog-body.js';
 
 export const CURRENT_API_VERSION = '2026-06';
 
@@ -15,24 +16,18 @@ export function currentCatalogBody(catalog: OperatorCatalog, connectors: Operato
     object: 'collect.operator_catalog' as const,
     api_version: CURRENT_API_VERSION,
     catalog_version: catalog.version,
-    countries: catalog.countries().map((country) => ({
-      code: country.code,
-      name: country.name,
-      currencies: [...country.currencies],
-      default_currency: country.defaultCurrency,
-      operators: country.operators
-        .filter((operator) => operator.collect.supported)
-        .map((operator) => ({
-          slug: operator.slug,
-          label: operator.label,
-          gateway_code: operator.gatewayCode,
-          aliases: [...operator.aliases],
-          requires_otp: operator.requiresOtp,
-          min_amount: toMajorUnitsCeil(operator.collect.minAmountMinor),
-          max_amount: toMajorUnitsFloor(operator.collect.maxAmountMinor),
-          ...collectAvailability(connectors, environment, operator),
-        })),
-    })),
+    countries: catalogCountries(catalog, {
+      flow: 'collect',
+      operator: (operator) => ({
+        ...operatorIdentity(operator),
+        aliases: [...operator.aliases],
+        requires_otp: operator.requiresOtp,
+        min_amount: toMajorUnitsCeil(operator.collect.minAmountMinor),
+        max_amount: toMajorUnitsFloor(operator.collect.maxAmountMinor),
+        ...collectAvailability(connectors, environment, operator),
+      }),
+      country: countryFields,
+    }),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { OperatorCatalog } from '../../../core/catalog/operator-catalog.js';
+import { catalogCountries, operatorIdentity } from '../../shared/operator-catalog-body.js';
 
 /**
  * The earlier catalog: `unsupported` lists operators known in the country that cannot collect there
@@ -7,22 +8,19 @@ import type { OperatorCatalog } from '../../../core/catalog/operator-catalog.js'
 export function legacyCatalogBody(catalog: OperatorCatalog) {
   return {
     api_version: catalog.version,
-    countries: catalog.countries().map((country) => {
-      const unsupported = country.operators.filter((o) => !o.collect.supported).map((o) => o.slug);
-      return {
+    countries: catalogCountries(catalog, {
+      flow: 'collect',
+      operator: (operator) => ({
+        ...operatorIdentity(operator),
+        ...(operator.aliases.length > 0 ? { aliases: [...operator.aliases] } : {}),
+        requires_otp: operator.requiresOtp,
+      }),
+      country: (country, operators, leftOut) => ({
         code: country.code,
         currency_default: country.defaultCurrency,
-        operators: country.operators
-          .filter((o) => o.collect.supported)
-          .map((o) => ({
-            slug: o.slug,
-            label: o.label,
-            gateway_code: o.gatewayCode,
-            ...(o.aliases.length > 0 ? { aliases: [...o.aliases] } : {}),
-            requires_otp: o.requiresOtp,
-          })),
-        ...(unsupported.length > 0 ? { unsupported } : {}),
-      };
+        operators,
+        ...(leftOut.length > 0 ? { unsupported: leftOut.map((operator) => operator.slug) } : {}),
+      }),
     }),
   };
 }

@@ -7,10 +7,8 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { accountRoutes } from './http/account/account-routes.js';
-import { collectLegacyRoutes } from './http/collect-legacy/collect-legacy-routes.js';
 import { checkoutRoutes } from './http/checkout/checkout-routes.js';
-import { collectV2026Routes } from './http/collect-v2026/collect-v2026-routes.js';
-import { paymentRoutes } from './http/collect-v2026/payment-routes.js';
+import { contractRoutes } from './http/contracts/index.js';
 import { eventRoutes } from './http/events/event-routes.js';
 import { healthRoutes } from './http/health/health-routes.js';
 import { errorReferenceRoutes } from './http/docs/error-reference-routes.js';
@@ -19,7 +17,6 @@ import { operatorCallbackRoutes } from './http/operators/operator-callback-route
 import { operatorPredictionRoutes } from './http/operators/operator-prediction-routes.js';
 import { installApiReference } from './http/openapi/api-reference.js';
 import { installOpenApi, openApiRoute } from './http/openapi/openapi.js';
-import { payoutRoutes } from './http/payouts/payout-routes.js';
 import { bulkRoutes } from './http/bulk/bulk-routes.js';
 import { balanceRoutes } from './http/balances/balance-routes.js';
 import { webhookEndpointRoutes } from './http/webhooks/webhook-endpoint-routes.js';
@@ -128,10 +125,8 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
       openApiRoute(api);
       installListCursors(api, services.serverSecret);
       await api.register(accountRoutes);
-      await api.register(collectV2026Routes, { catalog: services.catalog, operators: services.operators });
-      await api.register(paymentRoutes, { payments: services.payments, catalog: services.catalog, publicUrl: config.publicUrl, destinationUrls, dev: config.dev });
-      await api.register(collectLegacyRoutes, { catalog: services.catalog, payments: services.payments, clock: services.clock });
-      await api.register(payoutRoutes, { catalog: services.catalog, payouts: services.payouts, operators: services.operators });
+      // Each contract version's routes (collect 2026-06, collect legacy, payouts 2025-01: http/contracts/index.ts).
+      await api.register(contractRoutes, { services, config, destinationUrls });
       await api.register(bulkRoutes, { catalog: services.catalog, bulk: services.bulk, limits: { maxLines: config.bulkMaxLines, maxBytes: config.bulkMaxBytes } });
       await api.register(balanceRoutes, { ledger: services.ledger });
       await api.register(operatorPredictionRoutes, { catalog: services.catalog });

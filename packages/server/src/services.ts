@@ -41,6 +41,7 @@ import { MerchantRepository } from './storage/repositories/merchant-repository.j
 import { PaymentRepository } from './storage/repositories/payment-repository.js';
 import { AkweMetrics } from './metrics/akwe-metrics.js';
 import { MeteredOperators } from './metrics/metered-operators.js';
+import { contractVersions } from './http/contracts/index.js';
 
 export interface Services {
   database: AkweDatabase;
@@ -169,7 +170,7 @@ export function createServices(options: {
     }),
     discrepancies,
     webhookStore,
-    webhooks: new WebhookService({ store: webhookStore, events, clock, newId: ids }),
+    webhooks: new WebhookService({ store: webhookStore, events, clock, newId: ids, contracts: contractVersions }),
     signals,
     ledger,
     operators,

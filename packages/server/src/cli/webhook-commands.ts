@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { WebhookEndpoint } from '../core/webhooks/webhook-endpoint.js';
-import { webhookApiVersions, type WebhookApiVersion } from '../core/webhooks/webhook-endpoint.js';
+import type { WebhookApiVersion } from '../core/webhooks/webhook-endpoint.js';
+import { contractVersions } from '../http/contracts/index.js';
 import { environments, type Environment } from '../core/shared/environment.js';
 import { endpointToWire } from '../http/webhooks/webhook-mapper.js';
 import { resolveSecret } from '../secret.js';
@@ -45,7 +46,7 @@ export function webhookCommands(): Command {
     .requiredOption('--url <url>', 'receiver URL (https:// for live)')
     .option('--events <list>', 'comma-separated event types (collect.payment.*, …); default all')
     .option('--description <text>', 'free text')
-    .addOption(new Option('--api-version <version>', 'event shape').choices(webhookApiVersions).default('2026-06'))
+    .addOption(new Option('--api-version <version>', 'event shape').choices(contractVersions.webhookVersions).default(contractVersions.defaultWebhookVersion))
     .option('--json', 'print JSON')
     .action(async (options: { merchant: string; env: Environment; url: string; events?: string; description?: string; apiVersion: WebhookApiVersion; json?: boolean }) => {
       const endpoint = await withServices(async (s) => {

@@ -6,7 +6,7 @@ import type { ApiKey } from './merchants/api-key.js';
 import type { KeyInvalidation } from './merchants/api-key-cache.js';
 import type { Merchant } from './merchants/merchant.js';
 import type { MerchantStatusChange, MerchantStatusUpdate } from './merchants/merchant-status-change.js';
-import type { StoredEvent } from './events/stored-event.js';
+import type { EventSubject, StoredEvent } from './events/stored-event.js';
 import type { TenantScope } from './shared/environment.js';
 
 export type { Clock } from './shared/clock.js';
@@ -59,4 +59,31 @@ export interface KeyInvalidations {
 
 export interface EventStore {
   findById(scope: TenantScope, id: string): Promise<StoredEvent | undefined>;
+}
+
+/**
+ * What the contract versions decide for the core; the contract registry (http/contracts) supplies
+ * it at construction, so the core names no version: which webhook versions an endpoint may choose,
+ * the default, what a payment's callback_url receives, and what each version can carry.
+ */
+export interface ContractVersions {
+  /** Every webhook version an endpoint may choose. */
+  readonly webhookVersions: readonly string[];
+  /** The version of an endpoint created without one. */
+  readonly defaultWebhookVersion: string;
+  /** The version a payment's callback_url receives. */
+  readonly callbackWebhookVersion: string;
+  /** What an endpoint of `version` is limited to; undefined: it can carry every event. */
+  receivingLimit(version: string): ReceivingLimit | undefined;
+}
+
+/** A webhook version that carries only some events (the earlier collect contract: payments only). */
+export interface ReceivingLimit {
+  /** The subjects whose events it can carry. */
+  subjects: readonly EventSubject['kind'][];
+  /** The event family of those events (`collect.payment.*`): a pattern outside it would never reach the endpoint. */
+  family: string;
+  /** For refusals: what it receives (`payment events`) and what needs another version (`refund, payout and bulk events`). */
+  receives: string;
+  others: string;
 }

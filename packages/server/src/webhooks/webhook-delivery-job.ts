@@ -9,7 +9,8 @@ import { defaultDeliveryBudgets, maxInFlightBounds, type DeliveryBudgets } from 
 import { ResultBatcher } from './result-batcher.js';
 import { StreamThrottle } from './stream-throttle.js';
 import type { WorkerJob } from '../workers/worker-pool.js';
-import { renderDelivery } from './event-rendering.js';
+import type { StoredEvent } from '../core/events/stored-event.js';
+import type { WebhookApiVersion } from '../core/webhooks/webhook-endpoint.js';
 import type { WebhookAnswer, WebhookDelivery as OutgoingRequest } from './webhook-sender.js';
 
 /** How long a freed send slot waits for others before waking the claim (see slotFreed). */
@@ -29,6 +30,21 @@ export interface DeliveryJobOptions {
   random?: () => number;
 }
 
+export interface DeliveryRenderOptions {
+  publicUrl: string;
+  /** The secrets that sign it now (two during a rotation overlap). */
+  secrets: readonly string[];
+  now: Date;
+}
+
+export interface RenderedDelivery {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** The exact bytes and headers of one delivery in its endpoint's contract version (the contract registry supplies it). */
+export type DeliveryRenderer = (event: StoredEvent, apiVersion: WebhookApiVersion, options: DeliveryRenderOptions) => RenderedDelivery;
+
 export interface DeliveryJobDeps {
   store: WebhookStore;
   webhooks: WebhookService;
@@ -37,6 +53,7 @@ export interface DeliveryJobDeps {
   clock: Clock;
   newId: IdSource;
   publicUrl: string;
+  render: DeliveryRenderer;
   logger?: Logger;
   /** Called when a send finishes and its slot is free (wakes this job's loop). */
   onSlotFree?: () => void;
@@ -189,7 +206,7 @@ export class WebhookDeliveryJob implements WorkerJob {
     }
 
     const secrets = toEndpoint ? signingSecrets(loaded.endpoint!, startedAt) : [await this.deps.webhooks.callbackSecret(delivery)];
-    const { body, headers } = renderDelivery(loaded.event, delivery.apiVersion, { publicUrl: this.deps.publicUrl, secrets, now: startedAt });
+    const { body, headers } = this.deps.render(loaded.event, delivery.apiVersion, { publicUrl: this.deps.publicUrl, secrets, now: startedAt });
     const answer = await this.deps
       .senderFor(delivery.environment)
       .send({ url: delivery.targetUrl, body, headers, timeoutMs: this.options.timeoutMs, signal: this.stopping.signal });

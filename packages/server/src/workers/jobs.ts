@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Services } from '../services.js';
 import { WebhookDeliveryJob } from '../webhooks/webhook-delivery-job.js';
 import { webhookSenders } from '../webhooks/webhook-senders.js';
+import { renderDelivery } from '../http/contracts/index.js';
 import { eventFanoutJob } from './event-fanout-job.js';
 import { bulkFollowJob, payoutCheckJob, payoutHandoffJob } from './payout-jobs.js';
 import { idempotencyCleanupJob } from './idempotency-cleanup-job.js';
@@ -33,6 +34,7 @@ export function createJobs(services: Services, config: Pick<Config, 'dev' | 'pub
       clock: services.clock,
       newId,
       publicUrl: config.publicUrl,
+      render: renderDelivery,
       logger,
       // A finished send frees a slot: the loop claims the next at once instead of pausing.
       onSlotFree: () => services.signals.wakeLocal('deliveries'),

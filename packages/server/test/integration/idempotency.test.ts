@@ -6,7 +6,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { AkweError } from '../../src/core/errors/index.js';
 import { newId } from '../../src/core/shared/ids.js';
-import { installLegacyErrorHandling } from '../../src/http/collect-legacy/legacy-errors.js';
+import { installLegacyErrorHandling } from '../../src/http/contracts/collect-legacy/legacy-errors.js';
 import { IdempotencyRepository } from '../../src/storage/repositories/idempotency-repository.js';
 import { idempotencyCleanupJob } from '../../src/workers/idempotency-cleanup-job.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';

@@ -14,7 +14,7 @@ import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance, type InjectOptions, type LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
-import { installLegacyErrorHandling } from '../../src/http/collect-legacy/legacy-errors.js';
+import { installLegacyErrorHandling } from '../../src/http/contracts/collect-legacy/legacy-errors.js';
 import { installRateLimits, type RateLimitDeps } from '../../src/http/plugins/rate-limit.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { recordRoutes } from '../support/route-recorder.js';

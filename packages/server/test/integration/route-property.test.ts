@@ -19,7 +19,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
-import { isLegacyPath } from '../../src/http/collect-legacy/legacy-errors.js';
+import { isLegacyPath } from '../../src/http/contracts/collect-legacy/legacy-errors.js';
 import { collectClient, direct, hosted } from '../support/collect-client.js';
 import { errorShapeProblem } from '../support/error-shape.js';
 import { recordRoutes } from '../support/route-recorder.js';

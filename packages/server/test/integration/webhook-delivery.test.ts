@@ -12,6 +12,7 @@ import { defaultDeliveryBudgets } from '../../src/core/webhooks/delivery-budgets
 import { createServices } from '../../src/services.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { WebhookDeliveryJob } from '../../src/webhooks/webhook-delivery-job.js';
+import { renderDelivery } from '../../src/http/contracts/index.js';
 import { webhookSenders } from '../../src/webhooks/webhook-senders.js';
 import { collectClient, direct, hosted } from '../support/collect-client.js';
 import { FakeClock } from '../support/fake-clock.js';
@@ -40,7 +41,7 @@ for (const target of testDatabases()) {
 
     const makeJob = (services = t.services, options: ConstructorParameters<typeof WebhookDeliveryJob>[1] = {}) =>
       new WebhookDeliveryJob(
-        { store: services.webhookStore, webhooks: services.webhooks, senderFor: webhookSenders({ dev: true }), clock, newId, publicUrl: 'http://localhost:8080' },
+        { store: services.webhookStore, webhooks: services.webhooks, senderFor: webhookSenders({ dev: true }), clock, newId, publicUrl: 'http://localhost:8080', render: renderDelivery },
         { timeoutMs: 2_000, random: () => 0.5, ...options },
       );
 

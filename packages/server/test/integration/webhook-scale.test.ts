@@ -11,6 +11,7 @@ import { newId } from '../../src/core/shared/ids.js';
 import { createServices, type Services } from '../../src/services.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { WebhookDeliveryJob, type DeliveryJobOptions } from '../../src/webhooks/webhook-delivery-job.js';
+import { renderDelivery } from '../../src/http/contracts/index.js';
 import { webhookSenders } from '../../src/webhooks/webhook-senders.js';
 import { eventFanoutJob } from '../../src/workers/event-fanout-job.js';
 import { bridgeWorkSignals } from '../../src/workers/signal-bridge.js';
@@ -48,7 +49,7 @@ for (const target of testDatabases()) {
           senderFor: webhookSenders({ dev: true }),
           clock,
           newId,
-          publicUrl: 'http://localhost:8080',
+          publicUrl: 'http://localhost:8080', render: renderDelivery,
           onSlotFree: () => services.signals.wakeLocal('deliveries'),
         },
         { timeoutMs: 5_000, random: () => 0.5, ...options },

@@ -55,7 +55,7 @@ export interface BatchCurrencyTotal {
   feeMinor: number;
 }
 
-// The payout contract's lengths (http/payouts/payout-schemas.ts), so a line that passes here
+// The payout contract's lengths (its payout-schemas.ts under http/contracts), so a line that passes here
 // also passes as a payout; a beneficiary name takes the room of a first and a last name.
 export const batchLineLimits = { beneficiaryName: 200, reference: 100, description: 255 } as const;
 const referencePattern = /^[A-Za-z0-9._:-]+$/;

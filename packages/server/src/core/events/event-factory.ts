@@ -4,16 +4,9 @@ import type { Payment, PaymentStatus, Refund } from '../payments/payment.js';
 import type { Payout } from '../payouts/payout.js';
 import type { StoredEvent } from './stored-event.js';
 
-export const EVENT_VERSION = '2026-06';
-/** The payout contract: payout events carry `event_version: "2025-01"`. */
-export const PAYOUT_EVENT_VERSION = '2025-01';
-
 export type PayoutEventType = 'initiated' | 'updated' | 'completed' | 'failed' | 'cancelled';
 
-/** Bulk batch events carry the payout contract's version: the same centimes and family of objects. */
-export const BULK_EVENT_VERSION = PAYOUT_EVENT_VERSION;
-
-/** Builds outbox rows; one place decides event ids, times and kinds. */
+/** Builds outbox rows; one place decides event ids, times and kinds (each contract renders them, event_version included). */
 export class EventFactory {
   constructor(
     private readonly clock: Clock,

@@ -1,7 +1,7 @@
 import { paymentStatuses, refundStatuses } from '../payments/payment.js';
 
 /**
- * Every event type Akwe emits (contract 2026-06 names), in one list: webhook endpoints and event
+ * Every event type Akwe emits (the current contract's names), in one list: webhook endpoints and event
  * filters are checked against it, so a typo is refused instead of silently matching nothing.
  */
 export const EVENT_TYPES: readonly string[] = [

@@ -1,7 +1,7 @@
 import type { Environment } from '../shared/environment.js';
 
-export const webhookApiVersions = ['2026-06', 'legacy'] as const;
-export type WebhookApiVersion = (typeof webhookApiVersions)[number];
+/** A webhook contract version; the contract registry lists them (ContractVersions in ports.ts). */
+export type WebhookApiVersion = string;
 
 /** A merchant's receiver for one environment. Secrets are plaintext here; storage keeps them encrypted. */
 export interface WebhookEndpoint {

@@ -5,7 +5,7 @@ import { EVENT_TYPES, isKnownEventPattern, knownEventPatterns } from '../events/
 import type { StoredEvent } from '../events/stored-event.js';
 import type { ClaimWrite } from '../idempotency/idempotency-store.js';
 import { finishWrite, reportCommitted, type RecordedRequest } from '../idempotency/request-journal.js';
-import type { Clock, EventStore, IdSource } from '../ports.js';
+import type { Clock, ContractVersions, EventStore, IdSource } from '../ports.js';
 import type { TenantScope } from '../shared/environment.js';
 import { CALLBACK_DESTINATION, subscribes, type WebhookApiVersion, type WebhookDelivery, type WebhookEndpoint } from './webhook-endpoint.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
@@ -23,6 +23,8 @@ export interface WebhookServiceDeps {
   events: EventStore;
   clock: Clock;
   newId: IdSource;
+  /** The webhook versions and what each can carry (the contract registry). */
+  contracts: ContractVersions;
 }
 
 export interface EndpointInput {
@@ -49,6 +51,7 @@ export class WebhookService {
 
   async createEndpoint(scope: TenantScope, input: EndpointInput, request: RecordedRequest<WebhookEndpoint> = {}): Promise<WebhookEndpoint> {
     const now = this.now();
+    const apiVersion = this.checkVersion(input.apiVersion ?? this.deps.contracts.defaultWebhookVersion);
     const endpoint: WebhookEndpoint = {
       id: this.deps.newId(),
       merchantId: scope.merchantId,
@@ -56,8 +59,8 @@ export class WebhookService {
       url: this.checkUrl(scope, input.url),
       description: input.description ?? null,
       enabled: input.enabled ?? true,
-      eventTypes: typesItCanReceive(input.apiVersion ?? '2026-06', this.checkTypes(input.eventTypes ?? [])),
-      apiVersion: input.apiVersion ?? '2026-06',
+      eventTypes: this.typesItCanReceive(apiVersion, this.checkTypes(input.eventTypes ?? [])),
+      apiVersion,
       maxInFlight: input.maxInFlight ?? null,
       secret: newSigningSecret(),
       previousSecret: null,
@@ -90,13 +93,14 @@ export class WebhookService {
   async updateEndpoint(scope: TenantScope, id: string, changes: Partial<EndpointInput>): Promise<WebhookEndpoint> {
     const current = await this.getEndpoint(scope, id);
     const enabling = changes.enabled === true && !current.enabled;
+    const apiVersion = changes.apiVersion === undefined ? current.apiVersion : this.checkVersion(changes.apiVersion);
     const next: WebhookEndpoint = {
       ...current,
       url: changes.url === undefined ? current.url : this.checkUrl(scope, changes.url),
-      eventTypes: typesItCanReceive(changes.apiVersion ?? current.apiVersion, changes.eventTypes === undefined ? current.eventTypes : this.checkTypes(changes.eventTypes)),
+      eventTypes: this.typesItCanReceive(apiVersion, changes.eventTypes === undefined ? current.eventTypes : this.checkTypes(changes.eventTypes)),
       description: changes.description === undefined ? current.description : changes.description,
       enabled: changes.enabled ?? current.enabled,
-      apiVersion: changes.apiVersion ?? current.apiVersion,
+      apiVersion,
       maxInFlight: changes.maxInFlight === undefined ? current.maxInFlight : changes.maxInFlight,
       disabledReason: enabling ? null : current.disabledReason,
       updatedAt: this.now(),
@@ -150,11 +154,11 @@ export class WebhookService {
   planDeliveries(event: StoredEvent, endpoints: WebhookEndpoint[]): NewDelivery[] {
     const targets: NewDelivery[] = endpoints
       .filter((endpoint) => endpoint.enabled && subscribes(endpoint, event.type))
-      .filter((endpoint) => receives(endpoint, event))
+      .filter((endpoint) => this.receives(endpoint, event))
       .map((endpoint) => ({ destination: endpoint.id, endpointId: endpoint.id, targetUrl: endpoint.url, apiVersion: endpoint.apiVersion }));
     // A payment's callback_url gets that payment's events (its refunds' too); payouts and batches have none.
     const callbackUrl = event.subject.kind === 'payment' || event.subject.kind === 'refund' ? event.subject.payment.callbackUrl : null;
-    if (callbackUrl) targets.push({ destination: CALLBACK_DESTINATION, endpointId: null, targetUrl: callbackUrl, apiVersion: '2026-06' });
+    if (callbackUrl) targets.push({ destination: CALLBACK_DESTINATION, endpointId: null, targetUrl: callbackUrl, apiVersion: this.deps.contracts.callbackWebhookVersion });
     return targets;
   }
 
@@ -170,8 +174,9 @@ export class WebhookService {
     if (endpointId !== undefined) {
       const endpoint = await this.getEndpoint(scope, endpointId);
       if (!endpoint.enabled) throw new AkweError('validation_error', 'The endpoint is disabled; enable it first.', { field: 'endpoint_id' });
-      if (!receives(endpoint, event))
-        throw new AkweError('validation_error', `A ${endpoint.apiVersion} endpoint receives payment events only; this is a ${event.subject.kind} event.`, { field: 'endpoint_id' });
+      const limit = this.deps.contracts.receivingLimit(endpoint.apiVersion);
+      if (!this.receives(endpoint, event))
+        throw new AkweError('validation_error', `A ${endpoint.apiVersion} endpoint receives ${limit?.receives} only; this is a ${event.subject.kind} event.`, { field: 'endpoint_id' });
       targets = [{ destination: endpoint.id, endpointId: endpoint.id, targetUrl: endpoint.url, apiVersion: endpoint.apiVersion }];
     } else {
       targets = this.planDeliveries(event, await this.deps.store.listEndpoints(scope));
@@ -204,6 +209,38 @@ export class WebhookService {
     throw new AkweError('validation_error', scope.environment === 'live' ? 'A live endpoint must use https://' : 'url must be http:// or https://', { field: 'url' });
   }
 
+  /** Whether the endpoint's contract can carry the event (the earlier collect contract knows payment events only). */
+  private receives(endpoint: WebhookEndpoint, event: StoredEvent): boolean {
+    return this.deps.contracts.receivingLimit(endpoint.apiVersion)?.subjects.includes(event.subject.kind) ?? true;
+  }
+
+  /**
+   * `types` when an endpoint of `apiVersion` can receive each: an endpoint limited to a family
+   * (the earlier contract: `collect.payment.*`) would be subscribed to nothing by a pattern matching
+   * none of its events (`payout.*`, `collect.refund.*`, `bulk_payment.completed`): refused, naming it.
+   */
+  private typesItCanReceive(apiVersion: WebhookApiVersion, types: string[]): string[] {
+    const limit = this.deps.contracts.receivingLimit(apiVersion);
+    if (limit === undefined) return types;
+    const receivable = EVENT_TYPES.filter((type) => subscribes({ eventTypes: [limit.family] }, type));
+    const unreachable = types.find((pattern) => !receivable.some((type) => subscribes({ eventTypes: [pattern] }, type)));
+    if (unreachable !== undefined) {
+      throw new AkweError(
+        'validation_error',
+        `A ${apiVersion} endpoint receives ${limit.receives} only (${limit.family}); ${JSON.stringify(unreachable)} would never reach it. Use an api_version ${this.deps.contracts.defaultWebhookVersion} endpoint for ${limit.others}.`,
+        { field: 'events' },
+      );
+    }
+    return types;
+  }
+
+  /** A version the contracts know; the HTTP schema and the CLI already offer only these. */
+  private checkVersion(apiVersion: WebhookApiVersion): WebhookApiVersion {
+    const known = this.deps.contracts.webhookVersions;
+    if (!known.includes(apiVersion)) throw new AkweError('validation_error', `api_version must be one of ${known.join(', ')}`, { field: 'api_version' });
+    return apiVersion;
+  }
+
   private checkTypes(types: string[]): string[] {
     return [...new Set(knownTypesOnly(types, 'events'))];
   }
@@ -211,32 +248,6 @@ export class WebhookService {
   private now(): string {
     return this.deps.clock.now().toISOString();
   }
-}
-
-/** Whether the endpoint's contract can carry the event: the earlier contract knows payment events only. */
-function receives(endpoint: WebhookEndpoint, event: StoredEvent): boolean {
-  return endpoint.apiVersion === '2026-06' || event.subject.kind === 'payment';
-}
-
-/** The events a legacy endpoint can carry (`receives`: the earlier contract knows payments only). */
-const PAYMENT_EVENT_TYPES = EVENT_TYPES.filter((type) => type.startsWith('collect.payment.'));
-
-/**
- * `types` when an endpoint of `apiVersion` can receive each: a legacy endpoint gets the earlier
- * contract's payment events only, so a pattern matching none of them (`payout.*`,
- * `collect.refund.*`, `bulk_payment.completed`) would subscribe it to nothing: refused, naming it.
- */
-function typesItCanReceive(apiVersion: WebhookApiVersion, types: string[]): string[] {
-  if (apiVersion !== 'legacy') return types;
-  const unreachable = types.find((pattern) => !PAYMENT_EVENT_TYPES.some((type) => subscribes({ eventTypes: [pattern] }, type)));
-  if (unreachable !== undefined) {
-    throw new AkweError(
-      'validation_error',
-      `A legacy endpoint receives payment events only (collect.payment.*); ${JSON.stringify(unreachable)} would never reach it. Use an api_version 2026-06 endpoint for refund, payout and bulk events.`,
-      { field: 'events' },
-    );
-  }
-  return types;
 }
 
 /** `types` when every one is a known event type or family; else 400 naming the first unknown one and the known ones. */

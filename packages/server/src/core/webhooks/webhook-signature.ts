@@ -13,6 +13,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { canonicalJson } from '../shared/canonical-json.js';
 
 export const SIGNATURE_HEADER = 'X-Service-Signature';
+/** Every delivery names its event: receivers deduplicate on it (delivery is at least once). */
+export const EVENT_ID_HEADER = 'X-Service-Event-Id';
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;

@@ -6,7 +6,7 @@ import type { WebhookDelivery } from '../../core/webhooks/webhook-endpoint.js';
 import { recordedRequest } from '../plugins/idempotency.js';
 import { principalOf } from '../plugins/authentication.js';
 import { errorResponses } from '../shared/error-schemas.js';
-import { eventEnvelope } from './event-envelope.js';
+import { renderEvent } from '../contracts/index.js';
 import { instantFilter } from '../shared/list-filters.js';
 import { listOf, listQuery } from '../shared/pagination.js';
 import { readList } from '../shared/list-cursors.js';
@@ -61,7 +61,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
       const principal = principalOf(request);
       const event = await events.findById(principal, request.params.id);
       if (!event) throw await notFoundIn(principal, 'event', request.params.id, (other) => events.findById(other, request.params.id));
-      return eventEnvelope(event, publicUrl);
+      return renderEvent(event, publicUrl);
     },
   );
 
@@ -90,7 +90,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
         createdLte: instantFilter(query.created_lte, 'created_lte'),
       };
       const list = readList(request, 'events', filters);
-      return list.envelope(await webhooks.listEvents(principalOf(request), filters, list.page), (event) => eventEnvelope(event, publicUrl));
+      return list.envelope(await webhooks.listEvents(principalOf(request), filters, list.page), (event) => renderEvent(event, publicUrl));
     },
   );
 

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../../core/errors/index.js';
-import { LegacyError } from '../collect-legacy/schemas.js';
+import { LegacyError } from '../contracts/collect-legacy/schemas.js';
 import { ErrorResponse } from '../shared/error-schemas.js';
 
 type Schema = Record<string, unknown>;

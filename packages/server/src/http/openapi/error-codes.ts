@@ -1,5 +1,5 @@
 import { errorCatalog, type ErrorCode } from '../../core/errors/index.js';
-import { isLegacyPath, legacyStatuses } from '../collect-legacy/legacy-errors.js';
+import { isLegacyPath, legacyStatuses } from '../contracts/collect-legacy/legacy-errors.js';
 import type { RouteFacts } from './route-facts.js';
 
 type Condition = (route: RouteFacts) => boolean;

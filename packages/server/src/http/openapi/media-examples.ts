@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { errorCatalog, type ErrorCode } from '../../core/errors/index.js';
-import { LegacyError } from '../collect-legacy/schemas.js';
+import { LegacyError } from '../contracts/collect-legacy/schemas.js';
 import { titleOf } from './error-code-enum.js';
 import { exampleOf } from './schema-example.js';
 import { isSchemaNode, type SchemaNode } from './schema-walk.js';

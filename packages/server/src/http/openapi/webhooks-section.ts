@@ -1,20 +1,9 @@
-import { Type, type TSchema } from 'typebox';
-import { BULK_EVENT_VERSION, EVENT_VERSION, PAYOUT_EVENT_VERSION } from '../../core/events/event-factory.js';
-import { BulkBatchObject } from '../bulk/bulk-schemas.js';
-import { PayoutObject } from '../payouts/payout-schemas.js';
+import { Type } from 'typebox';
 import { EVENT_TYPES } from '../../core/events/event-types.js';
-import { SIGNATURE_HEADER } from '../../core/webhooks/webhook-signature.js';
-import { EVENT_ID_HEADER } from '../../webhooks/event-rendering.js';
-import { PaymentObject, RefundObject } from '../collect-v2026/payment-schemas.js';
+import { EVENT_ID_HEADER, SIGNATURE_HEADER } from '../../core/webhooks/webhook-signature.js';
+import { eventFamilies } from '../contracts/index.js';
 import { EventEnvelope } from '../events/event-routes.js';
 
-/** The object each event family carries in `data.object`; a new family must say its object here. */
-const eventObjects: { prefix: string; object: TSchema; subject: string; version: string }[] = [
-  { prefix: 'collect.payment.', object: PaymentObject, subject: 'payment', version: EVENT_VERSION },
-  { prefix: 'collect.refund.', object: RefundObject, subject: 'refund', version: EVENT_VERSION },
-  { prefix: 'payout.', object: PayoutObject, subject: 'payout', version: PAYOUT_EVENT_VERSION },
-  { prefix: 'bulk_payment.', object: BulkBatchObject, subject: 'bulk payment batch', version: BULK_EVENT_VERSION },
-];
 
 function describeEvent(type: string, subject: string, change: string): string {
   const what =
@@ -35,8 +24,9 @@ function webhookOperationId(type: string): string {
 }
 
 function eventOperation(type: string) {
-  const family = eventObjects.find(({ prefix }) => type.startsWith(prefix));
-  if (!family) throw new Error(`OpenAPI: event type ${type} has no data.object schema; add its family to webhooks-section.ts`);
+  // The object each family carries in `data.object`: its contract's descriptor says it (http/contracts).
+  const family = eventFamilies().find(({ prefix }) => type.startsWith(prefix));
+  if (!family) throw new Error(`OpenAPI: event type ${type} has no data.object schema; add its family to its contract's descriptor (http/contracts/<version>/contract.ts)`);
   const body = Type.Object(
     {
       ...EventEnvelope.properties,

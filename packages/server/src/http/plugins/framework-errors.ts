@@ -11,7 +11,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AkweError } from '../../core/errors/index.js';
-import { isLegacyPath, legacyErrorBody } from '../collect-legacy/legacy-errors.js';
+import { isLegacyPath, legacyErrorBody } from '../contracts/collect-legacy/legacy-errors.js';
 import { currentErrorBody, logIfServerError, setRetryAfter } from './error-handler.js';
 import type { RouteMethods } from './route-methods.js';
 

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { listOf, listQuery } from '../shared/pagination.js';
 import { defaultDeliveryBudgets, maxInFlightBounds } from '../../core/webhooks/delivery-budgets.js';
+import { contractVersions, webhookVersionsDescription } from '../contracts/index.js';
 
 const EventTypes = Type.Array(Type.String({ maxLength: 100 }), {
   maxItems: 50,
@@ -12,7 +13,10 @@ const MaxInFlight = Type.Integer({
   maximum: maxInFlightBounds.max,
   description: `Deliveries in flight to this endpoint at once (default ${defaultDeliveryBudgets.perStream}); Akwe sends fewer while the receiver answers 429 or 503 or slows down.`,
 });
-const ApiVersion = Type.Union([Type.Literal('2026-06'), Type.Literal('legacy')], { description: '`legacy` receives the earlier contract’s events (collect.completed, …).' });
+const ApiVersion = Type.Union(
+  contractVersions.webhookVersions.map((version) => Type.Literal(version)),
+  { description: webhookVersionsDescription() },
+);
 
 export const CreateEndpointBody = Type.Object(
   {

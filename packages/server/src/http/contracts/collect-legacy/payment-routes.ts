@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { AkweError } from '../../core/errors/index.js';
-import type { PaymentService } from '../../core/payments/payment-service.js';
-import { principalOf } from '../plugins/authentication.js';
-import { recordedRequest } from '../plugins/idempotency.js';
-import type { ConfirmResult } from '../../core/payments/payment-service.js';
-import type { Payment } from '../../core/payments/payment.js';
+import { AkweError } from '../../../core/errors/index.js';
+import type { PaymentService } from '../../../core/payments/payment-service.js';
+import { principalOf } from '../../plugins/authentication.js';
+import { recordedRequest } from '../../plugins/idempotency.js';
+import type { ConfirmResult } from '../../../core/payments/payment-service.js';
+import type { Payment } from '../../../core/payments/payment.js';
 import { legacyErrorBody } from './legacy-errors.js';
 import { legacyPaymentToWire } from './payment-mapper.js';
 import { LegacyConfirmBody, LegacyCreatePaymentBody, LegacyError, LegacyPayment, LegacyReferenceParams, LegacySyncQuery, LegacyValidationError } from './schemas.js';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { inCentimes } from '../shared/money-descriptions.js';
+import { inCentimes } from '../../shared/money-descriptions.js';
 
 /** The earlier contract's operator catalog, field for field (no field of ours added). */
 export const LegacyOperatorCatalog = Type.Object(

@@ -1,4 +1,4 @@
-import type { Payout } from '../../core/payouts/payout.js';
+import type { Payout } from '../../../core/payouts/payout.js';
 
 /** Domain -> the payout object of contract 2025-01 (centimes). */
 export function payoutToWire(payout: Payout) {

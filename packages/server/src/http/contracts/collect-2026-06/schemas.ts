@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { inMajorUnits } from '../shared/money-descriptions.js';
+import { inMajorUnits } from '../../shared/money-descriptions.js';
 
 /** How an operator is doing in the key's environment (its connector's circuit breaker). */
 export const OperatorStatus = Type.Union([Type.Literal('available'), Type.Literal('degraded'), Type.Literal('unavailable')], {

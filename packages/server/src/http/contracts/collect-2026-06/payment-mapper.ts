@@ -1,6 +1,6 @@
-import type { Payment, Refund } from '../../core/payments/payment.js';
-import type { CreatePaymentInput } from '../../core/payments/payment-input.js';
-import { toMajorUnitsFloor, toMinorUnits } from '../../core/shared/money.js';
+import type { Payment, Refund } from '../../../core/payments/payment.js';
+import type { CreatePaymentInput } from '../../../core/payments/payment-input.js';
+import { toMajorUnitsFloor, toMinorUnits } from '../../../core/shared/money.js';
 import { CURRENT_API_VERSION } from './operator-catalog-mapper.js';
 
 export interface WireCreatePayment {

@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import { inCentimes } from '../shared/money-descriptions.js';
-import { payoutStatuses } from '../../core/payouts/payout.js';
-import { failureCodeList } from '../../core/shared/failure-codes.js';
-import { Reference } from '../collect-v2026/payment-schemas.js';
-import { MetadataInput, MetadataObject, metadataFilterProperties } from '../shared/metadata-schema.js';
-import { listOf, listQuery } from '../shared/pagination.js';
+import { inCentimes } from '../../shared/money-descriptions.js';
+import { payoutStatuses } from '../../../core/payouts/payout.js';
+import { failureCodeList } from '../../../core/shared/failure-codes.js';
+import { Reference } from '../collect-2026-06/payment-schemas.js';
+import { MetadataInput, MetadataObject, metadataFilterProperties } from '../../shared/metadata-schema.js';
+import { listOf, listQuery } from '../../shared/pagination.js';
 
 /** The payout contract's request fields (amounts in centimes; docs/payouts.md). */
 export const CreatePayoutBody = Type.Object(

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { OperatorCatalog } from '../../core/catalog/operator-catalog.js';
-import type { OperatorConnectors } from '../../core/operators/operator-connector.js';
-import { principalOf } from '../plugins/authentication.js';
-import { errorResponses } from '../shared/error-schemas.js';
+import type { OperatorCatalog } from '../../../core/catalog/operator-catalog.js';
+import type { OperatorConnectors } from '../../../core/operators/operator-connector.js';
+import { principalOf } from '../../plugins/authentication.js';
+import { errorResponses } from '../../shared/error-schemas.js';
 import { currentCatalogBody } from './operator-catalog-mapper.js';
 import { CurrentOperatorCatalog } from './schemas.js';
 

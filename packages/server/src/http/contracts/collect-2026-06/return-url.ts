@@ -1,5 +1,5 @@
-import { AkweError } from '../../core/errors/index.js';
-import type { Environment } from '../../core/shared/environment.js';
+import { AkweError } from '../../../core/errors/index.js';
+import type { Environment } from '../../../core/shared/environment.js';
 
 /**
  * return_url (hosted payments): the customer's browser follows it from the final checkout page;

@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
-import { inCentimes } from '../shared/money-descriptions.js';
-import type { OperatorCatalog } from '../../core/catalog/operator-catalog.js';
-import { operatorAvailability } from '../../core/operators/operator-availability.js';
-import type { OperatorConnectors } from '../../core/operators/operator-connector.js';
-import type { Environment } from '../../core/shared/environment.js';
-import { OperatorStatus } from '../collect-v2026/schemas.js';
+import { inCentimes } from '../../shared/money-descriptions.js';
+import type { OperatorCatalog } from '../../../core/catalog/operator-catalog.js';
+import { operatorAvailability } from '../../../core/operators/operator-availability.js';
+import type { OperatorConnectors } from '../../../core/operators/operator-connector.js';
+import type { Environment } from '../../../core/shared/environment.js';
+import { OperatorStatus } from '../collect-2026-06/schemas.js';
+import { catalogCountries, countryFields, operatorIdentity } from '../../shared/operator-catalog-body.js';
 
 /** Payout catalog (shape not fixed by the contract; ours): payout operators, limits in centimes as payouts speak. */
 export const PayoutOperatorCatalog = Type.Object(
@@ -67,22 +68,16 @@ export function payoutCatalogBody(catalog: OperatorCatalog, connectors: Operator
   return {
     object: 'payout.operator_catalog' as const,
     catalog_version: catalog.version,
-    countries: catalog.countries().map((country) => ({
-      code: country.code,
-      name: country.name,
-      currencies: [...country.currencies],
-      default_currency: country.defaultCurrency,
-      operators: country.operators
-        .filter((o) => o.payout.supported)
-        .map((o) => ({
-          slug: o.slug,
-          label: o.label,
-          gateway_code: o.gatewayCode,
-          aliases: [...o.aliases],
-          min_amount_minor: o.payout.minAmountMinor,
-          max_amount_minor: o.payout.maxAmountMinor,
-          status: operatorAvailability(connectors, environment, o).supports.payouts ? connectors.health(environment, o.gatewayCode) : ('unavailable' as const),
-        })),
-    })),
+    countries: catalogCountries(catalog, {
+      flow: 'payout',
+      operator: (operator) => ({
+        ...operatorIdentity(operator),
+        aliases: [...operator.aliases],
+        min_amount_minor: operator.payout.minAmountMinor,
+        max_amount_minor: operator.payout.maxAmountMinor,
+        status: operatorAvailability(connectors, environment, operator).supports.payouts ? connectors.health(environment, operator.gatewayCode) : ('unavailable' as const),
+      }),
+      country: countryFields,
+    }),
   };
 }

@@ -1,5 +1,5 @@
-import type { Payment, PaymentStatus } from '../../core/payments/payment.js';
-import { isFinal } from '../../core/payments/payment-state-machine.js';
+import type { Payment, PaymentStatus } from '../../../core/payments/payment.js';
+import { isFinal } from '../../../core/payments/payment-state-machine.js';
 
 /**
  * The earlier contract's statuses. Its six map one-to-one; the three it never had map to the

@@ -1,15 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { OperatorCatalog } from '../../core/catalog/operator-catalog.js';
-import { AkweError } from '../../core/errors/index.js';
-import type { Payout } from '../../core/payouts/payout.js';
-import type { PayoutService } from '../../core/payouts/payout-service.js';
-import { principalOf } from '../plugins/authentication.js';
-import { recordedRequest } from '../plugins/idempotency.js';
-import { errorResponses } from '../shared/error-schemas.js';
-import { enumFiltersInAnyCase, instantFilter, metadataFilter } from '../shared/list-filters.js';
-import { readList } from '../shared/list-cursors.js';
+import type { OperatorCatalog } from '../../../core/catalog/operator-catalog.js';
+import { AkweError } from '../../../core/errors/index.js';
+import type { Payout } from '../../../core/payouts/payout.js';
+import type { PayoutService } from '../../../core/payouts/payout-service.js';
+import { principalOf } from '../../plugins/authentication.js';
+import { recordedRequest } from '../../plugins/idempotency.js';
+import { errorResponses } from '../../shared/error-schemas.js';
+import { enumFiltersInAnyCase, instantFilter, metadataFilter } from '../../shared/list-filters.js';
+import { readList } from '../../shared/list-cursors.js';
 import { PayoutOperatorCatalog, payoutCatalogBody } from './payout-catalog.js';
-import type { OperatorConnectors } from '../../core/operators/operator-connector.js';
+import type { OperatorConnectors } from '../../../core/operators/operator-connector.js';
 import { payoutToWire } from './payout-mapper.js';
 import { CreatePayoutBody, GetPayoutQuery, ListPayoutsQuery, PayoutList, PayoutObject, PayoutParams } from './payout-schemas.js';
 

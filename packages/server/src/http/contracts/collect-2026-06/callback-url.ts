@@ -1,5 +1,5 @@
-import type { Environment } from '../../core/shared/environment.js';
-import type { DestinationUrlCheck } from '../shared/url-policy.js';
+import type { Environment } from '../../../core/shared/environment.js';
+import type { DestinationUrlCheck } from '../../shared/url-policy.js';
 
 /**
  * The contract makes callback_url an HTTPS URL. It receives the payment's events, so it is held to the

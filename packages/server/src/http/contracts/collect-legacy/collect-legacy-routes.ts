@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { OperatorCatalog } from '../../core/catalog/operator-catalog.js';
-import type { PaymentService } from '../../core/payments/payment-service.js';
+import type { OperatorCatalog } from '../../../core/catalog/operator-catalog.js';
+import type { PaymentService } from '../../../core/payments/payment-service.js';
 import { installLegacyErrorHandling } from './legacy-errors.js';
 import { legacyPaymentRoutes } from './payment-routes.js';
 import { legacyCatalogBody } from './operator-catalog-mapper.js';

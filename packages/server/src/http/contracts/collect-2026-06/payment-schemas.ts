@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
-import { inCentimes, inMajorUnits } from '../shared/money-descriptions.js';
-import { failureCodeList } from '../../core/shared/failure-codes.js';
-import { paymentModes, paymentStatuses } from '../../core/payments/payment.js';
-import { MetadataInput, MetadataObject, metadataFilterProperties } from '../shared/metadata-schema.js';
-import { listOf, listQuery } from '../shared/pagination.js';
+import { inCentimes, inMajorUnits } from '../../shared/money-descriptions.js';
+import { failureCodeList } from '../../../core/shared/failure-codes.js';
+import { paymentModes, paymentStatuses } from '../../../core/payments/payment.js';
+import { MetadataInput, MetadataObject, metadataFilterProperties } from '../../shared/metadata-schema.js';
+import { listOf, listQuery } from '../../shared/pagination.js';
 
 /** References travel in paths, so they keep to characters that need no escaping. */
 export const Reference = Type.String({

@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
-import { inAmountUnit } from '../shared/amount-wording.js';
-import { toAkweError } from '../shared/to-akwe-error.js';
-import { logIfServerError, setRetryAfter } from '../plugins/error-handler.js';
+import { inAmountUnit } from '../../shared/amount-wording.js';
+import { toAkweError } from '../../shared/to-akwe-error.js';
+import { logIfServerError, setRetryAfter } from '../../plugins/error-handler.js';
 
 /**
  * The earlier contract keeps its own shapes exactly (docs/decisions.md, earlier contract):

@@ -1,17 +1,17 @@
-import type { OperatorCatalog } from '../../core/catalog/operator-catalog.js';
-import { refuseUnknownCurrency } from '../shared/currency-refusal.js';
+import type { OperatorCatalog } from '../../../core/catalog/operator-catalog.js';
+import { refuseUnknownCurrency } from '../../shared/currency-refusal.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AkweError } from '../../core/errors/index.js';
-import { maxOtpAttempts } from '../../core/payments/payment-input.js';
-import type { PaymentService } from '../../core/payments/payment-service.js';
-import { principalOf } from '../plugins/authentication.js';
-import { currentErrorBody } from '../plugins/error-handler.js';
-import { recordedRequest } from '../plugins/idempotency.js';
-import type { ConfirmResult, RefundResult } from '../../core/payments/payment-service.js';
-import type { Payment } from '../../core/payments/payment.js';
-import { errorResponses } from '../shared/error-schemas.js';
-import { toMinorUnits } from '../../core/shared/money.js';
-import type { DestinationUrlCheck } from '../shared/url-policy.js';
+import { AkweError } from '../../../core/errors/index.js';
+import { maxOtpAttempts } from '../../../core/payments/payment-input.js';
+import type { PaymentService } from '../../../core/payments/payment-service.js';
+import { principalOf } from '../../plugins/authentication.js';
+import { currentErrorBody } from '../../plugins/error-handler.js';
+import { recordedRequest } from '../../plugins/idempotency.js';
+import type { ConfirmResult, RefundResult } from '../../../core/payments/payment-service.js';
+import type { Payment } from '../../../core/payments/payment.js';
+import { errorResponses } from '../../shared/error-schemas.js';
+import { toMinorUnits } from '../../../core/shared/money.js';
+import type { DestinationUrlCheck } from '../../shared/url-policy.js';
 import { checkCallbackUrl } from './callback-url.js';
 import { checkReturnUrl } from './return-url.js';
 import { paymentToWire, refundToWire, toCreateInput } from './payment-mapper.js';
@@ -31,8 +31,8 @@ import {
   RefundObject,
   RefundParams,
 } from './payment-schemas.js';
-import { enumFiltersInAnyCase, instantFilter, metadataFilter } from '../shared/list-filters.js';
-import { readList } from '../shared/list-cursors.js';
+import { enumFiltersInAnyCase, instantFilter, metadataFilter } from '../../shared/list-filters.js';
+import { readList } from '../../shared/list-cursors.js';
 
 export interface PaymentRoutesOptions {
   payments: PaymentService;

@@ -1,0 +1,33 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ContractRouteDeps, ContractVersion } from '../contract-version.js';
+import { collectV2026Routes } from './collect-v2026-routes.js';
+import { CURRENT_API_VERSION } from './operator-catalog-mapper.js';
+import { paymentToWire, refundToWire } from './payment-mapper.js';
+import { paymentRoutes } from './payment-routes.js';
+import { PaymentObject, RefundObject } from './payment-schemas.js';
+import { renderDelivery } from './webhook-rendering.js';
+
+const routes: FastifyPluginAsyncTypebox<ContractRouteDeps> = async (api, { services, config, destinationUrls }) => {
+  await api.register(collectV2026Routes, { catalog: services.catalog, operators: services.operators });
+  await api.register(paymentRoutes, { payments: services.payments, catalog: services.catalog, publicUrl: config.publicUrl, destinationUrls, dev: config.dev });
+};
+
+/** Collect, current contract: payments, refunds and their catalog; its events and webhooks carry its version. */
+export const collect202606: ContractVersion = {
+  name: 'collect-2026-06',
+  routes,
+  events: {
+    version: CURRENT_API_VERSION,
+    subjects: ['payment', 'refund'],
+    families: [
+      { prefix: 'collect.payment.', object: PaymentObject, subject: 'payment' },
+      { prefix: 'collect.refund.', object: RefundObject, subject: 'refund' },
+    ],
+    object(subject, publicUrl) {
+      if (subject.kind === 'payment') return paymentToWire(subject.payment, publicUrl);
+      if (subject.kind === 'refund') return refundToWire(subject.refund);
+      throw new Error(`collect-2026-06 renders payment and refund events, not ${subject.kind}`);
+    },
+  },
+  webhook: { apiVersion: CURRENT_API_VERSION, render: renderDelivery },
+};

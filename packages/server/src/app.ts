@@ -93,7 +93,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
   await installOpenApi(app, config.publicUrl);
   await installApiReference(app, config.publicUrl);
 
-  await app.register(healthRoutes, { database: services.database });
+  await app.register(healthRoutes, { database: services.database, timeoutMs: config.readyTimeoutMs });
   await app.register(errorReferenceRoutes);
   await app.register(checkoutRoutes, {
     prefix: '/checkout',

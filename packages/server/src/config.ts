@@ -73,6 +73,8 @@ export interface Config {
   idempotencyLeaseSeconds: number;
   /** How long an authenticated API key and its merchant are kept in memory (API_KEY_CACHE_MS); 0: not at all. */
   apiKeyCacheMs: number;
+  /** How long /ready waits for the database before answering 503 (READY_TIMEOUT_MS). */
+  readyTimeoutMs: number;
   /** Centimes every test balance starts with (SANDBOX_FLOAT, in major units). */
   sandboxFloatMinor: number;
   /** How long a sandbox payout stays PROCESSING before its outcome (SANDBOX_PAYOUT_DELAY_MS). */
@@ -142,6 +144,7 @@ export const configVariables = [
   'RATE_LIMIT_OPERATOR_CALLBACKS_PER_IP',
   'IDEMPOTENCY_LEASE_SECONDS',
   'API_KEY_CACHE_MS',
+  'READY_TIMEOUT_MS',
   'SANDBOX_FLOAT',
   'SANDBOX_PAYOUT_DELAY_MS',
   'PAYOUT_CHECK_INTERVAL_MS',
@@ -335,6 +338,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: shutdownGrace(reader, shutdownTimeoutMs),
     idempotencyLeaseSeconds: reader.integer('IDEMPOTENCY_LEASE_SECONDS', 60, 1, 60),
     apiKeyCacheMs: reader.integer('API_KEY_CACHE_MS', DEFAULT_API_KEY_CACHE_MS, 0, 60_000),
+    readyTimeoutMs: reader.integer('READY_TIMEOUT_MS', 2_000, 10, 60_000),
     sandboxFloatMinor: reader.integer('SANDBOX_FLOAT', 100_000_000, 0, 1_000_000_000_000) * 100,
     sandboxPayoutDelayMs: reader.integer('SANDBOX_PAYOUT_DELAY_MS', 2_000, 0, 600_000),
     payoutCheckIntervalMs: reader.integer('PAYOUT_CHECK_INTERVAL_MS', 1_000, 100, 3_600_000),

@@ -27,7 +27,7 @@ const STREAM_BUFFER_BYTES = 64 * 1024;
 const fileDescription =
   'A `text/csv; charset=utf-8` file (RFC 4180: comma separated, CRLF line ends, no byte order mark), header line first, newest first. `Content-Disposition: attachment; filename="akwe-<export>-<environment>-<from>-<to>.csv"`. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading apostrophe so spreadsheets never run it as a formula; amounts are integers, never escaped.';
 
-const csvResponse = (what: string) => ({ description: `${what} ${fileDescription}`, content: { 'text/csv': { schema: { type: 'string' } } } });
+const csvResponse = (what: string) => ({ description: `${what}. ${fileDescription}`, content: { 'text/csv': { schema: { type: 'string' } } } });
 
 function sendCsv(exports: ExportService, kind: ExportKind) {
   return async (request: FastifyRequest, reply: FastifyReply) => {

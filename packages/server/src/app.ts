@@ -19,6 +19,7 @@ import { installApiReference } from './http/openapi/api-reference.js';
 import { installOpenApi, openApiRoute } from './http/openapi/openapi.js';
 import { bulkRoutes } from './http/bulk/bulk-routes.js';
 import { balanceRoutes } from './http/balances/balance-routes.js';
+import { exportRoutes } from './http/exports/export-routes.js';
 import { webhookEndpointRoutes } from './http/webhooks/webhook-endpoint-routes.js';
 import { installAuthentication } from './http/plugins/authentication.js';
 import { answerFrameworkError, installRootErrorHandling, MAX_PATH_PARAMETER_LENGTH } from './http/plugins/framework-errors.js';
@@ -129,6 +130,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
       await api.register(contractRoutes, { services, config, destinationUrls });
       await api.register(bulkRoutes, { catalog: services.catalog, bulk: services.bulk, limits: { maxLines: config.bulkMaxLines, maxBytes: config.bulkMaxBytes } });
       await api.register(balanceRoutes, { ledger: services.ledger });
+      await api.register(exportRoutes, { exports: services.exports });
       await api.register(operatorPredictionRoutes, { catalog: services.catalog });
       await api.register(eventRoutes, { events: services.events, webhooks: services.webhooks, publicUrl: config.publicUrl });
       await api.register(webhookEndpointRoutes, { webhooks: services.webhooks, destinationUrls });

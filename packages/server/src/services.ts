@@ -42,6 +42,8 @@ import { PaymentRepository } from './storage/repositories/payment-repository.js'
 import { AkweMetrics } from './metrics/akwe-metrics.js';
 import { MeteredOperators } from './metrics/metered-operators.js';
 import { contractVersions } from './http/contracts/index.js';
+import { ExportService } from './core/exports/export-service.js';
+import { ExportQueries } from './storage/repositories/export-queries.js';
 
 export interface Services {
   database: AkweDatabase;
@@ -59,6 +61,8 @@ export interface Services {
   ledger: LedgerReader;
   payouts: PayoutService;
   bulk: BulkService;
+  /** CSV exports of payments, payouts and balance transactions, read page by page. */
+  exports: ExportService;
   /** The operators by environment (the sandbox for test), for tests that look inside the sandbox. */
   operators: OperatorConnectors;
   /** Operator answers the state machines refused, for a person (akwe reconcile discrepancies). */
@@ -98,6 +102,8 @@ export function createServices(options: {
   onDiscrepancy?: (discrepancy: OperatorDiscrepancy) => void;
   /** Lines per bulk batch (BULK_MAX_LINES, default 10 000). */
   bulkMaxLines?: number;
+  /** Rows per database read of a CSV export (default 1000; tests make it small to cross pages). */
+  exportPageSize?: number;
   /** Default: a registry of its own with the storage gauges and without the process metrics. */
   metrics?: AkweMetrics;
 }): Services {
@@ -173,6 +179,7 @@ export function createServices(options: {
     webhooks: new WebhookService({ store: webhookStore, events, clock, newId: ids, contracts: contractVersions }),
     signals,
     ledger,
+    exports: new ExportService(new ExportQueries(db), options.exportPageSize),
     operators,
     payouts,
     bulk: new BulkService({

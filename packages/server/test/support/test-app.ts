@@ -57,6 +57,8 @@ export async function buildTestApp(
     faults?: PhaseFaults;
     /** Resolves the names of webhook and callback URLs at registration (default: exampleHostsResolver()). */
     resolver?: Resolver;
+    /** Rows per database read of a CSV export (small to cross pages). */
+    exportPageSize?: number;
   } = {},
 ): Promise<TestApp> {
   const db = await target.open();
@@ -74,6 +76,7 @@ export async function buildTestApp(
     sandboxPayoutDelayMs: config.sandboxPayoutDelayMs,
     payoutCheckIntervalMs: config.payoutCheckIntervalMs,
     bulkMaxLines: config.bulkMaxLines,
+    exportPageSize: options.exportPageSize,
   });
   const app = await buildApp({ config, services, logger: options.logger, apiExtensions: options.apiExtensions, resolver: options.resolver ?? exampleHostsResolver() });
   await options.beforeReady?.(app);

@@ -50,6 +50,7 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
           name: 'bulk payments',
           description: 'Bulk payment batches: many payouts submitted as one batch (JSON items or a CSV file), checked line by line, then executed. Amounts in centimes.',
         },
+        { name: 'exports', description: 'Payments, payouts and balance transactions as CSV files, streamed: any size, newest first.' },
         { name: 'balances', description: 'The merchant’s balances per currency and the ledger transactions that moved them. Amounts in centimes.' },
         { name: 'operators', description: 'Which operator a phone number belongs to, from the regulators’ numbering plans.' },
         { name: 'events', description: 'Events for catch-up reads and resends; the same envelope webhooks deliver.' },

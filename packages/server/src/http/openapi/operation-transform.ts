@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { RouteOptions } from 'fastify';
 import { batchTemplateCsv } from '../../core/bulk/batch-template.js';
+import { balanceTransactionsCsvExample, paymentsCsvExample, payoutsCsvExample } from '../exports/export-examples.js';
 import { narrowedToCodes } from './error-code-enum.js';
 import { errorCodesFor } from './error-codes.js';
 import { headersWithIdempotencyKey } from './idempotency-key-header.js';
@@ -34,6 +35,9 @@ const rawBodies: Record<string, Record<string, unknown>> = {
 /** Response bodies that are not JSON: their example, by operation id and status. */
 const rawResponseExamples: Record<string, Record<string, unknown>> = {
   getBulkPaymentTemplate: { 200: batchTemplateCsv() },
+  exportPayments: { 200: paymentsCsvExample },
+  exportPayouts: { 200: payoutsCsvExample },
+  exportBalanceTransactions: { 200: balanceTransactionsCsvExample },
 };
 
 /** A non-JSON response (written with its `content`) gets its example in each media type. */

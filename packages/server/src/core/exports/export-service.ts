@@ -1,0 +1,78 @@
+/**
+ * CSV exports of a merchant's payments, payouts and balance transactions (docs/exports.md). The
+ * file is produced page by page: each keyset page is read only when the previous one has been
+ * taken by the reader (the HTTP response, which takes it when the client keeps up), so memory
+ * holds one page whatever the size of the export, and a reader that stops reading (a client gone)
+ * stops the queries.
+ */
+import type { PaymentStatus } from '../payments/payment.js';
+import type { PayoutStatus } from '../payouts/payout.js';
+import type { TenantScope } from '../shared/environment.js';
+import { balanceTransactionColumns, paymentColumns, payoutColumns, type Column } from './export-columns.js';
+import { csvLine } from './csv-cells.js';
+import { exportPeriod } from './export-period.js';
+import type { ExportFilters, ExportPageRequest, ExportStore } from './export-store.js';
+
+export const exportKinds = ['payments', 'payouts', 'balance-transactions'] as const;
+export type ExportKind = (typeof exportKinds)[number];
+
+/** Rows per database read: big enough that round trips do not dominate, small enough to stay light. */
+export const DEFAULT_EXPORT_PAGE_SIZE = 1000;
+
+export interface ExportQuery {
+  from?: string;
+  to?: string;
+  /** Payments and payouts only, in the contract's casing (checked by the edge). */
+  status?: string;
+}
+
+export interface CsvExport {
+  fileName: string;
+  /** The file's text: the header line, then one chunk per page. Pulled, never pushed. */
+  chunks: AsyncGenerator<string, void, undefined>;
+}
+
+async function* csvChunks<T extends { id: string }>(
+  columns: readonly Column<T>[],
+  readPage: (page: ExportPageRequest) => Promise<T[]>,
+  pageSize: number,
+): AsyncGenerator<string, void, undefined> {
+  yield csvLine(columns.map((column) => column.heading));
+  let after: string | undefined;
+  for (;;) {
+    const rows = await readPage({ after, limit: pageSize });
+    if (rows.length > 0) yield rows.map((row) => csvLine(columns.map((column) => column.cell(row)))).join('');
+    // A short page is the last; a full one may be too, which the next (empty) read tells.
+    if (rows.length < pageSize) return;
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+export class ExportService {
+  constructor(
+    private readonly store: ExportStore,
+    private readonly pageSize: number = DEFAULT_EXPORT_PAGE_SIZE,
+  ) {
+    if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new Error(`export page size must be a positive integer, got ${pageSize}`);
+  }
+
+  /** Checks the query at once (a bad period throws before anything is read), then returns the lazy file. */
+  csv(scope: TenantScope, kind: ExportKind, query: ExportQuery): CsvExport {
+    const period = exportPeriod(query);
+    const fileName = `akwe-${kind}-${scope.environment}-${period.fromLabel}-${period.toLabel}.csv`;
+    const filters: ExportFilters<never> = { from: period.from, to: period.to };
+    const { store, pageSize } = this;
+    switch (kind) {
+      case 'payments': {
+        const byStatus = { ...filters, status: query.status as PaymentStatus | undefined };
+        return { fileName, chunks: csvChunks(paymentColumns, (page) => store.paymentPage(scope, byStatus, page), pageSize) };
+      }
+      case 'payouts': {
+        const byStatus = { ...filters, status: query.status as PayoutStatus | undefined };
+        return { fileName, chunks: csvChunks(payoutColumns, (page) => store.payoutPage(scope, byStatus, page), pageSize) };
+      }
+      case 'balance-transactions':
+        return { fileName, chunks: csvChunks(balanceTransactionColumns, (page) => store.balanceTransactionPage(scope, filters, page), pageSize) };
+    }
+  }
+}

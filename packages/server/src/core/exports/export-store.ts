@@ -1,0 +1,73 @@
+/** What an export reads: keyset pages of one merchant's rows in one environment (the ExportStore port). */
+import type { BalanceTransaction } from '../ledger/ledger.js';
+import type { PaymentMode, PaymentStatus } from '../payments/payment.js';
+import type { PayoutStatus } from '../payouts/payout.js';
+import type { TenantScope } from '../shared/environment.js';
+import type { FailureCode } from '../shared/failure-codes.js';
+import type { Metadata } from '../shared/metadata.js';
+
+/** The rows an export keeps: created in [from, to) (ISO instants, either bound optional), and of one status. */
+export interface ExportFilters<S extends string = string> {
+  from?: string;
+  to?: string;
+  status?: S;
+}
+
+/**
+ * One page: at most `limit` rows, newest first (id order: ids are UUIDv7, so creation order), all
+ * older than the row `after` (the last id of the previous page) when given.
+ */
+export interface ExportPageRequest {
+  after?: string;
+  limit: number;
+}
+
+export interface PaymentExportRow {
+  id: string;
+  reference: string;
+  createdAt: string;
+  updatedAt: string;
+  environment: string;
+  status: PaymentStatus;
+  mode: PaymentMode;
+  amountMinor: number;
+  /** The fee of the collection's ledger posting; null until the payment completed. */
+  feeMinor: number | null;
+  refundedMinor: number;
+  currency: string;
+  country: string;
+  operator: string | null;
+  /** As stored (E.164), or null for a hosted payment not paid yet. */
+  phone: string | null;
+  pspReference: string | null;
+  failureCode: FailureCode | null;
+  description: string | null;
+  metadata: Metadata;
+}
+
+export interface PayoutExportRow {
+  id: string;
+  reference: string;
+  createdAt: string;
+  updatedAt: string;
+  environment: string;
+  status: PayoutStatus;
+  amountMinor: number;
+  feeMinor: number;
+  currency: string;
+  country: string;
+  operator: string;
+  phone: string;
+  recipientFirstName: string | null;
+  recipientLastName: string | null;
+  pspReference: string | null;
+  failureCode: FailureCode | null;
+  description: string | null;
+  metadata: Metadata;
+}
+
+export interface ExportStore {
+  paymentPage(scope: TenantScope, filters: ExportFilters<PaymentStatus>, page: ExportPageRequest): Promise<PaymentExportRow[]>;
+  payoutPage(scope: TenantScope, filters: ExportFilters<PayoutStatus>, page: ExportPageRequest): Promise<PayoutExportRow[]>;
+  balanceTransactionPage(scope: TenantScope, filters: ExportFilters<never>, page: ExportPageRequest): Promise<BalanceTransaction[]>;
+}

@@ -1,0 +1,68 @@
+/** Example files for the OpenAPI document, written by the exports' own columns and quoting. */
+import { balanceTransactionColumns, paymentColumns, payoutColumns, type Column } from '../../core/exports/export-columns.js';
+import { csvLine } from '../../core/exports/csv-cells.js';
+
+function exampleFile<T>(columns: readonly Column<T>[], rows: T[]): string {
+  return [columns.map((column) => column.heading), ...rows.map((row) => columns.map((column) => column.cell(row)))].map(csvLine).join('');
+}
+
+export const paymentsCsvExample = exampleFile(paymentColumns, [
+  {
+    id: '0193a7e1-5d6e-7f80-9a1b-2c3d4e5f6a7b',
+    reference: 'ORDER-1001',
+    createdAt: '2026-06-01T09:30:00.000Z',
+    updatedAt: '2026-06-01T09:30:04.000Z',
+    environment: 'test',
+    status: 'completed',
+    mode: 'direct',
+    amountMinor: 300000,
+    feeMinor: 4500,
+    refundedMinor: 0,
+    currency: 'XOF',
+    country: 'BJ',
+    operator: 'mtn_bj',
+    phone: '+2290197000000',
+    pspReference: 'sbx-7f3a',
+    failureCode: null,
+    description: 'Commande 1001, livraison Cotonou',
+    metadata: { cart_id: 'C-88' },
+  },
+]);
+
+export const payoutsCsvExample = exampleFile(payoutColumns, [
+  {
+    id: '0193a7e1-4c5d-7e6f-8a9b-0c1d2e3f4a5b',
+    reference: 'salary-2026-06-042',
+    createdAt: '2026-06-01T09:30:00.000Z',
+    updatedAt: '2026-06-01T09:31:00.000Z',
+    environment: 'test',
+    status: 'COMPLETED',
+    amountMinor: 2500000,
+    feeMinor: 37500,
+    currency: 'XOF',
+    country: 'BJ',
+    operator: 'mtn_bj',
+    phone: '+2290197000000',
+    recipientFirstName: 'Afi',
+    recipientLastName: 'Mensah',
+    pspReference: 'sbx-po-12',
+    failureCode: null,
+    description: 'Salaire juin 2026',
+    metadata: {},
+  },
+]);
+
+export const balanceTransactionsCsvExample = exampleFile(balanceTransactionColumns, [
+  {
+    id: '0193a7e1-5d6e-7f80-9a1b-2c3d4e5f6a7b',
+    createdAt: '2026-06-01T09:30:00.000Z',
+    environment: 'test',
+    type: 'payout_reservation',
+    currency: 'XOF',
+    availableChangeMinor: -2537500,
+    reservedChangeMinor: 2537500,
+    feeMinor: 0,
+    source: { type: 'payout', id: '0193a7e1-4c5d-7e6f-8a9b-0c1d2e3f4a5b', reference: 'salary-2026-06-042' },
+    description: 'Payout salary-2026-06-042 reserved (amount and fee)',
+  },
+]);

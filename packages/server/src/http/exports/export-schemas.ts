@@ -1,0 +1,24 @@
+import { Type } from 'typebox';
+import { paymentStatuses } from '../../core/payments/payment.js';
+import { payoutStatuses } from '../../core/payouts/payout.js';
+
+const bound = (description: string) =>
+  Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: `${description} A date (\`2026-06-01\`: midnight UTC) or an RFC 3339 date-time with its offset (\`2026-06-01T09:30:00Z\`). Absent: no bound.`,
+    }),
+  );
+
+const period = {
+  from: bound('Rows created at or after this instant (inclusive).'),
+  to: bound('Rows created before this instant (exclusive), later than `from`.'),
+};
+
+const statusFilter = (statuses: readonly string[]) => Type.Optional(Type.Enum(statuses as string[], { description: 'Only rows in this status, in any letter case.' }));
+
+/** Query strings of the exports: any other parameter is refused (400). */
+export const PaymentExportQuery = Type.Object({ ...period, status: statusFilter(paymentStatuses) }, { additionalProperties: false });
+export const PayoutExportQuery = Type.Object({ ...period, status: statusFilter(payoutStatuses) }, { additionalProperties: false });
+export const BalanceTransactionExportQuery = Type.Object(period, { additionalProperties: false });

@@ -1,0 +1,171 @@
+/**
+ * The keyset pages CSV exports read (core/exports): one merchant's rows in one environment, newest
+ * first by id (UUIDv7: creation order), created in [from, to), optionally of one status. They walk
+ * the lists' own indexes (`*_scope_id`, `*_scope_status`) from the previous page's last id, so each
+ * page costs its own rows whatever the table's size. The query builders are exported so the
+ * query-plan test explains the very queries run.
+ */
+import type { Kysely } from 'kysely';
+import type { Currency } from '../../core/catalog/operator-catalog.js';
+import type { ExportFilters, ExportPageRequest, ExportStore, PaymentExportRow, PayoutExportRow } from '../../core/exports/export-store.js';
+import type { BalanceTransaction, BalanceTransactionType, LedgerPosting } from '../../core/ledger/ledger.js';
+import type { PaymentMode, PaymentStatus } from '../../core/payments/payment.js';
+import type { PayoutStatus } from '../../core/payouts/payout.js';
+import type { Environment, TenantScope } from '../../core/shared/environment.js';
+import type { FailureCode } from '../../core/shared/failure-codes.js';
+import type { Metadata } from '../../core/shared/metadata.js';
+import type { Database } from '../schema.js';
+
+/** A page of the scope's payments, with the fee of each one's collection posting (null until it completed). */
+export function paymentExportQuery(db: Kysely<Database>, scope: TenantScope, filters: ExportFilters<PaymentStatus>, page: ExportPageRequest) {
+  let query = db
+    .selectFrom('payments')
+    .select([
+      'payments.id',
+      'payments.reference',
+      'payments.created_at',
+      'payments.updated_at',
+      'payments.environment',
+      'payments.status',
+      'payments.mode',
+      'payments.amount_minor',
+      'payments.refunded_minor',
+      'payments.currency',
+      'payments.country',
+      'payments.operator',
+      'payments.phone',
+      'payments.psp_reference',
+      'payments.failure_code',
+      'payments.description',
+      'payments.metadata',
+    ])
+    // One lookup per row through ledger_transactions_source; a payment has at most one collection.
+    .select((eb) =>
+      eb
+        .selectFrom('ledger_transactions')
+        .select('ledger_transactions.fee_minor')
+        .whereRef('ledger_transactions.source_id', '=', 'payments.id')
+        .where('ledger_transactions.type', '=', 'collection')
+        .where('ledger_transactions.merchant_id', '=', scope.merchantId)
+        .limit(1)
+        .as('collection_fee_minor'),
+    )
+    .where('payments.merchant_id', '=', scope.merchantId)
+    .where('payments.environment', '=', scope.environment);
+  if (filters.status) query = query.where('payments.status', '=', filters.status);
+  if (filters.from) query = query.where('payments.created_at', '>=', filters.from);
+  if (filters.to) query = query.where('payments.created_at', '<', filters.to);
+  if (page.after) query = query.where('payments.id', '<', page.after);
+  return query.orderBy('payments.id', 'desc').limit(page.limit);
+}
+
+export function payoutExportQuery(db: Kysely<Database>, scope: TenantScope, filters: ExportFilters<PayoutStatus>, page: ExportPageRequest) {
+  let query = db
+    .selectFrom('payouts')
+    .select([
+      'id',
+      'reference',
+      'created_at',
+      'updated_at',
+      'environment',
+      'status',
+      'amount_minor',
+      'fee_minor',
+      'currency',
+      'country',
+      'operator',
+      'phone',
+      'recipient_first_name',
+      'recipient_last_name',
+      'psp_reference',
+      'failure_code',
+      'description',
+      'metadata',
+    ])
+    .where('merchant_id', '=', scope.merchantId)
+    .where('environment', '=', scope.environment);
+  if (filters.status) query = query.where('status', '=', filters.status);
+  if (filters.from) query = query.where('created_at', '>=', filters.from);
+  if (filters.to) query = query.where('created_at', '<', filters.to);
+  if (page.after) query = query.where('id', '<', page.after);
+  return query.orderBy('id', 'desc').limit(page.limit);
+}
+
+export function balanceTransactionExportQuery(db: Kysely<Database>, scope: TenantScope, filters: ExportFilters<never>, page: ExportPageRequest) {
+  let query = db.selectFrom('ledger_transactions').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
+  if (filters.from) query = query.where('created_at', '>=', filters.from);
+  if (filters.to) query = query.where('created_at', '<', filters.to);
+  if (page.after) query = query.where('id', '<', page.after);
+  return query.orderBy('id', 'desc').limit(page.limit);
+}
+
+/** bigint columns come back as strings from PostgreSQL. */
+const integer = (value: number | string | bigint | null): number | null => (value === null ? null : Number(value));
+
+export class ExportQueries implements ExportStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async paymentPage(scope: TenantScope, filters: ExportFilters<PaymentStatus>, page: ExportPageRequest): Promise<PaymentExportRow[]> {
+    const rows = await paymentExportQuery(this.db, scope, filters, page).execute();
+    return rows.map((row) => ({
+      id: row.id,
+      reference: row.reference,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      environment: row.environment,
+      status: row.status as PaymentStatus,
+      mode: row.mode as PaymentMode,
+      amountMinor: Number(row.amount_minor),
+      feeMinor: integer(row.collection_fee_minor),
+      refundedMinor: Number(row.refunded_minor),
+      currency: row.currency,
+      country: row.country,
+      operator: row.operator,
+      phone: row.phone,
+      pspReference: row.psp_reference,
+      failureCode: row.failure_code as FailureCode | null,
+      description: row.description,
+      metadata: JSON.parse(row.metadata) as Metadata,
+    }));
+  }
+
+  async payoutPage(scope: TenantScope, filters: ExportFilters<PayoutStatus>, page: ExportPageRequest): Promise<PayoutExportRow[]> {
+    const rows = await payoutExportQuery(this.db, scope, filters, page).execute();
+    return rows.map((row) => ({
+      id: row.id,
+      reference: row.reference,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      environment: row.environment,
+      status: row.status as PayoutStatus,
+      amountMinor: Number(row.amount_minor),
+      feeMinor: Number(row.fee_minor),
+      currency: row.currency,
+      country: row.country,
+      operator: row.operator,
+      phone: row.phone,
+      recipientFirstName: row.recipient_first_name,
+      recipientLastName: row.recipient_last_name,
+      pspReference: row.psp_reference,
+      failureCode: row.failure_code as FailureCode | null,
+      description: row.description,
+      metadata: JSON.parse(row.metadata) as Metadata,
+    }));
+  }
+
+  async balanceTransactionPage(scope: TenantScope, filters: ExportFilters<never>, page: ExportPageRequest): Promise<BalanceTransaction[]> {
+    const rows = await balanceTransactionExportQuery(this.db, scope, filters, page).execute();
+    return rows.map((row) => ({
+      id: row.id,
+      type: row.type as BalanceTransactionType,
+      currency: row.currency as Currency,
+      environment: row.environment as Environment,
+      availableChangeMinor: Number(row.available_change_minor),
+      reservedChangeMinor: Number(row.reserved_change_minor),
+      feeMinor: Number(row.fee_minor),
+      source: { type: row.source_type as LedgerPosting['source']['type'], id: row.source_id, reference: row.source_reference },
+      description: row.description,
+      createdAt: row.created_at,
+    }));
+  }
+}

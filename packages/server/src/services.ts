@@ -7,7 +7,10 @@ import { EventFactory } from './core/events/event-factory.js';
 import { MerchantService } from './core/merchants/merchant-service.js';
 import type { IdempotencyStore } from './core/idempotency/idempotency-store.js';
 import type { PaymentStore } from './core/payments/payment-store.js';
-import { PaymentService, type PhaseFaults } from './core/payments/payment-service.js';
+import { PaymentService } from './core/payments/payment-service.js';
+import { PaymentTransitions } from './core/payments/payment-transitions.js';
+import { RefundService } from './core/payments/refund-service.js';
+import { RecordedCalls, type PhaseFaults } from './core/operators/recorded-call.js';
 import { CheckoutService } from './core/checkout/checkout-service.js';
 import type { OperatorConnectors } from './core/operators/operator-connector.js';
 import type { DiscrepancyStore, OperatorDiscrepancy } from './core/operators/operator-discrepancy.js';
@@ -47,6 +50,7 @@ export interface Services {
   events: EventStore;
   paymentStore: PaymentStore;
   payments: PaymentService;
+  refunds: RefundService;
   idempotency: IdempotencyStore;
   webhookStore: WebhookStore;
   webhooks: WebhookService;
@@ -121,6 +125,10 @@ export function createServices(options: {
   const events = new EventRepository(db);
   const webhookStore = new WebhookRepository(db, capabilities, secretBox, idempotency, signals);
   const merchants = new MerchantService({ merchants: new MerchantRepository(db, capabilities), apiKeys: new ApiKeyRepository(db), clock, newId: ids });
+  // One lease and one set of crash points for every operator call (payments, refunds, payouts).
+  const calls = new RecordedCalls({ clock, leaseSeconds: options.leaseSeconds, faults: options.faults });
+  const transitions = new PaymentTransitions({ catalog: options.catalog, events: eventFactory, clock, checkMinIntervalMs: options.paymentCheckMinIntervalMs });
+  const refunds = new RefundService({ store: paymentStore, catalog: options.catalog, operators: meteredOperators, events: eventFactory, clock, newId: ids, calls, transitions });
   const payouts = new PayoutService({
     store: new PayoutRepository(db, capabilities, idempotency, ledger, signals),
     catalog: options.catalog,
@@ -128,11 +136,10 @@ export function createServices(options: {
     events: eventFactory,
     clock,
     newId: ids,
-    leaseSeconds: options.leaseSeconds,
+    calls,
     checkIntervalMs: options.payoutCheckIntervalMs,
     discrepancies,
     onDiscrepancy,
-    faults: options.faults,
   });
   const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics'> = {
     database: options.database,
@@ -149,9 +156,9 @@ export function createServices(options: {
       events: eventFactory,
       clock,
       newId: ids,
-      leaseSeconds: options.leaseSeconds,
-      faults: options.faults,
-      checkMinIntervalMs: options.paymentCheckMinIntervalMs,
+      calls,
+      transitions,
+      refunds,
       discrepancies,
       onDiscrepancy,
     }),
@@ -162,6 +169,7 @@ export function createServices(options: {
     ledger,
     operators,
     payouts,
+    refunds,
     bulk: new BulkService({
       store: new BulkBatchRepository(db, idempotency, signals),
       events: eventFactory,

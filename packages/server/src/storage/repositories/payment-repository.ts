@@ -6,7 +6,8 @@ import { RefundTakenOver, type LockedChange, type PaymentChange, type PaymentFil
 import { nonFinalStatuses } from '../../core/payments/payment-state-machine.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import type { Page, PageRequest } from '../../core/shared/pagination.js';
-import { assertCursorListed, keysetQuery, toPage } from '../keyset-page.js';
+import { keysetQuery } from '../keyset-page.js';
+import { createdWithin, listPage, listRows } from '../list-query.js';
 import { metadataEntries } from './metadata-entries.js';
 import type { DatabaseCapabilities } from '../database.js';
 import type { Database } from '../schema.js';
@@ -61,26 +62,18 @@ export function paymentListQuery(db: Kysely<Database>, scope: TenantScope, filte
 
 /** The merchant's payments that the filters keep, before paging. */
 export function paymentListRows(db: Kysely<Database>, scope: TenantScope, filters: PaymentFilters) {
-  let query = db.selectFrom('payments').selectAll('payments');
-  let idColumn = 'payments.id';
-  if (filters.metadata) {
-    query = query
-      .innerJoin('metadata_entries as m', 'm.object_id', 'payments.id')
-      .where('m.merchant_id', '=', scope.merchantId)
-      .where('m.environment', '=', scope.environment)
-      .where('m.object_type', '=', 'payment')
-      .where('m.key', '=', filters.metadata.key)
-      .where('m.value', '=', filters.metadata.value);
-    idColumn = 'm.object_id';
-  }
-  query = query.where('payments.merchant_id', '=', scope.merchantId).where('payments.environment', '=', scope.environment);
-  if (filters.status) query = query.where('payments.status', '=', filters.status);
-  if (filters.mode) query = query.where('payments.mode', '=', filters.mode);
-  if (filters.operators) query = query.where('payments.operator', 'in', filters.operators);
-  if (filters.reference) query = query.where('payments.reference', '=', filters.reference);
-  if (filters.createdGte) query = query.where('payments.created_at', '>=', filters.createdGte);
-  if (filters.createdLte) query = query.where('payments.created_at', '<=', filters.createdLte);
-  return { query, idColumn };
+  return listRows(db.selectFrom('payments').selectAll('payments'), {
+    scope,
+    table: 'payments',
+    metadata: { objectType: 'payment', match: filters.metadata },
+    filters: [
+      ['status', '=', filters.status],
+      ['mode', '=', filters.mode],
+      ['operator', 'in', filters.operators],
+      ['reference', '=', filters.reference || undefined],
+      ...createdWithin(filters),
+    ],
+  });
 }
 
 /** A page of one payment's refunds, newest first. */
@@ -91,11 +84,7 @@ export function refundListQuery(db: Kysely<Database>, scope: TenantScope, paymen
 
 /** One payment's refunds, before paging. */
 export function refundListRows(db: Kysely<Database>, scope: TenantScope, paymentId: string) {
-  const query = refundsWithReference(db)
-    .where('refunds.payment_id', '=', paymentId)
-    .where('refunds.merchant_id', '=', scope.merchantId)
-    .where('refunds.environment', '=', scope.environment);
-  return { query, idColumn: 'refunds.id' };
+  return listRows(refundsWithReference(db).where('refunds.payment_id', '=', paymentId), { scope, table: 'refunds' });
 }
 
 /** Refund rows with their payment's reference, which the domain Refund carries. */
@@ -242,18 +231,12 @@ export class PaymentRepository implements PaymentStore {
   }
 
   async list(scope: TenantScope, filters: PaymentFilters, page: PageRequest): Promise<Page<Payment>> {
-    await assertCursorListed(paymentListRows(this.db, scope, {}), page);
-    const rows = await paymentListQuery(this.db, scope, filters, page).execute();
-    return toPage(rows.map(paymentFromRow), page);
+    return listPage({ all: paymentListRows(this.db, scope, {}), filtered: paymentListRows(this.db, scope, filters) }, page, paymentFromRow);
   }
 
   async listRefunds(scope: TenantScope, paymentId: string, page: PageRequest): Promise<Page<Refund>> {
-    await assertCursorListed(refundListRows(this.db, scope, paymentId), page);
-    const rows = await refundListQuery(this.db, scope, paymentId, page).execute();
-    return toPage(
-      rows.map((row) => refundFromRow(row, row.payment_reference)),
-      page,
-    );
+    const refunds = refundListRows(this.db, scope, paymentId);
+    return listPage({ all: refunds, filtered: refunds }, page, (row) => refundFromRow(row, row.payment_reference));
   }
 
   async findAnyRefundById(refundId: string): Promise<Refund | undefined> {

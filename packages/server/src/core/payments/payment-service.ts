@@ -1,9 +1,9 @@
 import { unsupportedCurrency } from '../catalog/currency-check.js';
-import type { CatalogCountry, CatalogOperator, OperatorCatalog } from '../catalog/operator-catalog.js';
+import type { OperatorCatalog } from '../catalog/operator-catalog.js';
+import { CollectCatalog } from './collect-catalog.js';
 import { AkweError } from '../errors/index.js';
 import type { EventFactory } from '../events/event-factory.js';
 import type { Merchant } from '../merchants/merchant.js';
-import { normalizePhone } from '../phones/phone-number.js';
 import type { Clock, IdSource } from '../ports.js';
 import type { TenantScope } from '../shared/environment.js';
 import { finishWrite, reportCommitted, stepWrite, type RecordedRequest } from '../idempotency/request-journal.js';
@@ -75,11 +75,13 @@ export class PaymentService {
   private readonly transitions: PaymentTransitions;
   private readonly refunds: RefundService;
   private readonly routing: OperatorRouting;
+  private readonly collect: CollectCatalog;
   private readonly discrepancies: DiscrepancyKeeper;
 
   constructor(private readonly deps: PaymentServiceDeps) {
     ({ calls: this.calls, transitions: this.transitions, refunds: this.refunds } = deps);
     this.routing = new OperatorRouting(deps.operators, deps.catalog);
+    this.collect = new CollectCatalog(deps.catalog);
     this.discrepancies = new DiscrepancyKeeper({ store: deps.discrepancies, onNew: deps.onDiscrepancy, newId: deps.newId, clock: deps.clock });
   }
 
@@ -92,7 +94,7 @@ export class PaymentService {
       return payment.operatorCall === 'start_collection' ? this.resume(payment, (p) => p, request) : this.answerOnly(request, payment.id, payment);
     }
     if (ctx.environment === 'live' && ctx.merchant.status !== 'active') throw new AkweError('account_inactive');
-    const country = this.countryOf(input.country);
+    const country = this.collect.country(input.country);
     const currency = input.currency ?? country.defaultCurrency;
     if (!(country.currencies as readonly string[]).includes(currency)) {
       throw unsupportedCurrency(country.code, country.currencies, currency);
@@ -102,9 +104,9 @@ export class PaymentService {
     if (direct && input.phone === undefined) throw new AkweError('validation_error', 'customer.phone is required for a direct payment', { field: 'customer.phone' });
     if (direct && input.returnUrl !== undefined)
       throw new AkweError('validation_error', 'return_url applies to hosted payments only (the checkout page links back to it)', { field: 'return_url' });
-    const operator = input.operator === undefined ? undefined : this.operatorOf(country, input.operator);
-    const phone = input.phone === undefined ? null : this.phoneOf(country, input.phone, 'customer.phone');
-    this.checkAmount(input.amountMinor, country, operator);
+    const operator = input.operator === undefined ? undefined : this.collect.operator(country, input.operator);
+    const phone = input.phone === undefined ? null : this.collect.phone(country, input.phone, 'customer.phone');
+    this.collect.checkAmount(input.amountMinor, country, operator);
     const lifetime = input.expiresInSeconds ?? (direct ? expiryBounds.defaultDirect : expiryBounds.defaultHosted);
     if (lifetime < expiryBounds.min || lifetime > expiryBounds.max) {
       throw new AkweError('validation_error', `expires_in_seconds must be from ${expiryBounds.min} to ${expiryBounds.max}`, { field: 'expires_in_seconds' });
@@ -262,11 +264,11 @@ export class PaymentService {
     }
     this.refuseWhileCalling(current);
     if (this.pastExpiry(current)) throw new AkweError('payment_not_payable', 'The payment is expired.');
-    const country = this.countryOf(current.country);
-    const operator = this.operatorOf(country, input.operator);
-    this.checkAmount(current.amountMinor, country, operator);
+    const country = this.collect.country(current.country);
+    const operator = this.collect.operator(country, input.operator);
+    this.collect.checkAmount(current.amountMinor, country, operator);
     const hosted = this.routing.flow(current.environment, operator, 'hosted');
-    const started = await this.startCall(current, 'pay_checkout', { operator: operator.slug, phone: this.phoneOf(country, input.phone, 'phone') }, request);
+    const started = await this.startCall(current, 'pay_checkout', { operator: operator.slug, phone: this.collect.phone(country, input.phone, 'phone') }, request);
     const answer = await this.calls.afterIntent(started.id, () => this.callFor(started, () => hosted.payCheckout(started, operator)));
     return this.settle(
       started,
@@ -295,7 +297,7 @@ export class PaymentService {
    */
   list(ctx: TenantScope, filters: Omit<PaymentFilters, 'operators'> & { operator?: string }, page: PageRequest): Promise<Page<Payment>> {
     const { operator, ...rest } = filters;
-    return this.deps.store.list(ctx, operator === undefined ? rest : { ...rest, operators: this.canonicalOperators(operator) }, page);
+    return this.deps.store.list(ctx, operator === undefined ? rest : { ...rest, operators: this.collect.canonicalOperators(operator) }, page);
   }
 
   /**
@@ -380,7 +382,7 @@ export class PaymentService {
       }
       // Without the code (the recovery worker) the payment simply waits for a code again.
     } else if (!arrived) {
-      const operator = this.operatorOf(this.countryOf(leased.country), leased.operator!);
+      const operator = this.collect.operator(this.collect.country(leased.country), leased.operator!);
       const call =
         leased.operatorCall === 'pay_checkout'
           ? () => this.routing.flow(leased.environment, operator, 'hosted').payCheckout(leased, operator)
@@ -516,41 +518,5 @@ export class PaymentService {
     const decision = answer && this.transitions.afterOperatorAnswer(payment, answer);
     if (decision?.discrepancy) await this.discrepancies.keep(decision.discrepancy);
     return decision;
-  }
-
-  /** The canonical slugs a slug or alias names in any country; an unknown one is refused, not silently empty. */
-  private canonicalOperators(slugOrAlias: string): string[] {
-    const slugs = this.deps.catalog.slugsNamed(slugOrAlias);
-    if (slugs.length === 0) throw new AkweError('validation_error', `Unknown operator ${slugOrAlias}; see the operator catalog.`, { field: 'operator' });
-    return slugs;
-  }
-
-  private countryOf(code: string): CatalogCountry {
-    const country = this.deps.catalog.country(code);
-    if (!country) throw new AkweError('invalid_operator', `Country ${code} is not supported; see the operator catalog.`, { field: 'country' });
-    return country;
-  }
-
-  private operatorOf(country: CatalogCountry, slug: string): CatalogOperator {
-    const operator = this.deps.catalog.operatorFor(country.code, slug, 'collect');
-    if (!operator) {
-      throw new AkweError('invalid_operator', `Operator ${slug} does not collect in ${country.name}; see the operator catalog.`, { field: 'operator' });
-    }
-    return operator;
-  }
-
-  private phoneOf(country: CatalogCountry, raw: string, field: string): string {
-    const check = normalizePhone(country.code, raw);
-    if (!check.ok) throw new AkweError('invalid_phone', check.message, { field });
-    return check.e164;
-  }
-
-  private checkAmount(amountMinor: number, country: CatalogCountry, operator: CatalogOperator | undefined): void {
-    const limits = operator ? [operator.collect] : country.operators.filter((o) => o.collect.supported).map((o) => o.collect);
-    const min = Math.min(...limits.map((l) => l.minAmountMinor));
-    const max = Math.max(...limits.map((l) => l.maxAmountMinor));
-    const subject = operator ? `payment through ${operator.slug}` : 'payment';
-    if (amountMinor < min) throw AkweError.ofAmount({ bound: 'minimum', limitMinor: min, subject, sentMinor: amountMinor });
-    if (amountMinor > max) throw AkweError.ofAmount({ bound: 'maximum', limitMinor: max, subject, sentMinor: amountMinor });
   }
 }

@@ -10,7 +10,10 @@ import { DEFAULT_API_KEY_CACHE_MS } from './config.js';
 import { keyInvalidationsOver } from './storage/postgres/key-invalidations.js';
 import type { IdempotencyStore } from './core/idempotency/idempotency-store.js';
 import type { PaymentStore } from './core/payments/payment-store.js';
-import { PaymentService, type PhaseFaults } from './core/payments/payment-service.js';
+import { PaymentService } from './core/payments/payment-service.js';
+import { PaymentTransitions } from './core/payments/payment-transitions.js';
+import { RefundService } from './core/payments/refund-service.js';
+import { RecordedCalls, type PhaseFaults } from './core/operators/recorded-call.js';
 import { CheckoutService } from './core/checkout/checkout-service.js';
 import type { OperatorConnectors } from './core/operators/operator-connector.js';
 import type { DiscrepancyStore, OperatorDiscrepancy } from './core/operators/operator-discrepancy.js';
@@ -53,6 +56,7 @@ export interface Services {
   events: EventStore;
   paymentStore: PaymentStore;
   payments: PaymentService;
+  refunds: RefundService;
   idempotency: IdempotencyStore;
   webhookStore: WebhookStore;
   webhooks: WebhookService;
@@ -140,6 +144,10 @@ export function createServices(options: {
     keyCache: new ApiKeyCache(options.apiKeyCacheMs ?? DEFAULT_API_KEY_CACHE_MS),
     keyInvalidations: options.database.notifications && keyInvalidationsOver(options.database.notifications),
   });
+  // One lease and one set of crash points for every operator call (payments, refunds, payouts).
+  const calls = new RecordedCalls({ clock, leaseSeconds: options.leaseSeconds, faults: options.faults });
+  const transitions = new PaymentTransitions({ catalog: options.catalog, events: eventFactory, clock, checkMinIntervalMs: options.paymentCheckMinIntervalMs });
+  const refunds = new RefundService({ store: paymentStore, catalog: options.catalog, operators: meteredOperators, events: eventFactory, clock, newId: ids, calls, transitions });
   const payouts = new PayoutService({
     store: new PayoutRepository(db, capabilities, idempotency, ledger, signals),
     catalog: options.catalog,
@@ -147,11 +155,10 @@ export function createServices(options: {
     events: eventFactory,
     clock,
     newId: ids,
-    leaseSeconds: options.leaseSeconds,
+    calls,
     checkIntervalMs: options.payoutCheckIntervalMs,
     discrepancies,
     onDiscrepancy,
-    faults: options.faults,
   });
   const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics'> = {
     database: options.database,
@@ -168,9 +175,9 @@ export function createServices(options: {
       events: eventFactory,
       clock,
       newId: ids,
-      leaseSeconds: options.leaseSeconds,
-      faults: options.faults,
-      checkMinIntervalMs: options.paymentCheckMinIntervalMs,
+      calls,
+      transitions,
+      refunds,
       discrepancies,
       onDiscrepancy,
     }),
@@ -182,6 +189,7 @@ export function createServices(options: {
     exports: new ExportService(new ExportQueries(db), options.exportPageSize),
     operators,
     payouts,
+    refunds,
     bulk: new BulkService({
       store: new BulkBatchRepository(db, idempotency, signals),
       events: eventFactory,

@@ -8,24 +8,33 @@ export interface ListRows<DB, TB extends keyof DB, O> {
   idColumn: string;
 }
 
+/** A list's order: newest first (ids are time-ordered), or row order (a bulk batch's lines). */
+export type KeysetOrder = 'newest_first' | 'row_order';
+
 /**
  * Applies a page's cursor, order and limit to a list query on `idColumn`. One row more than the
- * limit is read to learn `has_more` without counting. `ending_before` reads upwards from the
- * cursor (the index serves both directions) and the rows are turned back to newest first.
+ * limit is read to learn `has_more` without counting. `ending_before` reads backwards from the
+ * cursor (the index serves both directions) and `toPage` turns the rows back to the list's order.
  */
-export function keysetQuery<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, idColumn: string, page: PageRequest): SelectQueryBuilder<DB, TB, O> {
+export function keysetQuery<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  idColumn: string,
+  page: PageRequest,
+  order: KeysetOrder = 'newest_first',
+): SelectQueryBuilder<DB, TB, O> {
   // The column names are ours (never input), so the casts only bridge Kysely's string typing.
   const column = idColumn as never;
+  const [forwards, after, backwards, before] = order === 'newest_first' ? (['desc', '<', 'asc', '>'] as const) : (['asc', '>', 'desc', '<'] as const);
   if (page.endingBefore !== undefined)
     return query
-      .where(column, '>', page.endingBefore as never)
-      .orderBy(column, 'asc')
+      .where(column, before, page.endingBefore as never)
+      .orderBy(column, backwards)
       .limit(page.limit + 1);
-  const older = page.startingAfter !== undefined ? query.where(column, '<', page.startingAfter as never) : query;
-  return older.orderBy(column, 'desc').limit(page.limit + 1);
+  const rest = page.startingAfter !== undefined ? query.where(column, after, page.startingAfter as never) : query;
+  return rest.orderBy(column, forwards).limit(page.limit + 1);
 }
 
-/** The rows of a `keysetQuery` as a page, newest first. */
+/** The rows of a `keysetQuery` as a page, in the list's order. */
 export function toPage<T>(rows: T[], page: PageRequest): Page<T> {
   const data = rows.slice(0, page.limit);
   return { data: page.endingBefore !== undefined ? data.reverse() : data, hasMore: rows.length > page.limit };

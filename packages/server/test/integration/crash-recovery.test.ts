@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import type { PhaseBoundary, PhaseFaults } from '../../src/core/payments/payment-service.js';
+import type { PhaseBoundary, PhaseFaults } from '../../src/core/operators/recorded-call.js';
 import { newId } from '../../src/core/shared/ids.js';
 import { OperatorRegistry } from '../../src/operators/operator-registry.js';
 import type { CatalogOperator } from '../../src/core/catalog/operator-catalog.js';

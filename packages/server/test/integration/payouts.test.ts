@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { feeFor } from '../../src/core/ledger/ledger.js';
 import { loadDefaultCatalog, OperatorCatalog } from '../../src/core/catalog/operator-catalog.js';
-import type { PhaseBoundary, PhaseFaults } from '../../src/core/payments/payment-service.js';
+import type { PhaseBoundary, PhaseFaults } from '../../src/core/operators/recorded-call.js';
 import { newId } from '../../src/core/shared/ids.js';
 import { OperatorRegistry } from '../../src/operators/operator-registry.js';
 import { SandboxLedger } from '../../src/operators/sandbox/sandbox-ledger.js';

@@ -8,7 +8,7 @@ import type { KycStatus } from '../../src/core/merchants/merchant.js';
 import type { Scope } from '../../src/core/merchants/scopes.js';
 import type { Clock } from '../../src/core/ports.js';
 import type { OperatorConnectors } from '../../src/core/operators/operator-connector.js';
-import type { PhaseFaults } from '../../src/core/payments/payment-service.js';
+import type { PhaseFaults } from '../../src/core/operators/recorded-call.js';
 import { createServices, type Services } from '../../src/services.js';
 import type { Resolver } from '../../src/webhooks/ssrf-guard.js';
 import { exampleHostsResolver } from './example-hosts.js';

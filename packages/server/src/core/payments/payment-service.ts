@@ -1,44 +1,36 @@
-import { notFoundIn } from '../shared/not-found.js';
 import { unsupportedCurrency } from '../catalog/currency-check.js';
-import type { CatalogCountry, CatalogOperator, OperatorCatalog } from '../catalog/operator-catalog.js';
+import type { OperatorCatalog } from '../catalog/operator-catalog.js';
+import { CollectCatalog } from './collect-catalog.js';
 import { AkweError } from '../errors/index.js';
-import type { ClaimWrite } from '../idempotency/idempotency-store.js';
 import type { EventFactory } from '../events/event-factory.js';
-import type { StoredEvent } from '../events/stored-event.js';
 import type { Merchant } from '../merchants/merchant.js';
-import { normalizePhone } from '../phones/phone-number.js';
 import type { Clock, IdSource } from '../ports.js';
 import type { TenantScope } from '../shared/environment.js';
 import { finishWrite, reportCommitted, stepWrite, type RecordedRequest } from '../idempotency/request-journal.js';
-import type { OperatorAnswer, OperatorConnectors, OtpAnswer, RefundAnswer } from '../operators/operator-connector.js';
+import type { OperatorConnectors, OtpAnswer } from '../operators/operator-connector.js';
 import { OperatorRouting } from '../operators/operator-routing.js';
+import type { RecordedCalls } from '../operators/recorded-call.js';
 import type { OperatorCall, Payment, Refund } from './payment.js';
-import { defaultFees } from '../catalog/operator-catalog.js';
-import { feeFor, type LedgerPosting } from '../ledger/ledger.js';
-import { postingRules } from '../ledger/posting-rules.js';
-import { failureCodeOnEntering } from './payment-failures.js';
 import { checkMetadata } from '../shared/metadata.js';
 import { expiryBounds, maxOtpAttempts, type CreatePaymentInput } from './payment-input.js';
-import { assertTransition, isFinal, isPastExpiry } from './payment-state-machine.js';
-import { RefundTakenOver, type LockedChange, type PaymentChange, type PaymentFilters, type PaymentStore } from './payment-store.js';
+import { isFinal, isPastExpiry } from './payment-state-machine.js';
+import type { PaymentChange, PaymentFilters, PaymentStore } from './payment-store.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import { newCheckoutToken } from './checkout-token.js';
 import { eachConcurrently } from '../shared/concurrently.js';
-import { DiscrepancyKeeper, type DiscrepancyReport, type DiscrepancyStore, type OperatorDiscrepancy } from '../operators/operator-discrepancy.js';
+import { DiscrepancyKeeper, type DiscrepancyStore, type OperatorDiscrepancy } from '../operators/operator-discrepancy.js';
+import { answerOnly, findPayment } from './payment-records.js';
+import type { Decision, PaymentTransitions } from './payment-transitions.js';
+import type { RefundResult, RefundService } from './refund-service.js';
+
+// The HTTP routes read a refund's result type here, beside the payment operations they call.
+export type { RefundResult } from './refund-service.js';
 
 /** Operator calls a reconciliation pass makes at once. */
 const OPERATOR_CALLS_IN_FLIGHT = 16;
 
 export interface PaymentContext extends TenantScope {
   merchant: Merchant;
-}
-
-/** The boundaries between recorded phases, where a test may simulate a crash. */
-export type PhaseBoundary = 'after_intent' | 'after_operator_call' | 'after_outcome';
-
-/** Test-only hook called at each phase boundary (never reachable from HTTP). */
-export interface PhaseFaults {
-  reached(boundary: PhaseBoundary, resourceId: string): void | Promise<void>;
 }
 
 export interface PaymentServiceDeps {
@@ -48,13 +40,14 @@ export interface PaymentServiceDeps {
   events: EventFactory;
   clock: Clock;
   newId: IdSource;
-  /** How long the run that started an operator call is presumed alive (seconds); 60 by default. */
-  leaseSeconds?: number;
-  faults?: PhaseFaults;
+  /** The phases, leases and recovery every operator call shares. */
+  calls: RecordedCalls;
+  /** How answers move a payment (shared with the refunds, which end in `refunded`). */
+  transitions: PaymentTransitions;
+  /** A payment's refunds; the refund operations below hand over to it. */
+  refunds: RefundService;
   /** The secret of a hosted payment's checkout URL (default: 32 random bytes, base64url). */
   newCheckoutToken?: () => string;
-  /** The shortest wait between two reconciliation checks of a live payment (ms); 5 s by default. */
-  checkMinIntervalMs?: number;
   /** Where operator answers the state machine refuses are kept (none: only reported). */
   discrepancies?: DiscrepancyStore;
   /** Told of each new discrepancy (the server logs it at error level). */
@@ -67,41 +60,28 @@ export interface ConfirmResult {
   rejected: boolean;
 }
 
-export interface RefundResult {
-  refund: Refund;
-  payment: Payment;
-}
-
-/**
- * A payment's next state, the events reporting it, and the ledger postings it causes; or, for an
- * operator answer the state machine refuses, the payment unchanged and the discrepancy to keep.
- */
-type Decision = { next: Payment; events: StoredEvent[]; ledger?: LedgerPosting[]; discrepancy?: DiscrepancyReport };
-
 /** Times a write is retried when another request changed the payment first. */
 const writeAttempts = 3;
-export const DEFAULT_LEASE_SECONDS = 60;
-/** The longest wait between two reconciliation checks of a live payment. */
-const CHECK_MAX_INTERVAL_MS = 5 * 60_000;
-/** Statuses in which the operator, not the customer or the merchant, owes the next move. */
-const awaitingOperator: ReadonlySet<Payment['status']> = new Set(['pending', 'processing']);
 
 /**
  * Collect payments. Every operation that reaches an operator runs in recorded phases
  * (docs/architecture.md "Recorded phases"): the intent and its recovery point commit before the
  * call, the answer, its events and the request's response commit after it, and a run that finds a
  * call left open past its lease resumes it by asking the operator about our reference first.
+ * Refunds are RefundService's; the refund operations here hand over to it.
  */
 export class PaymentService {
-  private readonly leaseMs: number;
-  private readonly checkMinIntervalMs: number;
+  private readonly calls: RecordedCalls;
+  private readonly transitions: PaymentTransitions;
+  private readonly refunds: RefundService;
   private readonly routing: OperatorRouting;
+  private readonly collect: CollectCatalog;
   private readonly discrepancies: DiscrepancyKeeper;
 
   constructor(private readonly deps: PaymentServiceDeps) {
-    this.leaseMs = (deps.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
-    this.checkMinIntervalMs = deps.checkMinIntervalMs ?? 5_000;
+    ({ calls: this.calls, transitions: this.transitions, refunds: this.refunds } = deps);
     this.routing = new OperatorRouting(deps.operators, deps.catalog);
+    this.collect = new CollectCatalog(deps.catalog);
     this.discrepancies = new DiscrepancyKeeper({ store: deps.discrepancies, onNew: deps.onDiscrepancy, newId: deps.newId, clock: deps.clock });
   }
 
@@ -114,7 +94,7 @@ export class PaymentService {
       return payment.operatorCall === 'start_collection' ? this.resume(payment, (p) => p, request) : this.answerOnly(request, payment.id, payment);
     }
     if (ctx.environment === 'live' && ctx.merchant.status !== 'active') throw new AkweError('account_inactive');
-    const country = this.countryOf(input.country);
+    const country = this.collect.country(input.country);
     const currency = input.currency ?? country.defaultCurrency;
     if (!(country.currencies as readonly string[]).includes(currency)) {
       throw unsupportedCurrency(country.code, country.currencies, currency);
@@ -124,9 +104,9 @@ export class PaymentService {
     if (direct && input.phone === undefined) throw new AkweError('validation_error', 'customer.phone is required for a direct payment', { field: 'customer.phone' });
     if (direct && input.returnUrl !== undefined)
       throw new AkweError('validation_error', 'return_url applies to hosted payments only (the checkout page links back to it)', { field: 'return_url' });
-    const operator = input.operator === undefined ? undefined : this.operatorOf(country, input.operator);
-    const phone = input.phone === undefined ? null : this.phoneOf(country, input.phone, 'customer.phone');
-    this.checkAmount(input.amountMinor, country, operator);
+    const operator = input.operator === undefined ? undefined : this.collect.operator(country, input.operator);
+    const phone = input.phone === undefined ? null : this.collect.phone(country, input.phone, 'customer.phone');
+    this.collect.checkAmount(input.amountMinor, country, operator);
     const lifetime = input.expiresInSeconds ?? (direct ? expiryBounds.defaultDirect : expiryBounds.defaultHosted);
     if (lifetime < expiryBounds.min || lifetime > expiryBounds.max) {
       throw new AkweError('validation_error', `expires_in_seconds must be from ${expiryBounds.min} to ${expiryBounds.max}`, { field: 'expires_in_seconds' });
@@ -174,12 +154,10 @@ export class PaymentService {
     await this.deps.store.insert(payment, events, claim);
     reportCommitted(request, claim);
     if (!direct) return payment;
-    await this.reached('after_intent', payment.id);
-    const answer = await this.callFor(payment, () => push!.startCollection(payment, operator!));
-    await this.reached('after_operator_call', payment.id);
+    const answer = await this.calls.afterIntent(payment.id, () => this.callFor(payment, () => push!.startCollection(payment, operator!)));
     return this.settle(
       payment,
-      (current) => this.afterOperatorAnswer(current, answer),
+      (current) => this.transitions.afterOperatorAnswer(current, answer),
       (p) => p,
       request,
     );
@@ -191,7 +169,7 @@ export class PaymentService {
     if (!options.sync || isFinal(payment.status)) return payment;
     if (payment.operatorCall) {
       // A call in flight is recorded by the run that made it; one left behind is resumed now.
-      return this.leaseEnded(payment) ? this.resume(payment, (p) => p, {}) : payment;
+      return this.calls.leaseEnded(payment.operatorCallStartedAt) ? this.resume(payment, (p) => p, {}) : payment;
     }
     return this.change(ctx, referenceOrId, async (current) => {
       if (isFinal(current.status) || current.operatorCall) return undefined;
@@ -221,19 +199,9 @@ export class PaymentService {
     return this.deps.store.findAnyById(id);
   }
 
-  /**
-   * As `refreshOnOperatorHint`, for a refund the operator left pending: its outcome, asked of the
-   * operator, is recorded now instead of when its lease ends. The record checks the refund is
-   * still as read, so a run settling it at the same time wins cleanly and nothing is counted twice.
-   */
-  async refreshRefundOnOperatorHint(id: string): Promise<Refund | undefined> {
-    const refund = await this.deps.store.findAnyRefundById(id);
-    if (!refund || refund.status !== 'pending') return refund;
-    const scope = { merchantId: refund.merchantId, environment: refund.environment };
-    const payment = await this.find(scope, refund.paymentId);
-    const answer = await this.call(() => this.routing.flowFor(payment, 'refunds').queryRefund(refund));
-    if (!answer || answer.status === 'pending') return refund;
-    return (await this.recordRefund(refund, answer, {})).refund;
+  /** As `refreshOnOperatorHint`, for a refund the operator left pending (RefundService.refreshOnOperatorHint). */
+  refreshRefundOnOperatorHint(id: string): Promise<Refund | undefined> {
+    return this.refunds.refreshOnOperatorHint(id);
   }
 
   /** Submits the customer's one-time code. `rejected` is true when the code was wrong (the payment may have failed). */
@@ -251,9 +219,7 @@ export class PaymentService {
     if (this.pastExpiry(current)) throw new AkweError('payment_not_confirmable', 'The payment is expired.');
     const confirmation = this.routing.flowFor(current, 'otp');
     const started = await this.startCall(current, 'confirm_otp', {}, request);
-    await this.reached('after_intent', started.id);
-    const answer = await this.callFor(started, () => confirmation.confirmOtp(started, otp));
-    await this.reached('after_operator_call', started.id);
+    const answer = await this.calls.afterIntent(started.id, () => this.callFor(started, () => confirmation.confirmOtp(started, otp)));
     const outcome = this.otpOutcome(answer);
     return this.settle(started, outcome.decide, (payment) => ({ payment, rejected: outcome.rejected }), request);
   }
@@ -265,7 +231,7 @@ export class PaymentService {
       async (current) => {
         if (isFinal(current.status)) throw new AkweError('payment_not_cancellable', `The payment is ${current.status} and cannot be cancelled.`);
         this.refuseWhileCalling(current);
-        return this.afterAnswer(current, { path: ['cancelled'], message: 'Cancelled by the merchant.', failureCode: 'cancelled_by_merchant' });
+        return this.transitions.afterAnswer(current, { path: ['cancelled'], message: 'Cancelled by the merchant.', failureCode: 'cancelled_by_merchant' });
       },
       request,
     );
@@ -298,73 +264,31 @@ export class PaymentService {
     }
     this.refuseWhileCalling(current);
     if (this.pastExpiry(current)) throw new AkweError('payment_not_payable', 'The payment is expired.');
-    const country = this.countryOf(current.country);
-    const operator = this.operatorOf(country, input.operator);
-    this.checkAmount(current.amountMinor, country, operator);
+    const country = this.collect.country(current.country);
+    const operator = this.collect.operator(country, input.operator);
+    this.collect.checkAmount(current.amountMinor, country, operator);
     const hosted = this.routing.flow(current.environment, operator, 'hosted');
-    const started = await this.startCall(current, 'pay_checkout', { operator: operator.slug, phone: this.phoneOf(country, input.phone, 'phone') }, request);
-    await this.reached('after_intent', started.id);
-    const answer = await this.callFor(started, () => hosted.payCheckout(started, operator));
-    await this.reached('after_operator_call', started.id);
+    const started = await this.startCall(current, 'pay_checkout', { operator: operator.slug, phone: this.collect.phone(country, input.phone, 'phone') }, request);
+    const answer = await this.calls.afterIntent(started.id, () => this.callFor(started, () => hosted.payCheckout(started, operator)));
     return this.settle(
       started,
-      (current) => this.afterOperatorAnswer(current, answer),
+      (current) => this.transitions.afterOperatorAnswer(current, answer),
       (p) => p,
       request,
     );
   }
 
-  /**
-   * Refunds part or all of what is left of a completed payment. The amount is reserved under the
-   * payment's lock before the operator is asked (the refund's recovery point: a pending refund),
-   * so parallel refunds cannot overdraw; the outcome is recorded under the lock again, and the
-   * payment becomes `refunded` only when the refunds reach its amount and none is still pending.
-   */
-  async refund(ctx: PaymentContext, referenceOrId: string, input: { amountMinor?: number; reason?: string }, request: RecordedRequest<RefundResult> = {}): Promise<RefundResult> {
-    const resumedId = request.journal?.resumed?.resourceId;
-    if (resumedId) {
-      const refund = await this.deps.store.findRefund(ctx, resumedId);
-      if (refund?.status === 'pending') return this.resumeRefund(refund, request);
-      if (refund) return this.answerOnly(request, refund.id, { refund, payment: await this.find(ctx, refund.paymentId) });
-    }
-    const payment = await this.find(ctx, referenceOrId);
-    const { id } = payment;
-    // A payment never paid names no operator; the locked check below refuses it as not refundable.
-    const refunds = payment.operator === null ? undefined : this.routing.flowFor(payment, 'refunds');
-    const now = this.deps.clock.now().toISOString();
-    const refundId = this.deps.newId();
-    const claim = stepWrite(request, refundId);
-    const reserved = await this.deps.store.withLockedPayment(id, (current) => {
-      if (current.status !== 'completed') throw new AkweError('payment_not_refundable', `The payment is ${current.status}; only a completed payment can be refunded.`);
-      const left = current.amountMinor - current.refundedMinor;
-      // Still `completed` while refunds that cover the whole amount are pending: nothing is left.
-      if (left <= 0) throw new AkweError('refund_exceeds_amount', 'Nothing is left to refund: earlier refunds cover the whole amount.', { field: 'amount' });
-      const amount = input.amountMinor ?? left;
-      if (amount > left) throw new AkweError('refund_exceeds_amount', `Only ${left / 100} ${current.currency} is left to refund.`, { field: 'amount' });
-      const refund: Refund = {
-        id: refundId,
-        paymentId: current.id,
-        paymentReference: current.reference,
-        merchantId: current.merchantId,
-        environment: current.environment,
-        amountMinor: amount,
-        currency: current.currency,
-        status: 'pending',
-        reason: input.reason ?? null,
-        pspReference: null,
-        createdAt: now,
-        updatedAt: now,
-      };
-      const next = { ...current, refundedMinor: current.refundedMinor + amount, version: current.version + 1, updatedAt: now };
-      // The refund's amount leaves the available balance now; one it cannot cover is refused (422).
-      const ledger = [postingRules.refundReserved(refund)];
-      return { change: { next, insertRefund: refund, events: [this.deps.events.refund('created', refund, next)], ledger, claim }, result: { refund, payment: next } };
-    });
-    reportCommitted(request, claim);
-    await this.reached('after_intent', refundId);
-    const answer = await this.call(() => refunds!.refund(reserved.payment, reserved.refund));
-    await this.reached('after_operator_call', refundId);
-    return this.recordRefund(reserved.refund, answer, request);
+  /** Refunds part or all of what is left of a completed payment (RefundService.refund). */
+  refund(ctx: PaymentContext, referenceOrId: string, input: { amountMinor?: number; reason?: string }, request: RecordedRequest<RefundResult> = {}): Promise<RefundResult> {
+    return this.refunds.refund(ctx, referenceOrId, input, request);
+  }
+
+  listRefunds(ctx: TenantScope, referenceOrId: string, page: PageRequest): Promise<Page<Refund>> {
+    return this.refunds.listRefunds(ctx, referenceOrId, page);
+  }
+
+  getRefund(ctx: TenantScope, referenceOrId: string, refundId: string): Promise<Refund> {
+    return this.refunds.getRefund(ctx, referenceOrId, refundId);
   }
 
   /**
@@ -373,23 +297,7 @@ export class PaymentService {
    */
   list(ctx: TenantScope, filters: Omit<PaymentFilters, 'operators'> & { operator?: string }, page: PageRequest): Promise<Page<Payment>> {
     const { operator, ...rest } = filters;
-    return this.deps.store.list(ctx, operator === undefined ? rest : { ...rest, operators: this.canonicalOperators(operator) }, page);
-  }
-
-  async listRefunds(ctx: TenantScope, referenceOrId: string, page: PageRequest): Promise<Page<Refund>> {
-    const payment = await this.find(ctx, referenceOrId);
-    return this.deps.store.listRefunds(ctx, payment.id, page);
-  }
-
-  /** One refund of one payment: a refund of another payment is not found here. */
-  async getRefund(ctx: TenantScope, referenceOrId: string, refundId: string): Promise<Refund> {
-    const payment = await this.find(ctx, referenceOrId);
-    const refund = await this.deps.store.findRefund(ctx, refundId);
-    if (!refund || refund.paymentId !== payment.id) {
-      // A refund's payment is in the refund's environment: the other environment cannot hold this payment's refund.
-      throw new AkweError('not_found', `Payment ${referenceOrId} has no refund ${refundId}.`);
-    }
-    return refund;
+    return this.deps.store.list(ctx, operator === undefined ? rest : { ...rest, operators: this.collect.canonicalOperators(operator) }, page);
   }
 
   /**
@@ -400,32 +308,24 @@ export class PaymentService {
    */
   async reconcileDue(limit = 50): Promise<number> {
     const now = this.deps.clock.now();
-    const claimed = await this.deps.store.claimChecks(now.toISOString(), new Date(now.getTime() + this.leaseMs).toISOString(), limit);
+    const claimed = await this.deps.store.claimChecks(now.toISOString(), new Date(now.getTime() + this.calls.leaseMs).toISOString(), limit);
     await eachConcurrently(claimed, OPERATOR_CALLS_IN_FLIGHT, async (payment) => {
       const decision = await this.askOperator(payment);
       const next =
-        decision && decision.events.length > 0 ? { ...decision.next, updatedAt: this.deps.clock.now().toISOString() } : { ...payment, nextCheckAt: this.nextCheckAt(payment) };
+        decision && decision.events.length > 0
+          ? { ...decision.next, updatedAt: this.deps.clock.now().toISOString() }
+          : { ...payment, nextCheckAt: this.transitions.nextCheckAt(payment) };
       // Lost to a concurrent change (a callback, a retry): that writer scheduled the next check.
       await this.deps.store.save({ payment: { next, expectedVersion: payment.version }, events: decision?.events ?? [], ledger: decision?.ledger });
     });
     return claimed.length;
   }
 
-  /** When a payment in this state is next asked about: live payments the operator owes a move only. */
-  private nextCheckAt(payment: Payment): string | null {
-    if (payment.environment !== 'live' || !awaitingOperator.has(payment.status)) return null;
-    const nowMs = this.deps.clock.now().getTime();
-    const ageMs = Math.max(0, nowMs - Date.parse(payment.createdAt));
-    // Early on the answer is near, later it rarely is: wait a quarter of the payment's age, within bounds.
-    const waitMs = Math.min(CHECK_MAX_INTERVAL_MS, Math.max(this.checkMinIntervalMs, ageMs / 4));
-    return new Date(nowMs + waitMs).toISOString();
-  }
-
   /** Moves due non-final payments to `expired`, each with its event, exactly once across workers. */
   expireDue(limit = 100): Promise<number> {
     const now = this.deps.clock.now().toISOString();
     return this.deps.store.expireDue(now, limit, (payment) => {
-      const change = this.afterAnswer(payment, { path: ['expired'], message: 'The payment expired before the customer paid.', failureCode: 'expired' });
+      const change = this.transitions.afterAnswer(payment, { path: ['expired'], message: 'The payment expired before the customer paid.', failureCode: 'expired' });
       return { payment: { next: change.next, expectedVersion: payment.version }, events: change.events };
     });
   }
@@ -436,21 +336,17 @@ export class PaymentService {
    * Returns how many it settled; the first failure is thrown after the others were tried.
    */
   async recoverAbandoned(limit = 50): Promise<number> {
-    const before = new Date(this.deps.clock.now().getTime() - this.leaseMs).toISOString();
-    let settled = 0;
-    let firstError: unknown;
-    const attempt = async (work: () => Promise<unknown>) => {
-      try {
-        await work();
-        settled += 1;
-      } catch (error) {
-        firstError ??= error;
-      }
-    };
-    for (const payment of await this.deps.store.openOperatorCalls(before, limit)) await attempt(() => this.resume(payment, (p) => p, {}));
-    for (const refund of await this.deps.store.openRefunds(before, limit)) await attempt(() => this.resumeRefund(refund, {}));
-    if (firstError !== undefined && settled === 0) throw firstError;
-    return settled;
+    const before = this.calls.abandonedBefore();
+    const { store } = this.deps;
+    const resume = (payment: Payment) => this.resume(payment, (p) => p, {});
+    const resumeRefund = (refund: Refund) => this.refunds.resume(refund, {});
+    // Payments first, then refunds: each list is read when its turn comes.
+    return this.calls.recoverEach(
+      (async function* () {
+        for (const payment of await store.openOperatorCalls(before, limit)) yield () => resume(payment);
+        for (const refund of await store.openRefunds(before, limit)) yield () => resumeRefund(refund);
+      })(),
+    );
   }
 
   /**
@@ -461,7 +357,7 @@ export class PaymentService {
   private async resume<T>(payment: Payment, toResult: (p: Payment) => T, request: RecordedRequest<T>, retry: { otp?: string } = {}): Promise<T> {
     // A call whose lease runs is someone's (a slow run, the worker, another retry): taking it over
     // now could make the call twice. A retry whose claim lease ended before the call's waits.
-    if (!this.leaseEnded(payment)) this.refuseWhileCalling(payment);
+    if (!this.calls.leaseEnded(payment.operatorCallStartedAt)) this.refuseWhileCalling(payment);
     const now = this.deps.clock.now().toISOString();
     const leased: Payment = { ...payment, operatorCallStartedAt: now, version: payment.version + 1, updatedAt: now };
     if (!(await this.deps.store.save({ payment: { next: leased, expectedVersion: payment.version }, events: [] }))) {
@@ -472,11 +368,12 @@ export class PaymentService {
     const known = await this.callFor(leased, () => this.routing.flowFor(leased, 'status').queryStatus(leased));
     // A code the operator did not take leaves it awaiting one, exactly as a code that never arrived.
     const arrived = known !== undefined && !(leased.operatorCall === 'confirm_otp' && known.path.at(-1) === 'awaiting_otp');
-    let decide = (current: Payment): Decision => (arrived ? this.afterOperatorAnswer(current, known) : { next: current, events: [] });
+    let decide = (current: Payment): Decision => (arrived ? this.transitions.afterOperatorAnswer(current, known) : { next: current, events: [] });
     let result = toResult;
     if (!arrived && leased.expiresAt <= now) {
       // Never reached the operator, and too late to start now.
-      decide = (current) => this.afterAnswer(current, { path: ['expired'], message: 'The payment expired before the operator could be reached.', failureCode: 'expired' });
+      decide = (current) =>
+        this.transitions.afterAnswer(current, { path: ['expired'], message: 'The payment expired before the operator could be reached.', failureCode: 'expired' });
     } else if (!arrived && leased.operatorCall === 'confirm_otp') {
       if (retry.otp !== undefined) {
         const outcome = this.otpOutcome(await this.callFor(leased, () => this.routing.flowFor(leased, 'otp').confirmOtp(leased, retry.otp!)));
@@ -485,86 +382,16 @@ export class PaymentService {
       }
       // Without the code (the recovery worker) the payment simply waits for a code again.
     } else if (!arrived) {
-      const operator = this.operatorOf(this.countryOf(leased.country), leased.operator!);
+      const operator = this.collect.operator(this.collect.country(leased.country), leased.operator!);
       const call =
         leased.operatorCall === 'pay_checkout'
           ? () => this.routing.flow(leased.environment, operator, 'hosted').payCheckout(leased, operator)
           : () => this.routing.flow(leased.environment, operator, 'push').startCollection(leased, operator);
       const answer = await this.callFor(leased, call);
-      decide = (current) => this.afterOperatorAnswer(current, answer);
+      decide = (current) => this.transitions.afterOperatorAnswer(current, answer);
     }
-    await this.reached('after_operator_call', leased.id);
+    await this.calls.reached('after_operator_call', leased.id);
     return this.settle(leased, decide, result, request);
-  }
-
-  private async resumeRefund(refund: Refund, request: RecordedRequest<RefundResult>): Promise<RefundResult> {
-    const scope = { merchantId: refund.merchantId, environment: refund.environment };
-    // As for a payment's call: a refund whose lease runs is being settled by someone else.
-    this.refuseWhileLeased(refund.updatedAt, 'The refund is being settled; retry shortly.');
-    const leased = await this.deps.store.leaseRefund(refund, this.deps.clock.now().toISOString());
-    if (!leased) {
-      const current = await this.deps.store.findRefund(scope, refund.id);
-      if (!current || current.status === 'pending')
-        throw new AkweError('operator_call_in_progress', 'The refund is being settled; retry shortly.', { retryAfterSeconds: this.leaseMs / 1000 });
-      return this.answerOnly(request, current.id, { refund: current, payment: await this.find(scope, current.paymentId) });
-    }
-    const payment = await this.find(scope, leased.paymentId);
-    const refunds = this.routing.flowFor(payment, 'refunds');
-    const known = await this.call(() => refunds.queryRefund(leased));
-    const answer = known ?? (await this.call(() => refunds.refund(payment, leased)));
-    await this.reached('after_operator_call', leased.id);
-    return this.recordRefund(leased, answer, request);
-  }
-
-  /**
-   * Records a refund's outcome under the payment's lock, with its events and the request's response,
-   * if this run still holds the refund (`refund.updatedAt` is its lease). If another run took it
-   * over meanwhile (this one outlived its lease), that run's record stands and is what this answers.
-   */
-  private async recordRefund(refund: Refund, answer: RefundAnswer, request: RecordedRequest<RefundResult>): Promise<RefundResult> {
-    if (answer.status === 'pending') {
-      // The operator took it and has not finished: the refund stays pending, and once its lease
-      // ends the recovery worker asks the operator again (it never sends it twice).
-      const scope = { merchantId: refund.merchantId, environment: refund.environment };
-      return this.answerOnly(request, refund.id, { refund, payment: await this.find(scope, refund.paymentId) });
-    }
-    const status = answer.status;
-    const now = () => this.deps.clock.now().toISOString();
-    const finished: Refund = { ...refund, status, pspReference: answer.pspReference ?? null, updatedAt: now() };
-    const settleRefund = { refund: finished, leasedAt: refund.updatedAt };
-    let claim: ClaimWrite | undefined;
-    let result: RefundResult;
-    try {
-      result = await this.deps.store.withLockedPayment(refund.paymentId, (current, pendingRefunds) => {
-        const decide = (): { change: LockedChange; result: RefundResult } => {
-          if (answer.status === 'failed') {
-            const next = { ...current, refundedMinor: current.refundedMinor - finished.amountMinor, version: current.version + 1, updatedAt: now() };
-            const ledger = [postingRules.refundReleased(finished)];
-            return { change: { next, settleRefund, events: [this.deps.events.refund('failed', finished, next)], ledger }, result: { refund: finished, payment: next } };
-          }
-          const events = [this.deps.events.refund('completed', finished, current)];
-          const ledger = [postingRules.refundCompleted(finished)];
-          // `pendingRefunds` still counts this refund: its row is updated by this very change.
-          const fullyRefunded = current.refundedMinor === current.amountMinor && pendingRefunds === 1;
-          if (!fullyRefunded) return { change: { settleRefund, events, ledger }, result: { refund: finished, payment: current } };
-          const refunded = this.afterAnswer(current, { path: ['refunded'], message: 'Fully refunded.' });
-          const next = { ...refunded.next, version: current.version + 1, updatedAt: now() };
-          return { change: { next, settleRefund, events: [...events, ...refunded.events], ledger }, result: { refund: finished, payment: next } };
-        };
-        const decided = decide();
-        claim = finishWrite(request, finished.id, decided.result);
-        return { change: { ...decided.change, claim }, result: decided.result };
-      });
-    } catch (error) {
-      if (!(error instanceof RefundTakenOver)) throw error;
-      // This run outlived its lease and another one took the refund over: its record stands.
-      const scope = { merchantId: refund.merchantId, environment: refund.environment };
-      const current = (await this.deps.store.findRefund(scope, refund.id))!;
-      return this.answerOnly(request, current.id, { refund: current, payment: await this.find(scope, current.paymentId) });
-    }
-    reportCommitted(request, claim);
-    await this.reached('after_outcome', finished.id);
-    return result;
   }
 
   /** Phase 1 of a call on an existing payment: the recovery point (and the payer, for pay) with the request's claim. */
@@ -599,7 +426,7 @@ export class PaymentService {
       const claim = finishWrite(request, next.id, result);
       if (await this.deps.store.save({ payment: { next, expectedVersion: current.version }, events: decision.events, ledger: decision.ledger, claim })) {
         reportCommitted(request, claim);
-        await this.reached('after_outcome', next.id);
+        await this.calls.reached('after_outcome', next.id);
         return result;
       }
       if (attempt >= writeAttempts) throw new AkweError('invalid_state_transition', 'The payment changed while this request ran; fetch it and retry.');
@@ -607,37 +434,17 @@ export class PaymentService {
     }
   }
 
-  /** Stores the response of a request whose resource needs no further write. */
-  private async answerOnly<T>(request: RecordedRequest<T>, resourceId: string, result: T): Promise<T> {
-    const claim = finishWrite(request, resourceId, result);
-    if (claim) {
-      await this.deps.store.save({ events: [], claim });
-      reportCommitted(request, claim);
-    }
-    return result;
-  }
-
   private otpOutcome(answer: OtpAnswer): { decide: (current: Payment) => Decision; rejected: boolean } {
-    if (!('rejected' in answer)) return { decide: (current) => this.afterOperatorAnswer(current, answer), rejected: false };
+    if (!('rejected' in answer)) return { decide: (current) => this.transitions.afterOperatorAnswer(current, answer), rejected: false };
     return {
       rejected: true,
       decide: (current) => {
         const attempts = current.otpAttempts + 1;
         const counted = { ...current, otpAttempts: attempts };
         if (attempts < maxOtpAttempts) return { next: counted, events: [] };
-        return this.afterAnswer(counted, { path: ['failed'], message: `${maxOtpAttempts} wrong one-time codes; the payment failed.`, failureCode: 'otp_failed' });
+        return this.transitions.afterAnswer(counted, { path: ['failed'], message: `${maxOtpAttempts} wrong one-time codes; the payment failed.`, failureCode: 'otp_failed' });
       },
     };
-  }
-
-  /** Runs an operator call; a failure without an answer leaves the outcome unknown (the recovery point stays). */
-  private async call<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof AkweError) throw error;
-      throw new AkweError('operator_outcome_unknown');
-    }
   }
 
   /**
@@ -645,44 +452,21 @@ export class PaymentService {
    * operator_outcome_unknown), the lease is ended at once, so that the retry (or the worker)
    * resumes the call now instead of waiting for it: nobody is making that call any more.
    */
-  private async callFor<T>(started: Payment, work: () => Promise<T>): Promise<T> {
-    try {
-      return await this.call(work);
-    } catch (error) {
-      if (error instanceof AkweError && error.code === 'operator_outcome_unknown') await this.endCallLease(started);
-      throw error;
-    }
+  private callFor<T>(started: Payment, work: () => Promise<T>): Promise<T> {
+    return this.calls.call(work, () => this.endCallLease(started));
   }
 
   private async endCallLease(started: Payment): Promise<void> {
     const now = this.deps.clock.now();
-    const ended = new Date(now.getTime() - this.leaseMs).toISOString();
+    const ended = new Date(now.getTime() - this.calls.leaseMs).toISOString();
     const next: Payment = { ...started, operatorCallStartedAt: ended, version: started.version + 1, updatedAt: now.toISOString() };
     // Best effort: if it fails (or the payment moved on), the lease ends by itself.
     await this.deps.store.save({ payment: { next, expectedVersion: started.version }, events: [] }).catch(() => false);
   }
 
-  private leaseEnded(payment: Payment): boolean {
-    return payment.operatorCallStartedAt !== null && this.leaseLeftMs(payment.operatorCallStartedAt) <= 0;
-  }
-
-  /** What is left of a lease taken at `leasedAt` (ISO-8601): negative once it has ended. */
-  private leaseLeftMs(leasedAt: string): number {
-    return Date.parse(leasedAt) + this.leaseMs - this.deps.clock.now().getTime();
-  }
-
-  private callInProgress(leasedAt: string, message?: string): AkweError {
-    return new AkweError('operator_call_in_progress', message, { retryAfterSeconds: Math.max(1, this.leaseLeftMs(leasedAt) / 1000) });
-  }
-
   /** Any open call refuses changes to its payment, even past its lease (the resume path settles it). */
   private refuseWhileCalling(payment: Payment): void {
-    if (payment.operatorCall) throw this.callInProgress(payment.operatorCallStartedAt!);
-  }
-
-  /** Refuses to take over a refund whose lease, taken at `leasedAt`, still runs: someone is settling it. */
-  private refuseWhileLeased(leasedAt: string, message: string): void {
-    if (this.leaseLeftMs(leasedAt) > 0) throw this.callInProgress(leasedAt, message);
+    if (payment.operatorCall) throw this.calls.callInProgress(payment.operatorCallStartedAt!);
   }
 
   /** The API takes nothing from a payment past its lifetime, as the checkout page does (docs/decisions.md). */
@@ -690,14 +474,12 @@ export class PaymentService {
     return isPastExpiry(payment, this.deps.clock.now().toISOString());
   }
 
-  private async reached(boundary: PhaseBoundary, resourceId: string): Promise<void> {
-    await this.deps.faults?.reached(boundary, resourceId);
+  private find(ctx: TenantScope, referenceOrId: string): Promise<Payment> {
+    return findPayment(this.deps.store, ctx, referenceOrId);
   }
 
-  private async find(ctx: TenantScope, referenceOrId: string): Promise<Payment> {
-    const payment = await this.deps.store.find(ctx, referenceOrId);
-    if (!payment) throw await notFoundIn(ctx, 'payment', referenceOrId, (other) => this.deps.store.find(other, referenceOrId));
-    return payment;
+  private answerOnly<T>(request: RecordedRequest<T>, resourceId: string, result: T): Promise<T> {
+    return answerOnly(this.deps.store, request, resourceId, result);
   }
 
   /**
@@ -727,117 +509,14 @@ export class PaymentService {
   }
 
   /**
-   * An operator's answer, applied as `afterAnswer` does; one the state machine refuses (SUCCESSFUL
-   * for a payment we expired) leaves the payment as it is and becomes a discrepancy for a person,
-   * instead of failing the write (and, for a call, leaving its recovery point to fail again forever).
-   */
-  private afterOperatorAnswer(current: Payment, answer: OperatorAnswer): Decision {
-    try {
-      return this.afterAnswer(current, answer);
-    } catch (error) {
-      if (!(error instanceof AkweError) || error.code !== 'invalid_state_transition') throw error;
-      const reported = answer.path.at(-1);
-      // Not news: a final payment told "still pending", or a refunded one told "completed" (behind us).
-      if (reported === undefined || !isFinal(reported) || (current.status === 'refunded' && reported === 'completed')) return { next: current, events: [] };
-      return {
-        next: current,
-        events: [],
-        discrepancy: {
-          merchantId: current.merchantId,
-          environment: current.environment,
-          resourceType: 'payment',
-          resourceId: current.id,
-          reference: current.reference,
-          operator: current.operator ?? '',
-          ourStatus: current.status,
-          operatorStatus: reported,
-          operatorReference: answer.pspReference ?? null,
-          message: answer.message ?? null,
-        },
-      };
-    }
-  }
-
-  /**
    * Where the operator stands on the payment, as a decision (undefined when its connector takes no
    * status queries, or the operator never heard of it); an answer the payment cannot take is kept.
    */
   private async askOperator(payment: Payment): Promise<Decision | undefined> {
     const status = this.routing.optionalFlow(payment, 'status');
-    const answer = status && (await this.call(() => status.queryStatus(payment)));
-    const decision = answer && this.afterOperatorAnswer(payment, answer);
+    const answer = status && (await this.calls.call(() => status.queryStatus(payment)));
+    const decision = answer && this.transitions.afterOperatorAnswer(payment, answer);
     if (decision?.discrepancy) await this.discrepancies.keep(decision.discrepancy);
     return decision;
-  }
-
-  /** Applies an operator answer: each status in its path must be a legal step, and each emits its event. */
-  private afterAnswer(current: Payment, answer: OperatorAnswer): Decision {
-    const events: StoredEvent[] = [];
-    // Statuses up to the current one are behind the payment already (a status query repeats them).
-    const path = answer.path.slice(answer.path.lastIndexOf(current.status) + 1);
-    const final = path.at(-1);
-    const withAnswer: Payment = {
-      ...current,
-      pspReference: answer.pspReference ?? current.pspReference,
-      message: answer.message ?? current.message,
-      operatorRedirectUrl: answer.redirectUrl ?? current.operatorRedirectUrl ?? null,
-      failureCode: final ? failureCodeOnEntering(final, answer.failureCode) : current.failureCode,
-    };
-    const walked = this.walk(withAnswer, path, events);
-    const next = { ...walked, nextCheckAt: this.nextCheckAt(walked) };
-    // Completion is when the money arrives: the merchant is credited, less the fee, in the same commit.
-    const ledger = path.includes('completed') ? [postingRules.collection(next, this.collectionFee(next))] : undefined;
-    return { next, events, ...(ledger ? { ledger } : {}) };
-  }
-
-  private collectionFee(payment: Payment): number {
-    const operator = payment.operator === null ? undefined : this.deps.catalog.findOperator(payment.country, payment.operator);
-    return feeFor(operator?.collect.fee ?? defaultFees.collect, payment.amountMinor);
-  }
-
-  private walk(start: Payment, path: Payment['status'][], events: StoredEvent[]): Payment {
-    let payment = start;
-    for (const status of path) {
-      assertTransition(payment.status, status);
-      payment = { ...payment, status };
-      events.push(this.deps.events.paymentEntered(status, payment));
-    }
-    return payment;
-  }
-
-  /** The canonical slugs a slug or alias names in any country; an unknown one is refused, not silently empty. */
-  private canonicalOperators(slugOrAlias: string): string[] {
-    const slugs = this.deps.catalog.slugsNamed(slugOrAlias);
-    if (slugs.length === 0) throw new AkweError('validation_error', `Unknown operator ${slugOrAlias}; see the operator catalog.`, { field: 'operator' });
-    return slugs;
-  }
-
-  private countryOf(code: string): CatalogCountry {
-    const country = this.deps.catalog.country(code);
-    if (!country) throw new AkweError('invalid_operator', `Country ${code} is not supported; see the operator catalog.`, { field: 'country' });
-    return country;
-  }
-
-  private operatorOf(country: CatalogCountry, slug: string): CatalogOperator {
-    const operator = this.deps.catalog.operatorFor(country.code, slug, 'collect');
-    if (!operator) {
-      throw new AkweError('invalid_operator', `Operator ${slug} does not collect in ${country.name}; see the operator catalog.`, { field: 'operator' });
-    }
-    return operator;
-  }
-
-  private phoneOf(country: CatalogCountry, raw: string, field: string): string {
-    const check = normalizePhone(country.code, raw);
-    if (!check.ok) throw new AkweError('invalid_phone', check.message, { field });
-    return check.e164;
-  }
-
-  private checkAmount(amountMinor: number, country: CatalogCountry, operator: CatalogOperator | undefined): void {
-    const limits = operator ? [operator.collect] : country.operators.filter((o) => o.collect.supported).map((o) => o.collect);
-    const min = Math.min(...limits.map((l) => l.minAmountMinor));
-    const max = Math.max(...limits.map((l) => l.maxAmountMinor));
-    const subject = operator ? `payment through ${operator.slug}` : 'payment';
-    if (amountMinor < min) throw AkweError.ofAmount({ bound: 'minimum', limitMinor: min, subject, sentMinor: amountMinor });
-    if (amountMinor > max) throw AkweError.ofAmount({ bound: 'maximum', limitMinor: max, subject, sentMinor: amountMinor });
   }
 }

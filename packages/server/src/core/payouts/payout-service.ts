@@ -9,7 +9,8 @@ import { feeFor, type LedgerPosting } from '../ledger/ledger.js';
 import { payoutPostings } from '../ledger/payout-postings.js';
 import type { OperatorConnectors } from '../operators/operator-connector.js';
 import { OperatorRouting } from '../operators/operator-routing.js';
-import type { PaymentContext, PhaseFaults } from '../payments/payment-service.js';
+import type { PaymentContext } from '../payments/payment-service.js';
+import type { RecordedCalls } from '../operators/recorded-call.js';
 import { normalizePhone } from '../phones/phone-number.js';
 import type { Clock, IdSource } from '../ports.js';
 import type { TenantScope } from '../shared/environment.js';
@@ -50,14 +51,13 @@ export interface PayoutServiceDeps {
   events: EventFactory;
   clock: Clock;
   newId: IdSource;
-  /** How long a hand-off's worker is presumed alive (seconds): after it, another asks the operator first. */
-  leaseSeconds?: number;
+  /** The phases and leases every operator call shares: a hand-off's worker is presumed alive for the lease, after it another asks the operator first. */
+  calls: RecordedCalls;
   /** How often a payout the operator is still processing is asked about (ms). */
   checkIntervalMs?: number;
   /** Where operator answers the state machine refuses are kept (none: only reported). */
   discrepancies?: DiscrepancyStore;
   onDiscrepancy?: (discrepancy: OperatorDiscrepancy) => void;
-  faults?: PhaseFaults;
 }
 
 const statusEvent: Record<Exclude<PayoutStatus, 'PENDING'>, PayoutEventType> = {
@@ -79,13 +79,13 @@ const defaultFailure: Partial<Record<PayoutStatus, FailureCode>> = { FAILED: 'op
  * follow it to COMPLETED, FAILED or CANCELLED, settling or releasing the reservation.
  */
 export class PayoutService {
-  private readonly leaseMs: number;
+  private readonly calls: RecordedCalls;
   private readonly checkIntervalMs: number;
   private readonly routing: OperatorRouting;
   private readonly discrepancies: DiscrepancyKeeper;
 
   constructor(private readonly deps: PayoutServiceDeps) {
-    this.leaseMs = (deps.leaseSeconds ?? 60) * 1000;
+    this.calls = deps.calls;
     this.checkIntervalMs = deps.checkIntervalMs ?? 1_000;
     this.routing = new OperatorRouting(deps.operators, deps.catalog);
     this.discrepancies = new DiscrepancyKeeper({ store: deps.discrepancies, onNew: deps.onDiscrepancy, newId: deps.newId, clock: deps.clock });
@@ -227,8 +227,7 @@ export class PayoutService {
    * the operator never received is sent. Returns how many payouts it handled.
    */
   async handOffDue(limit = 50): Promise<number> {
-    const nowMs = this.deps.clock.now().getTime();
-    const claimed = await this.deps.store.claimHandoffs(new Date(nowMs).toISOString(), new Date(nowMs - this.leaseMs).toISOString(), limit);
+    const claimed = await this.deps.store.claimHandoffs(this.now(), this.calls.abandonedBefore(), limit);
     // Side by side (operator calls wait on the network); one payout's trouble does not hold the
     // others of the batch until their lease ends.
     await eachConcurrently(claimed, OPERATOR_CALLS_IN_FLIGHT, ({ payout, resumed }) => this.handOff(payout, resumed));
@@ -247,7 +246,7 @@ export class PayoutService {
   }
 
   private async handOff(claimed: Payout, resumed: boolean): Promise<void> {
-    await this.reached('after_intent', claimed.id);
+    await this.calls.reached('after_intent', claimed.id);
     // A batch's last hand-offs may start long after the claim (calls run a few at a time): past
     // half the lease, renew it first, or another worker could take the payout over and send it too.
     const payout = await this.stillOurs(claimed);
@@ -263,8 +262,8 @@ export class PayoutService {
       if (!operator) throw new AkweError('operator_unavailable', `The catalog no longer pays out through ${payout.operator} in ${payout.country}.`);
       if (unroutable) throw new AkweError('operator_unavailable', `No connector for ${operator.label} is configured on this server any more.`);
       const payouts = this.routing.flow(payout.environment, operator, 'payouts');
-      if (resumed) answer = await payouts.queryPayout(payout);
-      answer ??= await payouts.sendPayout(payout, operator);
+      const send = () => payouts.sendPayout(payout, operator);
+      answer = resumed ? await this.calls.askFirst(() => payouts.queryPayout(payout), send) : await send();
     } catch (error) {
       // No operator for this environment: the payout fails cleanly and its money is released.
       if (unroutable && error instanceof AkweError) {
@@ -274,17 +273,15 @@ export class PayoutService {
         throw error;
       }
     }
-    await this.reached('after_operator_call', payout.id);
+    await this.calls.reached('after_operator_call', payout.id);
     await this.apply(payout, answer, { handedOff: answer.failureCode !== 'operator_unavailable' });
-    await this.reached('after_outcome', payout.id);
+    await this.calls.reached('after_outcome', payout.id);
   }
 
   /** The claimed payout, its lease renewed if half of it has gone; undefined once another worker holds it. */
   private async stillOurs(claimed: Payout): Promise<Payout | undefined> {
-    const now = this.deps.clock.now();
-    const startedMs = claimed.handoffStartedAt === null ? now.getTime() : Date.parse(claimed.handoffStartedAt);
-    if (now.getTime() - startedMs < this.leaseMs / 2) return claimed;
-    return this.deps.store.renewHandoff(claimed, now.toISOString());
+    if (claimed.handoffStartedAt === null || !this.calls.needsRenewal(claimed.handoffStartedAt)) return claimed;
+    return this.deps.store.renewHandoff(claimed, this.now());
   }
 
   /** Records an operator's answer: the status it reached, its events and ledger postings, in one commit. */
@@ -351,9 +348,5 @@ export class PayoutService {
 
   private now(): string {
     return this.deps.clock.now().toISOString();
-  }
-
-  private async reached(boundary: 'after_intent' | 'after_operator_call' | 'after_outcome', id: string): Promise<void> {
-    await this.deps.faults?.reached(boundary, id);
   }
 }

@@ -9,7 +9,8 @@ import type { Environment, TenantScope } from '../../core/shared/environment.js'
 import type { FailureCode } from '../../core/shared/failure-codes.js';
 import type { Metadata } from '../../core/shared/metadata.js';
 import type { Page, PageRequest } from '../../core/shared/pagination.js';
-import { assertCursorListed, keysetQuery, toPage } from '../keyset-page.js';
+import { keysetQuery } from '../keyset-page.js';
+import { createdWithin, listPage, listRows } from '../list-query.js';
 import type { BulkBatchItemTable, BulkBatchTable, Database } from '../schema.js';
 import { EventOutbox } from './event-repository.js';
 import { metadataEntries } from './metadata-entries.js';
@@ -121,11 +122,7 @@ export function bulkBatchListQuery(db: Kysely<Database>, scope: TenantScope, fil
 
 /** The scope's batches that the filters keep, before paging. */
 export function bulkBatchListRows(db: Kysely<Database>, scope: TenantScope, filters: BulkBatchFilters) {
-  let query = db.selectFrom('bulk_batches').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
-  if (filters.status) query = query.where('status', '=', filters.status);
-  if (filters.createdGte) query = query.where('created_at', '>=', filters.createdGte);
-  if (filters.createdLte) query = query.where('created_at', '<=', filters.createdLte);
-  return { query, idColumn: 'id' };
+  return listRows(db.selectFrom('bulk_batches').selectAll(), { scope, filters: [['status', '=', filters.status], ...createdWithin(filters)] });
 }
 
 class VersionConflict extends Error {}
@@ -169,27 +166,14 @@ export class BulkBatchRepository implements BulkBatchStore {
   }
 
   async list(scope: TenantScope, filters: BulkBatchFilters, page: PageRequest): Promise<Page<BulkBatch>> {
-    await assertCursorListed(bulkBatchListRows(this.db, scope, {}), page);
-    const rows = await bulkBatchListQuery(this.db, scope, filters, page).execute();
-    return toPage(rows.map(batchFromRow), page);
+    return listPage({ all: bulkBatchListRows(this.db, scope, {}), filtered: bulkBatchListRows(this.db, scope, filters) }, page, batchFromRow);
   }
 
   async items(batchId: string, filters: { status?: BulkItemStatus }, page: PageRequest): Promise<Page<BulkBatchItem>> {
-    const batchItems = () => this.db.selectFrom('bulk_batch_items').selectAll().where('batch_id', '=', batchId);
-    let query = batchItems();
-    if (filters.status) query = query.where('status', '=', filters.status);
-    await assertCursorListed({ query: batchItems(), idColumn: 'id' }, page);
-    // Row order (ids are made in row order): the mirror of keysetQuery's newest-first order.
-    if (page.endingBefore !== undefined) {
-      query = query
-        .where('id', '<', page.endingBefore)
-        .orderBy('id', 'desc')
-        .limit(page.limit + 1);
-    } else {
-      if (page.startingAfter !== undefined) query = query.where('id', '>', page.startingAfter);
-      query = query.orderBy('id', 'asc').limit(page.limit + 1);
-    }
-    return toPage((await query.execute()).map(itemFromRow), page);
+    const batchItems = this.db.selectFrom('bulk_batch_items').selectAll().where('batch_id', '=', batchId);
+    const filtered = filters.status ? batchItems.where('status', '=', filters.status) : batchItems;
+    // Row order: ids are made in row order.
+    return listPage({ all: { query: batchItems, idColumn: 'id' }, filtered: { query: filtered, idColumn: 'id' } }, page, itemFromRow, 'row_order');
   }
 
   async totalsByStatus(batchId: string): Promise<BulkStatusTotal[]> {

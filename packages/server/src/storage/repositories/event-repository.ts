@@ -4,6 +4,7 @@ import type { EventStore } from '../../core/ports.js';
 import type { PageRequest } from '../../core/shared/pagination.js';
 import type { EventFilters } from '../../core/webhooks/webhook-store.js';
 import { keysetQuery } from '../keyset-page.js';
+import { createdWithin, listRows } from '../list-query.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import { PreparedInsert } from '../prepared-query.js';
 import type { Database, EventTable } from '../schema.js';
@@ -39,16 +40,16 @@ export function eventListQuery(db: Kysely<Database>, scope: TenantScope, filters
 
 /** The scope's events that the filters keep, before paging. */
 export function eventListRows(db: Kysely<Database>, scope: TenantScope, filters: EventFilters) {
-  let query = db.selectFrom('events').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
-  if (filters.reference !== undefined) query = query.where('subject_reference', '=', filters.reference);
-  if (filters.createdGte) query = query.where('created_at', '>=', filters.createdGte);
-  if (filters.createdLte) query = query.where('created_at', '<=', filters.createdLte);
+  const rows = listRows(db.selectFrom('events').selectAll(), { scope, filters: [['subject_reference', '=', filters.reference], ...createdWithin(filters)] });
   const types = filters.types ?? [];
-  if (types.length > 0) {
-    // `collect.payment.*` names a family (the types are a closed list, so no LIKE wildcard reaches here).
-    query = query.where((eb) => eb.or(types.map((type) => (type.endsWith('.*') ? eb('type', 'like', `${type.slice(0, -1).replace(/[%_]/g, '\\$&')}%`) : eb('type', '=', type)))));
-  }
-  return { query, idColumn: 'id' };
+  if (types.length === 0) return rows;
+  // `collect.payment.*` names a family (the types are a closed list, so no LIKE wildcard reaches here).
+  return {
+    ...rows,
+    query: rows.query.where((eb) =>
+      eb.or(types.map((type) => (type.endsWith('.*') ? eb('type', 'like', `${type.slice(0, -1).replace(/[%_]/g, '\\$&')}%`) : eb('type', '=', type)))),
+    ),
+  };
 }
 
 /** Writes outbox rows; callers pass their transaction so the events commit with their change. */

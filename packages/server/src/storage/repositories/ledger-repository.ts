@@ -14,7 +14,8 @@ import type { IdSource } from '../../core/ports.js';
 import type { Page, PageRequest } from '../../core/shared/pagination.js';
 import { quote, type OneStatement } from '../postgres/one-statement.js';
 import { isCheckViolation } from '../check-violation.js';
-import { assertCursorListed, keysetQuery, toPage } from '../keyset-page.js';
+import { keysetQuery } from '../keyset-page.js';
+import { createdWithin, listPage, listRows } from '../list-query.js';
 import type { Database, LedgerTransactionTable } from '../schema.js';
 import { PreparedInsert, PreparedQuery } from '../prepared-query.js';
 
@@ -233,9 +234,7 @@ export class LedgerRepository {
   }
 
   async transactions(scope: TenantScope, filters: BalanceTransactionFilters, page: PageRequest): Promise<Page<BalanceTransaction>> {
-    await assertCursorListed(balanceTransactionRows(this.db, scope, {}), page);
-    const rows = await balanceTransactionQuery(this.db, scope, filters, page).execute();
-    return toPage(rows.map(transactionFromRow), page);
+    return listPage({ all: balanceTransactionRows(this.db, scope, {}), filtered: balanceTransactionRows(this.db, scope, filters) }, page, transactionFromRow);
   }
 
   /**
@@ -374,9 +373,5 @@ export function balanceTransactionQuery(db: Kysely<Database>, scope: TenantScope
 
 /** The scope's balance transactions that the filters keep, before paging. */
 export function balanceTransactionRows(db: Kysely<Database>, scope: TenantScope, filters: BalanceTransactionFilters) {
-  let query = db.selectFrom('ledger_transactions').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
-  if (filters.type) query = query.where('type', '=', filters.type);
-  if (filters.createdGte) query = query.where('created_at', '>=', filters.createdGte);
-  if (filters.createdLte) query = query.where('created_at', '<=', filters.createdLte);
-  return { query, idColumn: 'id' };
+  return listRows(db.selectFrom('ledger_transactions').selectAll(), { scope, filters: [['type', '=', filters.type], ...createdWithin(filters)] });
 }

@@ -1,192 +1,30 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { CountryCode, Currency } from '../../core/catalog/operator-catalog.js';
+import type { Kysely, Transaction } from 'kysely';
 import { AkweError } from '../../core/errors/index.js';
-import type { OperatorCall, Payment, PaymentMode, PaymentStatus, Refund, RefundStatus } from '../../core/payments/payment.js';
+import type { Payment, Refund } from '../../core/payments/payment.js';
 import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
 import { RefundTakenOver, type LockedChange, type PaymentChange, type PaymentFilters, type PaymentStore } from '../../core/payments/payment-store.js';
 import { nonFinalStatuses } from '../../core/payments/payment-state-machine.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
-import type { FailureCode } from '../../core/shared/failure-codes.js';
-import type { Metadata } from '../../core/shared/metadata.js';
 import type { Page, PageRequest } from '../../core/shared/pagination.js';
-import { assertCursorListed, keysetQuery, toPage } from '../keyset-page.js';
+import { keysetQuery } from '../keyset-page.js';
+import { createdWithin, listPage, listRows } from '../list-query.js';
 import { metadataEntries } from './metadata-entries.js';
 import type { DatabaseCapabilities } from '../database.js';
-import type { Database, PaymentTable, RefundTable } from '../schema.js';
+import type { Database } from '../schema.js';
 import { PreparedInsert, PreparedQuery, PreparedUpdate } from '../prepared-query.js';
 import { isUniqueViolation } from '../unique-violation.js';
 import { EventOutbox, eventToRow } from './event-repository.js';
-import { OneStatement, quote } from '../postgres/one-statement.js';
-import { paymentOutcomesStatement, type PaymentOutcomes } from '../postgres/payment-outcomes-statement.js';
+import { OneStatement } from '../postgres/one-statement.js';
+import { PaymentPostingBatcher, type PaymentStatementWriter, type StatementClaims } from '../postgres/payment-posting-batcher.js';
 import { IdempotencyClaimLost } from '../../core/idempotency/request-journal.js';
-import { isCheckViolation } from '../check-violation.js';
-import { insufficientBalance } from '../../core/ledger/ledger.js';
 import type { StoredEvent } from '../../core/events/stored-event.js';
 import type { WorkSignals } from '../../core/shared/work-signals.js';
 import type { LedgerRepository } from './ledger-repository.js';
 import { looksLikeId } from '../../core/shared/ids.js';
+import { paymentFromRow, paymentToRow, refundFromRow, refundToRow } from './payment-rows.js';
 
 /** Thrown inside a transaction to roll it back when the payment changed under us. */
 class VersionConflict extends Error {}
-
-type OneStatementOutcome = 'saved' | 'conflict' | 'accounts_missing';
-type OneStatementResult = { outcome: OneStatementOutcome } | { error: unknown };
-
-/**
- * What a change's one-statement write came to, from what its gates wrote: nothing at all when the
- * ledger accounts were not all open, else the error or outcome the transaction would have given.
- * The payment's version is checked (and the row locked) before the claim is written, so a stale
- * version writes nothing at all: 'conflict', and the caller reads again (meeting the lost claim
- * then, if it is lost too).
- */
-function outcomeOf(change: PaymentChange, written: { accountsOpen: boolean; versionHeld: boolean; claim: boolean; payment: boolean }): OneStatementResult {
-  if (!written.accountsOpen) return { outcome: 'accounts_missing' };
-  if (change.payment && !written.versionHeld) return { outcome: 'conflict' };
-  if (change.claim && !written.claim) return { error: new IdempotencyClaimLost() };
-  if (change.payment && !written.payment) return { outcome: 'conflict' };
-  return { outcome: 'saved' };
-}
-
-/**
- * Up to MAX_PHASE_BATCH waiting changes, in order, at most one per payment: two changes of one
- * payment in one statement would both pass its version check (one snapshot), and only one update of
- * the row would take effect. A later change of a payment already taken waits for the next batch.
- */
-function takeBatch(waiting: PostingQueue['waiting']): PostingQueue['waiting'] {
-  const batch: PostingQueue['waiting'] = [];
-  const payments = new Set<string>();
-  for (let index = 0; index < waiting.length && batch.length < MAX_PHASE_BATCH;) {
-    const paymentId = waiting[index]!.change.payment?.next.id;
-    if (paymentId !== undefined && payments.has(paymentId)) {
-      index += 1;
-      continue;
-    }
-    if (paymentId !== undefined) payments.add(paymentId);
-    batch.push(...waiting.splice(index, 1));
-  }
-  return batch;
-}
-
-function settled(result: OneStatementResult): OneStatementOutcome {
-  if ('error' in result) throw result.error;
-  return result.outcome;
-}
-
-/** Changes waiting to post to the same ledger accounts, and whether a statement to them is running. */
-interface PostingQueue {
-  running: boolean;
-  waiting: { change: PaymentChange; resolve(outcome: OneStatementOutcome): void; reject(error: unknown): void }[];
-}
-
-/** Most changes written by one statement to the same ledger accounts (its size stays reasonable). */
-const MAX_PHASE_BATCH = 32;
-/** From this many changes, an outcome statement carries its values in arrays (runBatch). */
-const ARRAY_BATCH_FROM = 4;
-
-function paymentFromRow(row: Selectable<PaymentTable>): Payment {
-  return {
-    id: row.id,
-    merchantId: row.merchant_id,
-    environment: row.environment as Environment,
-    reference: row.reference,
-    status: row.status as PaymentStatus,
-    amountMinor: Number(row.amount_minor),
-    currency: row.currency as Currency,
-    country: row.country as CountryCode,
-    mode: row.mode as PaymentMode,
-    operator: row.operator,
-    phone: row.phone,
-    description: row.description,
-    callbackUrl: row.callback_url,
-    customerFirstName: row.customer_first_name,
-    customerLastName: row.customer_last_name,
-    pspReference: row.psp_reference,
-    message: row.message,
-    failureCode: row.failure_code as FailureCode | null,
-    metadata: JSON.parse(row.metadata) as Metadata,
-    otpAttempts: row.otp_attempts,
-    refundedMinor: Number(row.refunded_minor),
-    expiresAt: row.expires_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    version: row.version,
-    operatorCall: row.operator_call as OperatorCall | null,
-    operatorCallStartedAt: row.operator_call_started_at,
-    checkoutToken: row.checkout_token,
-    returnUrl: row.return_url,
-    nextCheckAt: row.next_check_at,
-    operatorRedirectUrl: row.operator_redirect_url,
-  };
-}
-
-function paymentToRow(p: Payment): Selectable<PaymentTable> {
-  return {
-    id: p.id,
-    merchant_id: p.merchantId,
-    environment: p.environment,
-    reference: p.reference,
-    status: p.status,
-    amount_minor: p.amountMinor,
-    currency: p.currency,
-    country: p.country,
-    mode: p.mode,
-    operator: p.operator,
-    phone: p.phone,
-    description: p.description,
-    callback_url: p.callbackUrl,
-    customer_first_name: p.customerFirstName,
-    customer_last_name: p.customerLastName,
-    psp_reference: p.pspReference,
-    message: p.message,
-    failure_code: p.failureCode,
-    metadata: JSON.stringify(p.metadata),
-    otp_attempts: p.otpAttempts,
-    refunded_minor: p.refundedMinor,
-    expires_at: p.expiresAt,
-    created_at: p.createdAt,
-    updated_at: p.updatedAt,
-    version: p.version,
-    operator_call: p.operatorCall,
-    operator_call_started_at: p.operatorCallStartedAt,
-    checkout_token: p.checkoutToken ?? null,
-    return_url: p.returnUrl ?? null,
-    next_check_at: p.nextCheckAt ?? null,
-    operator_redirect_url: p.operatorRedirectUrl ?? null,
-  };
-}
-
-function refundFromRow(row: Selectable<RefundTable>, paymentReference: string): Refund {
-  return {
-    id: row.id,
-    paymentId: row.payment_id,
-    paymentReference,
-    merchantId: row.merchant_id,
-    environment: row.environment as Environment,
-    amountMinor: Number(row.amount_minor),
-    currency: row.currency as Currency,
-    status: row.status as RefundStatus,
-    reason: row.reason,
-    pspReference: row.psp_reference,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-function refundToRow(r: Refund): Selectable<RefundTable> {
-  return {
-    id: r.id,
-    payment_id: r.paymentId,
-    merchant_id: r.merchantId,
-    environment: r.environment,
-    amount_minor: r.amountMinor,
-    currency: r.currency,
-    status: r.status,
-    reason: r.reason,
-    psp_reference: r.pspReference,
-    created_at: r.createdAt,
-    updated_at: r.updatedAt,
-  };
-}
 
 /**
  * Non-final payments whose expiry has passed, soonest first. `status in (...)` rather than
@@ -224,26 +62,18 @@ export function paymentListQuery(db: Kysely<Database>, scope: TenantScope, filte
 
 /** The merchant's payments that the filters keep, before paging. */
 export function paymentListRows(db: Kysely<Database>, scope: TenantScope, filters: PaymentFilters) {
-  let query = db.selectFrom('payments').selectAll('payments');
-  let idColumn = 'payments.id';
-  if (filters.metadata) {
-    query = query
-      .innerJoin('metadata_entries as m', 'm.object_id', 'payments.id')
-      .where('m.merchant_id', '=', scope.merchantId)
-      .where('m.environment', '=', scope.environment)
-      .where('m.object_type', '=', 'payment')
-      .where('m.key', '=', filters.metadata.key)
-      .where('m.value', '=', filters.metadata.value);
-    idColumn = 'm.object_id';
-  }
-  query = query.where('payments.merchant_id', '=', scope.merchantId).where('payments.environment', '=', scope.environment);
-  if (filters.status) query = query.where('payments.status', '=', filters.status);
-  if (filters.mode) query = query.where('payments.mode', '=', filters.mode);
-  if (filters.operators) query = query.where('payments.operator', 'in', filters.operators);
-  if (filters.reference) query = query.where('payments.reference', '=', filters.reference);
-  if (filters.createdGte) query = query.where('payments.created_at', '>=', filters.createdGte);
-  if (filters.createdLte) query = query.where('payments.created_at', '<=', filters.createdLte);
-  return { query, idColumn };
+  return listRows(db.selectFrom('payments').selectAll('payments'), {
+    scope,
+    table: 'payments',
+    metadata: { objectType: 'payment', match: filters.metadata },
+    filters: [
+      ['status', '=', filters.status],
+      ['mode', '=', filters.mode],
+      ['operator', 'in', filters.operators],
+      ['reference', '=', filters.reference || undefined],
+      ...createdWithin(filters),
+    ],
+  });
 }
 
 /** A page of one payment's refunds, newest first. */
@@ -254,11 +84,7 @@ export function refundListQuery(db: Kysely<Database>, scope: TenantScope, paymen
 
 /** One payment's refunds, before paging. */
 export function refundListRows(db: Kysely<Database>, scope: TenantScope, paymentId: string) {
-  const query = refundsWithReference(db)
-    .where('refunds.payment_id', '=', paymentId)
-    .where('refunds.merchant_id', '=', scope.merchantId)
-    .where('refunds.environment', '=', scope.environment);
-  return { query, idColumn: 'refunds.id' };
+  return listRows(refundsWithReference(db).where('refunds.payment_id', '=', paymentId), { scope, table: 'refunds' });
 }
 
 /** Refund rows with their payment's reference, which the domain Refund carries. */
@@ -270,7 +96,8 @@ export class PaymentRepository implements PaymentStore {
   // Every creation runs these: built once (see prepared-query.ts).
   private readonly paymentRows: PreparedInsert<'payments'>;
   private readonly paymentUpdates: PreparedUpdate<'payments'>;
-  private readonly postingQueues = new Map<string, PostingQueue>();
+  /** PostgreSQL's one-statement phases (capability oneStatementPhases); none on SQLite. */
+  private readonly statements?: PaymentStatementWriter;
   private readonly outbox: EventOutbox;
   private readonly byId;
   private readonly byReference;
@@ -279,13 +106,7 @@ export class PaymentRepository implements PaymentStore {
     private readonly db: Kysely<Database>,
     private readonly capabilities: DatabaseCapabilities,
     /** Makes a request's idempotency claim write inside our transactions. */
-    private readonly claims: {
-      writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void>;
-      /** The same write as a gate of a one-statement phase. */
-      addTo(statement: OneStatement, gate: string, write: ClaimWrite): void;
-      /** The record the write leaves, every column (PostgreSQL's outcome statement). */
-      recordRow(write: ClaimWrite): Record<string, unknown>;
-    },
+    private readonly claims: StatementClaims & { writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> },
     /** Writes the ledger postings of a change inside its transaction (or its one statement). */
     private readonly ledger: Pick<LedgerRepository, 'post' | 'fitsOneStatement' | 'addAccountsCheck' | 'addPostings' | 'accountsKey' | 'postingRows' | 'lockOrder' | 'now'>,
     /** Told after a commit that wrote events, so the fan-out wakes at once. */
@@ -294,6 +115,7 @@ export class PaymentRepository implements PaymentStore {
     this.paymentRows = new PreparedInsert(db, 'payments');
     this.paymentUpdates = new PreparedUpdate(db, 'payments');
     this.outbox = new EventOutbox(db);
+    if (capabilities.oneStatementPhases) this.statements = new PaymentPostingBatcher(db, claims, ledger);
     const scoped = (db: Kysely<Database>, merchantId: string, environment: Environment) =>
       db.selectFrom('payments').selectAll().where('merchant_id', '=', merchantId).where('environment', '=', environment);
     this.byId = new PreparedQuery(db, (db, merchantId: string, environment: Environment, id: string) => scoped(db, merchantId, environment).where('id', '=', id));
@@ -335,8 +157,8 @@ export class PaymentRepository implements PaymentStore {
 
   async save(change: PaymentChange): Promise<boolean> {
     try {
-      if (this.capabilities.oneStatementPhases && this.fitsOneStatement(change)) {
-        const outcome = await this.saveInOneStatement(change);
+      if (this.statements?.fits(change)) {
+        const outcome = await this.statements.write(change);
         if (outcome === 'conflict') return false;
         if (outcome === 'saved') {
           this.committed(change.events);
@@ -409,18 +231,12 @@ export class PaymentRepository implements PaymentStore {
   }
 
   async list(scope: TenantScope, filters: PaymentFilters, page: PageRequest): Promise<Page<Payment>> {
-    await assertCursorListed(paymentListRows(this.db, scope, {}), page);
-    const rows = await paymentListQuery(this.db, scope, filters, page).execute();
-    return toPage(rows.map(paymentFromRow), page);
+    return listPage({ all: paymentListRows(this.db, scope, {}), filtered: paymentListRows(this.db, scope, filters) }, page, paymentFromRow);
   }
 
   async listRefunds(scope: TenantScope, paymentId: string, page: PageRequest): Promise<Page<Refund>> {
-    await assertCursorListed(refundListRows(this.db, scope, paymentId), page);
-    const rows = await refundListQuery(this.db, scope, paymentId, page).execute();
-    return toPage(
-      rows.map((row) => refundFromRow(row, row.payment_reference)),
-      page,
-    );
+    const refunds = refundListRows(this.db, scope, paymentId);
+    return listPage({ all: refunds, filtered: refunds }, page, (row) => refundFromRow(row, row.payment_reference));
   }
 
   async findAnyRefundById(refundId: string): Promise<Refund | undefined> {
@@ -524,185 +340,6 @@ export class PaymentRepository implements PaymentStore {
     // Another request holds the key: as in the transaction, nothing else was written.
     if (claim && counts.claim !== 1) throw new IdempotencyClaimLost();
     if (counts.payment !== 1) throw new Error('payment insert wrote no row');
-  }
-
-  /** What `saveInOneStatement` can write: no refund rows, at most one posting with one line per account. */
-  private fitsOneStatement(change: PaymentChange): boolean {
-    if (change.insertRefund || change.settleRefund) return false;
-    if (!change.payment && !change.claim && change.events.length === 0) return false;
-    const ledger = change.ledger ?? [];
-    return ledger.length === 0 || (ledger.length === 1 && this.ledger.fitsOneStatement(ledger[0]!));
-  }
-
-  /**
-   * `save` as one statement (PostgreSQL). A change with a ledger posting joins the changes posting to
-   * the same accounts: the merchant's balance rows are locked by each write until its commit is on
-   * disk, so writes to them can only follow one another. While one statement to those accounts runs,
-   * the changes that arrive wait, and the next statement writes them all (up to `MAX_PHASE_BATCH`),
-   * each in its own chain of gates, with each balance moved once: group commit for the hot rows.
-   * A change without a posting runs at once, alone.
-   */
-  private saveInOneStatement(change: PaymentChange): Promise<OneStatementOutcome> {
-    const posting = change.ledger?.[0];
-    if (!posting) return this.runOneStatement([change]).then(([result]) => settled(result!));
-    const key = this.ledger.accountsKey(posting);
-    let queue = this.postingQueues.get(key);
-    if (!queue) this.postingQueues.set(key, (queue = { running: false, waiting: [] }));
-    const promise = new Promise<OneStatementOutcome>((resolve, reject) => queue.waiting.push({ change, resolve, reject }));
-    this.drain(key, queue);
-    return promise;
-  }
-
-  private drain(key: string, queue: PostingQueue): void {
-    if (queue.running) return;
-    if (queue.waiting.length === 0) {
-      this.postingQueues.delete(key);
-      return;
-    }
-    const batch = takeBatch(queue.waiting);
-    queue.running = true;
-    const run = async () => {
-      let results: OneStatementResult[];
-      try {
-        results = await this.runOneStatement(batch.map((waiting) => waiting.change));
-      } catch (error) {
-        if (batch.length === 1) throw error;
-        // The batch wrote nothing (one statement): each change again on its own, for its own answer.
-        results = [];
-        for (const waiting of batch)
-          results.push(
-            await this.runOneStatement([waiting.change]).then(
-              ([result]) => result!,
-              (error: unknown) => ({ error }),
-            ),
-          );
-      }
-      results.forEach((result, index) => {
-        if ('error' in result) batch[index]!.reject(result.error);
-        else batch[index]!.resolve(result.outcome);
-      });
-    };
-    run()
-      .catch((error: unknown) => batch.forEach((waiting) => waiting.reject(error)))
-      .finally(() => {
-        queue.running = false;
-        this.drain(key, queue);
-      });
-  }
-
-  /**
-   * Writes `changes` in one statement, each standing or falling alone as in the transaction: its
-   * claim, then its version-checked payment, then its events and posting. 'accounts_missing' wrote
-   * nothing: the caller runs the transaction instead, which opens them.
-   */
-  private runOneStatement(changes: readonly PaymentChange[]): Promise<OneStatementResult[]> {
-    // A few changes: chains of single-row writes, one text per shape (few shapes at these sizes),
-    // whose cached plans PostgreSQL reuses and which stay right as the tables grow. More: one text
-    // for every size, planned on each run (see payment-outcomes-statement.ts for why), which costs
-    // less than a plan per shape of long chains.
-    return changes.length < ARRAY_BATCH_FROM ? this.runChains(changes) : this.runBatch(changes);
-  }
-
-  /**
-   * `runOneStatement` for a batch (postgres/payment-outcomes-statement.ts). A balance taken below
-   * zero fails the whole statement; the caller then runs each change alone, for its own answer.
-   */
-  private async runBatch(changes: readonly PaymentChange[]): Promise<OneStatementResult[]> {
-    const now = this.ledger.now();
-    const postings = changes.map((change) => change.ledger?.[0]);
-    const first = postings.find((posting) => posting !== undefined);
-    const outcomes: PaymentOutcomes = {
-      claims: [],
-      unclaimed: [],
-      payments: [],
-      withoutPayment: [],
-      events: [],
-      accounts: first
-        ? { merchantId: first.merchantId, environment: first.environment, currency: first.currency, kinds: this.ledger.lockOrder(first) }
-        : { merchantId: null, environment: null, currency: null, kinds: [] },
-      transactions: [],
-      entries: [],
-      now,
-    };
-    changes.forEach((change, i) => {
-      if (change.claim) outcomes.claims.push({ ...this.claims.recordRow(change.claim), i, insert: change.claim.insert });
-      else outcomes.unclaimed.push(i);
-      if (change.payment) {
-        const { next, expectedVersion } = change.payment;
-        outcomes.payments.push({ ...paymentToRow(next), i, expected_version: expectedVersion });
-      } else outcomes.withoutPayment.push(i);
-      for (const event of change.events) outcomes.events.push({ ...eventToRow(event), i });
-      const posting = postings[i];
-      if (posting) {
-        const { transaction, entries } = this.ledger.postingRows(posting, now);
-        outcomes.transactions.push({ ...transaction, i });
-        for (const entry of entries) outcomes.entries.push({ ...entry, i });
-      }
-    });
-    const counts = (await this.db.executeQuery(paymentOutcomesStatement(outcomes))).rows[0]!;
-    const locked = new Set(counts.locked.map(Number));
-    const claimed = new Set(counts.claims.map(Number));
-    const saved = new Set(counts.payments.map(Number));
-    return changes.map((change, i) => outcomeOf(change, { accountsOpen: counts.accounts === 1, versionHeld: locked.has(i), claim: claimed.has(i), payment: saved.has(i) }));
-  }
-
-  /**
-   * `runOneStatement` for fewer than ARRAY_BATCH_FROM changes, each in its own chain of gates, in
-   * the order the transaction makes its writes: the ledger accounts exist (shared), the claim, the version-checked
-   * payment; then its events and (for all together) the postings. 'accounts_missing' wrote nothing:
-   * the caller runs the transaction instead, which opens them.
-   */
-  private async runChains(changes: readonly PaymentChange[]): Promise<OneStatementResult[]> {
-    const statement = new OneStatement();
-    const postings = changes.map((change) => change.ledger?.[0]).filter((posting) => posting !== undefined);
-    if (postings.length > 0) this.ledger.addAccountsCheck(statement, 'accounts', postings[0]!);
-    const base = statement.currentGate;
-    const gates = changes.map((change, index) => {
-      statement.from(base);
-      if (change.payment) {
-        // The version first, with the row locked until the commit: a claim written before a check
-        // that then failed would stay written (one statement cannot undo its earlier writes).
-        const { next, expectedVersion } = change.payment;
-        const where = `"id" = ${statement.param(next.id)} and "version" = ${statement.param(expectedVersion)} and ${statement.guard}`;
-        statement.add(`version_${index}`, `select 1 from "payments" where ${where} for update`, { gate: true });
-      }
-      if (change.claim) this.claims.addTo(statement, `claim_${index}`, change.claim);
-      if (change.payment) {
-        const { next, expectedVersion } = change.payment;
-        const { id: _id, merchant_id: _m, environment: _e, reference: _r, created_at: _c, ...columns } = paymentToRow(next);
-        const set = Object.entries({ ...columns, version: expectedVersion + 1 })
-          .map(([column, value]) => `${quote(column)} = ${statement.param(value)}`)
-          .join(', ');
-        const where = `"id" = ${statement.param(next.id)} and "version" = ${statement.param(expectedVersion)} and ${statement.guard}`;
-        statement.add(`payment_${index}`, `update "payments" set ${set} where ${where} returning 1`, { gate: true });
-      }
-      change.events.forEach((event, e) => statement.add(`event_${index}_${e}`, statement.insertRow('events', eventToRow(event))));
-      return statement.currentGate;
-    });
-    if (postings.length > 0) {
-      this.ledger.addPostings(
-        statement,
-        changes.flatMap((change, index) => (change.ledger?.[0] ? [{ entry: change.ledger[0], gate: gates[index] }] : [])),
-      );
-    }
-    let counts: Record<string, number>;
-    try {
-      counts = (await this.db.executeQuery(statement.compile())).rows[0]!;
-    } catch (error) {
-      const posting = postings[0];
-      if (changes.length === 1 && posting && isCheckViolation(error)) {
-        throw insufficientBalance(-posting.lines.filter((l) => l.kind === 'available').reduce((sum, l) => sum + l.amountMinor, 0), posting.currency);
-      }
-      throw error;
-    }
-    return changes.map((change, index) =>
-      outcomeOf(change, {
-        accountsOpen: postings.length === 0 || counts.accounts === 1,
-        versionHeld: counts[`version_${index}`] === 1,
-        claim: counts[`claim_${index}`] === 1,
-        payment: counts[`payment_${index}`] === 1,
-      }),
-    );
   }
 
   private async apply(trx: Transaction<Database>, change: PaymentChange): Promise<void> {

@@ -12,7 +12,8 @@ import type { Metadata } from '../../core/shared/metadata.js';
 import type { Page, PageRequest } from '../../core/shared/pagination.js';
 import type { WorkSignals } from '../../core/shared/work-signals.js';
 import type { DatabaseCapabilities } from '../database.js';
-import { assertCursorListed, keysetQuery, toPage } from '../keyset-page.js';
+import { keysetQuery } from '../keyset-page.js';
+import { createdWithin, listPage, listRows } from '../list-query.js';
 import type { Database, PayoutTable } from '../schema.js';
 import { isUniqueViolation } from '../unique-violation.js';
 import { EventOutbox } from './event-repository.js';
@@ -91,25 +92,12 @@ export function payoutListQuery(db: Kysely<Database>, scope: TenantScope, filter
 
 /** The scope's payouts that the filters keep, before paging. */
 export function payoutListRows(db: Kysely<Database>, scope: TenantScope, filters: PayoutFilters) {
-  let query = db.selectFrom('payouts').selectAll('payouts');
-  let idColumn = 'payouts.id';
-  if (filters.metadata) {
-    query = query
-      .innerJoin('metadata_entries as m', 'm.object_id', 'payouts.id')
-      .where('m.merchant_id', '=', scope.merchantId)
-      .where('m.environment', '=', scope.environment)
-      .where('m.object_type', '=', 'payout')
-      .where('m.key', '=', filters.metadata.key)
-      .where('m.value', '=', filters.metadata.value);
-    idColumn = 'm.object_id';
-  }
-  query = query.where('payouts.merchant_id', '=', scope.merchantId).where('payouts.environment', '=', scope.environment);
-  if (filters.status) query = query.where('payouts.status', '=', filters.status);
-  if (filters.operators) query = query.where('payouts.operator', 'in', filters.operators);
-  if (filters.reference) query = query.where('payouts.reference', '=', filters.reference);
-  if (filters.createdGte) query = query.where('payouts.created_at', '>=', filters.createdGte);
-  if (filters.createdLte) query = query.where('payouts.created_at', '<=', filters.createdLte);
-  return { query, idColumn };
+  return listRows(db.selectFrom('payouts').selectAll('payouts'), {
+    scope,
+    table: 'payouts',
+    metadata: { objectType: 'payout', match: filters.metadata },
+    filters: [['status', '=', filters.status], ['operator', 'in', filters.operators], ['reference', '=', filters.reference || undefined], ...createdWithin(filters)],
+  });
 }
 
 export class PayoutRepository implements PayoutStore {
@@ -186,9 +174,7 @@ export class PayoutRepository implements PayoutStore {
   }
 
   async list(scope: TenantScope, filters: PayoutFilters, page: PageRequest): Promise<Page<Payout>> {
-    await assertCursorListed(payoutListRows(this.db, scope, {}), page);
-    const rows = await payoutListQuery(this.db, scope, filters, page).execute();
-    return toPage(rows.map(payoutFromRow), page);
+    return listPage({ all: payoutListRows(this.db, scope, {}), filtered: payoutListRows(this.db, scope, filters) }, page, payoutFromRow);
   }
 
   async save(change: PayoutChange): Promise<boolean> {

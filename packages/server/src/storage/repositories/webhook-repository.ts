@@ -13,8 +13,8 @@ import {
 } from '../../core/webhooks/webhook-endpoint.js';
 import type { ClaimOptions, EventFilters, NewDelivery, SendingContext, TryResult, WebhookStore } from '../../core/webhooks/webhook-store.js';
 import { mapPage, type Page, type PageRequest } from '../../core/shared/pagination.js';
-import { assertCursorListed, keysetQuery, toPage } from '../keyset-page.js';
-import { eventListQuery, eventListRows } from './event-repository.js';
+import { listPage, listRows } from '../list-query.js';
+import { eventListRows } from './event-repository.js';
 import { chooseDeliveries, hostOf, InFlightCounts, saturation, streamOf, type DeliverySlot } from '../../core/webhooks/delivery-budgets.js';
 import type { WorkSignals } from '../../core/shared/work-signals.js';
 import type { DatabaseCapabilities } from '../database.js';
@@ -104,12 +104,8 @@ export class WebhookRepository implements WebhookStore {
   }
 
   async pageEndpoints(scope: TenantScope, page: PageRequest): Promise<Page<WebhookEndpoint>> {
-    await assertCursorListed({ query: this.scoped(this.db, scope), idColumn: 'id' }, page);
-    const rows = await keysetQuery(this.scoped(this.db, scope), 'id', page).execute();
-    return toPage(
-      rows.map((row) => this.endpointFromRow(row)),
-      page,
-    );
+    const endpoints = listRows(this.db.selectFrom('webhook_endpoints').selectAll(), { scope });
+    return listPage({ all: endpoints, filtered: endpoints }, page, (row) => this.endpointFromRow(row));
   }
 
   async updateEndpoint(endpoint: WebhookEndpoint, claim?: ClaimWrite): Promise<void> {
@@ -416,23 +412,15 @@ export class WebhookRepository implements WebhookStore {
   }
 
   async listDeliveries(scope: TenantScope, endpointId: string, page: PageRequest): Promise<Page<WebhookDelivery & { attemptsLog: DeliveryAttempt[] }>> {
-    const query = this.db
-      .selectFrom('webhook_deliveries')
-      .selectAll()
-      .where('destination', '=', endpointId)
-      .where('merchant_id', '=', scope.merchantId)
-      .where('environment', '=', scope.environment);
-    await assertCursorListed({ query, idColumn: 'id' }, page);
-    const deliveries = toPage((await keysetQuery(query, 'id', page).execute()).map(deliveryFromRow), page);
+    const endpointDeliveries = listRows(this.db.selectFrom('webhook_deliveries').selectAll().where('destination', '=', endpointId), { scope });
+    const deliveries = await listPage({ all: endpointDeliveries, filtered: endpointDeliveries }, page, deliveryFromRow);
     const ids = deliveries.data.map((d) => d.id);
     const attempts = ids.length === 0 ? [] : (await this.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', ids).orderBy('id').execute()).map(attemptFromRow);
     return mapPage(deliveries, (delivery) => ({ ...delivery, attemptsLog: attempts.filter((a) => a.deliveryId === delivery.id) }));
   }
 
   async listEvents(scope: TenantScope, filters: EventFilters, page: PageRequest): Promise<Page<StoredEvent>> {
-    await assertCursorListed(eventListRows(this.db, scope, {}), page);
-    const rows = await eventListQuery(this.db, scope, filters, page).execute();
-    return toPage(rows.map(eventFromRow), page);
+    return listPage({ all: eventListRows(this.db, scope, {}), filtered: eventListRows(this.db, scope, filters) }, page, eventFromRow);
   }
 
   private scoped(db: Kysely<Database> | Transaction<Database>, scope: TenantScope) {

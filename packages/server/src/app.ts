@@ -108,6 +108,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
   await app.register(operatorCallbackRoutes, {
     prefix: `${API_PREFIX}/operators`,
     payments: services.payments,
+    refunds: services.refunds,
     payouts: services.payouts,
     operators: services.operators,
     publicUrl: config.publicUrl,

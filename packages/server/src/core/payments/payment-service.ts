@@ -21,10 +21,7 @@ import { eachConcurrently } from '../shared/concurrently.js';
 import { DiscrepancyKeeper, type DiscrepancyStore, type OperatorDiscrepancy } from '../operators/operator-discrepancy.js';
 import { answerOnly, findPayment } from './payment-records.js';
 import type { Decision, PaymentTransitions } from './payment-transitions.js';
-import type { RefundResult, RefundService } from './refund-service.js';
-
-// The HTTP routes read a refund's result type here, beside the payment operations they call.
-export type { RefundResult } from './refund-service.js';
+import type { RefundService } from './refund-service.js';
 
 /** Operator calls a reconciliation pass makes at once. */
 const OPERATOR_CALLS_IN_FLIGHT = 16;
@@ -44,7 +41,7 @@ export interface PaymentServiceDeps {
   calls: RecordedCalls;
   /** How answers move a payment (shared with the refunds, which end in `refunded`). */
   transitions: PaymentTransitions;
-  /** A payment's refunds; the refund operations below hand over to it. */
+  /** A payment's refunds: the recovery pass resumes them after the payments. */
   refunds: RefundService;
   /** The secret of a hosted payment's checkout URL (default: 32 random bytes, base64url). */
   newCheckoutToken?: () => string;
@@ -68,7 +65,7 @@ const writeAttempts = 3;
  * (docs/architecture.md "Recorded phases"): the intent and its recovery point commit before the
  * call, the answer, its events and the request's response commit after it, and a run that finds a
  * call left open past its lease resumes it by asking the operator about our reference first.
- * Refunds are RefundService's; the refund operations here hand over to it.
+ * Refunds are RefundService's (the routes call it directly); its recovery pass resumes them too.
  */
 export class PaymentService {
   private readonly calls: RecordedCalls;
@@ -199,11 +196,6 @@ export class PaymentService {
     return this.deps.store.findAnyById(id);
   }
 
-  /** As `refreshOnOperatorHint`, for a refund the operator left pending (RefundService.refreshOnOperatorHint). */
-  refreshRefundOnOperatorHint(id: string): Promise<Refund | undefined> {
-    return this.refunds.refreshOnOperatorHint(id);
-  }
-
   /** Submits the customer's one-time code. `rejected` is true when the code was wrong (the payment may have failed). */
   async confirm(ctx: PaymentContext, referenceOrId: string, otp: string, request: RecordedRequest<ConfirmResult> = {}): Promise<ConfirmResult> {
     const resumedId = request.journal?.resumed?.resourceId;
@@ -276,19 +268,6 @@ export class PaymentService {
       (p) => p,
       request,
     );
-  }
-
-  /** Refunds part or all of what is left of a completed payment (RefundService.refund). */
-  refund(ctx: PaymentContext, referenceOrId: string, input: { amountMinor?: number; reason?: string }, request: RecordedRequest<RefundResult> = {}): Promise<RefundResult> {
-    return this.refunds.refund(ctx, referenceOrId, input, request);
-  }
-
-  listRefunds(ctx: TenantScope, referenceOrId: string, page: PageRequest): Promise<Page<Refund>> {
-    return this.refunds.listRefunds(ctx, referenceOrId, page);
-  }
-
-  getRefund(ctx: TenantScope, referenceOrId: string, refundId: string): Promise<Refund> {
-    return this.refunds.getRefund(ctx, referenceOrId, refundId);
   }
 
   /**

@@ -8,6 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/ports.js';
 import type { PaymentService } from '../../core/payments/payment-service.js';
+import type { RefundService } from '../../core/payments/refund-service.js';
 import type { PayoutService } from '../../core/payouts/payout-service.js';
 import { AkweError } from '../../core/errors/index.js';
 import type { OperatorConnectors } from '../../core/operators/operator-connector.js';
@@ -19,6 +20,7 @@ import { MemoryRateLimitCounter, RedisRateLimitCounter, type RateLimitCounter } 
 
 export interface OperatorCallbackOptions {
   payments: PaymentService;
+  refunds: RefundService;
   payouts: PayoutService;
   operators: OperatorConnectors;
   /** Where a customer coming back from an operator's page is sent: the payment's checkout page. */
@@ -45,7 +47,7 @@ export async function operatorCallbackRoutes(app: FastifyInstance, options: Oper
   const refreshers: Record<'payment' | 'payout' | 'refund', (id: string) => Promise<unknown>> = {
     payment: (id) => options.payments.refreshOnOperatorHint(id),
     payout: (id) => options.payouts.refreshOnOperatorHint(id),
-    refund: (id) => options.payments.refreshRefundOnOperatorHint(id),
+    refund: (id) => options.refunds.refreshOnOperatorHint(id),
   };
 
   /** Refreshes, from its operator, what a callback names; one naming nothing of ours is logged and acknowledged. */

@@ -7,7 +7,8 @@ import type { PaymentService } from '../../../core/payments/payment-service.js';
 import { principalOf } from '../../plugins/authentication.js';
 import { currentErrorBody } from '../../plugins/error-handler.js';
 import { recordedRequest } from '../../plugins/idempotency.js';
-import type { ConfirmResult, RefundResult } from '../../../core/payments/payment-service.js';
+import type { ConfirmResult } from '../../../core/payments/payment-service.js';
+import type { RefundResult, RefundService } from '../../../core/payments/refund-service.js';
 import type { Payment } from '../../../core/payments/payment.js';
 import { errorResponses } from '../../shared/error-schemas.js';
 import { toMinorUnits } from '../../../core/shared/money.js';
@@ -36,6 +37,7 @@ import { readList } from '../../shared/list-cursors.js';
 
 export interface PaymentRoutesOptions {
   payments: PaymentService;
+  refunds: RefundService;
   catalog: OperatorCatalog;
   publicUrl: string;
   /** Where a callback_url may point (http/shared/url-policy.ts). */
@@ -47,7 +49,7 @@ export interface PaymentRoutesOptions {
 const tags = ['collect'];
 
 /** Collect payments, contract 2026-06: each route maps the wire to one core operation and back. */
-export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = async (app, { payments, catalog, publicUrl, destinationUrls, dev = false }) => {
+export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = async (app, { payments, refunds, catalog, publicUrl, destinationUrls, dev = false }) => {
   const wire = (payment: Parameters<typeof paymentToWire>[0]) => paymentToWire(payment, publicUrl);
 
   app.post(
@@ -202,7 +204,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
       const body = request.body ?? {};
       const recorded = recordedRequest(request, reply, ({ refund }: RefundResult) => ({ status: 201, body: refundToWire(refund) }));
       const input = { amountMinor: body.amount === undefined ? undefined : toMinorUnits(body.amount), reason: body.reason };
-      return recorded.send(await payments.refund(principalOf(request), request.params.reference_or_id, input, recorded));
+      return recorded.send(await refunds.refund(principalOf(request), request.params.reference_or_id, input, recorded));
     },
   );
 
@@ -221,7 +223,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
     },
     async (request) => {
       const list = readList(request, 'refunds', {}, request.params.reference_or_id);
-      return list.envelope(await payments.listRefunds(principalOf(request), request.params.reference_or_id, list.page), refundToWire);
+      return list.envelope(await refunds.listRefunds(principalOf(request), request.params.reference_or_id, list.page), refundToWire);
     },
   );
 
@@ -237,6 +239,6 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
         response: { 200: RefundObject, ...errorResponses(401, 403, 404, 429) },
       },
     },
-    async (request) => refundToWire(await payments.getRefund(principalOf(request), request.params.reference_or_id, request.params.refund_id)),
+    async (request) => refundToWire(await refunds.getRefund(principalOf(request), request.params.reference_or_id, request.params.refund_id)),
   );
 };

@@ -46,6 +46,7 @@ import { mkdirSync, mkdtempSync, statfsSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import type { DatabaseProcesses } from './cpu.js';
+import { CREATE_PATH, creationRequests, paymentBody } from './creation-requests.js';
 import { round, runLoad, type LoadResult } from './load.js';
 import { measurePgbenchCeiling, PGBENCH_CLIENTS, type PgbenchCeiling } from './pgbench.js';
 import { createBenchDatabase, DEFAULT_POSTGRES_URL, isPostgresUrl, postgresUnavailableReason, safeUrl, type BenchDatabase, cleanUpBenchData } from './postgres.js';
@@ -54,7 +55,6 @@ import { measurePayouts, payoutLoads, payoutReport, type PayoutMeasurements } fr
 import { measureWebhooks, webhookLoads, webhookReport, webhookTargets, type WebhookMeasurements } from './webhooks.js';
 import { freePort, LIFTED_RATE_LIMIT_PER_MINUTE, repoRoot, startAkwe, startBareApp, type AkweServer } from './processes.js';
 
-const CREATE_PATH = '/api/v1/collect/payments';
 /** Target: creation req/s at least this share of the bare app's. */
 const MIN_CREATE_SHARE_OF_BARE = 0.1;
 /** Target: creation p99 at the latency connection count, in ms. */
@@ -87,37 +87,6 @@ const settings = {
   payoutRate: envInt('BENCH_PAYOUT_RATE', 100, 1),
   bulkLines: envInt('BENCH_BULK_LINES', 10_000, 0),
 };
-
-/** The body of every creation (and of the bare app's POST), with its own reference. */
-function paymentBody(reference: string): string {
-  return JSON.stringify({ reference, amount: 3000, currency: 'XOF', country: 'BJ', mode: 'direct', operator: 'mtn_bj', customer: { phone: '0197000000' } });
-}
-
-/**
- * Each request gets a fresh Idempotency-Key and reference: run id (hex, so it never holds a sandbox
- * keyword such as FAIL or PENDING) and a counter shared by all connections.
- */
-function creationRequests(testKey: string, runId: string, created: string[]): autocannon.Request[] {
-  let counter = 0;
-  return [
-    {
-      method: 'POST',
-      path: CREATE_PATH,
-      headers: { authorization: `Bearer ${testKey}`, 'content-type': 'application/json' },
-      setupRequest: (request) => {
-        counter += 1;
-        request.headers = { ...request.headers, 'idempotency-key': `idem-${runId}-${counter}` };
-        request.body = paymentBody(`bench-${runId}-${counter}`);
-        return request;
-      },
-      onResponse: (status, body) => {
-        if (status !== 201) return;
-        const match = /"reference":"([^"]+)"/.exec(body);
-        if (match) created.push(match[1]!);
-      },
-    },
-  ];
-}
 
 function lookupRequests(testKey: string, references: string[]): autocannon.Request[] {
   let next = 0;

@@ -65,7 +65,7 @@ import { createBenchDatabase, DEFAULT_POSTGRES_URL, isPostgresUrl, postgresUnava
 import { bulkReport, bulkTargetLines, measureBulk, type BulkMeasurements } from './bulk.js';
 import { measurePayouts, payoutLoads, payoutReport, type PayoutMeasurements } from './payouts.js';
 import { measureWebhooks, webhookLoads, webhookReport, webhookTargets, type WebhookMeasurements } from './webhooks.js';
-import { freePort, LIFTED_RATE_LIMIT_PER_MINUTE, repoRoot, startAkwe, startBareApp, type AkweServer } from './processes.js';
+import { ensureCompiledBuild, freePort, LIFTED_RATE_LIMIT_PER_MINUTE, repoRoot, startAkwe, startBareApp, type AkweServer } from './processes.js';
 
 /** Target on SQLite: creation req/s at least this share of the storage ceiling (bench/sqlite-ceiling.ts). */
 const MIN_CREATE_SHARE_OF_STORAGE = 0.5;
@@ -626,6 +626,7 @@ async function main(): Promise<number> {
       progress(`PostgreSQL skipped: ${skipped.postgres}`);
     }
   }
+  ensureCompiledBuild(progress);
   const startedAt = new Date();
   const loadAtStart = loadavg().map((l) => round(l, 2));
   const webhookSeconds = settings.webhooks ? settings.durationSeconds * 2 + settings.webhookEvents / 1000 + 40 : 0;

@@ -70,7 +70,7 @@ function rssMb(pid: number): number {
   return match ? Number(match[1]) / 1024 : NaN;
 }
 
-class MemorySampler {
+export class MemorySampler {
   private readonly timer: NodeJS.Timeout;
   last = 0;
   peak = 0;

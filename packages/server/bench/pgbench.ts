@@ -2,9 +2,10 @@
  * The PostgreSQL server's own ceiling on this machine: `pgbench -N` (the built-in "simple update"
  * script without the branch and teller updates: per transaction one update, one select, one insert
  * and one durable commit) at 10 clients, for as long as one creation phase, in a database of its
- * own (`akwe_pgbench_<random>`) on the same server, created for it and dropped afterwards.
+ * own (`akwe_pgbench_<random>`, initialised once) on the same server, dropped afterwards.
  *
- * The benchmark runs it while no Akwe server is running, so each measures alone. Any problem
+ * The benchmark alternates it with Akwe's creation phase (the Akwe server idle while pgbench runs),
+ * three times each, and compares the medians. Any problem
  * (pgbench not installed, initialisation failing, no `tps = …` line) is reported as a reason, never
  * thrown: the rest of the benchmark goes on without the ceiling.
  */
@@ -42,7 +43,7 @@ export interface PgbenchMeasured {
   transactions: number | null;
   failedTransactions: number | null;
   initSeconds: number;
-  /** Whether a CHECKPOINT ran after the initialisation (it needs superuser or pg_checkpoint). */
+  /** Whether a CHECKPOINT ran before this run (it needs superuser or pg_checkpoint). */
   checkpointAfterInit: boolean;
   /** server: the pgbench client; database: the backends serving pgbench's database. */
   cpu: CpuUse;
@@ -182,12 +183,18 @@ async function checkpoint(adminUrl: string): Promise<boolean> {
   }
 }
 
+/** A pgbench database ready to run `pgbench -N` as many times as asked; close() drops it. */
+export interface PgbenchSession {
+  /** `pgbench -N -c 10 -j 2 -T <durationSeconds>` after a CHECKPOINT; never throws. */
+  run(durationSeconds: number): Promise<PgbenchCeiling>;
+  close(): Promise<void>;
+}
+
 /**
- * Creates akwe_pgbench_<random> on the server of `adminUrl`, initialises it (`pgbench -i -s 10`),
- * checkpoints, runs `pgbench -N -c 10 -j 2 -T <durationSeconds>`, then drops the database and
- * checkpoints again. Never throws.
+ * Creates akwe_pgbench_<random> on the server of `adminUrl` and initialises it (`pgbench -i -s 10`);
+ * the reason when that cannot be done (pgbench missing, initialisation failing). Never throws.
  */
-export async function measurePgbenchCeiling(adminUrl: string, durationSeconds: number, progress: (text: string) => void): Promise<PgbenchCeiling> {
+export async function openPgbench(adminUrl: string, progress: (text: string) => void): Promise<PgbenchSession | PgbenchSkipped> {
   const found = findPgbench();
   if ('reason' in found) return { measured: false, binary: null, reason: found.reason };
   const binary = found.binary;
@@ -215,45 +222,7 @@ export async function measurePgbenchCeiling(adminUrl: string, durationSeconds: n
   } catch (error) {
     return { measured: false, binary, reason: `could not create database ${name} for pgbench: ${error instanceof Error ? error.message : String(error)}` };
   }
-  try {
-    progress(`pgbench: initialising ${name} (scale ${PGBENCH_SCALE})`);
-    const init = await runCommand(binary, ['-i', '-s', String(PGBENCH_SCALE), '-q', target], env, 600_000);
-    if (init.code !== 0) return { measured: false, binary, reason: failure('pgbench -i', init) };
-    const checkpointAfterInit = await checkpoint(adminUrl);
-
-    const args = ['-N', '-c', String(PGBENCH_CLIENTS), '-j', String(PGBENCH_THREADS), '-T', String(durationSeconds), target];
-    progress(`pgbench: -N at ${PGBENCH_CLIENTS} clients for ${durationSeconds} s (no Akwe server running)`);
-    const database = { name: 'postgres', titleIncludes: ` ${name} ` };
-    const stopCpu = measureCpu(undefined, database, { sampleDatabaseEveryMs: 200 });
-    const run = await runCommand(binary, args, env, (durationSeconds + 300) * 1000);
-    const measured = stopCpu();
-    if (run.code !== 0) return { measured: false, binary, reason: failure('pgbench -N', run) };
-    const parsed = parsePgbenchOutput(run.output);
-    if (!parsed) return { measured: false, binary, reason: `no "tps = …" line in pgbench's output: ${run.output.trim().split('\n').slice(-3).join(' | ')}` };
-
-    const client = run.childTicks === null || run.seconds <= 0 ? null : round(run.childTicks / TICKS_PER_SECOND / run.seconds, 2);
-    const other =
-      measured.machine === null || client === null || measured.loadGenerator === null
-        ? null
-        : Math.max(0, round(measured.machine - client - measured.loadGenerator - (measured.database ?? 0), 2));
-    return {
-      measured: true,
-      binary,
-      version,
-      database: name,
-      command: `pgbench ${args.join(' ')}`,
-      scale: PGBENCH_SCALE,
-      clients: PGBENCH_CLIENTS,
-      threads: PGBENCH_THREADS,
-      durationSeconds,
-      ...parsed,
-      initSeconds: round(init.seconds, 1),
-      checkpointAfterInit,
-      cpu: { ...measured, server: client, other },
-    };
-  } catch (error) {
-    return { measured: false, binary, reason: `pgbench failed: ${error instanceof Error ? error.message : String(error)}` };
-  } finally {
+  const drop = async () => {
     try {
       await withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
       progress(`pgbench: dropped database ${name}`);
@@ -261,5 +230,58 @@ export async function measurePgbenchCeiling(adminUrl: string, durationSeconds: n
       progress(`pgbench: could not drop database ${name}: ${error instanceof Error ? error.message : String(error)}`);
     }
     await checkpoint(adminUrl);
+  };
+  let init: CommandResult;
+  try {
+    progress(`pgbench: initialising ${name} (scale ${PGBENCH_SCALE})`);
+    init = await runCommand(binary, ['-i', '-s', String(PGBENCH_SCALE), '-q', target], env, 600_000);
+  } catch (error) {
+    await drop();
+    return { measured: false, binary, reason: `pgbench -i failed: ${error instanceof Error ? error.message : String(error)}` };
   }
+  if (init.code !== 0) {
+    await drop();
+    return { measured: false, binary, reason: failure('pgbench -i', init) };
+  }
+
+  return {
+    async run(durationSeconds: number): Promise<PgbenchCeiling> {
+      try {
+        const checkpointBefore = await checkpoint(adminUrl);
+        const args = ['-N', '-c', String(PGBENCH_CLIENTS), '-j', String(PGBENCH_THREADS), '-T', String(durationSeconds), target];
+        progress(`pgbench: -N at ${PGBENCH_CLIENTS} clients for ${durationSeconds} s`);
+        const database = { name: 'postgres', titleIncludes: ` ${name} ` };
+        const stopCpu = measureCpu(undefined, database, { sampleDatabaseEveryMs: 200 });
+        const run = await runCommand(binary, args, env, (durationSeconds + 300) * 1000);
+        const measured = stopCpu();
+        if (run.code !== 0) return { measured: false, binary, reason: failure('pgbench -N', run) };
+        const parsed = parsePgbenchOutput(run.output);
+        if (!parsed) return { measured: false, binary, reason: `no "tps = …" line in pgbench's output: ${run.output.trim().split('\n').slice(-3).join(' | ')}` };
+
+        const client = run.childTicks === null || run.seconds <= 0 ? null : round(run.childTicks / TICKS_PER_SECOND / run.seconds, 2);
+        const other =
+          measured.machine === null || client === null || measured.loadGenerator === null
+            ? null
+            : Math.max(0, round(measured.machine - client - measured.loadGenerator - (measured.database ?? 0), 2));
+        return {
+          measured: true,
+          binary,
+          version,
+          database: name,
+          command: `pgbench ${args.join(' ')}`,
+          scale: PGBENCH_SCALE,
+          clients: PGBENCH_CLIENTS,
+          threads: PGBENCH_THREADS,
+          durationSeconds,
+          ...parsed,
+          initSeconds: round(init.seconds, 1),
+          checkpointAfterInit: checkpointBefore,
+          cpu: { ...measured, server: client, other },
+        };
+      } catch (error) {
+        return { measured: false, binary, reason: `pgbench failed: ${error instanceof Error ? error.message : String(error)}` };
+      }
+    },
+    close: drop,
+  };
 }

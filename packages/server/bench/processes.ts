@@ -3,13 +3,36 @@
  * in the parent) never shares their event loop: the Akwe server (`node bin/akwe.js serve`) and
  * the bare Fastify app.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const serverPackageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const repoRoot = resolve(serverPackageDir, '..', '..');
+
+function newestFileTime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = resolve(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestFileTime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * `bin/akwe.js` runs dist/ when it is at least as new as src/, else the sources through tsx: the
+ * benchmark measures the compiled server, so it builds first (scripts/build.mjs) when the build is
+ * missing or older than the sources, as bin/build-freshness.js judges it.
+ */
+export function ensureCompiledBuild(progress: (text: string) => void): void {
+  const stamp = resolve(serverPackageDir, 'dist', 'build.json');
+  if (existsSync(stamp) && existsSync(resolve(serverPackageDir, 'dist', 'main.js')) && newestFileTime(resolve(serverPackageDir, 'src')) <= statSync(stamp).mtimeMs) return;
+  progress('dist/ is missing or older than src/: building it (scripts/build.mjs), so that the compiled server is measured');
+  const built = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: serverPackageDir, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (built.status !== 0) throw new Error(`scripts/build.mjs failed (${built.status ?? built.signal}): the server would run from its sources`);
+}
 
 /** Highest value config.ts accepts for RATE_LIMIT_*_PER_MINUTE: far above what one machine serves. */
 export const LIFTED_RATE_LIMIT_PER_MINUTE = '1000000';

@@ -783,6 +783,7 @@ async function main(): Promise<number> {
       figures.growthCreateEmptyRequestsPerSecond = run.growth.createEmpty.requestsPerSecond;
       figures.growthCreateGrownRequestsPerSecond = run.growth.createGrown.requestsPerSecond;
       for (const [name, r] of Object.entries(run.growth.pages)) figures[`growthPage_${name}_P99Ms`] = r.latencyMs.p99;
+      for (const [name, r] of Object.entries(run.growth.pagesUnderLoad)) figures[`growthPageUnderLoad_${name}_P99Ms`] = r.latencyMs.p99;
       figures.growthExportSeconds = run.growth.export.measured ? run.growth.export.seconds : null;
       figures.growthExportMemoryGrowthMb = run.growth.export.measured ? run.growth.export.memoryMb.growth : null;
     }
@@ -801,7 +802,7 @@ async function main(): Promise<number> {
       ...akwe.createHighRuns,
       akwe.createLow,
       akwe.getHigh,
-      ...(run.growth ? [run.growth.createEmpty, run.growth.createGrown, ...Object.values(run.growth.pages)] : []),
+      ...(run.growth ? [run.growth.createEmpty, run.growth.createGrown, ...Object.values(run.growth.pages), ...Object.values(run.growth.pagesUnderLoad)] : []),
       ...(run.webhooks ? webhookLoads(run.webhooks) : []),
       ...(run.payouts ? payoutLoads(run.payouts) : []),
     ];

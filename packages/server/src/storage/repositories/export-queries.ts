@@ -6,15 +6,15 @@
  * query-plan test explains the very queries run.
  */
 import type { Kysely } from 'kysely';
-import type { Currency } from '../../core/catalog/operator-catalog.js';
 import type { ExportFilters, ExportPageRequest, ExportStore, PaymentExportRow, PayoutExportRow } from '../../core/exports/export-store.js';
-import type { BalanceTransaction, BalanceTransactionType, LedgerPosting } from '../../core/ledger/ledger.js';
+import type { BalanceTransaction } from '../../core/ledger/ledger.js';
 import type { PaymentMode, PaymentStatus } from '../../core/payments/payment.js';
 import type { PayoutStatus } from '../../core/payouts/payout.js';
-import type { Environment, TenantScope } from '../../core/shared/environment.js';
+import type { TenantScope } from '../../core/shared/environment.js';
 import type { FailureCode } from '../../core/shared/failure-codes.js';
 import type { Metadata } from '../../core/shared/metadata.js';
 import type { Database } from '../schema.js';
+import { balanceTransactionFromRow } from './row-mappers.js';
 
 /** A page of the scope's payments, with the fee of each one's collection posting (null until it completed). */
 export function paymentExportQuery(db: Kysely<Database>, scope: TenantScope, filters: ExportFilters<PaymentStatus>, page: ExportPageRequest) {
@@ -154,18 +154,6 @@ export class ExportQueries implements ExportStore {
   }
 
   async balanceTransactionPage(scope: TenantScope, filters: ExportFilters<never>, page: ExportPageRequest): Promise<BalanceTransaction[]> {
-    const rows = await balanceTransactionExportQuery(this.db, scope, filters, page).execute();
-    return rows.map((row) => ({
-      id: row.id,
-      type: row.type as BalanceTransactionType,
-      currency: row.currency as Currency,
-      environment: row.environment as Environment,
-      availableChangeMinor: Number(row.available_change_minor),
-      reservedChangeMinor: Number(row.reserved_change_minor),
-      feeMinor: Number(row.fee_minor),
-      source: { type: row.source_type as LedgerPosting['source']['type'], id: row.source_id, reference: row.source_reference },
-      description: row.description,
-      createdAt: row.created_at,
-    }));
+    return (await balanceTransactionExportQuery(this.db, scope, filters, page).execute()).map(balanceTransactionFromRow);
   }
 }

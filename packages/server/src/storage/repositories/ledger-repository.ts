@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Currency } from '../../core/catalog/operator-catalog.js';
 import {
   accountKinds,
@@ -9,14 +9,15 @@ import {
   type BalanceTransactionType,
   type LedgerPosting,
 } from '../../core/ledger/ledger.js';
-import type { Environment, TenantScope } from '../../core/shared/environment.js';
+import type { TenantScope } from '../../core/shared/environment.js';
 import type { IdSource } from '../../core/ports.js';
 import type { Page, PageRequest } from '../../core/shared/pagination.js';
 import { quote, type OneStatement } from '../postgres/one-statement.js';
 import { isCheckViolation } from '../check-violation.js';
 import { keysetQuery } from '../keyset-page.js';
 import { createdWithin, listPage, listRows } from '../list-query.js';
-import type { Database, LedgerTransactionTable } from '../schema.js';
+import type { Database } from '../schema.js';
+import { balanceTransactionFromRow } from './row-mappers.js';
 import { PreparedInsert, PreparedQuery } from '../prepared-query.js';
 
 export interface BalanceTransactionFilters {
@@ -30,21 +31,6 @@ const KNOWN_ACCOUNTS_LIMIT = 10_000;
 
 /** The currency every test balance is opened in at first sight, so it shows its float at once. */
 const TEST_OPENING_CURRENCY: Currency = 'XOF';
-
-function transactionFromRow(row: Selectable<LedgerTransactionTable>): BalanceTransaction {
-  return {
-    id: row.id,
-    type: row.type as BalanceTransactionType,
-    currency: row.currency as Currency,
-    environment: row.environment as Environment,
-    availableChangeMinor: Number(row.available_change_minor),
-    reservedChangeMinor: Number(row.reserved_change_minor),
-    feeMinor: Number(row.fee_minor),
-    source: { type: row.source_type as LedgerPosting['source']['type'], id: row.source_id, reference: row.source_reference },
-    description: row.description,
-    createdAt: row.created_at,
-  };
-}
 
 /** A posting's `ledger_transactions` row: what it changes in each balance, and its fee. */
 function transactionRow(id: string, entry: LedgerPosting, now: string) {
@@ -234,7 +220,7 @@ export class LedgerRepository {
   }
 
   async transactions(scope: TenantScope, filters: BalanceTransactionFilters, page: PageRequest): Promise<Page<BalanceTransaction>> {
-    return listPage({ all: balanceTransactionRows(this.db, scope, {}), filtered: balanceTransactionRows(this.db, scope, filters) }, page, transactionFromRow);
+    return listPage({ all: balanceTransactionRows(this.db, scope, {}), filtered: balanceTransactionRows(this.db, scope, filters) }, page, balanceTransactionFromRow);
   }
 
   /**

@@ -4,7 +4,9 @@ import type { ApiKey } from '../../core/merchants/api-key.js';
 import type { KycStatus, Merchant, MerchantStatus } from '../../core/merchants/merchant.js';
 import type { Scope } from '../../core/merchants/scopes.js';
 import type { Environment } from '../../core/shared/environment.js';
-import type { ApiKeyTable, MerchantTable } from '../schema.js';
+import type { ApiKeyTable, LedgerTransactionTable, MerchantTable } from '../schema.js';
+import type { Currency } from '../../core/catalog/operator-catalog.js';
+import type { BalanceTransaction, BalanceTransactionType, LedgerPosting } from '../../core/ledger/ledger.js';
 
 export function merchantFromRow(row: Selectable<MerchantTable>): Merchant {
   return {
@@ -53,5 +55,21 @@ export function apiKeyToRow(key: ApiKey): Selectable<ApiKeyTable> {
     scopes: JSON.stringify(key.scopes),
     created_at: key.createdAt,
     revoked_at: key.revokedAt,
+  };
+}
+
+/** A `ledger_transactions` row as the balance transaction lists and exports show it. */
+export function balanceTransactionFromRow(row: Selectable<LedgerTransactionTable>): BalanceTransaction {
+  return {
+    id: row.id,
+    type: row.type as BalanceTransactionType,
+    currency: row.currency as Currency,
+    environment: row.environment as Environment,
+    availableChangeMinor: Number(row.available_change_minor),
+    reservedChangeMinor: Number(row.reserved_change_minor),
+    feeMinor: Number(row.fee_minor),
+    source: { type: row.source_type as LedgerPosting['source']['type'], id: row.source_id, reference: row.source_reference },
+    description: row.description,
+    createdAt: row.created_at,
   };
 }

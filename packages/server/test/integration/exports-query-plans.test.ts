@@ -12,13 +12,9 @@ import type { Database } from '../../src/storage/schema.js';
 import { balanceTransactionExportQuery, paymentExportQuery, payoutExportQuery } from '../../src/storage/repositories/export-queries.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
+import { queryPlan, seedSequence, syntheticId } from '../support/query-plans.js';
 
 const ROWS = 200_000;
-
-/** UUIDv7-shaped ids that sort like the seeded row numbers, as real ids sort by creation. */
-function syntheticId(n: number): string {
-  return `${n.toString(16).padStart(8, '0')}-0000-7000-8000-000000000000`;
-}
 
 /** Row n was created n minutes after 2026-01-01 (so about 139 days of rows). */
 function createdAt(n: number): string {
@@ -50,13 +46,7 @@ for (const target of testDatabases()) {
     });
     after(() => t.close());
 
-    async function plan(query: Compilable): Promise<string> {
-      const compiled = query.compile();
-      const explain = postgres ? 'explain (format json)' : 'explain query plan';
-      const { rows } = await db.executeQuery<Record<string, unknown>>({ ...compiled, sql: `${explain} ${compiled.sql}` });
-      if (postgres) return JSON.stringify(rows[0]!['QUERY PLAN']);
-      return rows.map((r) => String(r['detail'])).join('\n');
-    }
+    const plan = (query: Compilable) => queryPlan(db, postgres, query);
 
     function assertWalksIndex(text: string, index: RegExp, what: string) {
       if (postgres) {
@@ -115,10 +105,7 @@ for (const target of testDatabases()) {
 /** Payments (nine in ten for the first merchant), a fifth as many payouts and balance transactions, generated inside the database. */
 async function seed(db: Kysely<Database>, postgres: boolean, merchantIds: string[]): Promise<void> {
   const [mine, other] = merchantIds.map((id) => sql.lit(id));
-  const numbers = postgres
-    ? sql`select n from generate_series(1, ${sql.lit(ROWS)}) as n`
-    : sql`with recursive seq(n) as (select 1 union all select n + 1 from seq where n < ${sql.lit(ROWS)}) select n from seq`;
-  const id = postgres ? sql`lpad(to_hex(n), 8, '0') || '-0000-7000-8000-000000000000'` : sql`printf('%08x-0000-7000-8000-000000000000', n)`;
+  const { numbers, id } = seedSequence(postgres, ROWS);
   const at = postgres
     ? sql`to_char(timestamp '2026-01-01' + n * interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
     : sql`strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || n || ' minutes')`;

@@ -16,16 +16,12 @@ import { bulkBatchListQuery, bulkBatchListRows } from '../../src/storage/reposit
 import { balanceTransactionQuery, balanceTransactionRows } from '../../src/storage/repositories/ledger-repository.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
+import { queryPlan, seedSequence, syntheticId } from '../support/query-plans.js';
 
 const ROWS = 1_000_000;
 const firstPage: PageRequest = { limit: 20 };
 /** A cursor in the middle of the table. */
 const laterPage: PageRequest = { limit: 20, startingAfter: syntheticId(ROWS / 2) };
-
-/** UUIDv7-shaped ids that sort like the seeded row numbers, as real ids sort by creation. */
-function syntheticId(n: number): string {
-  return `${n.toString(16).padStart(8, '0')}-0000-7000-8000-000000000000`;
-}
 
 for (const target of testDatabases()) {
   describe(`list query plans at ${ROWS.toLocaleString('en')} rows on ${target.name}`, { skip: target.skip }, () => {
@@ -47,14 +43,7 @@ for (const target of testDatabases()) {
     });
     after(() => t.close());
 
-    /** The plan's lines (SQLite) or node types and index names (PostgreSQL), as text. */
-    async function plan(query: Compilable): Promise<string> {
-      const compiled = query.compile();
-      const explain = postgres ? 'explain (format json)' : 'explain query plan';
-      const { rows } = await db.executeQuery<Record<string, unknown>>({ ...compiled, sql: `${explain} ${compiled.sql}` });
-      if (postgres) return JSON.stringify(rows[0]!['QUERY PLAN']);
-      return rows.map((r) => String(r['detail'])).join('\n');
-    }
+    const plan = (query: Compilable) => queryPlan(db, postgres, query);
 
     /** `unique`: the index finds at most one row, so sorting it costs nothing and is allowed. */
     function assertIndexed(text: string, index: string | undefined, what: string, { unique = false } = {}) {
@@ -138,10 +127,7 @@ for (const target of testDatabases()) {
  */
 async function seed(db: Kysely<Database>, postgres: boolean, merchantIds: string[]): Promise<void> {
   const [mine, other] = merchantIds.map((id) => sql.lit(id));
-  const numbers = postgres
-    ? sql`select n from generate_series(1, ${sql.lit(ROWS)}) as n`
-    : sql`with recursive seq(n) as (select 1 union all select n + 1 from seq where n < ${sql.lit(ROWS)}) select n from seq`;
-  const id = postgres ? sql`lpad(to_hex(n), 8, '0') || '-0000-7000-8000-000000000000'` : sql`printf('%08x-0000-7000-8000-000000000000', n)`;
+  const { numbers, id } = seedSequence(postgres, ROWS);
   const merchant = sql`case when n % 10 = 0 then ${other} else ${mine} end`;
   const status = sql`case when n % 100 = 0 then 'failed' when n % 7 = 0 then 'pending' else 'completed' end`;
   const mode = sql`case when n % 5 = 0 then 'hosted' else 'direct' end`;

@@ -12,8 +12,11 @@ import { fileURLToPath } from 'node:url';
 
 const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 
-/** The names of outside documents, and a path climbing out of the checkout to a sibling `shared` folder. */
-const outsideReference = /\b(?:SPEC|PRODUCT|STYLE)\.md\b|(?:\.\.\/){2,}shared\b|\.\.\/shared\/[A-Z]/;
+/**
+ * The names of outside documents, and a path climbing out of the checkout to a sibling `shared`
+ * folder (a module import of our own `shared` folders, `…/shared/name.js`, is not one).
+ */
+const outsideReference = /\b(?:SPEC|PRODUCT|STYLE)\.md\b|(?:\.\.\/){2,}shared\b(?!\/[\w-]+\.[jt]s\b)|\.\.\/shared\/[A-Z]/;
 
 const binaryExtensions = /\.(?:png|jpe?g|gif|ico|webp|woff2?|ttf|zip|gz|xlsx|sqlite|db)$/i;
 
@@ -40,6 +43,7 @@ describe('the repository stands alone', () => {
     assert.equal(outsideReferencesIn('a.md', `see ${up}shared/${productFile}`).length, 1);
     assert.equal(outsideReferencesIn('a.md', `see ${up}${up}shared/notes`).length, 1);
     assert.deepEqual(outsideReferencesIn('a.ts', `import { x } from '${up}shared/money.js';`), []);
+    assert.deepEqual(outsideReferencesIn('a.ts', `import { x } from '${up}${up}shared/list-cursors.js';`), []);
   });
 
   it('has no tracked file that names a document outside the repository', () => {

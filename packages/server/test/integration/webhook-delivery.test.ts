@@ -41,7 +41,15 @@ for (const target of testDatabases()) {
 
     const makeJob = (services = t.services, options: ConstructorParameters<typeof WebhookDeliveryJob>[1] = {}) =>
       new WebhookDeliveryJob(
-        { store: services.webhookStore, webhooks: services.webhooks, senderFor: webhookSenders({ dev: true }), clock, newId, publicUrl: 'http://localhost:8080', render: renderDelivery },
+        {
+          store: services.webhookStore,
+          webhooks: services.webhooks,
+          senderFor: webhookSenders({ dev: true }),
+          clock,
+          newId,
+          publicUrl: 'http://localhost:8080',
+          render: renderDelivery,
+        },
         { timeoutMs: 2_000, random: () => 0.5, ...options },
       );
 

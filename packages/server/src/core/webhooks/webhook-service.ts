@@ -176,7 +176,9 @@ export class WebhookService {
       if (!endpoint.enabled) throw new AkweError('validation_error', 'The endpoint is disabled; enable it first.', { field: 'endpoint_id' });
       const limit = this.deps.contracts.receivingLimit(endpoint.apiVersion);
       if (!this.receives(endpoint, event))
-        throw new AkweError('validation_error', `A ${endpoint.apiVersion} endpoint receives ${limit?.receives} only; this is a ${event.subject.kind} event.`, { field: 'endpoint_id' });
+        throw new AkweError('validation_error', `A ${endpoint.apiVersion} endpoint receives ${limit?.receives} only; this is a ${event.subject.kind} event.`, {
+          field: 'endpoint_id',
+        });
       targets = [{ destination: endpoint.id, endpointId: endpoint.id, targetUrl: endpoint.url, apiVersion: endpoint.apiVersion }];
     } else {
       targets = this.planDeliveries(event, await this.deps.store.listEndpoints(scope));

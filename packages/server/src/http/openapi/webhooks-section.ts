@@ -4,7 +4,6 @@ import { EVENT_ID_HEADER, SIGNATURE_HEADER } from '../../core/webhooks/webhook-s
 import { eventFamilies } from '../contracts/index.js';
 import { EventEnvelope } from '../events/event-routes.js';
 
-
 function describeEvent(type: string, subject: string, change: string): string {
   const what =
     change === 'created' || change === 'initiated'

@@ -9,7 +9,14 @@ import { renderDelivery } from './webhook-rendering.js';
 
 const routes: FastifyPluginAsyncTypebox<ContractRouteDeps> = async (api, { services, config, destinationUrls }) => {
   await api.register(collectV2026Routes, { catalog: services.catalog, operators: services.operators });
-  await api.register(paymentRoutes, { payments: services.payments, refunds: services.refunds, catalog: services.catalog, publicUrl: config.publicUrl, destinationUrls, dev: config.dev });
+  await api.register(paymentRoutes, {
+    payments: services.payments,
+    refunds: services.refunds,
+    catalog: services.catalog,
+    publicUrl: config.publicUrl,
+    destinationUrls,
+    dev: config.dev,
+  });
 };
 
 /** Collect, current contract: payments, refunds and their catalog; its events and webhooks carry its version. */

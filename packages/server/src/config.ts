@@ -4,6 +4,7 @@
  */
 import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
+import { DEFAULT_TRANSFER_LIMITS } from './core/transfers/transfer-service.js';
 
 /**
  * API_KEY_CACHE_MS's default. A revocation reaches the other processes by a notice on PostgreSQL;
@@ -20,6 +21,7 @@ export interface RateLimitConfig {
   /** Non-payment writes: webhook endpoint changes, secret rotation, event resends. */
   managePerMinute: number;
   payoutPerMinute: number;
+  transferPerMinute: number;
 }
 
 /** The hosted checkout page's actions (form posts), per minute. */
@@ -88,6 +90,10 @@ export interface Config {
   trustProxy: false | string[];
   /** Lines per bulk batch, JSON or CSV (BULK_MAX_LINES). */
   bulkMaxLines: number;
+  /** The largest single wallet transfer, centimes (TRANSFER_MAX_MINOR). */
+  transferMaxMinor: number;
+  /** The most one merchant sends by transfer per UTC day, per environment and currency, centimes (TRANSFER_DAILY_MAX_MINOR). */
+  transferDailyMaxMinor: number;
   /** Bytes of a bulk batch's body: the CSV file, or the JSON of a create (BULK_MAX_BYTES). */
   bulkMaxBytes: number;
   hsts: HstsConfig;
@@ -133,6 +139,7 @@ export const configVariables = [
   'RATE_LIMIT_REFUND_PER_MINUTE',
   'RATE_LIMIT_MANAGE_PER_MINUTE',
   'RATE_LIMIT_PAYOUT_PER_MINUTE',
+  'RATE_LIMIT_TRANSFER_PER_MINUTE',
   'RATE_LIMIT_CHECKOUT_PER_TOKEN',
   'RATE_LIMIT_CHECKOUT_PER_IP',
   'AKWE_RUN_WORKERS',
@@ -150,6 +157,8 @@ export const configVariables = [
   'PAYOUT_CHECK_INTERVAL_MS',
   'BULK_MAX_LINES',
   'BULK_MAX_BYTES',
+  'TRANSFER_MAX_MINOR',
+  'TRANSFER_DAILY_MAX_MINOR',
   'HSTS_MAX_AGE',
   'HSTS_INCLUDE_SUBDOMAINS',
   'METRICS_PORT',
@@ -320,6 +329,7 @@ export function loadConfig(env: Env = process.env): Config {
       refundPerMinute: reader.integer('RATE_LIMIT_REFUND_PER_MINUTE', 10, 1, 1_000_000),
       managePerMinute: reader.integer('RATE_LIMIT_MANAGE_PER_MINUTE', 30, 1, 1_000_000),
       payoutPerMinute: reader.integer('RATE_LIMIT_PAYOUT_PER_MINUTE', 30, 1, 1_000_000),
+      transferPerMinute: reader.integer('RATE_LIMIT_TRANSFER_PER_MINUTE', 30, 1, 1_000_000),
     },
     checkoutLimits: {
       perToken: reader.integer('RATE_LIMIT_CHECKOUT_PER_TOKEN', 10, 1, 1_000_000),
@@ -343,6 +353,8 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxPayoutDelayMs: reader.integer('SANDBOX_PAYOUT_DELAY_MS', 2_000, 0, 600_000),
     payoutCheckIntervalMs: reader.integer('PAYOUT_CHECK_INTERVAL_MS', 1_000, 100, 3_600_000),
     bulkMaxLines: reader.integer('BULK_MAX_LINES', 10_000, 1, 100_000),
+    transferMaxMinor: reader.integer('TRANSFER_MAX_MINOR', DEFAULT_TRANSFER_LIMITS.maxMinor, 1, Number.MAX_SAFE_INTEGER),
+    transferDailyMaxMinor: reader.integer('TRANSFER_DAILY_MAX_MINOR', DEFAULT_TRANSFER_LIMITS.dailyMaxMinor, 1, Number.MAX_SAFE_INTEGER),
     bulkMaxBytes: reader.integer('BULK_MAX_BYTES', 5 * 1024 * 1024, 1024, 104_857_600),
     trustProxy: trustedProxies(reader),
     hsts: {

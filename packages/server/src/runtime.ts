@@ -56,6 +56,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     payoutCheckIntervalMs: config.payoutCheckIntervalMs,
     paymentCheckMinIntervalMs: config.paymentCheckMinIntervalMs,
     bulkMaxLines: config.bulkMaxLines,
+    transferLimits: { maxMinor: config.transferMaxMinor, dailyMaxMinor: config.transferDailyMaxMinor },
   });
 }
 

@@ -25,6 +25,8 @@ import { PayoutService } from './core/payouts/payout-service.js';
 import { BulkService } from './core/bulk/bulk-service.js';
 import { BulkBatchRepository } from './storage/repositories/bulk-batch-repository.js';
 import { PayoutRepository } from './storage/repositories/payout-repository.js';
+import { TransferRepository } from './storage/repositories/transfer-repository.js';
+import { DEFAULT_TRANSFER_LIMITS, TransferService, type TransferLimits } from './core/transfers/transfer-service.js';
 import { WebhookService } from './core/webhooks/webhook-service.js';
 import type { WebhookStore } from './core/webhooks/webhook-store.js';
 import { ResponseSealing } from './storage/sealed-responses.js';
@@ -64,6 +66,7 @@ export interface Services {
   signals: WorkSignals;
   ledger: LedgerReader;
   payouts: PayoutService;
+  transfers: TransferService;
   bulk: BulkService;
   /** CSV exports of payments, payouts and balance transactions, read page by page. */
   exports: ExportService;
@@ -106,6 +109,8 @@ export function createServices(options: {
   onDiscrepancy?: (discrepancy: OperatorDiscrepancy) => void;
   /** Lines per bulk batch (BULK_MAX_LINES, default 10 000). */
   bulkMaxLines?: number;
+  /** Per-transfer and per-day transfer limits (TRANSFER_MAX_MINOR, TRANSFER_DAILY_MAX_MINOR). */
+  transferLimits?: TransferLimits;
   /** Rows per database read of a CSV export (default 1000; tests make it small to cross pages). */
   exportPageSize?: number;
   /** Default: a registry of its own with the storage gauges and without the process metrics. */
@@ -136,8 +141,9 @@ export function createServices(options: {
   const discrepancies = new DiscrepancyRepository(db);
   const events = new EventRepository(db);
   const webhookStore = new WebhookRepository(db, capabilities, secretBox, idempotency, signals);
+  const merchantRows = new MerchantRepository(db, capabilities);
   const merchants = new MerchantService({
-    merchants: new MerchantRepository(db, capabilities),
+    merchants: merchantRows,
     apiKeys: new ApiKeyRepository(db),
     clock,
     newId: ids,
@@ -189,6 +195,15 @@ export function createServices(options: {
     exports: new ExportService(new ExportQueries(db), options.exportPageSize),
     operators,
     payouts,
+    transfers: new TransferService({
+      store: new TransferRepository(db, idempotency, ledger, signals),
+      ledger,
+      merchants: merchantRows,
+      events: eventFactory,
+      clock,
+      newId: ids,
+      limits: options.transferLimits ?? DEFAULT_TRANSFER_LIMITS,
+    }),
     refunds,
     bulk: new BulkService({
       store: new BulkBatchRepository(db, idempotency, signals),

@@ -327,6 +327,22 @@ export interface BulkBatchItemTable {
   updated_at: string;
 }
 
+/** One party's row of a wallet transfer (migration 0021): the sender's `sent`, the receiver's `received`. */
+export interface TransferTable {
+  id: string;
+  merchant_id: string;
+  environment: string;
+  direction: string;
+  sender_id: string;
+  receiver_id: string;
+  reference: string | null;
+  amount_minor: number;
+  currency: string;
+  description: string | null;
+  metadata: string;
+  created_at: string;
+}
+
 export interface Database {
   merchants: MerchantTable;
   merchant_status_changes: MerchantStatusChangeTable;
@@ -342,6 +358,7 @@ export interface Database {
   ledger_transactions: LedgerTransactionTable;
   ledger_entries: LedgerEntryTable;
   payouts: PayoutTable;
+  transfers: TransferTable;
   bulk_batches: BulkBatchTable;
   bulk_batch_items: BulkBatchItemTable;
   webhook_endpoints: WebhookEndpointTable;

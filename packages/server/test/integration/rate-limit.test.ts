@@ -23,7 +23,7 @@ import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases, type TestDatabase } from '../support/test-databases.js';
 
 const sqlite = testDatabases().find((d) => d.name === 'sqlite')!;
-const limits = { createPerMinute: 3, readPerMinute: 5, refundPerMinute: 2, managePerMinute: 4, payoutPerMinute: 6 };
+const limits = { createPerMinute: 3, readPerMinute: 5, refundPerMinute: 2, managePerMinute: 4, payoutPerMinute: 6, transferPerMinute: 7 };
 const redisUrl = process.env.AKWE_TEST_REDIS_URL;
 
 /**
@@ -308,14 +308,14 @@ async function buildRecordingRoutes(target: TestDatabase, env: Record<string, st
 }
 
 /** Tiny budgets, each different, so RateLimit-Limit tells which bucket a route spends. */
-const appBudgets = { refund: 1, create: 2, read: 3, manage: 4, payout: 5 } as const;
+const appBudgets = { refund: 1, create: 2, read: 3, manage: 4, payout: 5, transfer: 6 } as const;
 type Bucket = keyof typeof appBudgets;
-const bucketLabels: Record<Bucket, string> = { refund: 'refund', create: 'payment write', read: 'read', manage: 'management', payout: 'payout' };
+const bucketLabels: Record<Bucket, string> = { refund: 'refund', create: 'payment write', read: 'read', manage: 'management', payout: 'payout', transfer: 'transfer' };
 
 /**
  * The budget a route must spend: reads are 'read'; refund creation 'refund'; the other collect
  * writes (creation, confirm, cancel, pay, either contract) 'create'; payout and bulk payment
- * writes 'payout'; every other write 'manage'.
+ * writes 'payout'; transfer creation 'transfer'; every other write 'manage'.
  */
 function expectedBucket(route: SeenRoute): Bucket {
   if (route.method === 'GET' || route.method === 'HEAD') return 'read';
@@ -324,6 +324,7 @@ function expectedBucket(route: SeenRoute): Bucket {
   if (/^\/api\/v1\/collect\/payments\/:[^/]+\/refunds\/?$/.test(route.url)) return 'refund';
   if (route.url.startsWith('/api/v1/collect/')) return 'create';
   if (route.url.startsWith('/api/v1/payout/') || route.url.startsWith('/api/v1/bulk-payments/')) return 'payout';
+  if (route.url.startsWith('/api/v1/transfers/')) return 'transfer';
   return 'manage';
 }
 
@@ -354,6 +355,7 @@ for (const target of testDatabases()) {
         RATE_LIMIT_READ_PER_MINUTE: String(appBudgets.read),
         RATE_LIMIT_MANAGE_PER_MINUTE: String(appBudgets.manage),
         RATE_LIMIT_PAYOUT_PER_MINUTE: String(appBudgets.payout),
+        RATE_LIMIT_TRANSFER_PER_MINUTE: String(appBudgets.transfer),
       });
       t = built.t;
       authenticated = built.routes.filter((route) => !route.public);

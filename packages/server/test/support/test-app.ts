@@ -38,6 +38,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     RATE_LIMIT_REFUND_PER_MINUTE: '1000000',
     RATE_LIMIT_MANAGE_PER_MINUTE: '1000000',
     RATE_LIMIT_PAYOUT_PER_MINUTE: '1000000',
+    RATE_LIMIT_TRANSFER_PER_MINUTE: '1000000',
     ...env,
   });
 }
@@ -76,6 +77,7 @@ export async function buildTestApp(
     sandboxPayoutDelayMs: config.sandboxPayoutDelayMs,
     payoutCheckIntervalMs: config.payoutCheckIntervalMs,
     bulkMaxLines: config.bulkMaxLines,
+    transferLimits: { maxMinor: config.transferMaxMinor, dailyMaxMinor: config.transferDailyMaxMinor },
     exportPageSize: options.exportPageSize,
   });
   const app = await buildApp({ config, services, logger: options.logger, apiExtensions: options.apiExtensions, resolver: options.resolver ?? exampleHostsResolver() });

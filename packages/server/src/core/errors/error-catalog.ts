@@ -161,6 +161,31 @@ export const errorCatalog = {
     message: 'The available balance cannot cover this operation and its fee.',
     action: 'Wait for collections or a transfer to raise the available balance, or pay less.',
   },
+  transfer_to_self: {
+    status: 422,
+    message: 'A transfer cannot be sent to the merchant sending it.',
+    action: "Name another merchant's id as `receiver`; your own money needs no transfer.",
+  },
+  unknown_receiver: {
+    status: 422,
+    message: 'No merchant has this id.',
+    action: 'Ask the receiving merchant for the `merchant_id` that GET /api/v1/account shows it, and send it as `receiver`.',
+  },
+  receiver_inactive: {
+    status: 422,
+    message: 'The receiving merchant is suspended and cannot receive transfers.',
+    action: 'Settle with the merchant another way, or wait until its account is reactivated.',
+  },
+  transfer_limit_exceeded: {
+    status: 422,
+    message: 'The transfer is above the largest amount one transfer may move.',
+    action: 'Send at most the limit the message names (centimes), or split the amount over several transfers within the daily limit.',
+  },
+  daily_transfer_limit_exceeded: {
+    status: 422,
+    message: "The transfer would take today's transfers above the daily limit.",
+    action: 'Send at most what the message says is left today, or wait for the next UTC day.',
+  },
   idempotency_key_reused: {
     status: 422,
     message: 'This Idempotency-Key was used with a different request body.',

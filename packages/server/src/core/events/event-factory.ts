@@ -2,6 +2,7 @@ import type { BulkBatch, BulkBatchStatus, BulkStatusTotal } from '../bulk/bulk-b
 import type { Clock, IdSource } from '../ports.js';
 import type { Payment, PaymentStatus, Refund } from '../payments/payment.js';
 import type { Payout } from '../payouts/payout.js';
+import type { Transfer } from '../transfers/transfer.js';
 import type { StoredEvent } from './stored-event.js';
 
 export type PayoutEventType = 'initiated' | 'updated' | 'completed' | 'failed' | 'cancelled';
@@ -30,6 +31,11 @@ export class EventFactory {
   /** payout.initiated, .updated, .completed, .failed, .cancelled (docs/webhooks.md). */
   payout(type: PayoutEventType, payout: Payout): StoredEvent {
     return this.base(`payout.${type}`, payout, { kind: 'payout', payout: { ...payout, metadata: { ...payout.metadata } } });
+  }
+
+  /** transfer.sent (the sender's, its side) or transfer.received (the receiver's, its side). */
+  transfer(type: 'sent' | 'received', side: Transfer): StoredEvent {
+    return this.base(`transfer.${type}`, side, { kind: 'transfer', transfer: { ...side, metadata: { ...side.metadata } } });
   }
 
   /** bulk_payment.processing (validated), .completed, .partially_completed, .failed, .cancelled (docs/bulk.md). */

@@ -19,6 +19,8 @@ export const EVENT_TYPES: readonly string[] = [
   'bulk_payment.partially_completed',
   'bulk_payment.failed',
   'bulk_payment.cancelled',
+  'transfer.sent',
+  'transfer.received',
 ];
 
 /** `collect.payment.*`-style families: every prefix of a known type, with `.*`. */

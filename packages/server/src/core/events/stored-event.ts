@@ -1,6 +1,7 @@
 import type { BulkBatch, BulkStatusTotal } from '../bulk/bulk-batch.js';
 import type { Payment, Refund } from '../payments/payment.js';
 import type { Payout } from '../payouts/payout.js';
+import type { Transfer } from '../transfers/transfer.js';
 import type { Environment } from '../shared/environment.js';
 
 /** What an event is about, as the domain saw it at that moment; each contract renders it at its edge. */
@@ -8,6 +9,7 @@ export type EventSubject =
   | { kind: 'payment'; payment: Payment }
   | { kind: 'refund'; refund: Refund; payment: Payment }
   | { kind: 'payout'; payout: Payout }
+  | { kind: 'transfer'; transfer: Transfer }
   | { kind: 'bulk_batch'; batch: BulkBatch; totals: BulkStatusTotal[] };
 
 /** The merchant reference of what an event is about (GET /events?reference=). */
@@ -15,6 +17,9 @@ export function subjectReference(subject: EventSubject): string {
   switch (subject.kind) {
     case 'payout':
       return subject.payout.reference;
+    case 'transfer':
+      // The receiver's side has no reference of its own: GET /events?reference=<transfer id>.
+      return subject.transfer.reference ?? subject.transfer.id;
     case 'bulk_batch':
       return subject.batch.id; // a batch has no merchant reference: GET /events?reference=<batch id>
     default:

@@ -7,15 +7,27 @@ import type { Page, PageRequest } from '../shared/pagination.js';
  * The merchant's accounts, per environment and currency (docs/ledger.md). `available` and
  * `reserved` are the merchant's money; the others are the counterparts that make every
  * transaction balance: what operators owe or are owed (`operator_clearing`), what Akwe charged
- * (`fees`), and where a test balance's starting float comes from (`sandbox_float`).
+ * (`fees`), where a test balance's starting float comes from (`sandbox_float`), and the other side
+ * of wallet transfers between merchants (`transfer_clearing`: a sender's rises, its receiver's falls).
  */
-export const accountKinds = ['available', 'reserved', 'operator_clearing', 'fees', 'sandbox_float'] as const;
+export const accountKinds = ['available', 'reserved', 'operator_clearing', 'fees', 'sandbox_float', 'transfer_clearing'] as const;
 export type AccountKind = (typeof accountKinds)[number];
 
 /** Accounts that can never go below zero (the database holds the line too). */
 export const nonNegativeKinds: readonly AccountKind[] = ['available', 'reserved'];
 
-export const balanceTransactionTypes = ['sandbox_float', 'collection', 'refund_reservation', 'refund', 'refund_release', 'payout_reservation', 'payout', 'payout_release'] as const;
+export const balanceTransactionTypes = [
+  'sandbox_float',
+  'collection',
+  'refund_reservation',
+  'refund',
+  'refund_release',
+  'payout_reservation',
+  'payout',
+  'payout_release',
+  'transfer_out',
+  'transfer_in',
+] as const;
 export type BalanceTransactionType = (typeof balanceTransactionTypes)[number];
 
 export interface LedgerLine {
@@ -30,8 +42,8 @@ export interface LedgerPosting {
   environment: Environment;
   currency: Currency;
   type: BalanceTransactionType;
-  /** What caused it: a payment, a refund, a payout. */
-  source: { type: 'payment' | 'refund' | 'payout' | 'account'; id: string; reference: string | null };
+  /** What caused it: a payment, a refund, a payout, a transfer. */
+  source: { type: 'payment' | 'refund' | 'payout' | 'transfer' | 'account'; id: string; reference: string | null };
   description: string;
   lines: LedgerLine[];
 }

@@ -1,5 +1,17 @@
-/** Every permission a key can carry (the contract's collect scopes, then ours for payouts, bulk and webhooks). */
-export const scopes = ['collect:read', 'collect:write', 'collect:refund', 'payout:read', 'payout:write', 'bulk:read', 'bulk:write', 'webhooks:read', 'webhooks:write'] as const;
+/** Every permission a key can carry (the contract's collect scopes, then ours for payouts, bulk, transfers and webhooks). */
+export const scopes = [
+  'collect:read',
+  'collect:write',
+  'collect:refund',
+  'payout:read',
+  'payout:write',
+  'bulk:read',
+  'bulk:write',
+  'transfers:read',
+  'transfers:write',
+  'webhooks:read',
+  'webhooks:write',
+] as const;
 export type Scope = (typeof scopes)[number];
 
 export function isScope(value: string): value is Scope {

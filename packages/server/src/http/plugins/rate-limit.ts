@@ -23,7 +23,7 @@ import { AkweError } from '../../core/errors/index.js';
 import type { Clock } from '../../core/shared/clock.js';
 import { MemoryRateLimitCounter, RedisRateLimitCounter, type RateLimitCounter } from './rate-limit-store.js';
 
-export type RateLimitBucket = 'create' | 'read' | 'refund' | 'manage' | 'payout';
+export type RateLimitBucket = 'create' | 'read' | 'refund' | 'manage' | 'payout' | 'transfer';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -42,6 +42,7 @@ const BUCKET_LABELS: Record<RateLimitBucket, string> = {
   refund: 'refund',
   manage: 'management',
   payout: 'payout',
+  transfer: 'transfer',
 };
 
 export interface RateLimitDeps {
@@ -72,6 +73,7 @@ export async function installRateLimits(api: FastifyInstance, deps: RateLimitDep
     refund: deps.limits.refundPerMinute,
     manage: deps.limits.managePerMinute,
     payout: deps.limits.payoutPerMinute,
+    transfer: deps.limits.transferPerMinute,
   };
   const failures = failureReporter(api.log);
   const counter: RateLimitCounter = deps.redisUrl

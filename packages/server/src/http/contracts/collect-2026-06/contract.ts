@@ -6,6 +6,8 @@ import { paymentToWire, refundToWire } from './payment-mapper.js';
 import { paymentRoutes } from './payment-routes.js';
 import { PaymentObject, RefundObject } from './payment-schemas.js';
 import { renderDelivery } from './webhook-rendering.js';
+import { transferToWire } from '../../transfers/transfer-mapper.js';
+import { TransferObject } from '../../transfers/transfer-schemas.js';
 
 const routes: FastifyPluginAsyncTypebox<ContractRouteDeps> = async (api, { services, config, destinationUrls }) => {
   await api.register(collectV2026Routes, { catalog: services.catalog, operators: services.operators });
@@ -19,21 +21,27 @@ const routes: FastifyPluginAsyncTypebox<ContractRouteDeps> = async (api, { servi
   });
 };
 
-/** Collect, current contract: payments, refunds and their catalog; its events and webhooks carry its version. */
+/**
+ * Collect, current contract: payments, refunds and their catalog; its events and webhooks carry its
+ * version. Wallet transfers (routes in http/transfers) are of this version's family of objects: their
+ * events carry its event_version.
+ */
 export const collect202606: ContractVersion = {
   name: 'collect-2026-06',
   routes,
   events: {
     version: CURRENT_API_VERSION,
-    subjects: ['payment', 'refund'],
+    subjects: ['payment', 'refund', 'transfer'],
     families: [
       { prefix: 'collect.payment.', object: PaymentObject, subject: 'payment' },
       { prefix: 'collect.refund.', object: RefundObject, subject: 'refund' },
+      { prefix: 'transfer.', object: TransferObject, subject: 'transfer' },
     ],
     object(subject, publicUrl) {
       if (subject.kind === 'payment') return paymentToWire(subject.payment, publicUrl);
       if (subject.kind === 'refund') return refundToWire(subject.refund);
-      throw new Error(`collect-2026-06 renders payment and refund events, not ${subject.kind}`);
+      if (subject.kind === 'transfer') return transferToWire(subject.transfer);
+      throw new Error(`collect-2026-06 renders payment, refund and transfer events, not ${subject.kind}`);
     },
   },
   webhook: { apiVersion: CURRENT_API_VERSION, render: renderDelivery },

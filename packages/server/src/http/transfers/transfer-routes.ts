@@ -1,0 +1,95 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Transfer } from '../../core/transfers/transfer.js';
+import type { TransferService } from '../../core/transfers/transfer-service.js';
+import { principalOf } from '../plugins/authentication.js';
+import { recordedRequest } from '../plugins/idempotency.js';
+import { errorResponses } from '../shared/error-schemas.js';
+import { enumFiltersInAnyCase, instantFilter, metadataFilter } from '../shared/list-filters.js';
+import { readList } from '../shared/list-cursors.js';
+import { transferToWire } from './transfer-mapper.js';
+import { CreateTransferBody, ListTransfersQuery, TransferList, TransferObject, TransferParams } from './transfer-schemas.js';
+
+export interface TransferRoutesOptions {
+  transfers: TransferService;
+}
+
+const tags = ['transfers'];
+
+/** Wallet transfers between merchants (docs/transfers.md): amounts in centimes, `_minor` fields. */
+export const transferRoutes: FastifyPluginAsyncTypebox<TransferRoutesOptions> = async (app, { transfers }) => {
+  app.post(
+    '/transfers/',
+    {
+      config: { scope: 'transfers:write', idempotency: { required: true, recorded: true }, rateLimitBucket: 'transfer' },
+      schema: {
+        tags,
+        operationId: 'createTransfer',
+        summary: 'Send money to another Akwe merchant',
+        description:
+          'Moves `amount_minor` from your available balance to the receiver’s in the key’s environment, at once and in one ledger transaction; both merchants get an event (transfer.sent, transfer.received). Header Idempotency-Key is required.',
+        body: CreateTransferBody,
+        response: { 201: TransferObject, ...errorResponses(400, 401, 403, 409, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const recorded = recordedRequest(request, reply, (transfer: Transfer) => ({ status: 201, body: transferToWire(transfer) }));
+      const input = request.body;
+      const transfer = await transfers.create(
+        principalOf(request),
+        {
+          receiver: input.receiver,
+          amountMinor: input.amount_minor,
+          currency: input.currency,
+          reference: input.reference,
+          description: input.description,
+          metadata: input.metadata,
+        },
+        recorded,
+      );
+      return recorded.send(transfer);
+    },
+  );
+
+  app.get(
+    '/transfers/',
+    {
+      config: { scope: 'transfers:read', rateLimitBucket: 'read' },
+      preValidation: enumFiltersInAnyCase(ListTransfersQuery),
+      schema: {
+        tags,
+        operationId: 'listTransfers',
+        summary: 'List transfers sent and received, newest first',
+        description: 'Cursor pagination like every list. Filters combine: direction (sent or received), reference, created_gte / created_lte, one `metadata[key]=value`.',
+        querystring: ListTransfersQuery,
+        response: { 200: TransferList, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      const filters = {
+        direction: query.direction,
+        reference: query.reference,
+        createdGte: instantFilter(query.created_gte, 'created_gte'),
+        createdLte: instantFilter(query.created_lte, 'created_lte'),
+        metadata: metadataFilter(query),
+      };
+      const list = readList(request, 'transfers', filters);
+      return list.envelope(await transfers.list(principalOf(request), filters, list.page), transferToWire);
+    },
+  );
+
+  app.get(
+    '/transfers/:id',
+    {
+      config: { scope: 'transfers:read', rateLimitBucket: 'read' },
+      schema: {
+        tags,
+        operationId: 'getTransfer',
+        summary: 'A transfer by id (either party) or by the sender’s reference',
+        params: TransferParams,
+        response: { 200: TransferObject, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => transferToWire(await transfers.get(principalOf(request), request.params.id)),
+  );
+};

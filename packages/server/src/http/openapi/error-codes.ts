@@ -19,6 +19,7 @@ const confirmation = ['confirmPayment', 'legacyConfirmPayment'];
 const checkoutPayment = ['simulateCheckoutPayment'];
 const refunding = ['createPaymentRefund'];
 const payoutCreation = ['createPayout'];
+const transferCreation = ['createTransfer'];
 /** Bulk batch creation; its line problems are `details` of a `validation_error`, not codes of their own. */
 const bulkCreation = ['createBulkPayment', 'importBulkPaymentCsv'];
 const bulkExecution = ['validateBulkPayment'];
@@ -55,15 +56,20 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   idempotency_key_reused: withIdempotency,
   idempotency_request_in_progress: withIdempotency,
   not_found: (route) => route.hasPathParameters || operations(...confirmation)(route),
-  kyc_required: operations(...payoutCreation, ...bulkCreation, ...bulkExecution),
-  account_inactive: operations(...creation, ...payoutCreation, ...bulkCreation, ...bulkExecution),
-  unsupported_currency: operations(...creation),
+  kyc_required: operations(...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation),
+  account_inactive: operations(...creation, ...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation),
+  unsupported_currency: operations(...creation, ...transferCreation),
   invalid_operator: operations(...creation, ...checkoutPayment, ...payoutCreation),
   invalid_phone: operations(...creation, ...checkoutPayment, ...payoutCreation),
   amount_too_low: operations(...creation, ...checkoutPayment, ...payoutCreation),
   amount_too_high: operations(...creation, ...checkoutPayment, ...payoutCreation),
-  duplicate_reference: operations(...creation, ...payoutCreation),
-  insufficient_balance: operations(...refunding, ...payoutCreation, ...bulkExecution),
+  duplicate_reference: operations(...creation, ...payoutCreation, ...transferCreation),
+  insufficient_balance: operations(...refunding, ...payoutCreation, ...bulkExecution, ...transferCreation),
+  transfer_to_self: operations(...transferCreation),
+  unknown_receiver: operations(...transferCreation),
+  receiver_inactive: operations(...transferCreation),
+  transfer_limit_exceeded: operations(...transferCreation),
+  daily_transfer_limit_exceeded: operations(...transferCreation),
   payout_failed: operations(...payoutCreation, 'getPayout'),
   invalid_otp: operations(...confirmation),
   payment_not_confirmable: operations(...confirmation),

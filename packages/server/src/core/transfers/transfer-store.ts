@@ -1,4 +1,3 @@
-import type { Currency } from '../catalog/operator-catalog.js';
 import type { StoredEvent } from '../events/stored-event.js';
 import type { ClaimWrite } from '../idempotency/idempotency-store.js';
 import type { LedgerPosting } from '../ledger/ledger.js';
@@ -36,6 +35,4 @@ export interface TransferStore {
   insert(transfer: NewTransfer): Promise<void>;
   find(scope: TenantScope, referenceOrId: string): Promise<Transfer | undefined>;
   list(scope: TenantScope, filters: TransferFilters, page: PageRequest): Promise<Page<Transfer>>;
-  /** What the sender has sent since `since` in the scope and currency (centimes). */
-  sentSince(scope: TenantScope, currency: Currency, since: string): Promise<number>;
 }

@@ -63,7 +63,8 @@ export function transferListRows(db: Kysely<Database>, scope: TenantScope, filte
     scope,
     table: 'transfers',
     metadata: { objectType: 'transfer', match: filters.metadata },
-    filters: [['direction', '=', filters.direction], ['reference', '=', filters.reference || undefined], ...createdWithin(filters)],
+    // Only sent rows carry a reference: saying so lets a reference search use its (partial) unique index.
+    filters: [['direction', '=', filters.direction ?? (filters.reference ? 'sent' : undefined)], ['reference', '=', filters.reference || undefined], ...createdWithin(filters)],
   });
 }
 
@@ -130,20 +131,20 @@ export class TransferRepository implements TransferStore {
     return listPage({ all: transferListRows(this.db, scope, {}), filtered: transferListRows(this.db, scope, filters) }, page, transferFromRow);
   }
 
-  sentSince(scope: TenantScope, currency: Currency, since: string): Promise<number> {
-    return this.sentSinceIn(this.db, scope, currency, since);
-  }
-
   private async sentSinceIn(executor: Kysely<Database>, scope: TenantScope, currency: Currency, since: string): Promise<number> {
-    const row = await executor
-      .selectFrom('transfers')
-      .select((eb) => eb.fn.sum<number | string | null>('amount_minor').as('total'))
-      .where('merchant_id', '=', scope.merchantId)
-      .where('environment', '=', scope.environment)
-      .where('currency', '=', currency)
-      .where('direction', '=', 'sent')
-      .where('created_at', '>=', since)
-      .executeTakeFirst();
+    const row = await sentSinceQuery(executor, scope, currency, since).executeTakeFirst();
     return Number(row?.total ?? 0);
   }
+}
+
+/** What a sender sent since an instant, in one scope and currency (exported for the query-plan test). */
+export function sentSinceQuery(executor: Kysely<Database>, scope: TenantScope, currency: Currency, since: string) {
+  return executor
+    .selectFrom('transfers')
+    .select((eb) => eb.fn.sum<number | string | null>('amount_minor').as('total'))
+    .where('merchant_id', '=', scope.merchantId)
+    .where('environment', '=', scope.environment)
+    .where('currency', '=', currency)
+    .where('direction', '=', 'sent')
+    .where('created_at', '>=', since);
 }

@@ -188,19 +188,26 @@ for (const target of testDatabases()) {
       assert.equal(received, 2 * FLOAT + 7 * amount);
     });
 
-    it('keeps opposite transfers between two merchants racing each other whole (no deadlock, money conserved)', async () => {
-      const a = await t.newMerchant();
-      const b = await t.newMerchant();
-      const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
-          i % 2 === 0 ? transfer(a.testKey, b.merchantId, { amount_minor: 9_000_000 }) : transfer(b.testKey, a.merchantId, { amount_minor: 9_000_000 }),
-        ),
-      );
+    it('keeps a ring of transfers in both directions, mixed with payouts, whole: no deadlock, money conserved', async () => {
+      const ring = [await t.newMerchant(), await t.newMerchant(), await t.newMerchant()];
+      const payoutAmount = 5_000_000;
+      const requests = Array.from({ length: 30 }, (_, i) => {
+        const from = ring[i % 3]!;
+        if (i % 5 === 4)
+          return send(from.testKey, 'POST', '/payout/mobile-money/', { amount: payoutAmount, phone: '0197000000', country: 'BJ', operator: 'mtn_bj', reference: `PAY-${newId()}` });
+        // The next merchant of the ring on even turns, the previous one on odd turns.
+        const to = ring[((i % 3) + (i % 2 === 0 ? 1 : 2)) % 3]!;
+        return transfer(from.testKey, to.merchantId, { amount_minor: 9_000_000 });
+      });
+      const results = await Promise.all(requests);
       assert.ok(
         results.every((r) => r.statusCode === 201 || r.json().error.code === 'insufficient_balance'),
         results.map((r) => r.body).join('\n'),
       );
-      assert.equal((await available(a.testKey)) + (await available(b.testKey)), 2 * FLOAT);
+      const payouts = results.filter((r, i) => i % 5 === 4 && r.statusCode === 201).length;
+      let total = 0;
+      for (const merchant of ring) total += await available(merchant.testKey);
+      assert.equal(total, 3 * FLOAT - payouts * (payoutAmount + payoutFee(payoutAmount)), 'transfers move money between the three; only payouts take it out');
     });
 
     it('lets a transfer and a payout racing for the same last francs never both through', async () => {

@@ -879,7 +879,7 @@ async function main(): Promise<number> {
     }
     if (storageCeiling) {
       lines.push(
-        `  ceiling:  storage alone: ${fmt(storageCeiling.creationsPerSecond)} creations/s (${storageCeiling.creations} captured creations, ${storageCeiling.statementsPerCreation} statements and ${storageCeiling.transactionsPerCreation} transactions each, replayed at ${storageCeiling.concurrency} through the group commit: ${storageCeiling.commits} commits, ${storageCeiling.syncs} fdatasyncs in ${fmt(storageCeiling.replaySeconds, 2)} s)`,
+        `  ceiling:  storage alone: ${fmt(storageCeiling.creationsPerSecond)} creations/s (${storageCeiling.creations} captured creations, ${storageCeiling.statementsPerCreation} statements and ${storageCeiling.transactionsPerCreation} transactions each, replayed at ${storageCeiling.concurrency} through the group commit: ${storageCeiling.commits} commits, ${storageCeiling.syncs} fdatasyncs in ${fmt(storageCeiling.replaySeconds, 2)} s, ${fmt(storageCeiling.cpuMicrosecondsPerCreation)} µs of CPU per creation)`,
       );
     }
     const ofCeiling = storageCeiling ? `${fmt((akwe.createHigh.requestsPerSecond / storageCeiling.creationsPerSecond) * 100)} % of the storage ceiling, ` : '';

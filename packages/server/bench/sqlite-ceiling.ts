@@ -53,6 +53,8 @@ export interface SqliteCeiling {
   creationsPerSecond: number;
   /** CPU time of this process during the replay (SQLite's work, the group commit, the syncs' threads), per creation. */
   cpuMicrosecondsPerCreation: number;
+  /** Of which in the kernel (writes to the log, syncs). */
+  systemCpuMicrosecondsPerCreation: number;
   /** Group commit batches and WAL fdatasyncs during the replay. */
   commits: number;
   syncs: number;
@@ -228,6 +230,7 @@ export async function measureSqliteCeiling(options: { creations: number; concurr
         replaySeconds: round(seconds, 2),
         creationsPerSecond: round(creations / seconds, 1),
         cpuMicrosecondsPerCreation: round((cpu.user + cpu.system) / creations, 1),
+        systemCpuMicrosecondsPerCreation: round(cpu.system / creations, 1),
         commits: opened.groupCommit.stats.commits - commitsBefore,
         syncs: opened.durability.syncs - syncsBefore,
         captureSeconds: round(captured.seconds, 1),

@@ -57,8 +57,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function startChild(args: string[], env: NodeJS.ProcessEnv, label: string): Child {
-  const child = spawn(process.execPath, args, { cwd: serverPackageDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+function startChild(args: string[], env: NodeJS.ProcessEnv, label: string, cwd = serverPackageDir): Child {
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => {
     output += chunk.toString('utf8');
@@ -134,6 +134,8 @@ export interface AkweServerOptions {
   knownTestKey?: string;
   /** More variables for the server (e.g. the payout phase's SANDBOX_FLOAT and SANDBOX_PAYOUT_DELAY_MS). */
   env?: Record<string, string>;
+  /** packages/server of another checkout (the A/B phase's baseline); default: this one. */
+  packageDir?: string;
 }
 
 /** The environment of an Akwe child: development setting, the bench's data folder and database, nothing inherited that would change what is measured. */
@@ -169,7 +171,7 @@ export async function startAkwe(options: AkweServerOptions): Promise<AkweServer>
     ...options.env,
   });
 
-  const child = startChild([...(options.nodeFlags ?? []), 'bin/akwe.js', 'serve'], env, 'akwe serve');
+  const child = startChild([...(options.nodeFlags ?? []), 'bin/akwe.js', 'serve'], env, 'akwe serve', options.packageDir);
   const url = `http://127.0.0.1:${options.port}`;
   try {
     const testKey = options.knownTestKey ?? (await waitForOutput(child, /ak_test_[A-Za-z0-9_-]{20,}/, 'akwe serve'))[0];

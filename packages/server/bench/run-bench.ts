@@ -19,6 +19,9 @@
  *   4. SQLite's storage ceiling (bench/sqlite-ceiling.ts), once the server has stopped: the
  *      statements of BENCH_CEILING_CREATIONS (5 000) real creations, captured from the app, replayed
  *      through the server's group commit with its pragmas and durability, no HTTP.
+ *   4b. SQLite's A/B phase (bench/baseline-ab.ts): creation at 50 connections of the baseline commit
+ *      (BENCH_BASELINE_COMMIT, 453da54; `none` skips it), started from a git worktree of its own,
+ *      alternating with this checkout's, three runs each on fresh databases; the medians compared.
  *   5. For each database, the payout phase (bench/payouts.ts): payout creation req/s at 50
  *      connections, then BENCH_PAYOUTS sandbox payouts (paced, then at once) and the time from each
  *      one's creation to its payout.completed webhook, p50/p99.
@@ -32,7 +35,7 @@
  *      and without an endpoint that never answers.
  *
  * Targets of issue #25: SQLite creation req/s >= 50 % of its storage ceiling and p99 <= 25 ms at 10
- * connections; PostgreSQL creation req/s >= 30 % of pgbench's tps; with 1 000 000 rows, creation
+ * connections and >= 1.6x the baseline commit's creation req/s; PostgreSQL creation req/s >= 30 % of pgbench's tps; with 1 000 000 rows, creation
  * within 20 % of the empty database, first list page p99 <= 10 ms, status-filtered page p99 <= 20 ms,
  * the export < 60 s with < 100 MB of server memory growth. The other phases have targets of their
  * own. Writes bench-results/bench-<database>-<timestamp>.json for each database and
@@ -47,6 +50,7 @@
  * BENCH_WEBHOOKS=0 (skip the webhook phase), BENCH_WEBHOOK_EVENTS (20 000: the drained backlog),
  * BENCH_DATA_DIR (parent of the SQLite folders; os.tmpdir()), BENCH_CPU_PROF=1 (server children
  * under --cpu-prof; profiles in bench-results/profiles/), BENCH_PGBENCH (path of pgbench),
+ * BENCH_BASELINE_COMMIT (453da54; `none` skips the A/B phase),
  * DATABASE_URL (postgres:// only: the PostgreSQL server to use).
  */
 import type autocannon from 'autocannon';
@@ -61,6 +65,7 @@ import { round, runLoad, type LoadResult } from './load.js';
 import { growthReport, growthTargetList, measureGrowth, type GrowthMeasurements } from './growth.js';
 import { openPgbench, PGBENCH_CLIENTS, type PgbenchCeiling, type PgbenchMeasured, type PgbenchSession } from './pgbench.js';
 import { measureSqliteCeiling, type SqliteCeiling } from './sqlite-ceiling.js';
+import { DEFAULT_BASELINE_COMMIT, measureBaselineAb, type BaselineAb } from './baseline-ab.js';
 import { createBenchDatabase, DEFAULT_POSTGRES_URL, isPostgresUrl, postgresUnavailableReason, safeUrl, type BenchDatabase, cleanUpBenchData } from './postgres.js';
 import { bulkReport, bulkTargetLines, measureBulk, type BulkMeasurements } from './bulk.js';
 import { measurePayouts, payoutLoads, payoutReport, type PayoutMeasurements } from './payouts.js';
@@ -71,6 +76,8 @@ import { ensureCompiledBuild, freePort, LIFTED_RATE_LIMIT_PER_MINUTE, repoRoot, 
 const MIN_CREATE_SHARE_OF_STORAGE = 0.5;
 /** Target on SQLite: creation p99 at the latency connection count, in ms. */
 const MAX_CREATE_P99_MS = 25;
+/** Target on SQLite: creation req/s at least this many times the baseline commit's (bench/baseline-ab.ts). */
+const MIN_CREATE_RATIO_TO_BASELINE = 1.6;
 /** PostgreSQL: pgbench and the creation phase each run this many times, alternating. */
 const CEILING_ROUNDS = 3;
 /** Target on PostgreSQL: creation req/s at least this share of pgbench -N's tps on the same server. */
@@ -102,6 +109,8 @@ const settings = {
   bulkLines: envInt('BENCH_BULK_LINES', 10_000, 0),
   growthRows: envInt('BENCH_GROWTH_ROWS', 1_000_000, 0),
   ceilingCreations: envInt('BENCH_CEILING_CREATIONS', 5_000, 100),
+  /** `none` skips the A/B phase. */
+  baselineCommit: process.env.BENCH_BASELINE_COMMIT?.trim() || DEFAULT_BASELINE_COMMIT,
 };
 
 function lookupRequests(testKey: string, references: string[]): autocannon.Request[] {
@@ -353,6 +362,8 @@ interface DatabaseRun {
   ceiling: PgbenchCeiling | null;
   /** SQLite only: the storage ceiling (bench/sqlite-ceiling.ts). */
   storageCeiling: SqliteCeiling | null;
+  /** SQLite only: creation against the baseline commit, unless BENCH_BASELINE_COMMIT=none. */
+  baselineAb: BaselineAb | null;
   /** The growth phase, unless BENCH_GROWTH_ROWS=0. */
   growth: GrowthMeasurements | null;
   /** The webhook phase, unless BENCH_WEBHOOKS=0. */
@@ -424,6 +435,21 @@ async function measureDatabase(kind: DatabaseKind, postgresUrl: string, profileD
           )
         : null;
     if (storageCeiling) progress(`sqlite ceiling: ${fmt(storageCeiling.creationsPerSecond)} creations/s`);
+    const baselineAb =
+      kind === 'sqlite' && settings.baselineCommit !== 'none'
+        ? await measureBaselineAb(
+            {
+              commit: settings.baselineCommit,
+              rounds: CEILING_ROUNDS,
+              durationSeconds: settings.durationSeconds,
+              connections: settings.connections,
+              warmupRequests: settings.warmupRequests,
+              warmupConnections: settings.latencyConnections,
+              ...(process.env.BENCH_DATA_DIR ? { dataParent: process.env.BENCH_DATA_DIR } : {}),
+            },
+            progress,
+          )
+        : null;
     const payouts =
       settings.payouts > 0
         ? await measurePayouts(
@@ -486,7 +512,7 @@ async function measureDatabase(kind: DatabaseKind, postgresUrl: string, profileD
           progress,
         )
       : null;
-    return { kind, facts, akwe, ceiling, storageCeiling, webhooks, payouts, bulk, growth };
+    return { kind, facts, akwe, ceiling, storageCeiling, baselineAb, webhooks, payouts, bulk, growth };
   } finally {
     await pgbench?.close();
     await cleanUpBenchData(benchDatabase, sqliteRoot, progress);
@@ -499,7 +525,7 @@ interface Target {
   value: number | null;
   threshold: number;
   pass: boolean | null;
-  unit: 'share' | 'ms' | 's' | 'MB' | 'per second';
+  unit: 'share' | 'ms' | 's' | 'MB' | 'per second' | 'times';
   note?: string;
 }
 
@@ -511,6 +537,8 @@ function figure(value: number, unit: Target['unit']): string {
       return `${fmt(value, 2)} ms`;
     case 'per second':
       return `${fmt(value)}/s`;
+    case 'times':
+      return `${fmt(value, 2)}x`;
     default:
       return `${fmt(value, 1)} ${unit}`;
   }
@@ -547,6 +575,22 @@ function sqliteTargets(createRequestsPerSecond: number, storage: SqliteCeiling |
       unit: 'ms',
     },
   ];
+}
+
+function baselineTarget(ab: BaselineAb): Target {
+  const runs = (side: 'baseline' | 'current') =>
+    ab.runs
+      .filter((r) => r.side === side)
+      .map((r) => fmt(r.load.requestsPerSecond))
+      .join(', ');
+  return {
+    name: `creation req/s at ${settings.connections} connections >= ${MIN_CREATE_RATIO_TO_BASELINE}x that of commit ${ab.commit} (medians of ${ab.runs.length / 2} alternating runs each)`,
+    value: round(ab.ratio, 3),
+    threshold: MIN_CREATE_RATIO_TO_BASELINE,
+    pass: ab.ratio >= MIN_CREATE_RATIO_TO_BASELINE,
+    unit: 'times',
+    note: `${fmt(ab.currentMedian)} req/s (runs ${runs('current')}) against ${fmt(ab.baselineMedian)} req/s (runs ${runs('baseline')})`,
+  };
 }
 
 function pgbenchTarget(akwe: AkweMeasurements, ceiling: PgbenchCeiling): Target {
@@ -635,6 +679,7 @@ async function main(): Promise<number> {
   // Seeding runs at roughly 50 000 rows/s per table; the export at 20 000 rows/s.
   const growthSeconds = settings.growthRows > 0 ? settings.durationSeconds * 7 + settings.growthRows / 25_000 + settings.growthRows / 20_000 + 20 : 0;
   const ceilingSeconds = settings.ceilingCreations / 150 + 10;
+  const abSeconds = settings.baselineCommit === 'none' ? 0 : 2 * CEILING_ROUNDS * (settings.durationSeconds + settings.warmupRequests / 300 + 5) + 15;
   const expectedSeconds = Math.round(
     settings.durationSeconds * 2 +
       10 +
@@ -645,7 +690,7 @@ async function main(): Promise<number> {
           payoutSeconds +
           bulkSeconds +
           growthSeconds +
-          (k === 'sqlite' ? settings.durationSeconds * 3 + 10 + ceilingSeconds : settings.durationSeconds * (2 + 2 * CEILING_ROUNDS) + 25),
+          (k === 'sqlite' ? settings.durationSeconds * 3 + 10 + ceilingSeconds + abSeconds : settings.durationSeconds * (2 + 2 * CEILING_ROUNDS) + 25),
         0,
       ),
   );
@@ -713,6 +758,7 @@ async function main(): Promise<number> {
       lines.push(tableRow(['sqlite storage ceiling (creations/s)', String(sc.concurrency), fmt(sc.creationsPerSecond), '-', '-', '-', '-', '-', '-', '-'], widths));
     }
     lines.push(loadRow(run.akwe.createLow), loadRow(run.akwe.getHigh));
+    for (const abRun of run.baselineAb?.runs ?? []) lines.push(loadRow(abRun.load));
     if (run.payouts) lines.push(loadRow(run.payouts.creation.load));
   }
   lines.push(
@@ -755,7 +801,12 @@ async function main(): Promise<number> {
       // The p99 target is SQLite's; PostgreSQL's figure is shown beside it.
       referenceTargets = onSqlite.slice(1);
     } else {
-      targets = onSqlite;
+      targets = run.baselineAb ? [...onSqlite, baselineTarget(run.baselineAb)] : onSqlite;
+      if (run.baselineAb) {
+        figures.baselineCreateRequestsPerSecond = run.baselineAb.baselineMedian;
+        figures.abCurrentCreateRequestsPerSecond = run.baselineAb.currentMedian;
+        figures.createRatioToBaseline = round(run.baselineAb.ratio, 3);
+      }
       if (storageCeiling) {
         figures.storageCeilingCreationsPerSecond = storageCeiling.creationsPerSecond;
         figures.createShareOfStorageCeiling = targets[0]!.value;
@@ -802,6 +853,7 @@ async function main(): Promise<number> {
       ...akwe.createHighRuns,
       akwe.createLow,
       akwe.getHigh,
+      ...(run.baselineAb ? run.baselineAb.runs.map((r) => r.load) : []),
       ...(run.growth ? [run.growth.createEmpty, run.growth.createGrown, ...Object.values(run.growth.pages), ...Object.values(run.growth.pagesUnderLoad)] : []),
       ...(run.webhooks ? webhookLoads(run.webhooks) : []),
       ...(run.payouts ? payoutLoads(run.payouts) : []),
@@ -828,7 +880,7 @@ async function main(): Promise<number> {
     }
     if (storageCeiling) {
       lines.push(
-        `  ceiling:  storage alone: ${fmt(storageCeiling.creationsPerSecond)} creations/s (${storageCeiling.creations} captured creations, ${storageCeiling.statementsPerCreation} statements and ${storageCeiling.transactionsPerCreation} transactions each, replayed at ${storageCeiling.concurrency} through the group commit: ${storageCeiling.commits} commits, ${storageCeiling.syncs} fdatasyncs in ${fmt(storageCeiling.replaySeconds, 2)} s)`,
+        `  ceiling:  storage alone: ${fmt(storageCeiling.creationsPerSecond)} creations/s (${storageCeiling.creations} captured creations, ${storageCeiling.statementsPerCreation} statements and ${storageCeiling.transactionsPerCreation} transactions each, replayed at ${storageCeiling.concurrency} through the group commit: ${storageCeiling.commits} commits, ${storageCeiling.syncs} fdatasyncs in ${fmt(storageCeiling.replaySeconds, 2)} s, ${fmt(storageCeiling.cpuMicrosecondsPerCreation)} µs of CPU per creation)`,
       );
     }
     const ofCeiling = storageCeiling ? `${fmt((akwe.createHigh.requestsPerSecond / storageCeiling.creationsPerSecond) * 100)} % of the storage ceiling, ` : '';
@@ -891,6 +943,7 @@ async function main(): Promise<number> {
       ...(referenceTargets.length > 0 ? { referenceTargets } : {}),
       ...(ceiling ? { ceiling, pgbenchRuns: akwe.pgbenchRuns } : {}),
       ...(storageCeiling ? { storageCeiling } : {}),
+      ...(run.baselineAb ? { baselineAb: run.baselineAb } : {}),
       growth: run.growth ? { ...run.growth, targets: growthTargets } : null,
       summary: summary.filter((r) => r.database === run.kind),
       quiet: runOther <= NOISY_OTHER_CORES,

@@ -51,6 +51,10 @@ export interface SqliteCeiling {
   transactionsPerCreation: number;
   replaySeconds: number;
   creationsPerSecond: number;
+  /** CPU time of this process during the replay (SQLite's work, the group commit, the syncs' threads), per creation. */
+  cpuMicrosecondsPerCreation: number;
+  /** Of which in the kernel (writes to the log, syncs). */
+  systemCpuMicrosecondsPerCreation: number;
   /** Group commit batches and WAL fdatasyncs during the replay. */
   commits: number;
   syncs: number;
@@ -208,6 +212,7 @@ export async function measureSqliteCeiling(options: { creations: number; concurr
       const commitsBefore = opened.groupCommit.stats.commits;
       const syncsBefore = opened.durability.syncs;
       let next = 0;
+      const cpuBefore = process.cpuUsage();
       const started = performance.now();
       await Promise.all(
         Array.from({ length: options.concurrency }, async () => {
@@ -215,6 +220,7 @@ export async function measureSqliteCeiling(options: { creations: number; concurr
         }),
       );
       const seconds = (performance.now() - started) / 1000;
+      const cpu = process.cpuUsage(cpuBefore);
       const creations = captured.perCreation.length;
       return {
         creations,
@@ -223,6 +229,8 @@ export async function measureSqliteCeiling(options: { creations: number; concurr
         transactionsPerCreation: round(transactions / creations, 2),
         replaySeconds: round(seconds, 2),
         creationsPerSecond: round(creations / seconds, 1),
+        cpuMicrosecondsPerCreation: round((cpu.user + cpu.system) / creations, 1),
+        systemCpuMicrosecondsPerCreation: round(cpu.system / creations, 1),
         commits: opened.groupCommit.stats.commits - commitsBefore,
         syncs: opened.durability.syncs - syncsBefore,
         captureSeconds: round(captured.seconds, 1),

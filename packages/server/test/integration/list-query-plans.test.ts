@@ -10,7 +10,8 @@ import type { PageRequest } from '../../src/core/shared/pagination.js';
 import type { Database } from '../../src/storage/schema.js';
 import { cursorLookup } from '../../src/storage/keyset-page.js';
 import { eventListQuery, eventListRows } from '../../src/storage/repositories/event-repository.js';
-import { checkoutQuery, paymentListQuery, paymentListRows, refundListQuery, refundListRows } from '../../src/storage/repositories/payment-repository.js';
+import { unfannedEventsQuery } from '../../src/storage/repositories/webhook-repository.js';
+import { checkoutQuery, dueForExpiryQuery, paymentListQuery, paymentListRows, refundListQuery, refundListRows } from '../../src/storage/repositories/payment-repository.js';
 import { payoutListQuery, payoutListRows } from '../../src/storage/repositories/payout-repository.js';
 import { bulkBatchListQuery, bulkBatchListRows } from '../../src/storage/repositories/bulk-batch-repository.js';
 import { balanceTransactionQuery, balanceTransactionRows } from '../../src/storage/repositories/ledger-repository.js';
@@ -104,6 +105,11 @@ for (const target of testDatabases()) {
         assertIndexed(text, undefined, `${what}: cursor lookup`, { unique: true });
         assert.match(text, searchesById, `${what}: the cursor lookup does not search by id\n${text}`);
       }
+    });
+
+    it("the workers' lookups read their partial indexes: payments that can still expire, events not yet fanned out", async () => {
+      assertIndexed(await plan(dueForExpiryQuery(db, '2026-06-01T00:00:00.000Z', 100)), 'payments_expiring', 'expiry worker');
+      assertIndexed(await plan(unfannedEventsQuery(db, 100)), 'events_unfanned', 'fan-out worker');
     });
 
     it('refunds of one payment', async () => {

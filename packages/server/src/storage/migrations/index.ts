@@ -18,6 +18,7 @@ import * as bulkFollowOrder from './0016-bulk-follow-order.js';
 import * as paymentReconciliation from './0017-payment-reconciliation.js';
 import * as operatorDiscrepancies from './0018-operator-discrepancies.js';
 import * as operatorRedirect from './0019-operator-redirect.js';
+import * as lighterCreationWrites from './0020-lighter-creation-writes.js';
 import * as transfers from './0021-transfers.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
@@ -41,5 +42,6 @@ export const migrations: Record<string, Migration> = {
   '0017-payment-reconciliation': paymentReconciliation,
   '0018-operator-discrepancies': operatorDiscrepancies,
   '0019-operator-redirect': operatorRedirect,
+  '0020-lighter-creation-writes': lighterCreationWrites,
   '0021-transfers': transfers,
 };

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { AkweError } from '../../core/errors/index.js';
 import type { Payment, Refund } from '../../core/payments/payment.js';
 import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
@@ -27,16 +27,20 @@ import { paymentFromRow, paymentToRow, refundFromRow, refundToRow } from './paym
 class VersionConflict extends Error {}
 
 /**
- * Non-final payments whose expiry has passed, soonest first. `status in (...)` rather than
- * `not in (final)` so the lookup can use the index payments_expiry (status, expires_at) instead
- * of scanning every payment on each pass of the expiry worker.
+ * Non-final payments whose expiry has passed, soonest first. The statuses are SQL literals, the
+ * same list as the condition of the partial index payments_expiring (expires_at), so both
+ * databases prove the index applies and the worker never scans the payments' history.
  */
 export function dueForExpiryQuery(db: Kysely<Database> | Transaction<Database>, now: string, limit: number) {
   return (
     db
       .selectFrom('payments')
       .selectAll()
-      .where('status', 'in', nonFinalStatuses)
+      .where(
+        'status',
+        'in',
+        nonFinalStatuses.map((status) => sql.lit(status)),
+      )
       .where('expires_at', '<=', now)
       // An operator call in flight decides first (or its recovery does): expiry must not race it.
       .where('operator_call', 'is', null)

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { AkweError } from '../../core/errors/index.js';
 import { subjectReference, type StoredEvent } from '../../core/events/stored-event.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
@@ -64,6 +64,14 @@ function attemptFromRow(row: Selectable<WebhookAttemptTable>): DeliveryAttempt {
     responseExcerpt: row.response_excerpt,
     error: row.error,
   };
+}
+
+/**
+ * The oldest events not yet fanned out; exported so the query-plan test reads this very query. A
+ * literal 0, as in the condition of the partial index events_unfanned (id), so both databases use it.
+ */
+export function unfannedEventsQuery(db: Kysely<Database>, limit: number) {
+  return db.selectFrom('events').selectAll().where('fanned_out', '=', sql.lit(0)).orderBy('id').limit(limit);
 }
 
 export class WebhookRepository implements WebhookStore {
@@ -185,7 +193,7 @@ export class WebhookRepository implements WebhookStore {
   async fanOut(limit: number, now: string, plan: (event: StoredEvent, endpoints: WebhookEndpoint[]) => NewDelivery[], newId: () => string): Promise<number> {
     let planned = 0;
     const events = await this.db.transaction().execute(async (trx) => {
-      let query = trx.selectFrom('events').selectAll().where('fanned_out', '=', 0).orderBy('id').limit(limit);
+      let query = unfannedEventsQuery(trx, limit);
       if (this.capabilities.skipLocked) query = query.forUpdate().skipLocked();
       const rows = await query.execute();
       // A batch holds many events of few tenants: read each tenant's endpoints once per pass, not once per event.

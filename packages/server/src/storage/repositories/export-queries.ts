@@ -40,13 +40,15 @@ export function paymentExportQuery(db: Kysely<Database>, scope: TenantScope, fil
       'payments.metadata',
     ])
     // One lookup per row through ledger_transactions_source; a payment has at most one collection.
+    // No merchant condition: it would let the planner pick (merchant, environment, type, id) and scan
+    // every collection of the merchant per row when its statistics are stale (a payment's id is
+    // ours, so its source rows are the merchant's anyway).
     .select((eb) =>
       eb
         .selectFrom('ledger_transactions')
         .select('ledger_transactions.fee_minor')
         .whereRef('ledger_transactions.source_id', '=', 'payments.id')
         .where('ledger_transactions.type', '=', 'collection')
-        .where('ledger_transactions.merchant_id', '=', scope.merchantId)
         .limit(1)
         .as('collection_fee_minor'),
     )

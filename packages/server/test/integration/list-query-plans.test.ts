@@ -17,7 +17,7 @@ import { bulkBatchListQuery, bulkBatchListRows } from '../../src/storage/reposit
 import { balanceTransactionQuery, balanceTransactionRows } from '../../src/storage/repositories/ledger-repository.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
-import { queryPlan, seedSequence, syntheticId } from '../support/query-plans.js';
+import { assertPlanUsesIndex, queryPlan, seedSequence, syntheticId } from '../support/query-plans.js';
 
 const ROWS = 1_000_000;
 const firstPage: PageRequest = { limit: 20 };
@@ -46,18 +46,8 @@ for (const target of testDatabases()) {
 
     const plan = (query: Compilable) => queryPlan(db, postgres, query);
 
-    /** `unique`: the index finds at most one row, so sorting it costs nothing and is allowed. */
-    function assertIndexed(text: string, index: string | undefined, what: string, { unique = false } = {}) {
-      if (postgres) {
-        assert.doesNotMatch(text, /"Seq Scan"/, `${what}: sequential scan\n${text}`);
-        if (!unique) assert.doesNotMatch(text, /"Node Type":"(Sort|Incremental Sort)"/, `${what}: sorts\n${text}`);
-        assert.match(text, /"Index (Only )?Scan"/, `${what}: no index scan\n${text}`);
-      } else {
-        assert.doesNotMatch(text, /^SCAN \w+( AS \w+)?$/m, `${what}: full table scan\n${text}`);
-        if (!unique) assert.doesNotMatch(text, /TEMP B-TREE/, `${what}: sorts\n${text}`);
-      }
-      if (index) assert.match(text, new RegExp(index), `${what}: does not use ${index}\n${text}`);
-    }
+    const assertIndexed = (text: string, index: string | undefined, what: string, { unique = false } = {}) =>
+      assertPlanUsesIndex(text, postgres, what, { ...(index ? { index: new RegExp(index) } : {}), unique });
 
     it('payments: the plain list, a later page, each filter', async () => {
       assertIndexed(await plan(paymentListQuery(db, scope, {}, firstPage)), undefined, 'first page');

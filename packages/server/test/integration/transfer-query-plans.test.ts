@@ -10,7 +10,7 @@ import type { PageRequest } from '../../src/core/shared/pagination.js';
 import { cursorLookup } from '../../src/storage/keyset-page.js';
 import { sentSinceQuery, transferListQuery, transferListRows } from '../../src/storage/repositories/transfer-repository.js';
 import type { Database } from '../../src/storage/schema.js';
-import { queryPlan, seedSequence, syntheticId } from '../support/query-plans.js';
+import { assertPlanUsesIndex, queryPlan, seedSequence, syntheticId } from '../support/query-plans.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
 
@@ -40,17 +40,8 @@ for (const target of testDatabases()) {
 
     const plan = (query: Compilable) => queryPlan(db, postgres, query);
 
-    function assertIndexed(text: string, index: string | undefined, what: string, { unique = false } = {}) {
-      if (postgres) {
-        assert.doesNotMatch(text, /"Seq Scan"/, `${what}: sequential scan\n${text}`);
-        if (!unique) assert.doesNotMatch(text, /"Node Type":"(Sort|Incremental Sort)"/, `${what}: sorts\n${text}`);
-        assert.match(text, /"Index (Only )?Scan"|"Bitmap Index Scan"/, `${what}: no index scan\n${text}`);
-      } else {
-        assert.doesNotMatch(text, /^SCAN \w+( AS \w+)?$/m, `${what}: full table scan\n${text}`);
-        if (!unique) assert.doesNotMatch(text, /TEMP B-TREE/, `${what}: sorts\n${text}`);
-      }
-      if (index) assert.match(text, new RegExp(index), `${what}: does not use ${index}\n${text}`);
-    }
+    const assertIndexed = (text: string, index: string | undefined, what: string, { unique = false } = {}) =>
+      assertPlanUsesIndex(text, postgres, what, { ...(index ? { index: new RegExp(index) } : {}), unique, bitmap: true });
 
     it('lists both directions, one direction, by reference and by metadata through indexes', async () => {
       assertIndexed(await plan(transferListQuery(db, scope, {}, laterPage)), undefined, 'transfers');

@@ -22,6 +22,8 @@ export interface RateLimitConfig {
   managePerMinute: number;
   payoutPerMinute: number;
   transferPerMinute: number;
+  /** Settlement creations and settlement-account changes. */
+  settlementPerMinute: number;
 }
 
 /** The hosted checkout page's actions (form posts), per minute. */
@@ -94,6 +96,10 @@ export interface Config {
   transferMaxMinor: number;
   /** The most one merchant sends by transfer per UTC day, per environment and currency, centimes (TRANSFER_DAILY_MAX_MINOR). */
   transferDailyMaxMinor: number;
+  /** How long a new or changed live settlement account waits before it is usable, ms (SETTLEMENT_ACCOUNT_COOLING_MS). */
+  settlementAccountCoolingMs: number;
+  /** The same for test accounts (SETTLEMENT_ACCOUNT_TEST_COOLING_MS; none by default, so test settlements can be tried at once). */
+  settlementAccountTestCoolingMs: number;
   /** Bytes of a bulk batch's body: the CSV file, or the JSON of a create (BULK_MAX_BYTES). */
   bulkMaxBytes: number;
   hsts: HstsConfig;
@@ -140,6 +146,7 @@ export const configVariables = [
   'RATE_LIMIT_MANAGE_PER_MINUTE',
   'RATE_LIMIT_PAYOUT_PER_MINUTE',
   'RATE_LIMIT_TRANSFER_PER_MINUTE',
+  'RATE_LIMIT_SETTLEMENT_PER_MINUTE',
   'RATE_LIMIT_CHECKOUT_PER_TOKEN',
   'RATE_LIMIT_CHECKOUT_PER_IP',
   'AKWE_RUN_WORKERS',
@@ -159,6 +166,8 @@ export const configVariables = [
   'BULK_MAX_BYTES',
   'TRANSFER_MAX_MINOR',
   'TRANSFER_DAILY_MAX_MINOR',
+  'SETTLEMENT_ACCOUNT_COOLING_MS',
+  'SETTLEMENT_ACCOUNT_TEST_COOLING_MS',
   'HSTS_MAX_AGE',
   'HSTS_INCLUDE_SUBDOMAINS',
   'METRICS_PORT',
@@ -330,6 +339,7 @@ export function loadConfig(env: Env = process.env): Config {
       managePerMinute: reader.integer('RATE_LIMIT_MANAGE_PER_MINUTE', 30, 1, 1_000_000),
       payoutPerMinute: reader.integer('RATE_LIMIT_PAYOUT_PER_MINUTE', 30, 1, 1_000_000),
       transferPerMinute: reader.integer('RATE_LIMIT_TRANSFER_PER_MINUTE', 30, 1, 1_000_000),
+      settlementPerMinute: reader.integer('RATE_LIMIT_SETTLEMENT_PER_MINUTE', 10, 1, 1_000_000),
     },
     checkoutLimits: {
       perToken: reader.integer('RATE_LIMIT_CHECKOUT_PER_TOKEN', 10, 1, 1_000_000),
@@ -355,6 +365,8 @@ export function loadConfig(env: Env = process.env): Config {
     bulkMaxLines: reader.integer('BULK_MAX_LINES', 10_000, 1, 100_000),
     transferMaxMinor: reader.integer('TRANSFER_MAX_MINOR', DEFAULT_TRANSFER_LIMITS.maxMinor, 1, Number.MAX_SAFE_INTEGER),
     transferDailyMaxMinor: reader.integer('TRANSFER_DAILY_MAX_MINOR', DEFAULT_TRANSFER_LIMITS.dailyMaxMinor, 1, Number.MAX_SAFE_INTEGER),
+    settlementAccountCoolingMs: reader.integer('SETTLEMENT_ACCOUNT_COOLING_MS', 24 * 3_600_000, 0, 30 * 24 * 3_600_000),
+    settlementAccountTestCoolingMs: reader.integer('SETTLEMENT_ACCOUNT_TEST_COOLING_MS', 0, 0, 30 * 24 * 3_600_000),
     bulkMaxBytes: reader.integer('BULK_MAX_BYTES', 5 * 1024 * 1024, 1024, 104_857_600),
     trustProxy: trustedProxies(reader),
     hsts: {

@@ -245,6 +245,8 @@ export interface LedgerTransactionTable {
   reserved_change_minor: number;
   fee_minor: number;
   created_at: string;
+  /** The settlement whose statement covers this transaction (migration 0022); null until one does. */
+  settlement_id: string | null;
 }
 
 export interface LedgerEntryTable {
@@ -280,6 +282,8 @@ export interface PayoutTable {
   created_at: string;
   updated_at: string;
   version: number;
+  /** The wallet settlement this payout sends (migration 0022); null for every other payout. */
+  settlement_id: string | null;
 }
 
 export interface BulkBatchTable {
@@ -343,6 +347,75 @@ export interface TransferTable {
   created_at: string;
 }
 
+/** Where a merchant's settlements go (migration 0022): a wallet or a bank account. */
+export interface SettlementAccountTable {
+  id: string;
+  merchant_id: string;
+  environment: string;
+  kind: string;
+  currency: string;
+  country: string;
+  holder_name: string;
+  operator: string | null;
+  phone: string | null;
+  iban: string | null;
+  bank_name: string | null;
+  description: string | null;
+  metadata: string;
+  usable_from: string;
+  removed_at: string | null;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+export interface SettlementTable {
+  id: string;
+  merchant_id: string;
+  environment: string;
+  reference: string;
+  account_id: string;
+  kind: string;
+  status: string;
+  origin: string;
+  amount_minor: number;
+  fee_minor: number;
+  currency: string;
+  destination: string;
+  payout_id: string | null;
+  bank_reference: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  opening_available_minor: number;
+  closing_available_minor: number;
+  opening_reserved_minor: number;
+  closing_reserved_minor: number;
+  description: string | null;
+  metadata: string;
+  created_at: string;
+  updated_at: string;
+  settled_at: string | null;
+  version: number;
+}
+
+export interface SettlementScheduleTable {
+  merchant_id: string;
+  environment: string;
+  currency: string;
+  run_interval: string;
+  anchor: number | null;
+  account_id: string | null;
+  minimum_minor: number;
+  reserve_minor: number;
+  next_run_at: string | null;
+  last_run_at: string | null;
+  last_outcome: string | null;
+  last_settlement_id: string | null;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
 export interface Database {
   merchants: MerchantTable;
   merchant_status_changes: MerchantStatusChangeTable;
@@ -359,6 +432,9 @@ export interface Database {
   ledger_entries: LedgerEntryTable;
   payouts: PayoutTable;
   transfers: TransferTable;
+  settlement_accounts: SettlementAccountTable;
+  settlements: SettlementTable;
+  settlement_schedules: SettlementScheduleTable;
   bulk_batches: BulkBatchTable;
   bulk_batch_items: BulkBatchItemTable;
   webhook_endpoints: WebhookEndpointTable;

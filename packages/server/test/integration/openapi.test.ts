@@ -291,7 +291,7 @@ describe('OpenAPI document', () => {
     for (const code of Object.keys(errorCatalog)) assert.ok(document.info.description.includes(`\`${code}\``), code);
   });
 
-  it('describes each event type in its webhooks section, with the payment, refund, payout, bulk payment batch or transfer in data.object', () => {
+  it('describes each event type in its webhooks section, with the payment, refund, payout, bulk payment batch, transfer, settlement or settlement account in data.object', () => {
     assert.deepEqual(Object.keys(document.webhooks).sort(), [...EVENT_TYPES].sort());
     for (const type of EVENT_TYPES) {
       const operation = document.webhooks[type].post;
@@ -300,7 +300,15 @@ describe('OpenAPI document', () => {
       const payout = type.startsWith('payout.');
       const bulk = type.startsWith('bulk_payment.');
       assert.deepEqual(body.properties.event_version.enum, [payout || bulk ? '2025-01' : '2026-06'], type);
-      const object = payout ? 'Payout' : bulk ? 'BulkPayment' : type.startsWith('collect.refund.') ? 'Refund' : type.startsWith('transfer.') ? 'Transfer' : 'Payment';
+      const families: Array<[string, string]> = [
+        ['payout.', 'Payout'],
+        ['bulk_payment.', 'BulkPayment'],
+        ['collect.refund.', 'Refund'],
+        ['transfer.', 'Transfer'],
+        ['settlement.', 'Settlement'],
+        ['settlement_account.', 'SettlementAccount'],
+      ];
+      const object = families.find(([prefix]) => type.startsWith(prefix))?.[1] ?? 'Payment';
       assert.deepEqual(body.properties.data.properties.object, { $ref: `#/components/schemas/${object}` }, type);
       assert.ok(
         operation.parameters.some((p: Json) => p.name === 'X-Service-Signature' && p.required),

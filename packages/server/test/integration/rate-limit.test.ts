@@ -23,7 +23,7 @@ import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases, type TestDatabase } from '../support/test-databases.js';
 
 const sqlite = testDatabases().find((d) => d.name === 'sqlite')!;
-const limits = { createPerMinute: 3, readPerMinute: 5, refundPerMinute: 2, managePerMinute: 4, payoutPerMinute: 6, transferPerMinute: 7 };
+const limits = { createPerMinute: 3, readPerMinute: 5, refundPerMinute: 2, managePerMinute: 4, payoutPerMinute: 6, transferPerMinute: 7, settlementPerMinute: 8 };
 const redisUrl = process.env.AKWE_TEST_REDIS_URL;
 
 /**

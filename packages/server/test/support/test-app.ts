@@ -39,6 +39,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     RATE_LIMIT_MANAGE_PER_MINUTE: '1000000',
     RATE_LIMIT_PAYOUT_PER_MINUTE: '1000000',
     RATE_LIMIT_TRANSFER_PER_MINUTE: '1000000',
+    RATE_LIMIT_SETTLEMENT_PER_MINUTE: '1000000',
     ...env,
   });
 }

@@ -186,6 +186,31 @@ export const errorCatalog = {
     message: "The transfer would take today's transfers above the daily limit.",
     action: 'Send at most what the message says is left today, or wait for the next UTC day.',
   },
+  settlement_account_cooling: {
+    status: 409,
+    message: 'The settlement account was created or changed recently and is not usable yet.',
+    action: 'Wait until the `usable_from` instant the message names (the cooling period protects you from a stolen key redirecting funds), then settle again.',
+  },
+  settlement_account_removed: {
+    status: 409,
+    message: 'The settlement account was removed and cannot receive settlements.',
+    action: 'Register a settlement account and settle to it once its cooling period is over.',
+  },
+  settlement_currency_mismatch: {
+    status: 422,
+    message: "The settlement's currency is not the settlement account's.",
+    action: 'Settle the currency of the account (its `currency`), or register an account in the currency to settle.',
+  },
+  nothing_to_settle: {
+    status: 422,
+    message: 'The available balance is zero: there is nothing to settle.',
+    action: 'Wait for collections to raise the available balance.',
+  },
+  invalid_iban: {
+    status: 400,
+    message: 'The IBAN (or UEMOA RIB) is not valid.',
+    action: 'Send the IBAN as your bank writes it (spaces allowed): the country code, two check digits and the account number; a 24-character UEMOA RIB is accepted with `country`.',
+  },
   idempotency_key_reused: {
     status: 422,
     message: 'This Idempotency-Key was used with a different request body.',

@@ -3,6 +3,8 @@ import type { Clock, IdSource } from '../ports.js';
 import type { Payment, PaymentStatus, Refund } from '../payments/payment.js';
 import type { Payout } from '../payouts/payout.js';
 import type { Transfer } from '../transfers/transfer.js';
+import type { Settlement } from '../settlements/settlement.js';
+import type { SettlementAccount } from '../settlements/settlement-account.js';
 import type { StoredEvent } from './stored-event.js';
 
 export type PayoutEventType = 'initiated' | 'updated' | 'completed' | 'failed' | 'cancelled';
@@ -36,6 +38,19 @@ export class EventFactory {
   /** transfer.sent (the sender's, its side) or transfer.received (the receiver's, its side). */
   transfer(type: 'sent' | 'received', side: Transfer): StoredEvent {
     return this.base(`transfer.${type}`, side, { kind: 'transfer', transfer: { ...side, metadata: { ...side.metadata } } });
+  }
+
+  /** settlement.created, .paid, .failed (docs/settlements.md). */
+  settlement(type: 'created' | 'paid' | 'failed', settlement: Settlement): StoredEvent {
+    return this.base(`settlement.${type}`, settlement, {
+      kind: 'settlement',
+      settlement: { ...settlement, destination: { ...settlement.destination }, metadata: { ...settlement.metadata } },
+    });
+  }
+
+  /** settlement_account.created, .updated, .removed: a change to where money goes is always told. */
+  settlementAccount(type: 'created' | 'updated' | 'removed', account: SettlementAccount): StoredEvent {
+    return this.base(`settlement_account.${type}`, account, { kind: 'settlement_account', account: { ...account, metadata: { ...account.metadata } } });
   }
 
   /** bulk_payment.processing (validated), .completed, .partially_completed, .failed, .cancelled (docs/bulk.md). */

@@ -21,6 +21,12 @@ export const EVENT_TYPES: readonly string[] = [
   'bulk_payment.cancelled',
   'transfer.sent',
   'transfer.received',
+  'settlement.created',
+  'settlement.paid',
+  'settlement.failed',
+  'settlement_account.created',
+  'settlement_account.updated',
+  'settlement_account.removed',
 ];
 
 /** `collect.payment.*`-style families: every prefix of a known type, with `.*`. */

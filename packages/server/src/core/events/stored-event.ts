@@ -2,6 +2,8 @@ import type { BulkBatch, BulkStatusTotal } from '../bulk/bulk-batch.js';
 import type { Payment, Refund } from '../payments/payment.js';
 import type { Payout } from '../payouts/payout.js';
 import type { Transfer } from '../transfers/transfer.js';
+import type { Settlement } from '../settlements/settlement.js';
+import type { SettlementAccount } from '../settlements/settlement-account.js';
 import type { Environment } from '../shared/environment.js';
 
 /** What an event is about, as the domain saw it at that moment; each contract renders it at its edge. */
@@ -10,6 +12,8 @@ export type EventSubject =
   | { kind: 'refund'; refund: Refund; payment: Payment }
   | { kind: 'payout'; payout: Payout }
   | { kind: 'transfer'; transfer: Transfer }
+  | { kind: 'settlement'; settlement: Settlement }
+  | { kind: 'settlement_account'; account: SettlementAccount }
   | { kind: 'bulk_batch'; batch: BulkBatch; totals: BulkStatusTotal[] };
 
 /** The merchant reference of what an event is about (GET /events?reference=). */
@@ -20,6 +24,10 @@ export function subjectReference(subject: EventSubject): string {
     case 'transfer':
       // The receiver's side has no reference of its own: GET /events?reference=<transfer id>.
       return subject.transfer.reference ?? subject.transfer.id;
+    case 'settlement':
+      return subject.settlement.reference;
+    case 'settlement_account':
+      return subject.account.id; // an account has no merchant reference: GET /events?reference=<account id>
     case 'bulk_batch':
       return subject.batch.id; // a batch has no merchant reference: GET /events?reference=<batch id>
     default:

@@ -27,6 +27,9 @@ export const balanceTransactionTypes = [
   'payout_release',
   'transfer_out',
   'transfer_in',
+  'settlement_reservation',
+  'settlement',
+  'settlement_release',
 ] as const;
 export type BalanceTransactionType = (typeof balanceTransactionTypes)[number];
 
@@ -43,7 +46,7 @@ export interface LedgerPosting {
   currency: Currency;
   type: BalanceTransactionType;
   /** What caused it: a payment, a refund, a payout, a transfer. */
-  source: { type: 'payment' | 'refund' | 'payout' | 'transfer' | 'account'; id: string; reference: string | null };
+  source: { type: 'payment' | 'refund' | 'payout' | 'transfer' | 'settlement' | 'account'; id: string; reference: string | null };
   description: string;
   lines: LedgerLine[];
 }

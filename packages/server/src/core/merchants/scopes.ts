@@ -1,4 +1,4 @@
-/** Every permission a key can carry (the contract's collect scopes, then ours for payouts, bulk, transfers and webhooks). */
+/** Every permission a key can carry (the contract's collect scopes, then ours for payouts, bulk, transfers, settlements and webhooks). */
 export const scopes = [
   'collect:read',
   'collect:write',
@@ -9,6 +9,8 @@ export const scopes = [
   'bulk:write',
   'transfers:read',
   'transfers:write',
+  'settlements:read',
+  'settlements:write',
   'webhooks:read',
   'webhooks:write',
 ] as const;

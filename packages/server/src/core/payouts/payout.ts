@@ -50,6 +50,8 @@ export interface Payout {
   createdAt: string;
   updatedAt: string;
   version: number;
+  /** Set on the payout that sends a wallet settlement (its id): its postings are booked as the settlement's. */
+  settlementId?: string;
 }
 
 /** What an operator answered about a payout. */

@@ -13,6 +13,7 @@ export const failureCodes = {
   otp_failed: 'The one-time code was wrong too many times, or refused.',
   expired: 'The payment expired before it was paid.',
   cancelled_by_merchant: 'The merchant cancelled the payment.',
+  bank_rejected: 'The bank refused or returned the transfer of a bank settlement.',
 } as const;
 
 export type FailureCode = keyof typeof failureCodes;

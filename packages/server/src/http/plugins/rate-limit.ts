@@ -23,7 +23,7 @@ import { AkweError } from '../../core/errors/index.js';
 import type { Clock } from '../../core/shared/clock.js';
 import { MemoryRateLimitCounter, RedisRateLimitCounter, type RateLimitCounter } from './rate-limit-store.js';
 
-export type RateLimitBucket = 'create' | 'read' | 'refund' | 'manage' | 'payout' | 'transfer';
+export type RateLimitBucket = 'create' | 'read' | 'refund' | 'manage' | 'payout' | 'transfer' | 'settlement';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -43,6 +43,7 @@ const BUCKET_LABELS: Record<RateLimitBucket, string> = {
   manage: 'management',
   payout: 'payout',
   transfer: 'transfer',
+  settlement: 'settlement',
 };
 
 export interface RateLimitDeps {
@@ -74,6 +75,7 @@ export async function installRateLimits(api: FastifyInstance, deps: RateLimitDep
     manage: deps.limits.managePerMinute,
     payout: deps.limits.payoutPerMinute,
     transfer: deps.limits.transferPerMinute,
+    settlement: deps.limits.settlementPerMinute,
   };
   const failures = failureReporter(api.log);
   const counter: RateLimitCounter = deps.redisUrl

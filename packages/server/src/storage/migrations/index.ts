@@ -20,6 +20,7 @@ import * as operatorDiscrepancies from './0018-operator-discrepancies.js';
 import * as operatorRedirect from './0019-operator-redirect.js';
 import * as lighterCreationWrites from './0020-lighter-creation-writes.js';
 import * as transfers from './0021-transfers.js';
+import * as settlements from './0022-settlements.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019-operator-redirect': operatorRedirect,
   '0020-lighter-creation-writes': lighterCreationWrites,
   '0021-transfers': transfers,
+  '0022-settlements': settlements,
 };

@@ -142,7 +142,8 @@ const TRANSACTION_RECORD = typed({
   reserved_change_minor: 'bigint',
   fee_minor: 'bigint',
   created_at: 'text',
-} satisfies Record<keyof LedgerTransactionTable, PgType>);
+  // settlement_id is left null: the next settlement stamps the transaction.
+} satisfies Record<Exclude<keyof LedgerTransactionTable, 'settlement_id'>, PgType>);
 const TRANSACTION_COLUMNS: readonly Column[] = [['i', 'int'], ...TRANSACTION_RECORD];
 
 const ENTRY_COLUMNS: readonly Column[] = [

@@ -52,6 +52,7 @@ function payoutFromRow(row: Selectable<PayoutTable>): Payout {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     version: row.version,
+    ...(row.settlement_id === null ? {} : { settlementId: row.settlement_id }),
   };
 }
 
@@ -81,6 +82,7 @@ function payoutToRow(p: Payout): Selectable<PayoutTable> {
     created_at: p.createdAt,
     updated_at: p.updatedAt,
     version: p.version,
+    settlement_id: p.settlementId ?? null,
   };
 }
 

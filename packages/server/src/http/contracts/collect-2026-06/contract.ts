@@ -8,6 +8,10 @@ import { PaymentObject, RefundObject } from './payment-schemas.js';
 import { renderDelivery } from './webhook-rendering.js';
 import { transferToWire } from '../../transfers/transfer-mapper.js';
 import { TransferObject } from '../../transfers/transfer-schemas.js';
+import { settlementToWire } from '../../settlements/settlement-mapper.js';
+import { SettlementObject } from '../../settlements/settlement-schemas.js';
+import { settlementAccountToWire } from '../../settlements/settlement-account-mapper.js';
+import { SettlementAccountObject } from '../../settlements/settlement-account-schemas.js';
 
 const routes: FastifyPluginAsyncTypebox<ContractRouteDeps> = async (api, { services, config, destinationUrls }) => {
   await api.register(collectV2026Routes, { catalog: services.catalog, operators: services.operators });
@@ -23,25 +27,29 @@ const routes: FastifyPluginAsyncTypebox<ContractRouteDeps> = async (api, { servi
 
 /**
  * Collect, current contract: payments, refunds and their catalog; its events and webhooks carry its
- * version. Wallet transfers (routes in http/transfers) are of this version's family of objects: their
- * events carry its event_version.
+ * version. Wallet transfers and settlements (routes in http/transfers and http/settlements) are of this
+ * version's family of objects: their events carry its event_version.
  */
 export const collect202606: ContractVersion = {
   name: 'collect-2026-06',
   routes,
   events: {
     version: CURRENT_API_VERSION,
-    subjects: ['payment', 'refund', 'transfer'],
+    subjects: ['payment', 'refund', 'transfer', 'settlement', 'settlement_account'],
     families: [
       { prefix: 'collect.payment.', object: PaymentObject, subject: 'payment' },
       { prefix: 'collect.refund.', object: RefundObject, subject: 'refund' },
       { prefix: 'transfer.', object: TransferObject, subject: 'transfer' },
+      { prefix: 'settlement.', object: SettlementObject, subject: 'settlement' },
+      { prefix: 'settlement_account.', object: SettlementAccountObject, subject: 'settlement_account' },
     ],
     object(subject, publicUrl) {
       if (subject.kind === 'payment') return paymentToWire(subject.payment, publicUrl);
       if (subject.kind === 'refund') return refundToWire(subject.refund);
       if (subject.kind === 'transfer') return transferToWire(subject.transfer);
-      throw new Error(`collect-2026-06 renders payment, refund and transfer events, not ${subject.kind}`);
+      if (subject.kind === 'settlement') return settlementToWire(subject.settlement);
+      if (subject.kind === 'settlement_account') return settlementAccountToWire(subject.account);
+      throw new Error(`collect-2026-06 renders payment, refund, transfer and settlement events, not ${subject.kind}`);
     },
   },
   webhook: { apiVersion: CURRENT_API_VERSION, render: renderDelivery },

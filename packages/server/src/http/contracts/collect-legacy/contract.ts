@@ -14,7 +14,7 @@ export const collectLegacy: ContractVersion = {
   webhook: {
     apiVersion: 'legacy',
     description: '`legacy` receives the earlier contract’s events (collect.completed, …).',
-    limit: { subjects: ['payment'], family: 'collect.payment.*', receives: 'payment events', others: 'refund, payout, bulk and transfer events' },
+    limit: { subjects: ['payment'], family: 'collect.payment.*', receives: 'payment events', others: 'refund, payout, bulk, transfer and settlement events' },
     render: (event, options) => renderLegacyDelivery(event, options),
   },
 };

@@ -26,6 +26,9 @@ import { BulkService } from './core/bulk/bulk-service.js';
 import { BulkBatchRepository } from './storage/repositories/bulk-batch-repository.js';
 import { PayoutRepository } from './storage/repositories/payout-repository.js';
 import { TransferRepository } from './storage/repositories/transfer-repository.js';
+import { SettlementRepository } from './storage/repositories/settlement-repository.js';
+import { SettlementService } from './core/settlements/settlement-service.js';
+import { temporaryAccounts } from './storage/repositories/temporary-settlement-accounts.js';
 import { DEFAULT_TRANSFER_LIMITS, TransferService, type TransferLimits } from './core/transfers/transfer-service.js';
 import { WebhookService } from './core/webhooks/webhook-service.js';
 import type { WebhookStore } from './core/webhooks/webhook-store.js';
@@ -67,6 +70,7 @@ export interface Services {
   ledger: LedgerReader;
   payouts: PayoutService;
   transfers: TransferService;
+  settlements: SettlementService;
   bulk: BulkService;
   /** CSV exports of payments, payouts and balance transactions, read page by page. */
   exports: ExportService;
@@ -154,8 +158,9 @@ export function createServices(options: {
   const calls = new RecordedCalls({ clock, leaseSeconds: options.leaseSeconds, faults: options.faults });
   const transitions = new PaymentTransitions({ catalog: options.catalog, events: eventFactory, clock, checkMinIntervalMs: options.paymentCheckMinIntervalMs });
   const refunds = new RefundService({ store: paymentStore, catalog: options.catalog, operators: meteredOperators, events: eventFactory, clock, newId: ids, calls, transitions });
+  const payoutRows = new PayoutRepository(db, capabilities, idempotency, ledger, signals);
   const payouts = new PayoutService({
-    store: new PayoutRepository(db, capabilities, idempotency, ledger, signals),
+    store: payoutRows,
     catalog: options.catalog,
     operators: meteredOperators,
     events: eventFactory,
@@ -166,6 +171,7 @@ export function createServices(options: {
     discrepancies,
     onDiscrepancy,
   });
+  const settlementRows = new SettlementRepository(db, idempotency, ledger, payoutRows, signals);
   const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics'> = {
     database: options.database,
     catalog: options.catalog,
@@ -203,6 +209,18 @@ export function createServices(options: {
       clock,
       newId: ids,
       limits: options.transferLimits ?? DEFAULT_TRANSFER_LIMITS,
+    }),
+    settlements: new SettlementService({
+      store: settlementRows,
+      accounts: temporaryAccounts(db, clock),
+      ledger,
+      statementLines: (settlementId, page) => settlementRows.statementPage(settlementId, page),
+      payouts,
+      catalog: options.catalog,
+      events: eventFactory,
+      clock,
+      newId: ids,
+      pageSize: options.exportPageSize,
     }),
     refunds,
     bulk: new BulkService({

@@ -64,5 +64,6 @@ export const balanceTransactionsCsvExample = exampleFile(balanceTransactionColum
     feeMinor: 0,
     source: { type: 'payout', id: '0193a7e1-4c5d-7e6f-8a9b-0c1d2e3f4a5b', reference: 'salary-2026-06-042' },
     description: 'Payout salary-2026-06-042 reserved (amount and fee)',
+    settlementId: null,
   },
 ]);

@@ -97,7 +97,11 @@ export class SettlementService {
     const operator = account.kind === 'wallet' ? this.walletOperator(account) : undefined;
     const feeMinor = operator ? feeFor(operator.payout.fee, amountMinor) : 0;
     if (amountMinor - feeMinor < 1) {
-      throw AkweError.ofField('amount_too_low', 'amount', `A settlement of ${amountMinor / 100} ${account.currency} would leave nothing once its fee of ${feeMinor / 100} is taken.`);
+      throw AkweError.ofField(
+        'amount_too_low',
+        'amount',
+        `A settlement of ${amountMinor / 100} ${account.currency} would leave nothing once its fee of ${feeMinor / 100} is taken.`,
+      );
     }
     const draft: Settlement = {
       id,
@@ -221,7 +225,8 @@ export class SettlementService {
   async markPaid(id: string, bankReference: string): Promise<Settlement> {
     const settlement = await this.bankSettlement(id);
     if (settlement.status === 'paid' && settlement.bankReference === bankReference) return settlement;
-    if (settlement.status !== 'pending') throw new AkweError('invalid_state_transition', `Settlement ${id} is ${settlement.status}; only a pending bank settlement can be marked paid.`);
+    if (settlement.status !== 'pending')
+      throw new AkweError('invalid_state_transition', `Settlement ${id} is ${settlement.status}; only a pending bank settlement can be marked paid.`);
     const now = this.now();
     const next: Settlement = { ...settlement, status: 'paid', bankReference, settledAt: now, updatedAt: now };
     return this.saveOrRetry(settlement, next, () => this.markPaid(id, bankReference), [settlementPostings.paid(moneyOf(next))]);
@@ -231,7 +236,8 @@ export class SettlementService {
   async markFailed(id: string, reason: string): Promise<Settlement> {
     const settlement = await this.bankSettlement(id);
     if (settlement.status === 'failed') return settlement;
-    if (settlement.status !== 'pending') throw new AkweError('invalid_state_transition', `Settlement ${id} is ${settlement.status}; only a pending bank settlement can be marked failed.`);
+    if (settlement.status !== 'pending')
+      throw new AkweError('invalid_state_transition', `Settlement ${id} is ${settlement.status}; only a pending bank settlement can be marked failed.`);
     const now = this.now();
     const next: Settlement = { ...settlement, status: 'failed', failureCode: 'bank_rejected', failureMessage: reason, settledAt: now, updatedAt: now };
     return this.saveOrRetry(settlement, next, () => this.markFailed(id, reason), [settlementPostings.released(moneyOf(next))]);

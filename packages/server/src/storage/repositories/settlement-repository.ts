@@ -5,14 +5,7 @@ import type { BalanceTransaction, BalanceTransactionType } from '../../core/ledg
 import type { PayoutStatus } from '../../core/payouts/payout.js';
 import type { Settlement, SettlementDestination, SettlementOrigin, SettlementStatus } from '../../core/settlements/settlement.js';
 import type { SettlementAccountKind } from '../../core/settlements/settlement-account.js';
-import type {
-  NewSettlement,
-  SettlementChange,
-  SettlementFilters,
-  SettlementStore,
-  SettlementToFollow,
-  StatementTotal,
-} from '../../core/settlements/settlement-store.js';
+import type { NewSettlement, SettlementChange, SettlementFilters, SettlementStore, SettlementToFollow, StatementTotal } from '../../core/settlements/settlement-store.js';
 import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import type { FailureCode } from '../../core/shared/failure-codes.js';

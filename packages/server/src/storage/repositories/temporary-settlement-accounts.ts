@@ -26,7 +26,7 @@ export function temporaryAccounts(db: Kysely<Database>, clock: Clock) {
         iban: row.iban,
         bankName: row.bank_name,
         description: row.description,
-        metadata: JSON.parse(row.metadata),
+        metadata: JSON.parse(row.metadata) as Record<string, string>,
         usableFrom: row.usable_from,
         removedAt: row.removed_at,
         createdAt: row.created_at,

@@ -20,6 +20,9 @@ const checkoutPayment = ['simulateCheckoutPayment'];
 const refunding = ['createPaymentRefund'];
 const payoutCreation = ['createPayout'];
 const transferCreation = ['createTransfer'];
+/** A settlement to a wallet makes a payout with the payout checks (operator, phone, amount bounds). */
+const settlementCreation = ['createSettlement'];
+const settlementAccountChanges = ['createSettlementAccount', 'updateSettlementAccount'];
 /** Bulk batch creation; its line problems are `details` of a `validation_error`, not codes of their own. */
 const bulkCreation = ['createBulkPayment', 'importBulkPaymentCsv'];
 const bulkExecution = ['validateBulkPayment'];
@@ -55,16 +58,22 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   invalid_idempotency_key: withIdempotency,
   idempotency_key_reused: withIdempotency,
   idempotency_request_in_progress: withIdempotency,
-  not_found: (route) => route.hasPathParameters || operations(...confirmation)(route),
-  kyc_required: operations(...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation),
-  account_inactive: operations(...creation, ...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation),
+  // A settlement names its account in the body: an unknown one is 404 like a path's.
+  not_found: (route) => route.hasPathParameters || operations(...confirmation, ...settlementCreation)(route),
+  kyc_required: operations(...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
+  account_inactive: operations(...creation, ...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
   unsupported_currency: operations(...creation, ...transferCreation),
-  invalid_operator: operations(...creation, ...checkoutPayment, ...payoutCreation),
-  invalid_phone: operations(...creation, ...checkoutPayment, ...payoutCreation),
-  amount_too_low: operations(...creation, ...checkoutPayment, ...payoutCreation),
-  amount_too_high: operations(...creation, ...checkoutPayment, ...payoutCreation),
-  duplicate_reference: operations(...creation, ...payoutCreation, ...transferCreation),
-  insufficient_balance: operations(...refunding, ...payoutCreation, ...bulkExecution, ...transferCreation),
+  invalid_operator: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, ...settlementAccountChanges),
+  invalid_phone: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, ...settlementAccountChanges),
+  amount_too_low: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation),
+  amount_too_high: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation),
+  duplicate_reference: operations(...creation, ...payoutCreation, ...transferCreation, ...settlementCreation),
+  insufficient_balance: operations(...refunding, ...payoutCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
+  settlement_account_cooling: operations(...settlementCreation),
+  settlement_account_removed: operations(...settlementCreation, 'updateSettlementAccount'),
+  settlement_currency_mismatch: operations(...settlementCreation),
+  nothing_to_settle: operations(...settlementCreation),
+  invalid_iban: operations(...settlementAccountChanges),
   transfer_to_self: operations(...transferCreation),
   unknown_receiver: operations(...transferCreation),
   receiver_inactive: operations(...transferCreation),

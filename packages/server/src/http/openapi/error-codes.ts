@@ -20,6 +20,9 @@ const checkoutPayment = ['simulateCheckoutPayment'];
 const refunding = ['createPaymentRefund'];
 const payoutCreation = ['createPayout'];
 const transferCreation = ['createTransfer'];
+const settlementAccountWrites = ['createSettlementAccount', 'updateSettlementAccount'];
+/** Settlement creation (the settlements part of issue 26) is what refuses an unusable account or an empty balance. */
+const settlementCreation = ['createSettlement'];
 /** Bulk batch creation; its line problems are `details` of a `validation_error`, not codes of their own. */
 const bulkCreation = ['createBulkPayment', 'importBulkPaymentCsv'];
 const bulkExecution = ['validateBulkPayment'];
@@ -59,8 +62,13 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   kyc_required: operations(...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation),
   account_inactive: operations(...creation, ...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation),
   unsupported_currency: operations(...creation, ...transferCreation),
-  invalid_operator: operations(...creation, ...checkoutPayment, ...payoutCreation),
-  invalid_phone: operations(...creation, ...checkoutPayment, ...payoutCreation),
+  invalid_operator: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementAccountWrites),
+  invalid_phone: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementAccountWrites),
+  invalid_iban: operations(...settlementAccountWrites),
+  settlement_account_removed: operations('updateSettlementAccount', ...settlementCreation),
+  settlement_account_cooling: operations(...settlementCreation),
+  settlement_currency_mismatch: operations(...settlementCreation),
+  nothing_to_settle: operations(...settlementCreation),
   amount_too_low: operations(...creation, ...checkoutPayment, ...payoutCreation),
   amount_too_high: operations(...creation, ...checkoutPayment, ...payoutCreation),
   duplicate_reference: operations(...creation, ...payoutCreation, ...transferCreation),

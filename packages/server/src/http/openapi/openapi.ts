@@ -55,6 +55,11 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
           name: 'transfers',
           description: 'Wallet transfers: money moved at once from one Akwe merchant’s available balance to another’s, in the key’s environment. Amounts in centimes (`_minor`).',
         },
+        {
+          name: 'settlements',
+          description:
+            'Settlements: your available balance moved to your own wallet or bank account. Settlement accounts are usable after a cooling period (24 h in live by default) from their creation or last change of destination.',
+        },
         { name: 'balances', description: 'The merchant’s balances per currency and the ledger transactions that moved them. Amounts in centimes.' },
         { name: 'operators', description: 'Which operator a phone number belongs to, from the regulators’ numbering plans.' },
         { name: 'events', description: 'Events for catch-up reads and resends; the same envelope webhooks deliver.' },

@@ -72,14 +72,19 @@ export const SettlementObject = Type.Object(
     failure_message: NullableString,
     statement: Type.Object(
       {
-        opening_available_minor: Type.Integer({ description: inCentimes('The available balance before the first transaction the statement covers (the previous settlement’s closing).') }),
+        opening_available_minor: Type.Integer({
+          description: inCentimes('The available balance before the first transaction the statement covers (the previous settlement’s closing).'),
+        }),
         closing_available_minor: Type.Integer({ description: inCentimes('The available balance right after this settlement’s reservation.') }),
         opening_reserved_minor: Type.Integer(),
         closing_reserved_minor: Type.Integer(),
         url: Type.String({ description: 'The statement, JSON.' }),
         csv_url: Type.String({ description: 'The statement’s lines, CSV.' }),
       },
-      { description: 'The balance transactions since the previous settlement of this currency, up to and with this one’s reservation: opening + their changes = closing, to the centime.' },
+      {
+        description:
+          'The balance transactions since the previous settlement of this currency, up to and with this one’s reservation: opening + their changes = closing, to the centime.',
+      },
     ),
     description: NullableString,
     metadata: MetadataObject,

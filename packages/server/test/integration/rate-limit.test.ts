@@ -310,7 +310,15 @@ async function buildRecordingRoutes(target: TestDatabase, env: Record<string, st
 /** Tiny budgets, each different, so RateLimit-Limit tells which bucket a route spends. */
 const appBudgets = { refund: 1, create: 2, read: 3, manage: 4, payout: 5, transfer: 6, settlement: 7 } as const;
 type Bucket = keyof typeof appBudgets;
-const bucketLabels: Record<Bucket, string> = { refund: 'refund', create: 'payment write', read: 'read', manage: 'management', payout: 'payout', transfer: 'transfer', settlement: 'settlement' };
+const bucketLabels: Record<Bucket, string> = {
+  refund: 'refund',
+  create: 'payment write',
+  read: 'read',
+  manage: 'management',
+  payout: 'payout',
+  transfer: 'transfer',
+  settlement: 'settlement',
+};
 
 /**
  * The budget a route must spend: reads are 'read'; refund creation 'refund'; the other collect

@@ -326,6 +326,21 @@ for (const target of testDatabases()) {
       assert.equal((await t.services.settlementAccounts.usable(scope(merchant.merchantId), kept.id)).id, kept.id);
     });
 
+    it('applies racing changes one after the other (version-checked): none lost, one event each', async () => {
+      const merchant = await t.newMerchant();
+      const account = await create(merchant.testKey, wallet());
+      const changes = Array.from({ length: 6 }, (_, i) => ({ metadata: { [`k${i}`]: 'v' }, description: `change ${i}` }));
+      const results = await Promise.all(changes.map((change) => patch(merchant.testKey, account.id, change)));
+      assert.ok(
+        results.every((res) => res.statusCode === 200),
+        results.map((res) => res.body).join('\n'),
+      );
+      const row = await t.services.database.db.selectFrom('settlement_accounts').select(['version', 'description']).where('id', '=', account.id).executeTakeFirstOrThrow();
+      assert.equal(Number(row.version), 1 + changes.length);
+      assert.ok(changes.some((change) => change.description === row.description));
+      assert.equal((await eventsOf(merchant.testKey, account.id)).filter((event) => event.type === 'settlement_account.updated').length, changes.length);
+    });
+
     it('lists newest first, filters by kind in any case, and pages with cursors bound to the filters', async () => {
       const merchant = await t.newMerchant();
       const first = await create(merchant.testKey, wallet());

@@ -28,8 +28,9 @@ import { PayoutRepository } from './storage/repositories/payout-repository.js';
 import { TransferRepository } from './storage/repositories/transfer-repository.js';
 import { SettlementRepository } from './storage/repositories/settlement-repository.js';
 import { SettlementService } from './core/settlements/settlement-service.js';
-import { temporaryAccounts } from './storage/repositories/temporary-settlement-accounts.js';
 import { DEFAULT_TRANSFER_LIMITS, TransferService, type TransferLimits } from './core/transfers/transfer-service.js';
+import { SettlementAccountRepository } from './storage/repositories/settlement-account-repository.js';
+import { DEFAULT_SETTLEMENT_ACCOUNT_COOLING, SettlementAccountService, type SettlementAccountCooling } from './core/settlements/settlement-account-service.js';
 import { WebhookService } from './core/webhooks/webhook-service.js';
 import type { WebhookStore } from './core/webhooks/webhook-store.js';
 import { ResponseSealing } from './storage/sealed-responses.js';
@@ -71,6 +72,8 @@ export interface Services {
   payouts: PayoutService;
   transfers: TransferService;
   settlements: SettlementService;
+  /** Where each merchant's settlements go (wallets and bank accounts), each usable after its cooling period. */
+  settlementAccounts: SettlementAccountService;
   bulk: BulkService;
   /** CSV exports of payments, payouts and balance transactions, read page by page. */
   exports: ExportService;
@@ -115,6 +118,8 @@ export function createServices(options: {
   bulkMaxLines?: number;
   /** Per-transfer and per-day transfer limits (TRANSFER_MAX_MINOR, TRANSFER_DAILY_MAX_MINOR). */
   transferLimits?: TransferLimits;
+  /** How long a new or changed settlement account waits, live and test (SETTLEMENT_ACCOUNT_COOLING_MS, SETTLEMENT_ACCOUNT_TEST_COOLING_MS). */
+  settlementAccountCooling?: SettlementAccountCooling;
   /** Rows per database read of a CSV export (default 1000; tests make it small to cross pages). */
   exportPageSize?: number;
   /** Default: a registry of its own with the storage gauges and without the process metrics. */
@@ -172,6 +177,14 @@ export function createServices(options: {
     onDiscrepancy,
   });
   const settlementRows = new SettlementRepository(db, idempotency, ledger, payoutRows, signals);
+  const settlementAccounts = new SettlementAccountService({
+    store: new SettlementAccountRepository(db, idempotency, signals),
+    catalog: options.catalog,
+    events: eventFactory,
+    clock,
+    newId: ids,
+    cooling: options.settlementAccountCooling ?? DEFAULT_SETTLEMENT_ACCOUNT_COOLING,
+  });
   const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics'> = {
     database: options.database,
     catalog: options.catalog,
@@ -210,9 +223,10 @@ export function createServices(options: {
       newId: ids,
       limits: options.transferLimits ?? DEFAULT_TRANSFER_LIMITS,
     }),
+    settlementAccounts,
     settlements: new SettlementService({
       store: settlementRows,
-      accounts: temporaryAccounts(db, clock),
+      accounts: settlementAccounts,
       ledger,
       statementLines: (settlementId, page) => settlementRows.statementPage(settlementId, page),
       payouts,

@@ -92,7 +92,11 @@ export interface BalanceTransaction {
 export interface LedgerReader {
   /** Available and reserved per currency; a test balance is opened (with its float) on first sight. */
   balances(scope: TenantScope): Promise<Balance[]>;
-  transactions(scope: TenantScope, filters: { type?: BalanceTransactionType; settlementId?: string; createdGte?: string; createdLte?: string }, page: PageRequest): Promise<Page<BalanceTransaction>>;
+  transactions(
+    scope: TenantScope,
+    filters: { type?: BalanceTransactionType; settlementId?: string; createdGte?: string; createdLte?: string },
+    page: PageRequest,
+  ): Promise<Page<BalanceTransaction>>;
 }
 
 export const DEFAULT_SANDBOX_FLOAT_MINOR = 100_000_000 * 100;

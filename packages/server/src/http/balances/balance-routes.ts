@@ -65,7 +65,12 @@ export const balanceRoutes: FastifyPluginAsyncTypebox<BalanceRoutesOptions> = as
     },
     async (request) => {
       const query = request.query;
-      const filters = { type: query.type, settlementId: query.settlement, createdGte: instantFilter(query.created_gte, 'created_gte'), createdLte: instantFilter(query.created_lte, 'created_lte') };
+      const filters = {
+        type: query.type,
+        settlementId: query.settlement,
+        createdGte: instantFilter(query.created_gte, 'created_gte'),
+        createdLte: instantFilter(query.created_lte, 'created_lte'),
+      };
       const list = readList(request, 'balance_transactions', filters);
       return list.envelope(await ledger.transactions(principalOf(request), filters, list.page), transactionToWire);
     },

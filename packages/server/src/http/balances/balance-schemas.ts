@@ -37,7 +37,9 @@ export const BalanceTransactionObject = Type.Object(
       reference: Type.Union([Type.String(), Type.Null()]),
     }),
     description: Type.String(),
-    settlement: Type.Union([Type.String(), Type.Null()], { description: 'The settlement whose statement covers this transaction; null until the next settlement of its currency.' }),
+    settlement: Type.Union([Type.String(), Type.Null()], {
+      description: 'The settlement whose statement covers this transaction; null until the next settlement of its currency.',
+    }),
     environment: Type.String(),
     created_at: Type.String(),
   },

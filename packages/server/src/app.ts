@@ -24,6 +24,7 @@ import { settlementRoutes } from './http/settlements/settlement-routes.js';
 import { settlementAccountRoutes } from './http/settlements/settlement-account-routes.js';
 import { exportRoutes } from './http/exports/export-routes.js';
 import { webhookEndpointRoutes } from './http/webhooks/webhook-endpoint-routes.js';
+import { dashboardRoutes } from './http/dashboard/dashboard-routes.js';
 import { installAuthentication } from './http/plugins/authentication.js';
 import { answerFrameworkError, installRootErrorHandling, MAX_PATH_PARAMETER_LENGTH } from './http/plugins/framework-errors.js';
 import { installIdempotency } from './http/plugins/idempotency.js';
@@ -116,6 +117,16 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     operators: services.operators,
     publicUrl: config.publicUrl,
     perAddressPerMinute: config.operatorCallbacksPerMinute,
+    redisUrl: config.redisUrl,
+    clock: services.clock,
+  });
+  // The dashboard signs its users in itself (docs/dashboard.md): outside the API-key scope below.
+  await app.register(dashboardRoutes, {
+    prefix: `${API_PREFIX}/dashboard`,
+    dashboard: services.dashboard,
+    serverSecret: services.serverSecret,
+    dev: config.dev,
+    authPerMinute: config.dashboardAuthPerMinute,
     redisUrl: config.redisUrl,
     clock: services.clock,
   });

@@ -105,6 +105,12 @@ export interface Config {
   hsts: HstsConfig;
   /** The Prometheus listener (src/metrics/metrics-server.ts); off unless METRICS_PORT is set. */
   metrics: MetricsListenerConfig;
+  /** The dashboard's emails go through this SMTP server (SMTP_URL); unset: files in <data dir>/mailbox. */
+  smtpUrl: string | undefined;
+  /** The From of the dashboard's emails (MAIL_FROM). */
+  mailFrom: string;
+  /** Dashboard sign-in, sign-up and password-reset requests per client address and minute (RATE_LIMIT_DASHBOARD_AUTH_PER_IP). */
+  dashboardAuthPerMinute: number;
 }
 
 /** `GET /metrics` on a port of its own, apart from the API, on a private address. */
@@ -172,6 +178,9 @@ export const configVariables = [
   'HSTS_INCLUDE_SUBDOMAINS',
   'METRICS_PORT',
   'METRICS_HOST',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'RATE_LIMIT_DASHBOARD_AUTH_PER_IP',
 ] as const;
 
 export type ConfigVariable = (typeof configVariables)[number];
@@ -374,6 +383,9 @@ export function loadConfig(env: Env = process.env): Config {
       includeSubDomains: reader.boolean('HSTS_INCLUDE_SUBDOMAINS', false),
     },
     metrics: metricsListener(reader, port),
+    smtpUrl: reader.url('SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: reader.string('MAIL_FROM', 'Akwe <no-reply@localhost>'),
+    dashboardAuthPerMinute: reader.integer('RATE_LIMIT_DASHBOARD_AUTH_PER_IP', 20, 1, 1_000_000),
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   if (Array.isArray(config.trustProxy)) Object.freeze(config.trustProxy);

@@ -18,6 +18,7 @@ import { SandboxOperator } from './operators/sandbox/sandbox-operator.js';
 import { systemClock } from './core/shared/clock.js';
 import { BreakerConnector } from './operators/circuit-breaker.js';
 import { AkweMetrics } from './metrics/akwe-metrics.js';
+import { configuredMailer } from './notifications/configured-mailer.js';
 
 export interface RuntimeOptions {
   operators?: OperatorConnectors;
@@ -58,6 +59,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     bulkMaxLines: config.bulkMaxLines,
     transferLimits: { maxMinor: config.transferMaxMinor, dailyMaxMinor: config.transferDailyMaxMinor },
     settlementAccountCooling: { liveMs: config.settlementAccountCoolingMs, testMs: config.settlementAccountTestCoolingMs },
+    mailer: configuredMailer(config, options.logger),
+    publicUrl: config.publicUrl,
   });
 }
 

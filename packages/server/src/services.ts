@@ -53,6 +53,11 @@ import { MeteredOperators } from './metrics/metered-operators.js';
 import { contractVersions } from './http/contracts/index.js';
 import { ExportService } from './core/exports/export-service.js';
 import { ExportQueries } from './storage/repositories/export-queries.js';
+import { DashboardService } from './core/dashboard/dashboard-service.js';
+import type { Mailer } from './core/dashboard/mailer.js';
+import { SessionTokens } from './core/dashboard/session-tokens.js';
+import { SIGN_IN_THROTTLE_RULES, SignInThrottle } from './core/dashboard/sign-in-throttle.js';
+import { DashboardRepository } from './storage/repositories/dashboard-repository.js';
 
 export interface Services {
   database: AkweDatabase;
@@ -87,6 +92,8 @@ export interface Services {
   serverSecret: () => string;
   /** This process's Prometheus metrics (its own registry). */
   metrics: AkweMetrics;
+  /** Dashboard users, sessions, invitations and roles (docs/dashboard.md). */
+  dashboard: DashboardService;
 }
 
 export function createServices(options: {
@@ -124,6 +131,10 @@ export function createServices(options: {
   exportPageSize?: number;
   /** Default: a registry of its own with the storage gauges and without the process metrics. */
   metrics?: AkweMetrics;
+  /** Where the dashboard's emails go (src/notifications/configured-mailer.ts); none: sending one fails. */
+  mailer?: Mailer;
+  /** PUBLIC_URL, for the links in the dashboard's emails. */
+  publicUrl?: string;
 }): Services {
   const clock = options.clock ?? systemClock;
   const ids = options.newId ?? newId;
@@ -185,7 +196,7 @@ export function createServices(options: {
     newId: ids,
     cooling: options.settlementAccountCooling ?? DEFAULT_SETTLEMENT_ACCOUNT_COOLING,
   });
-  const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics'> = {
+  const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics' | 'dashboard'> = {
     database: options.database,
     catalog: options.catalog,
     clock,
@@ -250,5 +261,16 @@ export function createServices(options: {
     }),
   };
   const checkout = new CheckoutService({ store: paymentStore, payments: services.payments, merchants, catalog: options.catalog, clock });
-  return { ...services, checkout, serverSecret, metrics };
+  const dashboard = new DashboardService({
+    store: new DashboardRepository(db, capabilities),
+    merchants,
+    mailer: options.mailer ?? { send: () => Promise.reject(new Error('no mailer configured for the dashboard')) },
+    tokens: new SessionTokens(serverSecret, clock),
+    throttle: new SignInThrottle(clock, SIGN_IN_THROTTLE_RULES),
+    sealer: secretBox,
+    clock,
+    newId: ids,
+    publicUrl: options.publicUrl ?? 'http://localhost:8080',
+  });
+  return { ...services, checkout, serverSecret, metrics, dashboard };
 }

@@ -25,12 +25,62 @@ export interface MerchantStatusChangeTable {
   changed_at: string;
 }
 
+/** Dashboard users (0023); email lower-cased, totp_secret sealed. */
 export interface UserTable {
   id: string;
-  merchant_id: string;
   email: string;
+  name: string;
   password_hash: string;
+  totp_secret: string | null;
+  totp_enabled_at: string | null;
+  email_verified_at: string | null;
+  sessions_revoked_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MembershipTable {
+  user_id: string;
+  merchant_id: string;
   role: string;
+  created_at: string;
+}
+
+export interface RefreshTokenTable {
+  id: string;
+  user_id: string;
+  family_id: string;
+  token_hash: string;
+  expires_at: string;
+  revoked_at: string | null;
+  replaced_by: string | null;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: string;
+}
+
+export interface EmailTokenTable {
+  id: string;
+  purpose: string;
+  token_hash: string;
+  email: string;
+  user_id: string | null;
+  merchant_id: string | null;
+  role: string | null;
+  invited_by: string | null;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface AuditLogTable {
+  id: string;
+  merchant_id: string | null;
+  user_id: string | null;
+  action: string;
+  target: string | null;
+  ip: string | null;
+  user_agent: string | null;
   created_at: string;
 }
 
@@ -421,6 +471,10 @@ export interface Database {
   merchants: MerchantTable;
   merchant_status_changes: MerchantStatusChangeTable;
   users: UserTable;
+  memberships: MembershipTable;
+  refresh_tokens: RefreshTokenTable;
+  email_tokens: EmailTokenTable;
+  audit_log: AuditLogTable;
   api_keys: ApiKeyTable;
   events: EventTable;
   idempotency_records: IdempotencyRecordTable;

@@ -10,6 +10,7 @@ import type { Clock } from '../../src/core/ports.js';
 import type { OperatorConnectors } from '../../src/core/operators/operator-connector.js';
 import type { PhaseFaults } from '../../src/core/operators/recorded-call.js';
 import { createServices, type Services } from '../../src/services.js';
+import { configuredMailer } from '../../src/notifications/configured-mailer.js';
 import type { Resolver } from '../../src/webhooks/ssrf-guard.js';
 import { exampleHostsResolver } from './example-hosts.js';
 import type { OpenTestDatabase, TestDatabase } from './test-databases.js';
@@ -81,6 +82,8 @@ export async function buildTestApp(
     transferLimits: { maxMinor: config.transferMaxMinor, dailyMaxMinor: config.transferDailyMaxMinor },
     settlementAccountCooling: { liveMs: config.settlementAccountCoolingMs, testMs: config.settlementAccountTestCoolingMs },
     exportPageSize: options.exportPageSize,
+    mailer: configuredMailer(config),
+    publicUrl: config.publicUrl,
   });
   const app = await buildApp({ config, services, logger: options.logger, apiExtensions: options.apiExtensions, resolver: options.resolver ?? exampleHostsResolver() });
   await options.beforeReady?.(app);

@@ -235,6 +235,56 @@ export const errorCatalog = {
     message: 'This operation exists only in the test environment.',
     action: 'Use a test key (`ak_test_…`); this operation simulates a customer and has no live counterpart.',
   },
+  // The dashboard API (/api/v1/dashboard, docs/dashboard.md).
+  invalid_environment: {
+    status: 400,
+    message: 'X-Service-Environment must be test or live.',
+    action: 'Send `X-Service-Environment: test` or `live`, or leave the header out for test.',
+  },
+  invalid_credentials: {
+    status: 401,
+    message: 'The email address or the password (or the second-factor code) is not right.',
+    action:
+      'Check the address and the password and try again; after several failures sign-in is paused for a while (see `Retry-After`). Forgot the password? Ask for a reset link.',
+  },
+  invalid_session: {
+    status: 401,
+    message: 'The dashboard session is missing, expired or revoked.',
+    action: 'Send the access token as `Authorization: Bearer <token>`; when it has expired, get a new one from POST /api/v1/dashboard/auth/refresh, or sign in again.',
+  },
+  email_not_verified: {
+    status: 403,
+    message: 'The email address is not verified yet.',
+    action: 'Open the link of the verification email we sent at sign-up, then sign in.',
+  },
+  insufficient_role: {
+    status: 403,
+    message: 'Your role in this merchant does not allow this action.',
+    action: 'Ask an owner or admin of the merchant for a role that allows it (the roles table is in the dashboard documentation).',
+  },
+  csrf_token_invalid: {
+    status: 403,
+    message: 'The CSRF token is missing or does not match the session.',
+    action: 'Send the `csrf_token` of the last sign-in or refresh (also in the `akwe_csrf` cookie) as the `X-CSRF-Token` header.',
+  },
+  invalid_email_token: {
+    status: 400,
+    message: 'The link is invalid, expired or already used.',
+    action: 'Ask for a new link (a new invitation, a new password reset, or sign up again for a verification email).',
+  },
+  invalid_totp_code: {
+    status: 400,
+    message: 'The authenticator code is not right.',
+    action: 'Enter the current 6-digit code of your authenticator app; check that the device’s clock is right.',
+  },
+  totp_already_enabled: { status: 409, message: 'Two-factor sign-in is already on.', action: 'Turn it off first (with a current code) to enrol a new device.' },
+  totp_not_enabled: { status: 409, message: 'Two-factor sign-in is not on.', action: 'Enrol first (POST /api/v1/dashboard/me/totp), then confirm with a code.' },
+  last_owner: {
+    status: 409,
+    message: 'The merchant would have no owner left.',
+    action: 'Make another member owner first, then change or remove this one.',
+  },
+  already_member: { status: 409, message: 'This person is already a member of the merchant.', action: 'Change their role instead of inviting them again.' },
 } as const satisfies Record<string, { status: number; message: string; action: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;

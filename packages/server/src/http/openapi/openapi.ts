@@ -64,11 +64,22 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
         { name: 'operators', description: 'Which operator a phone number belongs to, from the regulators’ numbering plans.' },
         { name: 'events', description: 'Events for catch-up reads and resends; the same envelope webhooks deliver.' },
         { name: 'webhooks', description: 'Webhook endpoints, their secrets and deliveries; the events they receive are under `webhooks`.' },
+        {
+          name: 'dashboard',
+          description:
+            'The merchant dashboard’s own API: users, sign-in, sessions, team and roles. Signed in with a session (access token), not an API key; the active environment is X-Service-Environment (docs/dashboard.md).',
+        },
       ],
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' },
           apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          dashboardSession: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'Authorization: Bearer <dashboard access token> (POST /api/v1/dashboard/auth/sign-in)',
+          },
         },
       },
       security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],

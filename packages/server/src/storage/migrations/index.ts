@@ -21,6 +21,7 @@ import * as operatorRedirect from './0019-operator-redirect.js';
 import * as lighterCreationWrites from './0020-lighter-creation-writes.js';
 import * as transfers from './0021-transfers.js';
 import * as settlements from './0022-settlements.js';
+import * as dashboardUsers from './0023-dashboard-users.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0020-lighter-creation-writes': lighterCreationWrites,
   '0021-transfers': transfers,
   '0022-settlements': settlements,
+  '0023-dashboard-users': dashboardUsers,
 };

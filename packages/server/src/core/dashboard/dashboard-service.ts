@@ -1,0 +1,457 @@
+import { AkweError } from '../errors/index.js';
+import type { MerchantService } from '../merchants/merchant-service.js';
+import type { Clock } from '../shared/clock.js';
+import { isoNow } from '../shared/clock.js';
+import type { IdSource } from '../shared/ids.js';
+import type { AuditAction, DashboardStore, DashboardUser, EmailTokenPurpose, Member, Membership, RequestOrigin, UserMembership } from './dashboard-user.js';
+import type { Mailer } from './mailer.js';
+import { hashOpaqueToken, looksLikeOpaqueToken, newOpaqueToken } from './opaque-tokens.js';
+import { checkPasswordRules, decoyPasswordHash, hashPassword, passwordMatches } from './passwords.js';
+import { may, mayAssign, type Action, type Role } from './permissions.js';
+import type { SessionTokens } from './session-tokens.js';
+import type { SignInThrottle } from './sign-in-throttle.js';
+import { newTotpSecret, totpCodeMatches, totpUrl } from './totp.js';
+
+export const REFRESH_TOKEN_DAYS = 14;
+const HOUR_MS = 3_600_000;
+/** How long each email link works. */
+const EMAIL_TOKEN_TTL_MS: Record<EmailTokenPurpose, number> = { verify: 48 * HOUR_MS, invite: 7 * 24 * HOUR_MS, reset: HOUR_MS };
+
+export interface SecretSealer {
+  seal(plaintext: string): string;
+  open(sealed: string): string;
+}
+
+export interface DashboardServiceDeps {
+  store: DashboardStore;
+  merchants: MerchantService;
+  mailer: Mailer;
+  tokens: SessionTokens;
+  throttle: SignInThrottle;
+  /** Seals TOTP secrets (the server's SecretBox). */
+  sealer: SecretSealer;
+  clock: Clock;
+  newId: IdSource;
+  /** PUBLIC_URL: the links in emails point there. */
+  publicUrl: string;
+}
+
+/** A signed-in session: the short access token and the rotating refresh token (a cookie at the edge). */
+export interface Session {
+  user: DashboardUser;
+  accessToken: string;
+  expiresInSeconds: number;
+  refreshToken: string;
+  refreshExpiresAt: string;
+}
+
+export type SignInResult = { kind: 'session'; session: Session } | { kind: 'totp_required'; challengeToken: string; expiresInSeconds: number };
+
+/** The signed-in user as every dashboard request sees them, memberships read fresh. */
+export interface DashboardCaller {
+  user: DashboardUser;
+  memberships: UserMembership[];
+}
+
+/** A caller acting in one merchant, with their role there. */
+export interface MemberCaller {
+  user: DashboardUser;
+  merchantId: string;
+  role: Role;
+}
+
+const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+function checkEmail(email: string): string {
+  const normalised = normaliseEmail(email);
+  if (normalised.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(normalised)) {
+    throw AkweError.ofField('validation_error', 'email', 'email must be an email address');
+  }
+  return normalised;
+}
+
+function checkName(name: string, field: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || trimmed.length > 200) throw AkweError.ofField('validation_error', field, `${field} must be 1 to 200 characters`);
+  return trimmed;
+}
+
+/**
+ * Dashboard users (docs/dashboard.md): sign-up with a merchant, email verification, password
+ * sign-in with an optional TOTP step, rotating refresh tokens, password reset, invitations and
+ * roles. Every answer that could tell whether an address has an account is the same either way.
+ */
+export class DashboardService {
+  constructor(private readonly deps: DashboardServiceDeps) {}
+
+  /**
+   * Creates the user, their merchant (owner) and sends the verification link. An address that has
+   * an account already gets an email saying so instead, and the caller the same answer.
+   */
+  async signUp(input: { email: string; name: string; password: string; merchantName: string }, origin: RequestOrigin): Promise<void> {
+    const email = checkEmail(input.email);
+    const name = checkName(input.name, 'name');
+    const merchantName = checkName(input.merchantName, 'merchant_name');
+    checkPasswordRules(input.password);
+    const now = this.now();
+    const user: DashboardUser = {
+      id: this.deps.newId(),
+      email,
+      name,
+      passwordHash: await hashPassword(input.password),
+      totpSecretSealed: null,
+      totpEnabledAt: null,
+      emailVerifiedAt: null,
+      sessionsRevokedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    if (!(await this.deps.store.insertUser(user))) {
+      await this.deps.mailer.send({
+        to: email,
+        subject: 'Your Akwe account',
+        text: `Someone (perhaps you) tried to sign up to Akwe with this address, which has an account already.\n\nSign in: ${this.link('sign-in')}\nForgot your password? ${this.link('password-reset')}\n`,
+      });
+      return;
+    }
+    // The merchant is created without API keys: its people create them from the dashboard.
+    const { merchant } = await this.deps.merchants.createMerchant({ name: merchantName, keyEnvironments: [], actor: `user:${user.id}` });
+    await this.deps.store.insertMembership({ userId: user.id, merchantId: merchant.id, role: 'owner', createdAt: now });
+    await this.audit('user.signed_up', { userId: user.id, merchantId: merchant.id, target: user.id }, origin);
+    const token = await this.newEmailToken('verify', { email, userId: user.id });
+    await this.deps.mailer.send({
+      to: email,
+      subject: 'Verify your email address for Akwe',
+      text: `Welcome to Akwe, ${name}.\n\nOpen this link to verify your address (it works for 48 hours):\n${this.link('verify-email', token)}\n`,
+    });
+  }
+
+  async verifyEmail(token: string, origin: RequestOrigin): Promise<void> {
+    const used = await this.useEmailToken(token, 'verify');
+    if (!used.userId) throw new AkweError('invalid_email_token');
+    const now = this.now();
+    await this.deps.store.updateUser(used.userId, { emailVerifiedAt: now, updatedAt: now });
+    await this.audit('user.email_verified', { userId: used.userId, target: used.userId }, origin);
+  }
+
+  async signIn(input: { email: string; password: string }, origin: RequestOrigin): Promise<SignInResult> {
+    const email = normaliseEmail(input.email);
+    const keys = { email, ip: origin.ip };
+    this.refuseWhileLocked(keys);
+    const user = await this.deps.store.findUserByEmail(email);
+    // An unknown address costs one argon2 verification too, and gets the same answer.
+    const matches = await passwordMatches(user?.passwordHash ?? (await decoyPasswordHash()), input.password);
+    if (!user || !matches) {
+      this.deps.throttle.failed(keys);
+      await this.audit('sign_in.failed', { userId: user?.id ?? null, target: email }, origin);
+      throw new AkweError('invalid_credentials');
+    }
+    if (user.emailVerifiedAt === null) throw new AkweError('email_not_verified');
+    if (user.totpEnabledAt !== null) {
+      const challenge = await this.deps.tokens.issue(user.id, 'totp');
+      return { kind: 'totp_required', challengeToken: challenge.token, expiresInSeconds: challenge.expiresInSeconds };
+    }
+    this.deps.throttle.succeeded(keys);
+    await this.audit('sign_in.succeeded', { userId: user.id, target: email }, origin);
+    return { kind: 'session', session: await this.startSession(user, origin) };
+  }
+
+  /** The second step: the challenge from signIn and the authenticator's code. Wrong codes count as failures. */
+  async signInWithTotp(input: { challengeToken: string; code: string }, origin: RequestOrigin): Promise<Session> {
+    const verified = await this.deps.tokens.verify(input.challengeToken, 'totp');
+    const user = verified && (await this.deps.store.findUserById(verified.userId));
+    if (!user || user.totpEnabledAt === null || user.totpSecretSealed === null) throw new AkweError('invalid_credentials');
+    const keys = { email: user.email, ip: origin.ip };
+    this.refuseWhileLocked(keys);
+    if (!totpCodeMatches(this.deps.sealer.open(user.totpSecretSealed), input.code, this.deps.clock.now())) {
+      this.deps.throttle.failed(keys);
+      await this.audit('sign_in.failed', { userId: user.id, target: user.email }, origin);
+      throw new AkweError('invalid_credentials');
+    }
+    this.deps.throttle.succeeded(keys);
+    await this.audit('sign_in.succeeded', { userId: user.id, target: user.email }, origin);
+    return this.startSession(user, origin);
+  }
+
+  /**
+   * Rotates the refresh token: the presented one is revoked and a new one of the same family
+   * returned. A token presented again after its rotation means it was copied: the whole family is
+   * revoked, and whoever holds it (the thief or the user) must sign in again.
+   */
+  async refresh(refreshToken: string | undefined, origin: RequestOrigin): Promise<Session> {
+    if (!looksLikeOpaqueToken(refreshToken)) throw new AkweError('invalid_session');
+    const now = this.now();
+    const record = await this.deps.store.findRefreshToken(hashOpaqueToken(refreshToken));
+    if (!record) throw new AkweError('invalid_session');
+    if (record.revokedAt !== null) {
+      if (record.replacedBy !== null) await this.deps.store.revokeRefreshFamily(record.familyId, now);
+      throw new AkweError('invalid_session');
+    }
+    if (record.expiresAt <= now) throw new AkweError('invalid_session');
+    const user = await this.deps.store.findUserById(record.userId);
+    if (!user) throw new AkweError('invalid_session');
+    const next = this.newRefreshToken(user.id, record.familyId, origin);
+    if (!(await this.deps.store.rotateRefreshToken(record.id, next.record, now))) {
+      // Rotated by a concurrent request with the same token: that is reuse too.
+      await this.deps.store.revokeRefreshFamily(record.familyId, now);
+      throw new AkweError('invalid_session');
+    }
+    const access = await this.deps.tokens.issue(user.id, 'access');
+    return { user, accessToken: access.token, expiresInSeconds: access.expiresInSeconds, refreshToken: next.token, refreshExpiresAt: next.record.expiresAt };
+  }
+
+  /** Ends the session the refresh token belongs to (its family); an unknown token is not an error. */
+  async signOut(refreshToken: string | undefined): Promise<void> {
+    if (!looksLikeOpaqueToken(refreshToken)) return;
+    const record = await this.deps.store.findRefreshToken(hashOpaqueToken(refreshToken));
+    if (record) await this.deps.store.revokeRefreshFamily(record.familyId, this.now());
+  }
+
+  /** Every refresh token of the user revoked, and every access token issued so far refused. */
+  async signOutEverywhere(user: DashboardUser, origin: RequestOrigin): Promise<void> {
+    await this.deps.store.revokeAllSessions(user.id, this.now());
+    await this.audit('sessions.revoked', { userId: user.id, target: user.id }, origin);
+  }
+
+  /** Always accepted (the caller learns nothing); a link is mailed only when the address has an account. */
+  async requestPasswordReset(rawEmail: string, origin: RequestOrigin): Promise<void> {
+    const email = normaliseEmail(rawEmail);
+    const user = await this.deps.store.findUserByEmail(email);
+    if (!user) return;
+    const token = await this.newEmailToken('reset', { email, userId: user.id });
+    await this.audit('password_reset.requested', { userId: user.id, target: email }, origin);
+    await this.deps.mailer.send({
+      to: email,
+      subject: 'Reset your Akwe password',
+      text: `Open this link to choose a new password (it works for one hour):\n${this.link('password-reset', token)}\n\nIf you did not ask for this, ignore this email: your password stays as it is.\n`,
+    });
+  }
+
+  /** Sets the new password and signs the user out everywhere. Opening the link also proves the address. */
+  async completePasswordReset(input: { token: string; password: string }, origin: RequestOrigin): Promise<void> {
+    checkPasswordRules(input.password);
+    const passwordHash = await hashPassword(input.password);
+    const used = await this.useEmailToken(input.token, 'reset');
+    if (!used.userId) throw new AkweError('invalid_email_token');
+    const now = this.now();
+    await this.deps.store.resetPassword(used.userId, passwordHash, now);
+    const user = await this.deps.store.findUserById(used.userId);
+    if (user && user.emailVerifiedAt === null) await this.deps.store.updateUser(user.id, { emailVerifiedAt: now, updatedAt: now });
+    this.deps.throttle.succeeded({ email: used.email, ip: null });
+    await this.audit('password_reset.completed', { userId: used.userId, target: used.email }, origin);
+  }
+
+  /** The caller of a dashboard request, from its access token; undefined for anything not a live session. */
+  async authenticate(accessToken: string): Promise<DashboardCaller | undefined> {
+    const verified = await this.deps.tokens.verify(accessToken, 'access');
+    if (!verified) return undefined;
+    const user = await this.deps.store.findUserById(verified.userId);
+    if (!user) return undefined;
+    if (user.sessionsRevokedAt !== null && verified.issuedAtMs < Date.parse(user.sessionsRevokedAt)) return undefined;
+    return { user, memberships: await this.deps.store.listMembershipsOfUser(user.id) };
+  }
+
+  /**
+   * The caller's role in the merchant, checked against the action. Not a member: 404, as for any
+   * object of another merchant; a member whose role lacks the action: 403.
+   */
+  async actingIn(user: DashboardUser, merchantId: string, action: Action): Promise<MemberCaller> {
+    const membership = await this.deps.store.findMembership(user.id, merchantId);
+    if (!membership) throw new AkweError('not_found', `no merchant with id ${merchantId}`);
+    if (!may(membership.role, action)) throw new AkweError('insufficient_role', `Your role (${membership.role}) does not allow ${action}.`);
+    return { user, merchantId, role: membership.role };
+  }
+
+  async invite(caller: MemberCaller, input: { email: string; role: Role }, origin: RequestOrigin): Promise<void> {
+    const email = checkEmail(input.email);
+    if (!mayAssign(caller.role, undefined, input.role)) throw new AkweError('insufficient_role', 'Only an owner may invite an owner.');
+    const existing = await this.deps.store.findUserByEmail(email);
+    if (existing && (await this.deps.store.findMembership(existing.id, caller.merchantId))) throw new AkweError('already_member');
+    const merchant = await this.deps.merchants.getMerchant(caller.merchantId);
+    const token = await this.newEmailToken('invite', { email, userId: existing?.id ?? null, merchantId: caller.merchantId, role: input.role, invitedBy: caller.user.id });
+    await this.audit('invitation.created', { userId: caller.user.id, merchantId: caller.merchantId, target: `${email} as ${input.role}` }, origin);
+    await this.deps.mailer.send({
+      to: email,
+      subject: `${caller.user.name} invites you to ${merchant.name} on Akwe`,
+      text: `${caller.user.name} invites you to join ${merchant.name} on Akwe as ${input.role}.\n\nAccept (the link works for 7 days):\n${this.link('accept-invitation', token)}\n`,
+    });
+  }
+
+  /**
+   * Accepts an invitation. An address without an account gets one (name and password required
+   * then; the link proves the address); an existing account just gains the membership.
+   */
+  async acceptInvitation(input: { token: string; name?: string; password?: string }, origin: RequestOrigin): Promise<Membership> {
+    if (!looksLikeOpaqueToken(input.token)) throw new AkweError('invalid_email_token');
+    const tokenHash = hashOpaqueToken(input.token);
+    const now = this.now();
+    const pending = await this.deps.store.findEmailToken(tokenHash, 'invite');
+    if (!pending || pending.usedAt !== null || pending.expiresAt <= now) throw new AkweError('invalid_email_token');
+    let newUser: DashboardUser | undefined;
+    if (!(await this.deps.store.findUserByEmail(pending.email))) {
+      if (input.name === undefined) throw AkweError.ofField('validation_error', 'name', 'name is required to create your account');
+      if (input.password === undefined) throw AkweError.ofField('validation_error', 'password', 'password is required to create your account');
+      checkPasswordRules(input.password);
+      newUser = {
+        id: this.deps.newId(),
+        email: pending.email,
+        name: checkName(input.name, 'name'),
+        passwordHash: await hashPassword(input.password),
+        totpSecretSealed: null,
+        totpEnabledAt: null,
+        emailVerifiedAt: now,
+        sessionsRevokedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+    }
+    const accepted = await this.deps.store.acceptInvitation(tokenHash, now, newUser);
+    if (!accepted || !accepted.token.merchantId || !accepted.token.role) throw new AkweError('invalid_email_token');
+    await this.audit(
+      'invitation.accepted',
+      { userId: accepted.userId, merchantId: accepted.token.merchantId, target: `${accepted.token.email} as ${accepted.token.role}` },
+      origin,
+    );
+    return { userId: accepted.userId, merchantId: accepted.token.merchantId, role: accepted.token.role, createdAt: now };
+  }
+
+  listMembers(caller: MemberCaller): Promise<Member[]> {
+    return this.deps.store.listMembers(caller.merchantId);
+  }
+
+  async changeRole(caller: MemberCaller, userId: string, role: Role, origin: RequestOrigin): Promise<Member> {
+    const current = await this.deps.store.findMembership(userId, caller.merchantId);
+    if (!current) throw new AkweError('not_found', `no member with id ${userId}`);
+    if (!mayAssign(caller.role, current.role, role)) throw new AkweError('insufficient_role', 'Only an owner may make or unmake an owner.');
+    const outcome = await this.deps.store.changeMembership(caller.merchantId, userId, role);
+    if (outcome === 'not_found') throw new AkweError('not_found', `no member with id ${userId}`);
+    if (outcome === 'last_owner') throw new AkweError('last_owner');
+    await this.audit('member.role_changed', { userId: caller.user.id, merchantId: caller.merchantId, target: `${userId}: ${current.role} -> ${role}` }, origin);
+    const member = (await this.deps.store.listMembers(caller.merchantId)).find((m) => m.userId === userId);
+    if (!member) throw new AkweError('not_found', `no member with id ${userId}`);
+    return member;
+  }
+
+  async removeMember(caller: MemberCaller, userId: string, origin: RequestOrigin): Promise<void> {
+    const current = await this.deps.store.findMembership(userId, caller.merchantId);
+    if (!current) throw new AkweError('not_found', `no member with id ${userId}`);
+    if (!mayAssign(caller.role, current.role, undefined)) throw new AkweError('insufficient_role', 'Only an owner may remove an owner.');
+    const outcome = await this.deps.store.changeMembership(caller.merchantId, userId, null);
+    if (outcome === 'not_found') throw new AkweError('not_found', `no member with id ${userId}`);
+    if (outcome === 'last_owner') throw new AkweError('last_owner');
+    await this.audit('member.removed', { userId: caller.user.id, merchantId: caller.merchantId, target: `${userId} (${current.role})` }, origin);
+  }
+
+  /** Starts (or restarts) enrolment: a new secret, in force only once confirmed with a code. */
+  async enrollTotp(user: DashboardUser): Promise<{ otpauthUrl: string; secret: string }> {
+    if (user.totpEnabledAt !== null) throw new AkweError('totp_already_enabled');
+    const secret = newTotpSecret();
+    await this.deps.store.updateUser(user.id, { totpSecretSealed: this.deps.sealer.seal(secret), updatedAt: this.now() });
+    return { otpauthUrl: totpUrl(secret, user.email), secret };
+  }
+
+  async confirmTotp(user: DashboardUser, code: string, origin: RequestOrigin): Promise<void> {
+    if (user.totpEnabledAt !== null) throw new AkweError('totp_already_enabled');
+    if (user.totpSecretSealed === null) throw new AkweError('totp_not_enabled');
+    if (!totpCodeMatches(this.deps.sealer.open(user.totpSecretSealed), code, this.deps.clock.now()))
+      throw AkweError.ofField('invalid_totp_code', 'code', 'The authenticator code is not right.');
+    const now = this.now();
+    await this.deps.store.updateUser(user.id, { totpEnabledAt: now, updatedAt: now });
+    await this.audit('totp.enabled', { userId: user.id, target: user.id }, origin);
+  }
+
+  async disableTotp(user: DashboardUser, code: string, origin: RequestOrigin): Promise<void> {
+    if (user.totpEnabledAt === null || user.totpSecretSealed === null) throw new AkweError('totp_not_enabled');
+    if (!totpCodeMatches(this.deps.sealer.open(user.totpSecretSealed), code, this.deps.clock.now()))
+      throw AkweError.ofField('invalid_totp_code', 'code', 'The authenticator code is not right.');
+    await this.deps.store.updateUser(user.id, { totpEnabledAt: null, totpSecretSealed: null, updatedAt: this.now() });
+    await this.audit('totp.disabled', { userId: user.id, target: user.id }, origin);
+  }
+
+  private refuseWhileLocked(keys: { email: string; ip: string | null }): void {
+    const retryAfterSeconds = this.deps.throttle.retryAfterSeconds(keys);
+    if (retryAfterSeconds !== undefined) {
+      throw new AkweError('rate_limited', `Too many failed sign-ins; retry in ${retryAfterSeconds} s.`, { retryAfterSeconds });
+    }
+  }
+
+  private async startSession(user: DashboardUser, origin: RequestOrigin): Promise<Session> {
+    const refresh = this.newRefreshToken(user.id, this.deps.newId(), origin);
+    await this.deps.store.insertRefreshToken(refresh.record);
+    const access = await this.deps.tokens.issue(user.id, 'access');
+    return { user, accessToken: access.token, expiresInSeconds: access.expiresInSeconds, refreshToken: refresh.token, refreshExpiresAt: refresh.record.expiresAt };
+  }
+
+  private newRefreshToken(userId: string, familyId: string, origin: RequestOrigin) {
+    const token = newOpaqueToken();
+    const now = this.deps.clock.now();
+    return {
+      token,
+      record: {
+        id: this.deps.newId(),
+        userId,
+        familyId,
+        tokenHash: hashOpaqueToken(token),
+        expiresAt: new Date(now.getTime() + REFRESH_TOKEN_DAYS * 24 * HOUR_MS).toISOString(),
+        revokedAt: null,
+        replacedBy: null,
+        userAgent: origin.userAgent?.slice(0, 500) ?? null,
+        ip: origin.ip,
+        createdAt: now.toISOString(),
+      },
+    };
+  }
+
+  private async newEmailToken(
+    purpose: EmailTokenPurpose,
+    fields: { email: string; userId?: string | null; merchantId?: string; role?: Role; invitedBy?: string },
+  ): Promise<string> {
+    const token = newOpaqueToken();
+    const now = this.deps.clock.now();
+    await this.deps.store.insertEmailToken({
+      id: this.deps.newId(),
+      purpose,
+      tokenHash: hashOpaqueToken(token),
+      email: fields.email,
+      userId: fields.userId ?? null,
+      merchantId: fields.merchantId ?? null,
+      role: fields.role ?? null,
+      invitedBy: fields.invitedBy ?? null,
+      expiresAt: new Date(now.getTime() + EMAIL_TOKEN_TTL_MS[purpose]).toISOString(),
+      usedAt: null,
+      createdAt: now.toISOString(),
+    });
+    return token;
+  }
+
+  private async useEmailToken(token: string, purpose: EmailTokenPurpose) {
+    if (!looksLikeOpaqueToken(token)) throw new AkweError('invalid_email_token');
+    const used = await this.deps.store.useEmailToken(hashOpaqueToken(token), purpose, this.now());
+    if (!used) throw new AkweError('invalid_email_token');
+    return used;
+  }
+
+  /** The dashboard page a link opens (the pages come with the dashboard UI); the token rides in the query. */
+  private link(page: string, token?: string): string {
+    const url = new URL(`/dashboard/${page}`, this.deps.publicUrl);
+    if (token !== undefined) url.searchParams.set('token', token);
+    return url.toString();
+  }
+
+  private async audit(action: AuditAction, fields: { userId: string | null; merchantId?: string; target: string | null }, origin: RequestOrigin): Promise<void> {
+    await this.deps.store.insertAudit({
+      id: this.deps.newId(),
+      merchantId: fields.merchantId ?? null,
+      userId: fields.userId,
+      action,
+      target: fields.target,
+      ip: origin.ip,
+      userAgent: origin.userAgent?.slice(0, 500) ?? null,
+      createdAt: this.now(),
+    });
+  }
+
+  private now(): string {
+    return isoNow(this.deps.clock);
+  }
+}

@@ -1,0 +1,137 @@
+import type { Role } from './permissions.js';
+
+export interface DashboardUser {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  name: string;
+  passwordHash: string;
+  /** Sealed (SecretBox); present from enrolment, in force once totpEnabledAt is set. */
+  totpSecretSealed: string | null;
+  totpEnabledAt: string | null;
+  emailVerifiedAt: string | null;
+  /** Access tokens issued before this instant are refused. */
+  sessionsRevokedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Membership {
+  userId: string;
+  merchantId: string;
+  role: Role;
+  createdAt: string;
+}
+
+/** A membership seen from the user: with the merchant's name. */
+export interface UserMembership extends Membership {
+  merchantName: string;
+}
+
+/** A membership seen from the merchant: with the member's address and name. */
+export interface Member extends Membership {
+  email: string;
+  name: string;
+}
+
+export interface RefreshTokenRecord {
+  id: string;
+  userId: string;
+  familyId: string;
+  tokenHash: string;
+  expiresAt: string;
+  revokedAt: string | null;
+  replacedBy: string | null;
+  userAgent: string | null;
+  ip: string | null;
+  createdAt: string;
+}
+
+export type EmailTokenPurpose = 'verify' | 'invite' | 'reset';
+
+export interface EmailTokenRecord {
+  id: string;
+  purpose: EmailTokenPurpose;
+  tokenHash: string;
+  email: string;
+  userId: string | null;
+  merchantId: string | null;
+  role: Role | null;
+  invitedBy: string | null;
+  expiresAt: string;
+  usedAt: string | null;
+  createdAt: string;
+}
+
+export interface AuditEntry {
+  id: string;
+  merchantId: string | null;
+  userId: string | null;
+  action: AuditAction;
+  target: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  createdAt: string;
+}
+
+export type AuditAction =
+  | 'user.signed_up'
+  | 'user.email_verified'
+  | 'sign_in.succeeded'
+  | 'sign_in.failed'
+  | 'sessions.revoked'
+  | 'invitation.created'
+  | 'invitation.accepted'
+  | 'member.role_changed'
+  | 'member.removed'
+  | 'password_reset.requested'
+  | 'password_reset.completed'
+  | 'totp.enabled'
+  | 'totp.disabled';
+
+/** Where a request came from, for the audit log and the refresh token's record. */
+export interface RequestOrigin {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export type RoleChangeOutcome = 'changed' | 'not_found' | 'last_owner';
+
+/** The dashboard's storage (storage/repositories/dashboard-repository.ts). */
+export interface DashboardStore {
+  /** False when the address is taken. */
+  insertUser(user: DashboardUser): Promise<boolean>;
+  findUserByEmail(email: string): Promise<DashboardUser | undefined>;
+  findUserById(id: string): Promise<DashboardUser | undefined>;
+  updateUser(id: string, changes: Partial<Pick<DashboardUser, 'name' | 'passwordHash' | 'totpSecretSealed' | 'totpEnabledAt' | 'emailVerifiedAt' | 'updatedAt'>>): Promise<void>;
+
+  insertMembership(membership: Membership): Promise<boolean>;
+  findMembership(userId: string, merchantId: string): Promise<Membership | undefined>;
+  listMembershipsOfUser(userId: string): Promise<UserMembership[]>;
+  listMembers(merchantId: string): Promise<Member[]>;
+  /** Sets a member's role, or removes them (role null), refusing to leave the merchant without an owner. */
+  changeMembership(merchantId: string, userId: string, role: Role | null): Promise<RoleChangeOutcome>;
+
+  insertRefreshToken(token: RefreshTokenRecord): Promise<void>;
+  findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined>;
+  /** Revokes `oldId` (only if it is not revoked yet) and stores its successor; false if it was revoked meanwhile. */
+  rotateRefreshToken(oldId: string, successor: RefreshTokenRecord, now: string): Promise<boolean>;
+  revokeRefreshFamily(familyId: string, now: string): Promise<void>;
+  /** Revokes every refresh token of the user and refuses their access tokens issued until now. */
+  revokeAllSessions(userId: string, now: string): Promise<void>;
+  /** Sets the password and, in the same transaction, revokes every session (a password reset). */
+  resetPassword(userId: string, passwordHash: string, now: string): Promise<void>;
+
+  insertEmailToken(token: EmailTokenRecord): Promise<void>;
+  findEmailToken(tokenHash: string, purpose: EmailTokenPurpose): Promise<EmailTokenRecord | undefined>;
+  /** Marks the token used if it is unused and unexpired; undefined otherwise (used, expired, unknown). */
+  useEmailToken(tokenHash: string, purpose: EmailTokenPurpose, now: string): Promise<EmailTokenRecord | undefined>;
+  /**
+   * An invitation accepted, in one transaction: the token used, the user created when `newUser` is
+   * given (the invited address had no account), the membership added.
+   */
+  acceptInvitation(tokenHash: string, now: string, newUser: DashboardUser | undefined): Promise<{ token: EmailTokenRecord; userId: string } | undefined>;
+
+  insertAudit(entry: AuditEntry): Promise<void>;
+  listAudit(filter: { merchantId?: string; userId?: string }): Promise<AuditEntry[]>;
+}

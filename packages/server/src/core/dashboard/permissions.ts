@@ -1,0 +1,48 @@
+/**
+ * Who may do what in a merchant's dashboard (docs/dashboard.md, "Roles"). One table, action ->
+ * roles, read by the server on every dashboard request; the docs' table and the tests follow it.
+ */
+export const roles = ['owner', 'admin', 'developer', 'finance', 'viewer'] as const;
+export type Role = (typeof roles)[number];
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (roles as readonly string[]).includes(value);
+}
+
+const everyone: readonly Role[] = roles;
+
+export const permissions = {
+  /** See the merchant's data: payments, payouts, balances, members, the audit log. */
+  read: everyone,
+  /** Create and revoke API keys. */
+  'keys.manage': ['owner', 'admin', 'developer'],
+  /** Add, change and remove webhook endpoints; resend events. */
+  'webhooks.manage': ['owner', 'admin', 'developer'],
+  'refunds.create': ['owner', 'admin', 'finance'],
+  'payouts.create': ['owner', 'admin', 'finance'],
+  /** Invite people, change their roles, remove them. */
+  'team.manage': ['owner', 'admin'],
+  'kyc.submit': ['owner', 'admin'],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Action = keyof typeof permissions;
+
+export const actions = Object.keys(permissions) as Action[];
+
+export function may(role: Role, action: Action): boolean {
+  return (permissions[action] as readonly Role[]).includes(role);
+}
+
+/** The actions a role grants, in the table's order (the dashboard shows or hides controls by it). */
+export function actionsOf(role: Role): Action[] {
+  return actions.filter((action) => may(role, action));
+}
+
+/**
+ * Granting or taking away `owner` (by invitation, role change or removal) is for owners only: an
+ * admin manages the team but cannot make themself or anyone else an owner, nor demote one.
+ */
+export function mayAssign(actor: Role, from: Role | undefined, to: Role | undefined): boolean {
+  if (!may(actor, 'team.manage')) return false;
+  return actor === 'owner' || (from !== 'owner' && to !== 'owner');
+}

@@ -373,11 +373,7 @@ for (const target of testDatabases()) {
         assert.deepEqual(await eventCounts(attempt.body.reference), { 'settlement.created': 1, [`settlement.${outcome}`]: 1 });
         assert.deepEqual(await settlementPostings(row.id), attempt.failing ? ['settlement_release', 'settlement_reservation'] : ['settlement', 'settlement_reservation']);
       }
-      const payouts = await database()
-        .selectFrom('payouts')
-        .select(['id', 'settlement_id'])
-        .where('merchant_id', '=', merchant.id)
-        .execute();
+      const payouts = await database().selectFrom('payouts').select(['id', 'settlement_id']).where('merchant_id', '=', merchant.id).execute();
       assert.equal(payouts.length, attempts.length, 'one payout per wallet settlement, no other');
       assert.ok(payouts.every((payout) => payout.settlement_id === payout.id));
 
@@ -391,7 +387,12 @@ for (const target of testDatabases()) {
         if (previous) assert.equal(statement.opening_available_minor, previous.closing_available_minor, 'each statement opens where the previous closed');
         previous = statement;
       }
-      const inProgress = await database().selectFrom('idempotency_records').select('idempotency_key').where('merchant_id', '=', merchant.id).where('state', '=', 'in_progress').execute();
+      const inProgress = await database()
+        .selectFrom('idempotency_records')
+        .select('idempotency_key')
+        .where('merchant_id', '=', merchant.id)
+        .where('state', '=', 'in_progress')
+        .execute();
       assert.equal(inProgress.length, 0, 'no request is left in progress');
       await assertBooksBalance(database());
       await stop(last);
@@ -450,7 +451,9 @@ for (const target of testDatabases()) {
           });
         // Its session ends once it finds its client gone, its transaction rolled back.
         await eventually(async () => {
-          const { rows } = await sql<{ count: number | string }>`select count(*) as count from pg_stat_activity where query like 'update "settlements"%' and state = 'active'`.execute(database());
+          const { rows } = await sql<{
+            count: number | string;
+          }>`select count(*) as count from pg_stat_activity where query like 'update "settlements"%' and state = 'active'`.execute(database());
           return Number(rows[0]!.count) === 0 ? true : undefined;
         }, 'the killed session to end');
         return;

@@ -269,7 +269,7 @@ for (const target of testDatabases()) {
       }));
       const [early, handedOff, followed] = [attempts.slice(0, 12), attempts.slice(12, 20), attempts.slice(20)];
 
-      // 1. Killed right after the fourth creation is acknowledged, other requests in flight.
+      // 1. Killed right after the fourth creation is acknowledged, other lanes' requests (most likely) in flight.
       const first = await running();
       let acknowledged = 0;
       let killed = false;
@@ -316,7 +316,9 @@ for (const target of testDatabases()) {
         'killed with hand-offs under way, no answer recorded',
       );
 
-      // 3. Killed between a payout's outcome and its settlement's move (the follow job runs every 500 ms).
+      // 3. Killed between a payout's outcome and its settlement's move (the follow job runs every
+      // 500 ms). Seen by polling the database, not by a hook: the kill comes milliseconds after the
+      // state is seen, and the follow job may have moved that one settlement meanwhile.
       const third = await serve();
       let windowSeen = false;
       await Promise.all([
@@ -341,7 +343,7 @@ for (const target of testDatabases()) {
 
       // 4. Restarted: every request is retried with its key and body, acknowledged or not.
       const last = await serve();
-      t.diagnostic(`in doubt before the retries: ${attempts.filter((a) => !a.acknowledged).length} of ${attempts.length}`);
+      t.diagnostic(`unanswered before the retries (in flight at a kill, or never sent): ${attempts.filter((a) => !a.acknowledged).length} of ${attempts.length}`);
       assert.deepEqual(
         attempts.filter((a) => a.refused).map((a) => a.refused),
         [],

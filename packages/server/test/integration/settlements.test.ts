@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { parse } from 'csv-parse/sync';
 import { loadDefaultCatalog } from '../../src/core/catalog/operator-catalog.js';
 import { feeFor } from '../../src/core/ledger/ledger.js';
 import type { Environment } from '../../src/core/shared/environment.js';
@@ -15,6 +14,7 @@ import { newId } from '../../src/core/shared/ids.js';
 import { LedgerRepository } from '../../src/storage/repositories/ledger-repository.js';
 import { assertBooksBalance } from '../support/ledger-invariants.js';
 import { seedLiveBalance } from '../support/live-balance.js';
+import { assertStatementSums as assertSums, insertSettlementAccount, statementLines as linesOf, type ApiReader, type SettlementAccountOptions } from '../support/settlements.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
 
@@ -69,35 +69,7 @@ for (const target of testDatabases()) {
       assert.fail(`settlement ${id} never became ${status}`);
     };
     /** A usable settlement account, written as its service would (the API is tested in settlement-accounts.test.ts). */
-    const account = async (merchantId: string, options: { kind?: 'wallet' | 'bank'; environment?: Environment; phone?: string; usableFrom?: string; removed?: boolean } = {}) => {
-      const id = newId();
-      const now = new Date().toISOString();
-      const wallet = (options.kind ?? 'wallet') === 'wallet';
-      await t.services.database.db
-        .insertInto('settlement_accounts')
-        .values({
-          id,
-          merchant_id: merchantId,
-          environment: options.environment ?? 'test',
-          kind: wallet ? 'wallet' : 'bank',
-          currency: 'XOF',
-          country: 'BJ',
-          holder_name: 'Boutique Adjoa',
-          operator: wallet ? 'mtn_bj' : null,
-          phone: wallet ? (options.phone ?? '+2290197000000') : null,
-          iban: wallet ? null : 'BJ66BJ0610100100144139400182',
-          bank_name: wallet ? null : 'Banque Atlantique',
-          description: null,
-          metadata: '{}',
-          usable_from: options.usableFrom ?? now,
-          removed_at: options.removed ? now : null,
-          created_at: now,
-          updated_at: now,
-          version: 1,
-        })
-        .execute();
-      return id;
-    };
+    const account = (merchantId: string, options: SettlementAccountOptions = {}) => insertSettlementAccount(t.services.database.db, merchantId, options);
     /** Money collected: a collection's worth posted straight to the ledger. */
     const collect = (merchantId: string, amountMinor: number, environment: Environment = 'test') =>
       new LedgerRepository(t.services.database.db, newId, t.services.clock, FLOAT).post(t.services.database.db, [
@@ -114,49 +86,15 @@ for (const target of testDatabases()) {
           ],
         },
       ]);
-    /** Every line of a statement through the list (GET /balance-transactions?settlement=), page by page. */
-    const statementLines = async (key: string, settlementId: string) => {
-      const lines: Wire[] = [];
-      let after: string | undefined;
-      for (;;) {
-        const page = (await send(key, 'GET', `/balance-transactions?settlement=${settlementId}&limit=2${after ? `&starting_after=${after}` : ''}`)).json() as Wire;
-        lines.push(...page.data);
-        if (!page.has_more) return lines;
-        after = page.data.at(-1).id;
-      }
-    };
-    const csvLines = async (key: string, settlementId: string) => {
-      const res = await send(key, 'GET', `/settlements/${settlementId}/statement.csv`);
-      assert.equal(res.statusCode, 200, res.body);
-      assert.match(res.headers['content-type'] as string, /^text\/csv/);
-      return parse(res.body, { columns: true }) as Array<Record<string, string>>;
-    };
-    /** opening + every line = closing, in the JSON summary, the list of lines and the CSV alike. */
-    const assertStatementSums = async (key: string, settlement: Wire) => {
-      const statement = (await send(key, 'GET', `/settlements/${settlement.id}/statement`)).json() as Wire;
-      assert.equal(statement.object, 'settlement_statement');
-      assert.equal(statement.opening_available_minor + statement.available_change_minor, statement.closing_available_minor, 'available: opening + lines = closing');
-      assert.equal(statement.opening_reserved_minor + statement.reserved_change_minor, statement.closing_reserved_minor, 'reserved: opening + lines = closing');
-      const lines = await statementLines(key, settlement.id);
-      assert.equal(lines.length, statement.line_count);
-      assert.ok(lines.every((line) => line.settlement === settlement.id));
-      assert.equal(
-        lines.reduce((sum, line) => sum + line.available_change_minor, 0),
-        statement.available_change_minor,
-      );
-      const csv = await csvLines(key, settlement.id);
-      assert.equal(csv.length, statement.line_count);
-      assert.equal(
-        csv.reduce((sum, row) => sum + Number(row.available_change_minor), 0),
-        statement.available_change_minor,
-      );
-      assert.equal(
-        csv.reduce((sum, row) => sum + Number(row.reserved_change_minor), 0),
-        statement.reserved_change_minor,
-      );
-      assert.deepEqual(new Set(csv.map((row) => row.id)), new Set(lines.map((line) => line.id)));
-      return statement;
-    };
+    /** The merchant's view of the API, for the statement checks of test/support/settlements.ts. */
+    const reader =
+      (key: string): ApiReader =>
+      async (path) => {
+        const res = await send(key, 'GET', path);
+        return { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), body: res.body };
+      };
+    const assertStatementSums = (key: string, settlement: Wire) => assertSums(reader(key), settlement.id);
+    const statementLines = (key: string, settlementId: string) => linesOf(reader(key), settlementId);
 
     describe('to a wallet', () => {
       it('reserves the amount, sends amount less the payout fee by a payout, and becomes paid with settlement.paid', async () => {

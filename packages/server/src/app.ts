@@ -20,6 +20,7 @@ import { installOpenApi, openApiRoute } from './http/openapi/openapi.js';
 import { bulkRoutes } from './http/bulk/bulk-routes.js';
 import { balanceRoutes } from './http/balances/balance-routes.js';
 import { transferRoutes } from './http/transfers/transfer-routes.js';
+import { settlementScheduleRoutes } from './http/settlements/settlement-schedule-routes.js';
 import { exportRoutes } from './http/exports/export-routes.js';
 import { webhookEndpointRoutes } from './http/webhooks/webhook-endpoint-routes.js';
 import { installAuthentication } from './http/plugins/authentication.js';
@@ -133,6 +134,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
       await api.register(bulkRoutes, { catalog: services.catalog, bulk: services.bulk, limits: { maxLines: config.bulkMaxLines, maxBytes: config.bulkMaxBytes } });
       await api.register(balanceRoutes, { ledger: services.ledger });
       await api.register(transferRoutes, { transfers: services.transfers });
+      await api.register(settlementScheduleRoutes, { schedules: services.settlementSchedules });
       await api.register(exportRoutes, { exports: services.exports });
       await api.register(operatorPredictionRoutes, { catalog: services.catalog });
       await api.register(eventRoutes, { events: services.events, webhooks: services.webhooks, publicUrl: config.publicUrl });

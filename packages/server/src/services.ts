@@ -27,6 +27,8 @@ import { BulkBatchRepository } from './storage/repositories/bulk-batch-repositor
 import { PayoutRepository } from './storage/repositories/payout-repository.js';
 import { TransferRepository } from './storage/repositories/transfer-repository.js';
 import { DEFAULT_TRANSFER_LIMITS, TransferService, type TransferLimits } from './core/transfers/transfer-service.js';
+import { SettlementScheduleService, type ScheduleSettlements } from './core/settlements/settlement-schedule-service.js';
+import { SettlementScheduleRepository } from './storage/repositories/settlement-schedule-repository.js';
 import { WebhookService } from './core/webhooks/webhook-service.js';
 import type { WebhookStore } from './core/webhooks/webhook-store.js';
 import { ResponseSealing } from './storage/sealed-responses.js';
@@ -67,6 +69,8 @@ export interface Services {
   ledger: LedgerReader;
   payouts: PayoutService;
   transfers: TransferService;
+  /** Settlement schedules: their settings, and the runs the worker makes of them. */
+  settlementSchedules: SettlementScheduleService;
   bulk: BulkService;
   /** CSV exports of payments, payouts and balance transactions, read page by page. */
   exports: ExportService;
@@ -204,6 +208,13 @@ export function createServices(options: {
       newId: ids,
       limits: options.transferLimits ?? DEFAULT_TRANSFER_LIMITS,
     }),
+    settlementSchedules: new SettlementScheduleService({
+      store: new SettlementScheduleRepository(db, capabilities),
+      settlements: settlementsForSchedules,
+      ledger,
+      merchants: merchantRows,
+      clock,
+    }),
     refunds,
     bulk: new BulkService({
       store: new BulkBatchRepository(db, idempotency, signals),
@@ -220,3 +231,11 @@ export function createServices(options: {
   const checkout = new CheckoutService({ store: paymentStore, payments: services.payments, merchants, catalog: options.catalog, clock });
   return { ...services, checkout, serverSecret, metrics };
 }
+
+/**
+ * Until SettlementService is wired here, a schedule's run fails without writing anything: the worker
+ * logs it and the run is tried again once its claim ends. Replace with `settlements` (its `create`).
+ */
+const settlementsForSchedules: ScheduleSettlements = {
+  create: () => Promise.reject(new Error('settlement schedules: SettlementService is not wired in services.ts yet')),
+};

@@ -20,6 +20,12 @@ const checkoutPayment = ['simulateCheckoutPayment'];
 const refunding = ['createPaymentRefund'];
 const payoutCreation = ['createPayout'];
 const transferCreation = ['createTransfer'];
+const settlementAccountWrites = ['createSettlementAccount', 'updateSettlementAccount'];
+/** Settlement creation (the settlements part of issue 26) is what refuses an unusable account or an empty balance. */
+const settlementCreation = ['createSettlement'];
+/** Settlement schedules: reading one checks the currency; setting one also checks the account it names. */
+const scheduleRead = ['getSettlementSchedule'];
+const scheduleChange = ['putSettlementSchedule'];
 /** Bulk batch creation; its line problems are `details` of a `validation_error`, not codes of their own. */
 const bulkCreation = ['createBulkPayment', 'importBulkPaymentCsv'];
 const bulkExecution = ['validateBulkPayment'];
@@ -58,7 +64,12 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   not_found: (route) => route.hasPathParameters || operations(...confirmation)(route),
   kyc_required: operations(...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation),
   account_inactive: operations(...creation, ...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation),
-  unsupported_currency: operations(...creation, ...transferCreation),
+  unsupported_currency: operations(...creation, ...transferCreation, ...scheduleRead, ...scheduleChange),
+  invalid_iban: operations(...settlementAccountWrites),
+  settlement_account_removed: operations('updateSettlementAccount', ...settlementCreation, ...scheduleChange),
+  settlement_account_cooling: operations(...settlementCreation),
+  settlement_currency_mismatch: operations(...settlementCreation, ...scheduleChange),
+  nothing_to_settle: operations(...settlementCreation),
   invalid_operator: operations(...creation, ...checkoutPayment, ...payoutCreation),
   invalid_phone: operations(...creation, ...checkoutPayment, ...payoutCreation),
   amount_too_low: operations(...creation, ...checkoutPayment, ...payoutCreation),

@@ -55,6 +55,10 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
           name: 'transfers',
           description: 'Wallet transfers: money moved at once from one Akwe merchant’s available balance to another’s, in the key’s environment. Amounts in centimes (`_minor`).',
         },
+        {
+          name: 'settlements',
+          description: 'Settlements: your available balance moved to your own settlement account, on demand or by schedule. Amounts in centimes (`_minor`).',
+        },
         { name: 'balances', description: 'The merchant’s balances per currency and the ledger transactions that moved them. Amounts in centimes.' },
         { name: 'operators', description: 'Which operator a phone number belongs to, from the regulators’ numbering plans.' },
         { name: 'events', description: 'Events for catch-up reads and resends; the same envelope webhooks deliver.' },

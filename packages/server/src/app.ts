@@ -20,6 +20,7 @@ import { installOpenApi, openApiRoute } from './http/openapi/openapi.js';
 import { bulkRoutes } from './http/bulk/bulk-routes.js';
 import { balanceRoutes } from './http/balances/balance-routes.js';
 import { transferRoutes } from './http/transfers/transfer-routes.js';
+import { settlementRoutes } from './http/settlements/settlement-routes.js';
 import { settlementScheduleRoutes } from './http/settlements/settlement-schedule-routes.js';
 import { exportRoutes } from './http/exports/export-routes.js';
 import { webhookEndpointRoutes } from './http/webhooks/webhook-endpoint-routes.js';
@@ -134,6 +135,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
       await api.register(bulkRoutes, { catalog: services.catalog, bulk: services.bulk, limits: { maxLines: config.bulkMaxLines, maxBytes: config.bulkMaxBytes } });
       await api.register(balanceRoutes, { ledger: services.ledger });
       await api.register(transferRoutes, { transfers: services.transfers });
+      await api.register(settlementRoutes, { settlements: services.settlements });
       await api.register(settlementScheduleRoutes, { schedules: services.settlementSchedules });
       await api.register(exportRoutes, { exports: services.exports });
       await api.register(operatorPredictionRoutes, { catalog: services.catalog });

@@ -1,4 +1,4 @@
-/** The `akwe` command line: serve | worker | migrate | merchants | keys | webhooks | operators | reconcile | mocks. */
+/** The `akwe` command line: serve | worker | migrate | merchants | keys | webhooks | operators | reconcile | settlements | mocks. */
 import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { keyCommands } from './cli/key-commands.js';
@@ -7,6 +7,7 @@ import { mockCommands } from './cli/mock-commands.js';
 import { operatorCommands } from './cli/operator-commands.js';
 import { reconcileCommands } from './cli/reconcile-commands.js';
 import { serveCommands } from './cli/serve-commands.js';
+import { settlementCommands } from './cli/settlement-commands.js';
 import { webhookCommands } from './cli/webhook-commands.js';
 import { ConfigError } from './config.js';
 import { AkweError } from './core/errors/index.js';
@@ -29,6 +30,7 @@ export function buildCli(): Command {
   program.addCommand(webhookCommands());
   program.addCommand(operatorCommands());
   program.addCommand(reconcileCommands());
+  program.addCommand(settlementCommands());
   program.addCommand(mockCommands());
   for (const command of program.commands) command.exitOverride();
   return program;

@@ -26,8 +26,11 @@ import { BulkService } from './core/bulk/bulk-service.js';
 import { BulkBatchRepository } from './storage/repositories/bulk-batch-repository.js';
 import { PayoutRepository } from './storage/repositories/payout-repository.js';
 import { TransferRepository } from './storage/repositories/transfer-repository.js';
+import { SettlementRepository } from './storage/repositories/settlement-repository.js';
+import { SettlementService } from './core/settlements/settlement-service.js';
+import { temporaryAccounts } from './storage/repositories/temporary-settlement-accounts.js';
 import { DEFAULT_TRANSFER_LIMITS, TransferService, type TransferLimits } from './core/transfers/transfer-service.js';
-import { SettlementScheduleService, type ScheduleSettlements } from './core/settlements/settlement-schedule-service.js';
+import { SettlementScheduleService } from './core/settlements/settlement-schedule-service.js';
 import { SettlementScheduleRepository } from './storage/repositories/settlement-schedule-repository.js';
 import { WebhookService } from './core/webhooks/webhook-service.js';
 import type { WebhookStore } from './core/webhooks/webhook-store.js';
@@ -69,6 +72,7 @@ export interface Services {
   ledger: LedgerReader;
   payouts: PayoutService;
   transfers: TransferService;
+  settlements: SettlementService;
   /** Settlement schedules: their settings, and the runs the worker makes of them. */
   settlementSchedules: SettlementScheduleService;
   bulk: BulkService;
@@ -158,8 +162,9 @@ export function createServices(options: {
   const calls = new RecordedCalls({ clock, leaseSeconds: options.leaseSeconds, faults: options.faults });
   const transitions = new PaymentTransitions({ catalog: options.catalog, events: eventFactory, clock, checkMinIntervalMs: options.paymentCheckMinIntervalMs });
   const refunds = new RefundService({ store: paymentStore, catalog: options.catalog, operators: meteredOperators, events: eventFactory, clock, newId: ids, calls, transitions });
+  const payoutRows = new PayoutRepository(db, capabilities, idempotency, ledger, signals);
   const payouts = new PayoutService({
-    store: new PayoutRepository(db, capabilities, idempotency, ledger, signals),
+    store: payoutRows,
     catalog: options.catalog,
     operators: meteredOperators,
     events: eventFactory,
@@ -169,6 +174,19 @@ export function createServices(options: {
     checkIntervalMs: options.payoutCheckIntervalMs,
     discrepancies,
     onDiscrepancy,
+  });
+  const settlementRows = new SettlementRepository(db, idempotency, ledger, payoutRows, signals);
+  const settlements = new SettlementService({
+    store: settlementRows,
+    accounts: temporaryAccounts(db, clock),
+    ledger,
+    statementLines: (settlementId, page) => settlementRows.statementPage(settlementId, page),
+    payouts,
+    catalog: options.catalog,
+    events: eventFactory,
+    clock,
+    newId: ids,
+    pageSize: options.exportPageSize,
   });
   const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics'> = {
     database: options.database,
@@ -208,9 +226,10 @@ export function createServices(options: {
       newId: ids,
       limits: options.transferLimits ?? DEFAULT_TRANSFER_LIMITS,
     }),
+    settlements,
     settlementSchedules: new SettlementScheduleService({
       store: new SettlementScheduleRepository(db, capabilities),
-      settlements: settlementsForSchedules,
+      settlements,
       ledger,
       merchants: merchantRows,
       clock,
@@ -231,11 +250,3 @@ export function createServices(options: {
   const checkout = new CheckoutService({ store: paymentStore, payments: services.payments, merchants, catalog: options.catalog, clock });
   return { ...services, checkout, serverSecret, metrics };
 }
-
-/**
- * Until SettlementService is wired here, a schedule's run fails without writing anything: the worker
- * logs it and the run is tried again once its claim ends. Replace with `settlements` (its `create`).
- */
-const settlementsForSchedules: ScheduleSettlements = {
-  create: () => Promise.reject(new Error('settlement schedules: SettlementService is not wired in services.ts yet')),
-};

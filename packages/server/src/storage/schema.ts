@@ -381,6 +381,7 @@ export interface SettlementTable {
   amount_minor: number;
   fee_minor: number;
   currency: string;
+  sequence: number;
   destination: string;
   payout_id: string | null;
   bank_reference: string | null;

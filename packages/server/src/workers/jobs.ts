@@ -6,6 +6,7 @@ import { webhookSenders } from '../webhooks/webhook-senders.js';
 import { renderDelivery } from '../http/contracts/index.js';
 import { eventFanoutJob } from './event-fanout-job.js';
 import { bulkFollowJob, payoutCheckJob, payoutHandoffJob } from './payout-jobs.js';
+import { settlementFollowJob } from './settlement-jobs.js';
 import { idempotencyCleanupJob } from './idempotency-cleanup-job.js';
 import { paymentExpiryJob } from './payment-expiry-job.js';
 import { paymentReconcileJob } from './payment-reconcile-job.js';
@@ -27,6 +28,7 @@ export function createJobs(services: Services, config: Pick<Config, 'dev' | 'pub
     payoutHandoffJob(services.payouts),
     payoutCheckJob(services.payouts),
     bulkFollowJob(services.bulk),
+    settlementFollowJob(services.settlements),
     settlementScheduleJob(services.settlementSchedules),
     new WebhookDeliveryJob({
       store: services.webhookStore,

@@ -2,10 +2,10 @@
  * Settlement schedules (docs/settlement-schedules.md, issue 26) on every database: PUT and GET with
  * every refusal a stable 4xx that writes nothing; runs on a clock the test moves: one settlement per
  * due run even with two workers at once, the minimum and the reserve, catch-up after days down, a
- * worker dying between settling and recording. Runs go through a stand-in for the settlements core
- * that writes real settlement rows (their unique reference included); the last suite runs the real
- * SettlementService through HTTP and skips itself until that service and the settlement-account
- * routes are merged in.
+ * worker dying between settling and recording. Most runs go through a stand-in for the settlements
+ * core that records each call and writes a bare settlement row (its unique reference included), so
+ * each run's request can be checked; the last suite runs the real SettlementService. Settlement
+ * accounts are written as rows, as the settlement-account service stores them.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -40,9 +40,9 @@ const DAY = 24 * HOUR;
 const CLAIM_MS = 5 * 60_000;
 
 /**
- * Stands in for SettlementService.create until it is merged: records each call and writes a bare
- * settlement row, so the database's unique (merchant, environment, reference) index refuses a second
- * one with duplicate_reference as the real service does. `refusals` makes it refuse an account.
+ * Stands in for SettlementService.create: records each call and writes a bare settlement row, so the
+ * database's unique (merchant, environment, reference) index refuses a second one with
+ * duplicate_reference as the real service does. `refusals` makes it refuse an account.
  */
 class RecordingSettlements implements ScheduleSettlements {
   readonly calls: Array<{ scope: TenantScope; merchantKyc: string; input: Parameters<ScheduleSettlements['create']>[1] }> = [];
@@ -77,14 +77,22 @@ class RecordingSettlements implements ScheduleSettlements {
   }
 }
 
-function insertSettlementRow(
+async function insertSettlementRow(
   db: Kysely<Database>,
   row: { id: string; scope: TenantScope; reference: string; accountId: string; amountMinor: number; origin: 'api' | 'schedule'; now: string },
 ) {
-  return db
+  const last = await db
+    .selectFrom('settlements')
+    .select((eb) => eb.fn.max<number | null>('sequence').as('sequence'))
+    .where('merchant_id', '=', row.scope.merchantId)
+    .where('environment', '=', row.scope.environment)
+    .where('currency', '=', 'XOF')
+    .executeTakeFirst();
+  await db
     .insertInto('settlements')
     .values({
       id: row.id,
+      sequence: Number(last?.sequence ?? 0) + 1,
       merchant_id: row.scope.merchantId,
       environment: row.scope.environment,
       reference: row.reference,
@@ -467,8 +475,7 @@ for (const target of testDatabases()) {
 
         clock.advance(CLAIM_MS + 1_000);
         while (await schedules.runDue(100));
-        assert.equal(callsFor(merchant.merchantId).length, 2, 'the retry asked again, with the same reference');
-        assert.equal(callsFor(merchant.merchantId)[1]!.input.reference, callsFor(merchant.merchantId)[0]!.input.reference);
+        assert.equal(callsFor(merchant.merchantId).length, 1, 'the retry found the run’s settlement and asked for no other');
         const rows = (await settlementRows(merchant.merchantId)).filter((row) => row.reference === callsFor(merchant.merchantId)[0]!.input.reference);
         assert.equal(rows.length, 1, 'one settlement for the run');
         const after = await schedule(merchant.testKey);
@@ -476,6 +483,34 @@ for (const target of testDatabases()) {
         assert.equal(after.last_settlement, rows[0]!.id);
         assert.ok(Date.parse(after.next_run_at) > clock.now().getTime());
         assert.equal(new Date(after.next_run_at).getUTCDate(), 3);
+      });
+
+      it('takes the settlement another try of the same run made between its look and its own request', async () => {
+        const merchant = await scheduled();
+        const set = await schedule(merchant.testKey);
+        let made: string | undefined;
+        // The other try commits its settlement just before this one asks: the core refuses the reference.
+        const racing: ScheduleSettlements = {
+          async create(ctx, input) {
+            made = newId();
+            await insertSettlementRow(db, {
+              id: made,
+              scope: ctx,
+              reference: input.reference!,
+              accountId: input.accountId,
+              amountMinor: input.amountMinor!,
+              origin: 'schedule',
+              now: clock.now().toISOString(),
+            });
+            throw new AkweError('duplicate_reference');
+          },
+        };
+        clock.advance(Date.parse(set.next_run_at) - clock.now().getTime() + 1_000);
+        while (await scheduleService(racing).runDue(100));
+        const after = await schedule(merchant.testKey);
+        assert.equal(after.last_outcome, 'settled');
+        assert.ok(made);
+        assert.equal(after.last_settlement, made);
       });
 
       it('records a settlement the merchant made under the run’s reference as duplicate_reference, not as its own', async () => {
@@ -560,34 +595,31 @@ for (const target of testDatabases()) {
       });
     });
 
-    describe('with the real SettlementService (skips itself until it and the settlement-account routes are merged)', () => {
-      const missing = () =>
-        ['POST /api/v1/settlement-accounts/', 'GET /api/v1/settlements/'].filter((route) => {
-          const [method, url] = route.split(' ') as ['GET' | 'POST', string];
-          return !t.app.hasRoute({ method, url });
-        });
+    describe('with the real SettlementService', () => {
       const send = (key: string, method: 'GET' | 'POST', url: string, payload?: object) =>
         t.app.inject({ method, url: `/api/v1${url}`, headers: { ...headers(key), ...(method === 'POST' ? { 'idempotency-key': newId() } : {}) }, ...(payload ? { payload } : {}) });
       const available = async (key: string) => ((await send(key, 'GET', '/balances')).json().balances as Wire[]).find((b) => b.currency === 'XOF')?.available_minor ?? 0;
+      const settlementsOf = async (key: string) => (await send(key, 'GET', '/settlements/')).json().data as Wire[];
+      /** Two workers at once, pass after pass, until neither finds anything due. */
+      const runAllWithTwoWorkers = async () => {
+        while ((await Promise.all([t.services.settlementSchedules.runDue(), t.services.settlementSchedules.runDue()])).some((ran) => ran > 0));
+      };
 
       async function withWallet(environment: Environment = 'test') {
         const merchant = await t.newMerchant();
-        const key = environment === 'test' ? merchant.testKey : merchant.liveKey;
-        const account = await send(key, 'POST', '/settlement-accounts/', { kind: 'wallet', country: 'BJ', operator: 'mtn_bj', phone: '0197000000', holder_name: 'Boutique Adjoa' });
-        assert.equal(account.statusCode, 201, account.body);
-        return { ...merchant, key, accountId: account.json().id as string };
+        const accountId = await seedAccount({ merchantId: merchant.merchantId, environment });
+        return { ...merchant, key: environment === 'test' ? merchant.testKey : merchant.liveKey, accountId };
       }
 
-      it('settles available less reserve through the settlements core, once, with two workers racing', async (context) => {
-        if (missing().length > 0) return context.skip(`not merged yet: ${missing().join(', ')}`);
+      it('settles available less reserve through the settlements core, once, with two workers racing', async () => {
         const merchant = await withWallet();
         const reserve = 10_000_000;
         assert.equal((await put(merchant.key, 'XOF', { interval: 'daily', settlement_account: merchant.accountId, reserve_minor: reserve })).statusCode, 200);
         const before = await available(merchant.key);
         toNextMidnight(0);
         clock.advance(60_000);
-        await Promise.all([t.services.settlementSchedules.runDue(), t.services.settlementSchedules.runDue()]);
-        const list = (await send(merchant.key, 'GET', '/settlements/')).json().data as Wire[];
+        await runAllWithTwoWorkers();
+        const list = await settlementsOf(merchant.key);
         assert.equal(list.length, 1, JSON.stringify(list));
         const [made] = list;
         assert.equal(made!.origin, 'schedule');
@@ -599,33 +631,29 @@ for (const target of testDatabases()) {
         assert.equal(after.last_settlement, made!.id);
       });
 
-      it('finds the settlement an earlier try of the same run made, after a worker died', async (context) => {
-        if (missing().length > 0) return context.skip(`not merged yet: ${missing().join(', ')}`);
-        const real = (t.services as unknown as { settlements: ScheduleSettlements }).settlements;
+      it('finds the settlement an earlier try of the same run made, after a worker died', async () => {
         const merchant = await withWallet();
         assert.equal((await put(merchant.key, 'XOF', { interval: 'daily', settlement_account: merchant.accountId })).statusCode, 200);
         toNextMidnight(0);
         clock.advance(60_000);
-        await assert.rejects(scheduleService(real, new DyingRepository(db, t.services.database.capabilities)).runDue(100), /died before recording/);
+        await assert.rejects(scheduleService(t.services.settlements, new DyingRepository(db, t.services.database.capabilities)).runDue(100), /died before recording/);
         clock.advance(CLAIM_MS + 1_000);
-        while (await t.services.settlementSchedules.runDue());
-        const list = (await send(merchant.key, 'GET', '/settlements/')).json().data as Wire[];
+        await runAllWithTwoWorkers();
+        const list = await settlementsOf(merchant.key);
         assert.equal(list.length, 1);
         assert.equal((await schedule(merchant.key)).last_settlement, list[0]!.id);
         assert.equal((await schedule(merchant.key)).last_outcome, 'settled');
       });
 
-      it('records kyc_required for a live merchant whose KYC is not validated, settling nothing', async (context) => {
-        if (missing().length > 0) return context.skip(`not merged yet: ${missing().join(', ')}`);
+      it('records kyc_required for a live merchant whose KYC is not validated, settling nothing', async () => {
         const merchant = await withWallet('live');
         await seedLiveBalance(t.services.database, merchant.merchantId, 5_000_000, clock);
         assert.equal((await put(merchant.liveKey, 'XOF', { interval: 'daily', settlement_account: merchant.accountId })).statusCode, 200);
         await t.services.merchants.updateMerchant(merchant.merchantId, { kycStatus: 'pending' });
-        // Past the live account's cooling (24 h by default): the one catch-up run meets the KYC gate alone.
-        clock.advance(2 * DAY);
+        toNextMidnight(1);
         while (await t.services.settlementSchedules.runDue());
         assert.equal((await schedule(merchant.liveKey)).last_outcome, 'kyc_required');
-        assert.deepEqual((await send(merchant.liveKey, 'GET', '/settlements/')).json().data, []);
+        assert.deepEqual(await settlementsOf(merchant.liveKey), []);
         assert.equal(await available(merchant.liveKey), 5_000_000);
       });
     });

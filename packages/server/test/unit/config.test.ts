@@ -32,7 +32,7 @@ describe('loadConfig', () => {
     assert.equal(config.publicUrl, 'http://localhost:8080');
     assert.deepEqual(config.database, { kind: 'sqlite', file: resolve('data', 'akwe.db') });
     assert.equal(config.dataDir, resolve('data'));
-    assert.deepEqual({ ...config.rateLimits }, { createPerMinute: 30, readPerMinute: 120, refundPerMinute: 10, managePerMinute: 30, payoutPerMinute: 30, transferPerMinute: 30 });
+    assert.deepEqual({ ...config.rateLimits }, { createPerMinute: 30, readPerMinute: 120, refundPerMinute: 10, managePerMinute: 30, payoutPerMinute: 30, transferPerMinute: 30, settlementPerMinute: 10 });
     assert.equal(config.transferMaxMinor, 200_000_000);
     assert.equal(config.transferDailyMaxMinor, 1_000_000_000);
     assert.equal(config.dev, false);
@@ -84,8 +84,9 @@ describe('loadConfig', () => {
       RATE_LIMIT_MANAGE_PER_MINUTE: '11',
       RATE_LIMIT_PAYOUT_PER_MINUTE: '12',
       RATE_LIMIT_TRANSFER_PER_MINUTE: '13',
+      RATE_LIMIT_SETTLEMENT_PER_MINUTE: '14',
     });
-    assert.deepEqual({ ...config.rateLimits }, { createPerMinute: 7, readPerMinute: 8, refundPerMinute: 9, managePerMinute: 11, payoutPerMinute: 12, transferPerMinute: 13 });
+    assert.deepEqual({ ...config.rateLimits }, { createPerMinute: 7, readPerMinute: 8, refundPerMinute: 9, managePerMinute: 11, payoutPerMinute: 12, transferPerMinute: 13, settlementPerMinute: 14 });
   });
 
   it('trusts no proxy unless TRUST_PROXY names them, as addresses, ranges or named private ranges', () => {

@@ -32,7 +32,7 @@ export interface CsvExport {
   chunks: AsyncGenerator<string, void, undefined>;
 }
 
-async function* csvChunks<T extends { id: string }>(
+export async function* csvChunks<T extends { id: string }>(
   columns: readonly Column<T>[],
   readPage: (page: ExportPageRequest) => Promise<T[]>,
   pageSize: number,

@@ -84,13 +84,15 @@ export interface BalanceTransaction {
   source: LedgerPosting['source'];
   description: string;
   createdAt: string;
+  /** The settlement whose statement covers it; null until the next settlement of its currency. */
+  settlementId: string | null;
 }
 
 /** What the API reads of the ledger. */
 export interface LedgerReader {
   /** Available and reserved per currency; a test balance is opened (with its float) on first sight. */
   balances(scope: TenantScope): Promise<Balance[]>;
-  transactions(scope: TenantScope, filters: { type?: BalanceTransactionType; createdGte?: string; createdLte?: string }, page: PageRequest): Promise<Page<BalanceTransaction>>;
+  transactions(scope: TenantScope, filters: { type?: BalanceTransactionType; settlementId?: string; createdGte?: string; createdLte?: string }, page: PageRequest): Promise<Page<BalanceTransaction>>;
 }
 
 export const DEFAULT_SANDBOX_FLOAT_MINOR = 100_000_000 * 100;

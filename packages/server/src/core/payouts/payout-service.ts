@@ -92,7 +92,7 @@ export class PayoutService {
   }
 
   async create(ctx: PaymentContext, input: CreatePayoutInput, request: RecordedRequest<Payout> = {}): Promise<Payout> {
-    const payout = this.newPayout(ctx, input);
+    const payout = this.prepare(ctx, input);
     // The payout, its reservation, its event and the stored answer commit together: no operator is
     // called in this request, so there is nothing to resume.
     const claim = finishWrite(request, payout.id, payout);
@@ -111,7 +111,7 @@ export class PayoutService {
   async createMany(ctx: PaymentContext, inputs: readonly CreatePayoutInput[]): Promise<Array<{ payout: Payout } | { error: AkweError }>> {
     const outcomes: Array<{ payout: Payout } | { error: AkweError }> = inputs.map((input) => {
       try {
-        return { payout: this.newPayout(ctx, input) };
+        return { payout: this.prepare(ctx, input) };
       } catch (error) {
         if (error instanceof AkweError) return { error };
         throw error;
@@ -141,12 +141,15 @@ export class PayoutService {
   }
 
   /** What a new payout writes beside itself: its `payout.initiated` event and its reservation. */
-  private initiated(payout: Payout): { payout: Payout; events: StoredEvent[]; ledger: LedgerPosting[] } {
+  initiated(payout: Payout): { payout: Payout; events: StoredEvent[]; ledger: LedgerPosting[] } {
     return { payout, events: [this.deps.events.payout('initiated', payout)], ledger: [payoutPostings.reserved(payout)] };
   }
 
-  /** A new PENDING payout after every check `create` makes (gating, catalog, phone, limits); nothing stored. */
-  private newPayout(ctx: PaymentContext, input: CreatePayoutInput): Payout {
+  /**
+   * A new PENDING payout after every check `create` makes (gating, catalog, phone, limits); nothing
+   * stored. A wallet settlement makes its payout with it and stores it with its own rows.
+   */
+  prepare(ctx: PaymentContext, input: CreatePayoutInput): Payout {
     // Live money leaves only for an active, validated merchant.
     if (ctx.environment === 'live') {
       if (ctx.merchant.status !== 'active') throw new AkweError('account_inactive');

@@ -137,6 +137,15 @@ export class SettlementScheduleService {
 
   private async settle(schedule: SettlementSchedule, now: Date): Promise<{ outcome: ScheduleRunOutcome; settlementId: string | null }> {
     const scope: TenantScope = { merchantId: schedule.merchantId, environment: schedule.environment };
+    // The run this one stands for (the latest it may have missed) names the settlement: every try of
+    // the same run asks for the same reference, and the settlements core makes at most one.
+    const standsFor = runAtOrBefore(schedule.interval, schedule.anchor, now) ?? now;
+    const reference = `auto-${schedule.currency}-${standsFor.toISOString().slice(0, 10)}`;
+    // An earlier try that settled and died before recording: its settlement took the money, so the
+    // balance would now read as below the minimum. Found first, it is recorded as this run's.
+    const earlier = await this.madeEarlier(scope, reference);
+    if (earlier) return earlier;
+
     const merchant = await this.deps.merchants.findById(schedule.merchantId);
     if (!merchant) return { outcome: 'merchant_not_found', settlementId: null };
     // The PUT refuses a running schedule without an account; a row edited by hand still gets a clear outcome.
@@ -145,10 +154,6 @@ export class SettlementScheduleService {
     const amountMinor = (balance?.availableMinor ?? 0) - schedule.reserveMinor;
     if (amountMinor < schedule.minimumMinor) return { outcome: 'below_minimum', settlementId: null };
 
-    // The run this one stands for (the latest it may have missed) names the settlement: every try of
-    // the same run asks for the same reference, and the settlements core makes at most one.
-    const standsFor = runAtOrBefore(schedule.interval, schedule.anchor, now) ?? now;
-    const reference = `auto-${schedule.currency}-${standsFor.toISOString().slice(0, 10)}`;
     try {
       const settlement = await this.deps.settlements.create(
         { ...scope, merchant },
@@ -157,13 +162,17 @@ export class SettlementScheduleService {
       return { outcome: 'settled', settlementId: settlement.id };
     } catch (error) {
       if (!(error instanceof AkweError)) throw error;
-      if (error.code === 'duplicate_reference') {
-        const earlier = await this.deps.store.findSettlement(scope, reference);
-        // Made by an earlier try of this run; a settlement the merchant made under that reference is not ours.
-        if (earlier?.origin === 'schedule') return { outcome: 'settled', settlementId: earlier.id };
-      }
+      // Another try of the same run settled between the look above and this one.
+      if (error.code === 'duplicate_reference') return (await this.madeEarlier(scope, reference)) ?? { outcome: 'duplicate_reference', settlementId: null };
       return { outcome: outcomeOfError[error.code] ?? error.code, settlementId: null };
     }
+  }
+
+  /** The run's settlement if one exists: settled by a schedule, or a merchant's own under the run's reference (refused). */
+  private async madeEarlier(scope: TenantScope, reference: string): Promise<{ outcome: ScheduleRunOutcome; settlementId: string | null } | undefined> {
+    const earlier = await this.deps.store.findSettlement(scope, reference);
+    if (!earlier) return undefined;
+    return earlier.origin === 'schedule' ? { outcome: 'settled', settlementId: earlier.id } : { outcome: 'duplicate_reference', settlementId: null };
   }
 
   /** A currency of the scope's balance, as transfers check it: schedules settle what the balance holds. */

@@ -39,6 +39,8 @@ export interface Settlement {
   amountMinor: number;
   feeMinor: number;
   currency: Currency;
+  /** 1, 2, 3… per merchant, environment and currency, in commit order. */
+  sequence: number;
   destination: SettlementDestination;
   /** The payout sending a wallet settlement (the same id as the settlement). */
   payoutId: string | null;

@@ -23,6 +23,7 @@ function transactionToWire(transaction: BalanceTransaction) {
     fee_minor: transaction.feeMinor,
     source: { object: transaction.source.type, id: transaction.source.id, reference: transaction.source.reference },
     description: transaction.description,
+    settlement: transaction.settlementId,
     environment: transaction.environment,
     created_at: transaction.createdAt,
   };
@@ -57,14 +58,14 @@ export const balanceRoutes: FastifyPluginAsyncTypebox<BalanceRoutesOptions> = as
         operationId: 'listBalanceTransactions',
         summary: 'Balance transactions, newest first',
         description:
-          'Every change of the balances: collections (less their fee), refunds, payouts and their reservations, the sandbox float. Filters: type, created_gte, created_lte.',
+          'Every change of the balances: collections (less their fee), refunds, payouts and their reservations, the sandbox float, settlements. Filters: type, settlement (the lines of that settlement’s statement), created_gte, created_lte.',
         querystring: ListBalanceTransactionsQuery,
         response: { 200: BalanceTransactionList, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request) => {
       const query = request.query;
-      const filters = { type: query.type, createdGte: instantFilter(query.created_gte, 'created_gte'), createdLte: instantFilter(query.created_lte, 'created_lte') };
+      const filters = { type: query.type, settlementId: query.settlement, createdGte: instantFilter(query.created_gte, 'created_gte'), createdLte: instantFilter(query.created_lte, 'created_lte') };
       const list = readList(request, 'balance_transactions', filters);
       return list.envelope(await ledger.transactions(principalOf(request), filters, list.page), transactionToWire);
     },

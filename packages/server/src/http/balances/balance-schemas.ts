@@ -32,11 +32,12 @@ export const BalanceTransactionObject = Type.Object(
     reserved_change_minor: Type.Integer({ description: inCentimes('Added to or released from the reserved balance.') }),
     fee_minor: Type.Integer({ description: inCentimes('The fee this transaction charged.') }),
     source: Type.Object({
-      object: Type.String({ description: 'payment, refund, payout, or account (the sandbox float).' }),
+      object: Type.String({ description: 'payment, refund, payout, transfer, settlement, or account (the sandbox float).' }),
       id: Type.String(),
       reference: Type.Union([Type.String(), Type.Null()]),
     }),
     description: Type.String(),
+    settlement: Type.Union([Type.String(), Type.Null()], { description: 'The settlement whose statement covers this transaction; null until the next settlement of its currency.' }),
     environment: Type.String(),
     created_at: Type.String(),
   },
@@ -54,6 +55,7 @@ export const BalanceTransactionObject = Type.Object(
         fee_minor: 0,
         source: { object: 'payout', id: '0193a7e1-4c5d-7e6f-8a9b-0c1d2e3f4a5b', reference: 'salary-2026-06-042' },
         description: 'Payout salary-2026-06-042 reserved (amount and fee)',
+        settlement: null,
         environment: 'test',
         created_at: '2026-06-01T09:30:00.000Z',
       },
@@ -65,6 +67,7 @@ export const BalanceTransactionList = listOf(BalanceTransactionObject, { title: 
 
 export const ListBalanceTransactionsQuery = listQuery({
   type: Type.Optional(Type.Enum(balanceTransactionTypes)),
+  settlement: Type.Optional(Type.String({ format: 'uuid', description: 'Only the lines of this settlement’s statement.' })),
   created_gte: Type.Optional(Type.String({ format: 'date-time' })),
   created_lte: Type.Optional(Type.String({ format: 'date-time' })),
 });

@@ -64,5 +64,36 @@ export const balanceTransactionsCsvExample = exampleFile(balanceTransactionColum
     feeMinor: 0,
     source: { type: 'payout', id: '0193a7e1-4c5d-7e6f-8a9b-0c1d2e3f4a5b', reference: 'salary-2026-06-042' },
     description: 'Payout salary-2026-06-042 reserved (amount and fee)',
+    settlementId: null,
+  },
+]);
+
+/** A settlement statement's CSV: the columns of the balance-transactions export, oldest first. */
+export const statementCsvExample = exampleFile(balanceTransactionColumns, [
+  {
+    id: '0193a8f0-1a2b-7c3d-8e4f-5a6b7c8d9e01',
+    createdAt: '2026-06-17T10:00:00.000Z',
+    environment: 'live',
+    type: 'collection',
+    currency: 'XOF',
+    availableChangeMinor: 24625000,
+    reservedChangeMinor: 0,
+    feeMinor: 375000,
+    source: { type: 'payment', id: '0193a8f0-0a1b-7c2d-8e3f-4a5b6c7d8e9f', reference: 'ORDER-1001' },
+    description: 'Collection ORDER-1001',
+    settlementId: '0193a901-1a2b-7c3d-8e4f-5a6b7c8d9e0f',
+  },
+  {
+    id: '0193a901-1a2c-7c3d-8e4f-5a6b7c8d9e10',
+    createdAt: '2026-06-18T00:00:02.000Z',
+    environment: 'live',
+    type: 'settlement_reservation',
+    currency: 'XOF',
+    availableChangeMinor: -24625000,
+    reservedChangeMinor: 24625000,
+    feeMinor: 0,
+    source: { type: 'settlement', id: '0193a901-1a2b-7c3d-8e4f-5a6b7c8d9e0f', reference: 'settle-2026-06-18' },
+    description: 'Settlement settle-2026-06-18 reserved',
+    settlementId: '0193a901-1a2b-7c3d-8e4f-5a6b7c8d9e0f',
   },
 ]);

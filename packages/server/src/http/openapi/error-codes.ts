@@ -20,9 +20,9 @@ const checkoutPayment = ['simulateCheckoutPayment'];
 const refunding = ['createPaymentRefund'];
 const payoutCreation = ['createPayout'];
 const transferCreation = ['createTransfer'];
-const settlementAccountWrites = ['createSettlementAccount', 'updateSettlementAccount'];
-/** Settlement creation (the settlements part of issue 26) is what refuses an unusable account or an empty balance. */
+/** A settlement to a wallet makes a payout with the payout checks (operator, phone, amount bounds). */
 const settlementCreation = ['createSettlement'];
+const settlementAccountChanges = ['createSettlementAccount', 'updateSettlementAccount'];
 /** Settlement schedules: reading one checks the currency; setting one also checks the account it names. */
 const scheduleRead = ['getSettlementSchedule'];
 const scheduleChange = ['putSettlementSchedule'];
@@ -61,21 +61,22 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   invalid_idempotency_key: withIdempotency,
   idempotency_key_reused: withIdempotency,
   idempotency_request_in_progress: withIdempotency,
-  not_found: (route) => route.hasPathParameters || operations(...confirmation)(route),
-  kyc_required: operations(...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation),
-  account_inactive: operations(...creation, ...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation),
+  // A settlement names its account in the body: an unknown one is 404 like a path's.
+  not_found: (route) => route.hasPathParameters || operations(...confirmation, ...settlementCreation)(route),
+  kyc_required: operations(...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
+  account_inactive: operations(...creation, ...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
   unsupported_currency: operations(...creation, ...transferCreation, ...scheduleRead, ...scheduleChange),
-  invalid_iban: operations(...settlementAccountWrites),
-  settlement_account_removed: operations('updateSettlementAccount', ...settlementCreation, ...scheduleChange),
+  invalid_operator: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, ...settlementAccountChanges),
+  invalid_phone: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, ...settlementAccountChanges),
+  amount_too_low: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation),
+  amount_too_high: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation),
+  duplicate_reference: operations(...creation, ...payoutCreation, ...transferCreation, ...settlementCreation),
+  insufficient_balance: operations(...refunding, ...payoutCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
   settlement_account_cooling: operations(...settlementCreation),
+  settlement_account_removed: operations(...settlementCreation, 'updateSettlementAccount', ...scheduleChange),
   settlement_currency_mismatch: operations(...settlementCreation, ...scheduleChange),
   nothing_to_settle: operations(...settlementCreation),
-  invalid_operator: operations(...creation, ...checkoutPayment, ...payoutCreation),
-  invalid_phone: operations(...creation, ...checkoutPayment, ...payoutCreation),
-  amount_too_low: operations(...creation, ...checkoutPayment, ...payoutCreation),
-  amount_too_high: operations(...creation, ...checkoutPayment, ...payoutCreation),
-  duplicate_reference: operations(...creation, ...payoutCreation, ...transferCreation),
-  insufficient_balance: operations(...refunding, ...payoutCreation, ...bulkExecution, ...transferCreation),
+  invalid_iban: operations(...settlementAccountChanges),
   transfer_to_self: operations(...transferCreation),
   unknown_receiver: operations(...transferCreation),
   receiver_inactive: operations(...transferCreation),

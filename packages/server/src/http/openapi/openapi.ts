@@ -57,7 +57,8 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
         },
         {
           name: 'settlements',
-          description: 'Settlements: your available balance moved to your own settlement account, on demand or by schedule. Amounts in centimes (`_minor`).',
+          description:
+            'Settlements: your available balance to your own wallet or bank account, on demand or by schedule, each with a statement of what it covers; and the settlement accounts they go to. Amounts in centimes (`_minor`).',
         },
         { name: 'balances', description: 'The merchant’s balances per currency and the ledger transactions that moved them. Amounts in centimes.' },
         { name: 'operators', description: 'Which operator a phone number belongs to, from the regulators’ numbering plans.' },

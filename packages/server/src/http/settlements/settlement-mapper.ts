@@ -16,8 +16,24 @@ export function settlementToWire(settlement: Settlement) {
     settlement_account: settlement.accountId,
     destination:
       destination.kind === 'wallet'
-        ? { kind: 'wallet' as const, country: destination.country, holder_name: destination.holderName, operator: destination.operator, phone: destination.phone, iban: null, bank_name: null }
-        : { kind: 'bank' as const, country: destination.country, holder_name: destination.holderName, operator: null, phone: null, iban: destination.iban, bank_name: destination.bankName },
+        ? {
+            kind: 'wallet' as const,
+            country: destination.country,
+            holder_name: destination.holderName,
+            operator: destination.operator,
+            phone: destination.phone,
+            iban: null,
+            bank_name: null,
+          }
+        : {
+            kind: 'bank' as const,
+            country: destination.country,
+            holder_name: destination.holderName,
+            operator: null,
+            phone: null,
+            iban: destination.iban,
+            bank_name: destination.bankName,
+          },
     payout_id: settlement.payoutId,
     bank_reference: settlement.bankReference,
     failure_code: settlement.failureCode,

@@ -1,8 +1,10 @@
 import { Type } from 'typebox';
 import { settlementStatuses } from '../../core/settlements/settlement.js';
 import { failureCodeList } from '../../core/shared/failure-codes.js';
-import { MetadataObject } from '../shared/metadata-schema.js';
+import { Reference } from '../contracts/collect-2026-06/payment-schemas.js';
+import { MetadataInput, MetadataObject, metadataFilterProperties } from '../shared/metadata-schema.js';
 import { inCentimes } from '../shared/money-descriptions.js';
+import { listOf, listQuery } from '../shared/pagination.js';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -72,14 +74,19 @@ export const SettlementObject = Type.Object(
     failure_message: NullableString,
     statement: Type.Object(
       {
-        opening_available_minor: Type.Integer({ description: inCentimes('The available balance before the first transaction the statement covers (the previous settlement’s closing).') }),
+        opening_available_minor: Type.Integer({
+          description: inCentimes('The available balance before the first transaction the statement covers (the previous settlement’s closing).'),
+        }),
         closing_available_minor: Type.Integer({ description: inCentimes('The available balance right after this settlement’s reservation.') }),
-        opening_reserved_minor: Type.Integer(),
-        closing_reserved_minor: Type.Integer(),
+        opening_reserved_minor: Type.Integer({ description: inCentimes('The reserved balance before the first transaction the statement covers.') }),
+        closing_reserved_minor: Type.Integer({ description: inCentimes('The reserved balance right after this settlement’s reservation.') }),
         url: Type.String({ description: 'The statement, JSON.' }),
         csv_url: Type.String({ description: 'The statement’s lines, CSV.' }),
       },
-      { description: 'The balance transactions since the previous settlement of this currency, up to and with this one’s reservation: opening + their changes = closing, to the centime.' },
+      {
+        description:
+          'The balance transactions since the previous settlement of this currency, up to and with this one’s reservation: opening + their changes = closing, to the centime.',
+      },
     ),
     description: NullableString,
     metadata: MetadataObject,
@@ -91,4 +98,93 @@ export const SettlementObject = Type.Object(
     settled_at: Type.Union([Type.String(), Type.Null()], { description: 'When it became paid or failed.' }),
   },
   { title: 'Settlement', description: 'Money moved from your available balance to your own settlement account.', examples: [settlementExample] },
+);
+
+/** A new settlement (docs/settlements.md): all or part of one currency's available balance, to your own account. */
+export const CreateSettlementBody = Type.Object(
+  {
+    settlement_account: Type.String({ minLength: 1, maxLength: 64, description: 'The settlement account’s id (usable: its cooling period over).' }),
+    currency: Type.String({ minLength: 1, maxLength: 16, description: 'The account’s currency (XOF).' }),
+    amount_minor: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 100_000_000_000, description: inCentimes('What leaves your available balance, fee included; the whole available balance when absent.') }),
+    ),
+    reference: Type.Optional(Reference),
+    description: Type.Optional(Type.String({ maxLength: 255 })),
+    metadata: Type.Optional(MetadataInput),
+  },
+  {
+    additionalProperties: false,
+    title: 'CreateSettlementRequest',
+    examples: [
+      { settlement_account: '0193a812-4c5d-7e6f-8091-a2b3c4d5e6f7', currency: 'XOF', amount_minor: 25000000, reference: 'settle-2026-06-18', metadata: { period: '2026-06' } },
+    ],
+  },
+);
+
+export const SettlementParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: 'The settlement’s id, or your reference.' }) });
+
+export const ListSettlementsQuery = listQuery(
+  {
+    status: Type.Optional(Type.Enum(settlementStatuses)),
+    reference: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    created_gte: Type.Optional(Type.String({ format: 'date-time' })),
+    created_lte: Type.Optional(Type.String({ format: 'date-time' })),
+  },
+  { patternProperties: metadataFilterProperties },
+);
+
+export const SettlementList = listOf(SettlementObject, { title: 'SettlementList', description: 'The merchant’s settlements in the key’s environment, newest first.' });
+
+const statementExample = {
+  object: 'settlement_statement',
+  settlement: settlementExample.id,
+  currency: 'XOF',
+  opening_available_minor: 0,
+  closing_available_minor: 0,
+  available_change_minor: 0,
+  opening_reserved_minor: 0,
+  closing_reserved_minor: 25000000,
+  reserved_change_minor: 25000000,
+  fee_minor: 250000,
+  line_count: 3,
+  totals: [
+    { type: 'collection', count: 2, available_change_minor: 25000000, reserved_change_minor: 0, fee_minor: 250000 },
+    { type: 'settlement_reservation', count: 1, available_change_minor: -25000000, reserved_change_minor: 25000000, fee_minor: 0 },
+  ],
+  lines_url: `/api/v1/balance-transactions?settlement=${settlementExample.id}`,
+  csv_url: `/api/v1/settlements/${settlementExample.id}/statement.csv`,
+} as const;
+
+export const SettlementStatementObject = Type.Object(
+  {
+    object: Type.Literal('settlement_statement'),
+    settlement: Type.String(),
+    currency: Type.String(),
+    opening_available_minor: Type.Integer({ description: inCentimes('The available balance before the first line (the previous settlement’s closing; 0 for the first).') }),
+    closing_available_minor: Type.Integer({ description: inCentimes('The available balance right after this settlement’s reservation.') }),
+    available_change_minor: Type.Integer({ description: inCentimes('The sum of the lines’ available changes: closing - opening, to the centime.') }),
+    opening_reserved_minor: Type.Integer({ description: inCentimes('The reserved balance before the first line.') }),
+    closing_reserved_minor: Type.Integer({ description: inCentimes('The reserved balance right after this settlement’s reservation.') }),
+    reserved_change_minor: Type.Integer({ description: inCentimes('The sum of the lines’ reserved changes: closing - opening.') }),
+    fee_minor: Type.Integer({ description: inCentimes('The fees the lines carry.') }),
+    line_count: Type.Integer(),
+    totals: Type.Array(
+      Type.Object({
+        type: Type.String(),
+        count: Type.Integer(),
+        available_change_minor: Type.Integer({ description: inCentimes('This type’s lines’ available changes, summed.') }),
+        reserved_change_minor: Type.Integer({ description: inCentimes('This type’s lines’ reserved changes, summed.') }),
+        fee_minor: Type.Integer({ description: inCentimes('This type’s lines’ fees, summed.') }),
+      }),
+      { description: 'The lines summed per balance-transaction type.' },
+    ),
+    lines_url: Type.String({ description: 'The lines, a list like every other: GET /api/v1/balance-transactions?settlement=<id>.' }),
+    csv_url: Type.String({ description: 'The lines as a CSV file, oldest first.' }),
+  },
+  {
+    title: 'SettlementStatement',
+    description:
+      'What a settlement covers: every balance transaction of its currency since the previous settlement, up to and with its own reservation. opening + the lines = closing, to the centime.',
+    examples: [statementExample],
+  },
 );

@@ -56,6 +56,9 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('amount_minor', 'bigint', (c) => c.notNull().check(sql`amount_minor > 0`))
     .addColumn('fee_minor', 'bigint', (c) => c.notNull().check(sql`fee_minor >= 0`))
     .addColumn('currency', 'text', (c) => c.notNull())
+    // 1, 2, 3… per merchant, environment and currency, in commit order (taken under the balance's row
+    // lock): the previous settlement, whose closing balances open this one's statement, is sequence - 1.
+    .addColumn('sequence', 'integer', (c) => c.notNull())
     // Where the money went, as the account was when the settlement was made (JSON).
     .addColumn('destination', 'text', (c) => c.notNull())
     .addColumn('payout_id', 'text')
@@ -77,8 +80,7 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema.createIndex('settlements_reference').unique().on('settlements').columns(['merchant_id', 'environment', 'reference']).execute();
   await db.schema.createIndex('settlements_scope').on('settlements').columns(['merchant_id', 'environment', 'id']).execute();
   await db.schema.createIndex('settlements_scope_status').on('settlements').columns(['merchant_id', 'environment', 'status', 'id']).execute();
-  // The previous settlement of a scope and currency (its closing balances open the next statement).
-  await db.schema.createIndex('settlements_currency').on('settlements').columns(['merchant_id', 'environment', 'currency', 'id']).execute();
+  await db.schema.createIndex('settlements_sequence').unique().on('settlements').columns(['merchant_id', 'environment', 'currency', 'sequence']).execute();
   // Wallet settlements still waiting on their payout: the follow-up worker's queue.
   await db.schema.createIndex('settlements_open').on('settlements').columns(['id']).where(sql<boolean>`status in ('pending', 'in_transit')`).execute();
 

@@ -22,6 +22,8 @@ import { PreparedInsert, PreparedQuery } from '../prepared-query.js';
 
 export interface BalanceTransactionFilters {
   type?: BalanceTransactionType;
+  /** Only the transactions this settlement's statement covers. */
+  settlementId?: string;
   createdGte?: string;
   createdLte?: string;
 }
@@ -223,6 +225,20 @@ export class LedgerRepository {
     return [...byCurrency.values()];
   }
 
+  /** One currency's available and reserved balances as the caller's transaction sees them. */
+  async balanceIn(trx: Kysely<Database>, scope: TenantScope, currency: Currency): Promise<Balance> {
+    const rows = await trx
+      .selectFrom('ledger_accounts')
+      .select(['kind', 'balance_minor'])
+      .where('merchant_id', '=', scope.merchantId)
+      .where('environment', '=', scope.environment)
+      .where('currency', '=', currency)
+      .where('kind', 'in', ['available', 'reserved'])
+      .execute();
+    const of = (kind: AccountKind) => Number(rows.find((row) => row.kind === kind)?.balance_minor ?? 0);
+    return { currency, availableMinor: of('available'), reservedMinor: of('reserved') };
+  }
+
   async transactions(scope: TenantScope, filters: BalanceTransactionFilters, page: PageRequest): Promise<Page<BalanceTransaction>> {
     return listPage({ all: balanceTransactionRows(this.db, scope, {}), filtered: balanceTransactionRows(this.db, scope, filters) }, page, balanceTransactionFromRow);
   }
@@ -400,5 +416,8 @@ export function balanceTransactionQuery(db: Kysely<Database>, scope: TenantScope
 
 /** The scope's balance transactions that the filters keep, before paging. */
 export function balanceTransactionRows(db: Kysely<Database>, scope: TenantScope, filters: BalanceTransactionFilters) {
-  return listRows(db.selectFrom('ledger_transactions').selectAll(), { scope, filters: [['type', '=', filters.type], ...createdWithin(filters)] });
+  return listRows(db.selectFrom('ledger_transactions').selectAll(), {
+    scope,
+    filters: [['settlement_id', '=', filters.settlementId], ['type', '=', filters.type], ...createdWithin(filters)],
+  });
 }

@@ -123,27 +123,35 @@ export class PayoutRepository implements PayoutStore {
     if (payouts.length > 0) await this.insertNew(payouts, 'A payout of the group has a reference that exists already.');
   }
 
+  /**
+   * New payouts' rows, metadata rows and events inside the caller's transaction (a wallet settlement
+   * writes its payout with its own rows); their postings are the caller's to write.
+   */
+  async writeNewIn(trx: Kysely<Database>, payouts: readonly { payout: Payout; events: StoredEvent[] }[]): Promise<void> {
+    for (let start = 0; start < payouts.length; start += INSERT_CHUNK) {
+      await trx
+        .insertInto('payouts')
+        .values(payouts.slice(start, start + INSERT_CHUNK).map(({ payout }) => payoutToRow(payout)))
+        .execute();
+    }
+    const entries = payouts.flatMap(({ payout }) => metadataEntries('payout', payout));
+    for (let start = 0; start < entries.length; start += INSERT_CHUNK)
+      await trx
+        .insertInto('metadata_entries')
+        .values(entries.slice(start, start + INSERT_CHUNK))
+        .execute();
+    await this.outbox.insert(
+      trx,
+      payouts.flatMap(({ events }) => events),
+    );
+  }
+
   /** New payouts, their metadata rows, events and postings (and a request's claim) in one transaction. */
   private async insertNew(payouts: readonly { payout: Payout; events: StoredEvent[]; ledger: LedgerPosting[] }[], duplicateMessage: string, claim?: ClaimWrite): Promise<void> {
     try {
       await this.db.transaction().execute(async (trx) => {
         if (claim) await this.claims.writeIn(trx, claim);
-        for (let start = 0; start < payouts.length; start += INSERT_CHUNK) {
-          await trx
-            .insertInto('payouts')
-            .values(payouts.slice(start, start + INSERT_CHUNK).map(({ payout }) => payoutToRow(payout)))
-            .execute();
-        }
-        const entries = payouts.flatMap(({ payout }) => metadataEntries('payout', payout));
-        for (let start = 0; start < entries.length; start += INSERT_CHUNK)
-          await trx
-            .insertInto('metadata_entries')
-            .values(entries.slice(start, start + INSERT_CHUNK))
-            .execute();
-        await this.outbox.insert(
-          trx,
-          payouts.flatMap(({ events }) => events),
-        );
+        await this.writeNewIn(trx, payouts);
         // Last: the merchant's account rows stay locked from here to the commit, and postings of one
         // balance move it once (ledger-repository.ts).
         await this.ledger.post(

@@ -71,5 +71,6 @@ export function balanceTransactionFromRow(row: Selectable<LedgerTransactionTable
     source: { type: row.source_type as LedgerPosting['source']['type'], id: row.source_id, reference: row.source_reference },
     description: row.description,
     createdAt: row.created_at,
+    settlementId: row.settlement_id ?? null,
   };
 }

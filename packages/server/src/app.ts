@@ -21,6 +21,7 @@ import { bulkRoutes } from './http/bulk/bulk-routes.js';
 import { balanceRoutes } from './http/balances/balance-routes.js';
 import { transferRoutes } from './http/transfers/transfer-routes.js';
 import { settlementRoutes } from './http/settlements/settlement-routes.js';
+import { settlementAccountRoutes } from './http/settlements/settlement-account-routes.js';
 import { settlementScheduleRoutes } from './http/settlements/settlement-schedule-routes.js';
 import { exportRoutes } from './http/exports/export-routes.js';
 import { webhookEndpointRoutes } from './http/webhooks/webhook-endpoint-routes.js';
@@ -136,6 +137,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
       await api.register(balanceRoutes, { ledger: services.ledger });
       await api.register(transferRoutes, { transfers: services.transfers });
       await api.register(settlementRoutes, { settlements: services.settlements });
+      await api.register(settlementAccountRoutes, { settlementAccounts: services.settlementAccounts, clock: services.clock });
       await api.register(settlementScheduleRoutes, { schedules: services.settlementSchedules });
       await api.register(exportRoutes, { exports: services.exports });
       await api.register(operatorPredictionRoutes, { catalog: services.catalog });

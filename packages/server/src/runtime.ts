@@ -57,6 +57,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     paymentCheckMinIntervalMs: config.paymentCheckMinIntervalMs,
     bulkMaxLines: config.bulkMaxLines,
     transferLimits: { maxMinor: config.transferMaxMinor, dailyMaxMinor: config.transferDailyMaxMinor },
+    settlementAccountCooling: { liveMs: config.settlementAccountCoolingMs, testMs: config.settlementAccountTestCoolingMs },
   });
 }
 

@@ -28,8 +28,9 @@ import { PayoutRepository } from './storage/repositories/payout-repository.js';
 import { TransferRepository } from './storage/repositories/transfer-repository.js';
 import { SettlementRepository } from './storage/repositories/settlement-repository.js';
 import { SettlementService } from './core/settlements/settlement-service.js';
-import { temporaryAccounts } from './storage/repositories/temporary-settlement-accounts.js';
 import { DEFAULT_TRANSFER_LIMITS, TransferService, type TransferLimits } from './core/transfers/transfer-service.js';
+import { SettlementAccountRepository } from './storage/repositories/settlement-account-repository.js';
+import { DEFAULT_SETTLEMENT_ACCOUNT_COOLING, SettlementAccountService, type SettlementAccountCooling } from './core/settlements/settlement-account-service.js';
 import { SettlementScheduleService } from './core/settlements/settlement-schedule-service.js';
 import { SettlementScheduleRepository } from './storage/repositories/settlement-schedule-repository.js';
 import { WebhookService } from './core/webhooks/webhook-service.js';
@@ -73,6 +74,8 @@ export interface Services {
   payouts: PayoutService;
   transfers: TransferService;
   settlements: SettlementService;
+  /** Where each merchant's settlements go (wallets and bank accounts), each usable after its cooling period. */
+  settlementAccounts: SettlementAccountService;
   /** Settlement schedules: their settings, and the runs the worker makes of them. */
   settlementSchedules: SettlementScheduleService;
   bulk: BulkService;
@@ -119,6 +122,8 @@ export function createServices(options: {
   bulkMaxLines?: number;
   /** Per-transfer and per-day transfer limits (TRANSFER_MAX_MINOR, TRANSFER_DAILY_MAX_MINOR). */
   transferLimits?: TransferLimits;
+  /** How long a new or changed settlement account waits, live and test (SETTLEMENT_ACCOUNT_COOLING_MS, SETTLEMENT_ACCOUNT_TEST_COOLING_MS). */
+  settlementAccountCooling?: SettlementAccountCooling;
   /** Rows per database read of a CSV export (default 1000; tests make it small to cross pages). */
   exportPageSize?: number;
   /** Default: a registry of its own with the storage gauges and without the process metrics. */
@@ -176,9 +181,17 @@ export function createServices(options: {
     onDiscrepancy,
   });
   const settlementRows = new SettlementRepository(db, idempotency, ledger, payoutRows, signals);
+  const settlementAccounts = new SettlementAccountService({
+    store: new SettlementAccountRepository(db, idempotency, signals),
+    catalog: options.catalog,
+    events: eventFactory,
+    clock,
+    newId: ids,
+    cooling: options.settlementAccountCooling ?? DEFAULT_SETTLEMENT_ACCOUNT_COOLING,
+  });
   const settlements = new SettlementService({
     store: settlementRows,
-    accounts: temporaryAccounts(db, clock),
+    accounts: settlementAccounts,
     ledger,
     statementLines: (settlementId, page) => settlementRows.statementPage(settlementId, page),
     payouts,
@@ -226,6 +239,7 @@ export function createServices(options: {
       newId: ids,
       limits: options.transferLimits ?? DEFAULT_TRANSFER_LIMITS,
     }),
+    settlementAccounts,
     settlements,
     settlementSchedules: new SettlementScheduleService({
       store: new SettlementScheduleRepository(db, capabilities),

@@ -308,14 +308,22 @@ async function buildRecordingRoutes(target: TestDatabase, env: Record<string, st
 }
 
 /** Tiny budgets, each different, so RateLimit-Limit tells which bucket a route spends. */
-const appBudgets = { refund: 1, create: 2, read: 3, manage: 4, payout: 5, transfer: 6 } as const;
+const appBudgets = { refund: 1, create: 2, read: 3, manage: 4, payout: 5, transfer: 6, settlement: 7 } as const;
 type Bucket = keyof typeof appBudgets;
-const bucketLabels: Record<Bucket, string> = { refund: 'refund', create: 'payment write', read: 'read', manage: 'management', payout: 'payout', transfer: 'transfer' };
+const bucketLabels: Record<Bucket, string> = {
+  refund: 'refund',
+  create: 'payment write',
+  read: 'read',
+  manage: 'management',
+  payout: 'payout',
+  transfer: 'transfer',
+  settlement: 'settlement',
+};
 
 /**
  * The budget a route must spend: reads are 'read'; refund creation 'refund'; the other collect
  * writes (creation, confirm, cancel, pay, either contract) 'create'; payout and bulk payment
- * writes 'payout'; transfer creation 'transfer'; every other write 'manage'.
+ * writes 'payout'; transfer creation 'transfer'; settlement and settlement-account writes 'settlement'; every other write 'manage'.
  */
 function expectedBucket(route: SeenRoute): Bucket {
   if (route.method === 'GET' || route.method === 'HEAD') return 'read';
@@ -325,6 +333,7 @@ function expectedBucket(route: SeenRoute): Bucket {
   if (route.url.startsWith('/api/v1/collect/')) return 'create';
   if (route.url.startsWith('/api/v1/payout/') || route.url.startsWith('/api/v1/bulk-payments/')) return 'payout';
   if (route.url.startsWith('/api/v1/transfers/')) return 'transfer';
+  if (route.url.startsWith('/api/v1/settlement')) return 'settlement';
   return 'manage';
 }
 
@@ -356,6 +365,7 @@ for (const target of testDatabases()) {
         RATE_LIMIT_MANAGE_PER_MINUTE: String(appBudgets.manage),
         RATE_LIMIT_PAYOUT_PER_MINUTE: String(appBudgets.payout),
         RATE_LIMIT_TRANSFER_PER_MINUTE: String(appBudgets.transfer),
+        RATE_LIMIT_SETTLEMENT_PER_MINUTE: String(appBudgets.settlement),
       });
       t = built.t;
       authenticated = built.routes.filter((route) => !route.public);

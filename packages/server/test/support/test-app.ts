@@ -79,6 +79,7 @@ export async function buildTestApp(
     payoutCheckIntervalMs: config.payoutCheckIntervalMs,
     bulkMaxLines: config.bulkMaxLines,
     transferLimits: { maxMinor: config.transferMaxMinor, dailyMaxMinor: config.transferDailyMaxMinor },
+    settlementAccountCooling: { liveMs: config.settlementAccountCoolingMs, testMs: config.settlementAccountTestCoolingMs },
     exportPageSize: options.exportPageSize,
   });
   const app = await buildApp({ config, services, logger: options.logger, apiExtensions: options.apiExtensions, resolver: options.resolver ?? exampleHostsResolver() });

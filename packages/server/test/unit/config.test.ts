@@ -32,9 +32,14 @@ describe('loadConfig', () => {
     assert.equal(config.publicUrl, 'http://localhost:8080');
     assert.deepEqual(config.database, { kind: 'sqlite', file: resolve('data', 'akwe.db') });
     assert.equal(config.dataDir, resolve('data'));
-    assert.deepEqual({ ...config.rateLimits }, { createPerMinute: 30, readPerMinute: 120, refundPerMinute: 10, managePerMinute: 30, payoutPerMinute: 30, transferPerMinute: 30, settlementPerMinute: 10 });
+    assert.deepEqual(
+      { ...config.rateLimits },
+      { createPerMinute: 30, readPerMinute: 120, refundPerMinute: 10, managePerMinute: 30, payoutPerMinute: 30, transferPerMinute: 30, settlementPerMinute: 10 },
+    );
     assert.equal(config.transferMaxMinor, 200_000_000);
     assert.equal(config.transferDailyMaxMinor, 1_000_000_000);
+    assert.equal(config.settlementAccountCoolingMs, 24 * 3_600_000, 'a live settlement account waits a day');
+    assert.equal(config.settlementAccountTestCoolingMs, 0, 'a test one waits nothing');
     assert.equal(config.dev, false);
     assert.equal(config.secret, undefined);
     assert.equal(config.redisUrl, undefined);
@@ -86,7 +91,18 @@ describe('loadConfig', () => {
       RATE_LIMIT_TRANSFER_PER_MINUTE: '13',
       RATE_LIMIT_SETTLEMENT_PER_MINUTE: '14',
     });
-    assert.deepEqual({ ...config.rateLimits }, { createPerMinute: 7, readPerMinute: 8, refundPerMinute: 9, managePerMinute: 11, payoutPerMinute: 12, transferPerMinute: 13, settlementPerMinute: 14 });
+    assert.deepEqual(
+      { ...config.rateLimits },
+      { createPerMinute: 7, readPerMinute: 8, refundPerMinute: 9, managePerMinute: 11, payoutPerMinute: 12, transferPerMinute: 13, settlementPerMinute: 14 },
+    );
+  });
+
+  it('reads the settlement accounts’ cooling periods, live and test, and refuses one past 30 days', () => {
+    const config = loadConfig({ SETTLEMENT_ACCOUNT_COOLING_MS: '3600000', SETTLEMENT_ACCOUNT_TEST_COOLING_MS: '60000' });
+    assert.equal(config.settlementAccountCoolingMs, 3_600_000);
+    assert.equal(config.settlementAccountTestCoolingMs, 60_000);
+    assert.throws(() => loadConfig({ SETTLEMENT_ACCOUNT_COOLING_MS: String(31 * 24 * 3_600_000) }), /SETTLEMENT_ACCOUNT_COOLING_MS/);
+    assert.throws(() => loadConfig({ SETTLEMENT_ACCOUNT_TEST_COOLING_MS: '-1' }), /SETTLEMENT_ACCOUNT_TEST_COOLING_MS/);
   });
 
   it('trusts no proxy unless TRUST_PROXY names them, as addresses, ranges or named private ranges', () => {

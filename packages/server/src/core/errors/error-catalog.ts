@@ -209,7 +209,8 @@ export const errorCatalog = {
   invalid_iban: {
     status: 400,
     message: 'The IBAN (or UEMOA RIB) is not valid.',
-    action: 'Send the IBAN as your bank writes it (spaces allowed): the country code, two check digits and the account number; a 24-character UEMOA RIB is accepted with `country`.',
+    action:
+      'Send the IBAN as your bank writes it (spaces allowed): the country code, two check digits and the account number; a 24-character UEMOA RIB is accepted with `country`.',
   },
   idempotency_key_reused: {
     status: 422,

@@ -82,7 +82,12 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema.createIndex('settlements_scope_status').on('settlements').columns(['merchant_id', 'environment', 'status', 'id']).execute();
   await db.schema.createIndex('settlements_sequence').unique().on('settlements').columns(['merchant_id', 'environment', 'currency', 'sequence']).execute();
   // Wallet settlements still waiting on their payout: the follow-up worker's queue.
-  await db.schema.createIndex('settlements_open').on('settlements').columns(['id']).where(sql<boolean>`status in ('pending', 'in_transit')`).execute();
+  await db.schema
+    .createIndex('settlements_open')
+    .on('settlements')
+    .columns(['id'])
+    .where(sql<boolean>`status in ('pending', 'in_transit')`)
+    .execute();
 
   await db.schema
     .createTable('settlement_schedules')
@@ -116,12 +121,7 @@ export async function up(db: AnyDb): Promise<void> {
     .columns(['merchant_id', 'environment', 'currency'])
     .where(sql.ref('settlement_id'), 'is', null)
     .execute();
-  await db.schema
-    .createIndex('ledger_transactions_statement')
-    .on('ledger_transactions')
-    .columns(['settlement_id', 'id'])
-    .where(sql.ref('settlement_id'), 'is not', null)
-    .execute();
+  await db.schema.createIndex('ledger_transactions_statement').on('ledger_transactions').columns(['settlement_id', 'id']).where(sql.ref('settlement_id'), 'is not', null).execute();
 }
 
 export async function down(db: AnyDb): Promise<void> {

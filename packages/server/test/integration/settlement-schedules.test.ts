@@ -4,8 +4,9 @@
  * due run even with two workers at once, the minimum and the reserve, catch-up after days down, a
  * worker dying between settling and recording. Most runs go through a stand-in for the settlements
  * core that records each call and writes a bare settlement row (its unique reference included), so
- * each run's request can be checked; the last suite runs the real SettlementService. Settlement
- * accounts are written as rows, as the settlement-account service stores them.
+ * each run's request can be checked; the last suite runs the real SettlementService, with accounts
+ * made through their routes. Elsewhere settlement accounts are written as rows, as the
+ * settlement-account service stores them, to reach every state (removed, other currency) at once.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -607,8 +608,10 @@ for (const target of testDatabases()) {
 
       async function withWallet(environment: Environment = 'test') {
         const merchant = await t.newMerchant();
-        const accountId = await seedAccount({ merchantId: merchant.merchantId, environment });
-        return { ...merchant, key: environment === 'test' ? merchant.testKey : merchant.liveKey, accountId };
+        const key = environment === 'test' ? merchant.testKey : merchant.liveKey;
+        const account = await send(key, 'POST', '/settlement-accounts/', { kind: 'wallet', country: 'BJ', operator: 'mtn_bj', phone: '0197000000', holder_name: 'Boutique Adjoa' });
+        assert.equal(account.statusCode, 201, account.body);
+        return { ...merchant, key, accountId: account.json().id as string };
       }
 
       it('settles available less reserve through the settlements core, once, with two workers racing', async () => {

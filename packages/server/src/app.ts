@@ -22,6 +22,7 @@ import { balanceRoutes } from './http/balances/balance-routes.js';
 import { transferRoutes } from './http/transfers/transfer-routes.js';
 import { settlementRoutes } from './http/settlements/settlement-routes.js';
 import { settlementAccountRoutes } from './http/settlements/settlement-account-routes.js';
+import { settlementScheduleRoutes } from './http/settlements/settlement-schedule-routes.js';
 import { exportRoutes } from './http/exports/export-routes.js';
 import { webhookEndpointRoutes } from './http/webhooks/webhook-endpoint-routes.js';
 import { dashboardRoutes } from './http/dashboard/dashboard-routes.js';
@@ -148,6 +149,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
       await api.register(transferRoutes, { transfers: services.transfers });
       await api.register(settlementRoutes, { settlements: services.settlements });
       await api.register(settlementAccountRoutes, { settlementAccounts: services.settlementAccounts, clock: services.clock });
+      await api.register(settlementScheduleRoutes, { schedules: services.settlementSchedules });
       await api.register(exportRoutes, { exports: services.exports });
       await api.register(operatorPredictionRoutes, { catalog: services.catalog });
       await api.register(eventRoutes, { events: services.events, webhooks: services.webhooks, publicUrl: config.publicUrl });

@@ -31,6 +31,8 @@ import { SettlementService } from './core/settlements/settlement-service.js';
 import { DEFAULT_TRANSFER_LIMITS, TransferService, type TransferLimits } from './core/transfers/transfer-service.js';
 import { SettlementAccountRepository } from './storage/repositories/settlement-account-repository.js';
 import { DEFAULT_SETTLEMENT_ACCOUNT_COOLING, SettlementAccountService, type SettlementAccountCooling } from './core/settlements/settlement-account-service.js';
+import { SettlementScheduleService } from './core/settlements/settlement-schedule-service.js';
+import { SettlementScheduleRepository } from './storage/repositories/settlement-schedule-repository.js';
 import { WebhookService } from './core/webhooks/webhook-service.js';
 import type { WebhookStore } from './core/webhooks/webhook-store.js';
 import { ResponseSealing } from './storage/sealed-responses.js';
@@ -79,6 +81,8 @@ export interface Services {
   settlements: SettlementService;
   /** Where each merchant's settlements go (wallets and bank accounts), each usable after its cooling period. */
   settlementAccounts: SettlementAccountService;
+  /** Settlement schedules: their settings, and the runs the worker makes of them. */
+  settlementSchedules: SettlementScheduleService;
   bulk: BulkService;
   /** CSV exports of payments, payouts and balance transactions, read page by page. */
   exports: ExportService;
@@ -196,6 +200,18 @@ export function createServices(options: {
     newId: ids,
     cooling: options.settlementAccountCooling ?? DEFAULT_SETTLEMENT_ACCOUNT_COOLING,
   });
+  const settlements = new SettlementService({
+    store: settlementRows,
+    accounts: settlementAccounts,
+    ledger,
+    statementLines: (settlementId, page) => settlementRows.statementPage(settlementId, page),
+    payouts,
+    catalog: options.catalog,
+    events: eventFactory,
+    clock,
+    newId: ids,
+    pageSize: options.exportPageSize,
+  });
   const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics' | 'dashboard'> = {
     database: options.database,
     catalog: options.catalog,
@@ -235,17 +251,13 @@ export function createServices(options: {
       limits: options.transferLimits ?? DEFAULT_TRANSFER_LIMITS,
     }),
     settlementAccounts,
-    settlements: new SettlementService({
-      store: settlementRows,
-      accounts: settlementAccounts,
+    settlements,
+    settlementSchedules: new SettlementScheduleService({
+      store: new SettlementScheduleRepository(db, capabilities),
+      settlements,
       ledger,
-      statementLines: (settlementId, page) => settlementRows.statementPage(settlementId, page),
-      payouts,
-      catalog: options.catalog,
-      events: eventFactory,
+      merchants: merchantRows,
       clock,
-      newId: ids,
-      pageSize: options.exportPageSize,
     }),
     refunds,
     bulk: new BulkService({

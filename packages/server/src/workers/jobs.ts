@@ -11,6 +11,7 @@ import { idempotencyCleanupJob } from './idempotency-cleanup-job.js';
 import { paymentExpiryJob } from './payment-expiry-job.js';
 import { paymentReconcileJob } from './payment-reconcile-job.js';
 import { requestRecoveryJob } from './request-recovery-job.js';
+import { settlementScheduleJob } from './settlement-schedule-job.js';
 import type { WorkerJob } from './worker-pool.js';
 import { newId } from '../core/shared/ids.js';
 import type { AkweMetrics } from '../metrics/akwe-metrics.js';
@@ -28,6 +29,7 @@ export function createJobs(services: Services, config: Pick<Config, 'dev' | 'pub
     payoutCheckJob(services.payouts),
     bulkFollowJob(services.bulk),
     settlementFollowJob(services.settlements),
+    settlementScheduleJob(services.settlementSchedules),
     new WebhookDeliveryJob({
       store: services.webhookStore,
       webhooks: services.webhooks,

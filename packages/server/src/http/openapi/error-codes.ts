@@ -23,6 +23,9 @@ const transferCreation = ['createTransfer'];
 /** A settlement to a wallet makes a payout with the payout checks (operator, phone, amount bounds). */
 const settlementCreation = ['createSettlement'];
 const settlementAccountChanges = ['createSettlementAccount', 'updateSettlementAccount'];
+/** Settlement schedules: reading one checks the currency; setting one also checks the account it names. */
+const scheduleRead = ['getSettlementSchedule'];
+const scheduleChange = ['putSettlementSchedule'];
 /** Bulk batch creation; its line problems are `details` of a `validation_error`, not codes of their own. */
 const bulkCreation = ['createBulkPayment', 'importBulkPaymentCsv'];
 const bulkExecution = ['validateBulkPayment'];
@@ -62,7 +65,7 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   not_found: (route) => route.hasPathParameters || operations(...confirmation, ...settlementCreation)(route),
   kyc_required: operations(...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
   account_inactive: operations(...creation, ...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
-  unsupported_currency: operations(...creation, ...transferCreation),
+  unsupported_currency: operations(...creation, ...transferCreation, ...scheduleRead, ...scheduleChange),
   invalid_operator: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, ...settlementAccountChanges),
   invalid_phone: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, ...settlementAccountChanges),
   amount_too_low: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation),
@@ -70,8 +73,8 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   duplicate_reference: operations(...creation, ...payoutCreation, ...transferCreation, ...settlementCreation),
   insufficient_balance: operations(...refunding, ...payoutCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
   settlement_account_cooling: operations(...settlementCreation),
-  settlement_account_removed: operations(...settlementCreation, 'updateSettlementAccount'),
-  settlement_currency_mismatch: operations(...settlementCreation),
+  settlement_account_removed: operations(...settlementCreation, 'updateSettlementAccount', ...scheduleChange),
+  settlement_currency_mismatch: operations(...settlementCreation, ...scheduleChange),
   nothing_to_settle: operations(...settlementCreation),
   invalid_iban: operations(...settlementAccountChanges),
   transfer_to_self: operations(...transferCreation),

@@ -26,6 +26,7 @@ import type { Database } from '../../src/storage/schema.js';
 import { isUniqueViolation } from '../../src/storage/unique-violation.js';
 import { settlementScheduleJob } from '../../src/workers/settlement-schedule-job.js';
 import { FakeClock } from '../support/fake-clock.js';
+import { insertSettlementAccount } from '../support/settlements.js';
 import { seedLiveBalance } from '../support/live-balance.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
@@ -154,35 +155,9 @@ for (const target of testDatabases()) {
     const scheduleRows = async (merchantId: string) => db.selectFrom('settlement_schedules').selectAll().where('merchant_id', '=', merchantId).execute();
     const settlementRows = async (merchantId: string) => db.selectFrom('settlements').selectAll().where('merchant_id', '=', merchantId).execute();
 
-    /** A settlement account row as the settlement-account service would have stored it. */
-    async function seedAccount(scope: TenantScope, options: { currency?: string; removed?: boolean } = {}): Promise<string> {
-      const id = newId();
-      const now = clock.now().toISOString();
-      await db
-        .insertInto('settlement_accounts')
-        .values({
-          id,
-          merchant_id: scope.merchantId,
-          environment: scope.environment,
-          kind: 'wallet',
-          currency: options.currency ?? 'XOF',
-          country: 'BJ',
-          holder_name: 'Boutique Test',
-          operator: 'mtn_bj',
-          phone: '+2290197000000',
-          iban: null,
-          bank_name: null,
-          description: null,
-          metadata: '{}',
-          usable_from: now,
-          removed_at: options.removed ? now : null,
-          created_at: now,
-          updated_at: now,
-          version: 1,
-        })
-        .execute();
-      return id;
-    }
+    /** A usable settlement account row as the settlement-account service would have stored it. */
+    const seedAccount = (scope: TenantScope, options: { currency?: string; removed?: boolean } = {}) =>
+      insertSettlementAccount(db, scope.merchantId, { ...options, environment: scope.environment, now: clock.now() });
 
     /** A test merchant whose XOF schedule is set (daily by default) to a fresh account of its own. */
     async function scheduled(body: Wire = {}, merchantOptions: Parameters<TestApp['newMerchant']>[0] = {}) {

@@ -19,12 +19,16 @@ export interface SettlementAccountOptions {
   phone?: string;
   usableFrom?: string;
   removed?: boolean;
+  /** XOF unless given (a test of another currency's refusal). */
+  currency?: string;
+  /** When it was written (a fake clock's now); the wall clock otherwise. */
+  now?: Date;
 }
 
 /** A usable XOF settlement account in Benin, written as its service would; returns its id. */
 export async function insertSettlementAccount(db: Kysely<Database>, merchantId: string, options: SettlementAccountOptions = {}): Promise<string> {
   const id = newId();
-  const now = new Date().toISOString();
+  const now = (options.now ?? new Date()).toISOString();
   const wallet = (options.kind ?? 'wallet') === 'wallet';
   await db
     .insertInto('settlement_accounts')
@@ -33,7 +37,7 @@ export async function insertSettlementAccount(db: Kysely<Database>, merchantId: 
       merchant_id: merchantId,
       environment: options.environment ?? 'test',
       kind: wallet ? 'wallet' : 'bank',
-      currency: 'XOF',
+      currency: options.currency ?? 'XOF',
       country: 'BJ',
       holder_name: 'Boutique Adjoa',
       operator: wallet ? 'mtn_bj' : null,

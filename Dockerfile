@@ -9,6 +9,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY packages/server packages/server
+# The lockfile names every workspace: npm ci needs each one's manifest (the SDK's code is not needed).
+COPY packages/sdk/package.json packages/sdk/package.json
 RUN npm ci --no-audit --no-fund
 
 # 2. Production dependencies: no TypeScript, no tsx, no test tools; better-sqlite3 built for this image.
@@ -18,6 +20,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/server/package.json packages/server/package.json
 COPY packages/server/scripts/prepare.mjs packages/server/scripts/prepare.mjs
+COPY packages/sdk/package.json packages/sdk/package.json
 RUN npm ci --omit=dev --no-audit --no-fund
 
 # 3. The image: Node, production node_modules, bin/ and dist/. Nothing else from the repository.

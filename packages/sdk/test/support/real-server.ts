@@ -1,0 +1,26 @@
+/**
+ * A real Akwe server for the SDK's tests: the server's own buildTestApp on a throwaway SQLite file,
+ * listening on a free port of 127.0.0.1, so the client talks HTTP to it like to any deployment.
+ */
+import type { AddressInfo } from 'node:net';
+import { FakeClock } from '../../../server/test/support/fake-clock.js';
+import { buildTestApp, type TestApp } from '../../../server/test/support/test-app.js';
+import { testDatabases } from '../../../server/test/support/test-databases.js';
+
+export interface RealServer {
+  testApp: TestApp;
+  /** The API root, `/api/v1` included: what the client takes as baseUrl. */
+  baseUrl: string;
+  clock: FakeClock;
+  close(): Promise<void>;
+}
+
+export async function startRealServer(): Promise<RealServer> {
+  const sqlite = testDatabases().find((target) => target.name === 'sqlite')!;
+  // A fake clock that starts now: webhook timestamps stay within the verifier's tolerance.
+  const clock = new FakeClock(new Date());
+  const testApp = await buildTestApp(sqlite, { clock });
+  await testApp.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = testApp.app.server.address() as AddressInfo;
+  return { testApp, clock, baseUrl: `http://127.0.0.1:${port}/api/v1`, close: () => testApp.close() };
+}

@@ -215,8 +215,29 @@ describe('OpenAPI document', () => {
   });
 
   it('declares both ways of sending the key, and names each operation’s scope and rate-limit budget', () => {
-    assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['apiKeyHeader', 'bearerAuth']);
+    assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['apiKeyHeader', 'bearerAuth', 'dashboardSession']);
     assert.deepEqual(document.security, [{ bearerAuth: [] }, { apiKeyHeader: [] }]);
+    // Each operation's schemes (its own list, else the document's) follow how its route authenticates.
+    const schemesOf = (operation: Json) => ((operation.security ?? document.security) as Json[]).flatMap((requirement) => Object.keys(requirement)).sort();
+    const seen = { apiKey: 0, open: 0, dashboardSession: 0, dashboardSignedOut: 0 };
+    for (const { method, path, route } of documentedRoutes(routes)) {
+      const config = (route.config ?? {}) as { public?: boolean; dashboardSession?: boolean };
+      const schemes = schemesOf(document.paths[path][method]);
+      if (path.startsWith('/api/v1/dashboard/')) {
+        const kind = config.dashboardSession === true ? 'dashboardSession' : 'dashboardSignedOut';
+        assert.deepEqual(schemes, kind === 'dashboardSession' ? ['dashboardSession'] : [], `${method} ${path}`);
+        seen[kind] += 1;
+      } else {
+        const kind = config.public === true ? 'open' : 'apiKey';
+        assert.deepEqual(schemes, kind === 'apiKey' ? ['apiKeyHeader', 'bearerAuth'] : [], `${method} ${path}`);
+        seen[kind] += 1;
+      }
+    }
+    assert.ok(seen.apiKey > 0 && seen.dashboardSession > 0 && seen.dashboardSignedOut > 0, JSON.stringify(seen));
+    assert.deepEqual(document.paths['/api/v1/dashboard/me'].get.security, [{ dashboardSession: [] }]);
+    assert.deepEqual(document.paths['/api/v1/dashboard/auth/sign-in'].post.security, []);
+    assert.match(document.paths['/api/v1/dashboard/me'].get.description, /dashboard session/);
+    assert.doesNotMatch(document.paths['/api/v1/dashboard/me'].get.description, /budget|Any valid API key/);
     const catalog = document.paths['/api/v1/collect/payments/operators/'].get;
     assert.match(catalog.description, /collect:read/);
     assert.match(catalog.description, /budget: `read`/);
@@ -281,6 +302,22 @@ describe('OpenAPI document', () => {
     assert.doesNotMatch(document.paths['/api/v1/account'].get.responses['401'].description, /insufficient_scope/);
     const legacyConfirm = document.paths['/api/v1/collect/mobile-money/confirm/'].post.responses;
     assert.ok(codeEnumsOf(legacyConfirm['400'].content['application/json'].schema)[0]!.codes.includes('payment_not_confirmable'));
+    // Dashboard routes list the session's codes, not the API key's, and each only what it can answer.
+    const signIn = document.paths['/api/v1/dashboard/auth/sign-in'].post.responses;
+    assert.match(signIn['401'].description, /`invalid_credentials`/);
+    assert.doesNotMatch(signIn['401'].description, /unauthenticated|invalid_session/);
+    assert.match(signIn['429'].description, /`rate_limited`/);
+    assert.equal(document.paths['/api/v1/dashboard/me'].get.responses['401'].description, 'Unauthorized. Codes: `invalid_session`.');
+    assert.doesNotMatch(document.paths['/api/v1/account'].get.responses['401'].description, /invalid_session/);
+    const member = document.paths['/api/v1/dashboard/merchants/{merchantId}/members/{userId}'];
+    assert.equal(member.patch.responses['409'].description, 'Conflict. Codes: `last_owner`.');
+    assert.equal(member.delete.responses['403'].description, 'Forbidden. Codes: `insufficient_role`.');
+    assert.equal(document.paths['/api/v1/dashboard/auth/refresh'].post.responses['403'].description, 'Forbidden. Codes: `csrf_token_invalid`.');
+    for (const { path, operation } of operationsOf(document).filter(({ path }) => !path.startsWith('/api/v1/dashboard/'))) {
+      for (const response of Object.values(operation.responses as Json)) {
+        assert.doesNotMatch(String(response.description), /invalid_session|insufficient_role|invalid_environment|last_owner/, path);
+      }
+    }
     const conflict = codeEnumsOf(document.paths['/api/v1/collect/payments'].post.responses['409'].content['application/json'].schema);
     assert.deepEqual(conflict, [
       { body: '#/components/schemas/Error', codes: ['duplicate_reference', 'idempotency_request_in_progress', 'operator_call_in_progress', 'invalid_state_transition'] },

@@ -298,13 +298,23 @@ describe('rate limit windows and installation', () => {
 interface SeenRoute {
   method: string;
   url: string;
-  public: boolean;
+  /** Outside the API key's budgets: a public route, or a dashboard route (its own sign-in and limits, dashboard-auth.test.ts). */
+  withoutKey: boolean;
 }
 
 /** Builds the test app while recording every route it registers (HEAD twins of GET routes included). */
 async function buildRecordingRoutes(target: TestDatabase, env: Record<string, string>): Promise<{ t: TestApp; routes: SeenRoute[] }> {
   const { result: t, routes } = await recordRoutes(() => buildTestApp(target, { env }));
-  return { t, routes: routes.flatMap((route) => [route.method].flat().map((method) => ({ method, url: route.url, public: route.config?.public === true }))) };
+  return {
+    t,
+    routes: routes.flatMap((route) =>
+      [route.method].flat().map((method) => ({
+        method,
+        url: route.url,
+        withoutKey: route.config?.public === true || route.url.startsWith('/api/v1/dashboard/'),
+      })),
+    ),
+  };
 }
 
 /** Tiny budgets, each different, so RateLimit-Limit tells which bucket a route spends. */
@@ -368,7 +378,7 @@ for (const target of testDatabases()) {
         RATE_LIMIT_SETTLEMENT_PER_MINUTE: String(appBudgets.settlement),
       });
       t = built.t;
-      authenticated = built.routes.filter((route) => !route.public);
+      authenticated = built.routes.filter((route) => !route.withoutKey);
     });
     after(() => t?.close());
 
@@ -385,6 +395,7 @@ for (const target of testDatabases()) {
         assert.ok(seen.has(route), `${route} was not recorded`);
       }
       assert.ok(!seen.has('GET /health') && !seen.has('GET /api/v1/collect/openapi.json'), 'public routes are left out');
+      assert.ok(!seen.has('GET /api/v1/dashboard/me') && !seen.has('POST /api/v1/dashboard/auth/sign-in'), 'dashboard routes are left out');
     });
 
     it("limits every one of them per API key, 429 rate_limited with Retry-After and RateLimit headers in its contract's shape", async () => {
@@ -429,7 +440,7 @@ for (const target of testDatabases()) {
 
     it('keeps the manage budget apart from the read and create budgets', async () => {
       const { testKey } = await t.newMerchant({ name: 'Manager' });
-      const route = (method: string, url: string): SeenRoute => ({ method, url, public: false });
+      const route = (method: string, url: string): SeenRoute => ({ method, url, withoutKey: false });
       const manageRoutes = [
         route('POST', '/api/v1/webhook-endpoints'),
         route('PATCH', '/api/v1/webhook-endpoints/:id'),

@@ -209,7 +209,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
         summary: 'A new access token from the refresh cookie',
         description:
           'Needs the `akwe_refresh` cookie and the `X-CSRF-Token` header. The refresh token rotates: each use returns a new one; using an old one again ends that session.',
-        response: { 200: SessionObject, ...errorResponses(401, 403) },
+        response: { 200: SessionObject, ...errorResponses(400, 401, 403) },
       },
     },
     async (request, reply) => {
@@ -226,7 +226,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
         security: noKey,
         operationId: 'dashboardSignOut',
         summary: 'End this session (needs the refresh cookie and X-CSRF-Token)',
-        response: { 204: NoContent, ...errorResponses(403) },
+        response: { 204: NoContent, ...errorResponses(400, 403) },
       },
     },
     async (request, reply) => {
@@ -245,7 +245,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
         security: session,
         operationId: 'dashboardSignOutEverywhere',
         summary: 'End every session of the user, on every device',
-        response: { 204: NoContent, ...errorResponses(401) },
+        response: { 204: NoContent, ...errorResponses(400, 401) },
       },
     },
     async (request, reply) => {
@@ -344,7 +344,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
         operationId: 'dashboardTotpEnroll',
         summary: 'Start two-factor enrolment',
         description: 'Returns the otpauth URL for the authenticator app; two-factor sign-in is on once POST /me/totp/confirm gets a code.',
-        response: { 200: TotpEnrolment, ...errorResponses(401, 409) },
+        response: { 200: TotpEnrolment, ...errorResponses(400, 401, 409) },
       },
     },
     async (request) => {

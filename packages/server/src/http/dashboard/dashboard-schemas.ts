@@ -8,32 +8,70 @@ const Code = Type.String({ minLength: 1, maxLength: 10, description: 'The 6-digi
 export const RoleSchema = Type.Enum(roles, { description: 'owner, admin, developer, finance or viewer (docs/dashboard.md, "Roles").' });
 export const NoContent = Type.Null({ description: 'No content.' });
 
+// Example values for the document (docs/dashboard.md): clearly fake tokens, addresses at example.com.
+const USER_ID = '0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f';
+const MERCHANT_ID = '0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f';
+const EMAILED_TOKEN = 'EXAMPLE-emailed-link-token-not-a-real-one-0';
+const ACCESS_TOKEN = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJFWEFNUExFIn0.EXAMPLE-signature-not-a-real-token';
+const CHALLENGE_TOKEN = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0b3RwIjoiRVhBTVBMRSJ9.EXAMPLE-challenge-not-a-real-token';
+const userExample = { id: USER_ID, email: 'awa.koffi@example.com', name: 'Awa Koffi', email_verified: true, totp_enabled: false };
+const memberExample = { user_id: USER_ID, email: 'awa.koffi@example.com', name: 'Awa Koffi', role: 'admin', created_at: '2026-06-02T08:15:00.000Z' };
+
 export const SignUpBody = Type.Object(
   { email: Email, password: Password, name: Type.String({ minLength: 1, maxLength: 200 }), merchant_name: Type.String({ minLength: 1, maxLength: 200 }) },
-  { additionalProperties: false, title: 'DashboardSignUpRequest' },
+  {
+    additionalProperties: false,
+    title: 'DashboardSignUpRequest',
+    examples: [{ email: 'awa.koffi@example.com', password: 'correct horse battery staple', name: 'Awa Koffi', merchant_name: 'Boulangerie Sainte-Rita' }],
+  },
 );
 export const SignInBody = Type.Object(
   { email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 256 }) },
-  { additionalProperties: false, title: 'DashboardSignInRequest' },
+  { additionalProperties: false, title: 'DashboardSignInRequest', examples: [{ email: 'awa.koffi@example.com', password: 'correct horse battery staple' }] },
 );
 export const TotpSignInBody = Type.Object(
   { challenge_token: Type.String({ minLength: 1, maxLength: 2000 }), code: Code },
-  { additionalProperties: false, title: 'DashboardTotpSignInRequest' },
+  { additionalProperties: false, title: 'DashboardTotpSignInRequest', examples: [{ challenge_token: CHALLENGE_TOKEN, code: '492039' }] },
 );
-export const TokenBody = Type.Object({ token: Token }, { additionalProperties: false, title: 'DashboardEmailTokenRequest' });
-export const PasswordResetBody = Type.Object({ email: Type.String({ maxLength: 254 }) }, { additionalProperties: false, title: 'DashboardPasswordResetRequest' });
-export const PasswordResetCompleteBody = Type.Object({ token: Token, password: Password }, { additionalProperties: false, title: 'DashboardPasswordResetCompleteRequest' });
+export const TokenBody = Type.Object({ token: Token }, { additionalProperties: false, title: 'DashboardEmailTokenRequest', examples: [{ token: EMAILED_TOKEN }] });
+export const PasswordResetBody = Type.Object(
+  { email: Type.String({ maxLength: 254 }) },
+  {
+    additionalProperties: false,
+    title: 'DashboardPasswordResetRequest',
+    examples: [{ email: 'awa.koffi@example.com' }],
+  },
+);
+export const PasswordResetCompleteBody = Type.Object(
+  { token: Token, password: Password },
+  {
+    additionalProperties: false,
+    title: 'DashboardPasswordResetCompleteRequest',
+    examples: [{ token: EMAILED_TOKEN, password: 'a new long passphrase' }],
+  },
+);
 export const AcceptInvitationBody = Type.Object(
   {
     token: Token,
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Required when the invited address has no account yet.' })),
     password: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Required when the invited address has no account yet.' })),
   },
-  { additionalProperties: false, title: 'DashboardAcceptInvitationRequest' },
+  {
+    additionalProperties: false,
+    title: 'DashboardAcceptInvitationRequest',
+    examples: [{ token: EMAILED_TOKEN, name: 'Koffi Mensah', password: 'correct horse battery staple' }, { token: EMAILED_TOKEN }],
+  },
 );
-export const InvitationBody = Type.Object({ email: Email, role: RoleSchema }, { additionalProperties: false, title: 'DashboardInvitationRequest' });
-export const RoleBody = Type.Object({ role: RoleSchema }, { additionalProperties: false, title: 'DashboardRoleChangeRequest' });
-export const CodeBody = Type.Object({ code: Code }, { additionalProperties: false, title: 'DashboardTotpCodeRequest' });
+export const InvitationBody = Type.Object(
+  { email: Email, role: RoleSchema },
+  {
+    additionalProperties: false,
+    title: 'DashboardInvitationRequest',
+    examples: [{ email: 'koffi.mensah@example.com', role: 'finance' }],
+  },
+);
+export const RoleBody = Type.Object({ role: RoleSchema }, { additionalProperties: false, title: 'DashboardRoleChangeRequest', examples: [{ role: 'developer' }] });
+export const CodeBody = Type.Object({ code: Code }, { additionalProperties: false, title: 'DashboardTotpCodeRequest', examples: [{ code: '492039' }] });
 export const MerchantParams = Type.Object({ merchantId: Type.String({ minLength: 1, maxLength: 64 }) });
 export const MemberParams = Type.Object({ merchantId: Type.String({ minLength: 1, maxLength: 64 }), userId: Type.String({ minLength: 1, maxLength: 64 }) });
 
@@ -45,7 +83,7 @@ export const UserObject = Type.Object(
     email_verified: Type.Boolean(),
     totp_enabled: Type.Boolean(),
   },
-  { title: 'DashboardUser' },
+  { title: 'DashboardUser', examples: [userExample] },
 );
 
 export const SessionObject = Type.Object(
@@ -57,7 +95,19 @@ export const SessionObject = Type.Object(
     csrf_token: Type.String({ description: 'Send as `X-CSRF-Token` with POST /auth/refresh and /auth/sign-out (also in the `akwe_csrf` cookie).' }),
     user: UserObject,
   },
-  { title: 'DashboardSession' },
+  {
+    title: 'DashboardSession',
+    examples: [
+      {
+        object: 'dashboard_session',
+        access_token: ACCESS_TOKEN,
+        token_type: 'Bearer',
+        expires_in: 600,
+        csrf_token: 'EXAMPLE-csrf-token-not-a-real-one-000000000',
+        user: userExample,
+      },
+    ],
+  },
 );
 
 export const SignInAnswer = Type.Union(
@@ -70,7 +120,7 @@ export const SignInAnswer = Type.Union(
         challenge_token: Type.String({ description: 'Send with the code to POST /auth/totp.' }),
         expires_in: Type.Integer(),
       },
-      { title: 'DashboardTotpChallenge' },
+      { title: 'DashboardTotpChallenge', examples: [{ object: 'totp_challenge', totp_required: true, challenge_token: CHALLENGE_TOKEN, expires_in: 300 }] },
     ),
   ],
   { title: 'DashboardSignInAnswer' },
@@ -91,16 +141,53 @@ export const MeObject = Type.Object(
       }),
     ),
   },
-  { title: 'DashboardMe' },
+  {
+    title: 'DashboardMe',
+    examples: [
+      {
+        user: userExample,
+        environment: 'test',
+        memberships: [{ merchant_id: MERCHANT_ID, merchant_name: 'Boulangerie Sainte-Rita', role: 'owner', permissions: [...actions] }],
+      },
+    ],
+  },
 );
 
 export const MemberObject = Type.Object(
   { user_id: Type.String(), email: Type.String(), name: Type.String(), role: RoleSchema, created_at: Type.String({ format: 'date-time' }) },
-  { title: 'DashboardMember' },
+  { title: 'DashboardMember', examples: [memberExample] },
 );
-export const MemberList = Type.Object({ object: Type.Literal('list'), data: Type.Array(MemberObject) }, { title: 'DashboardMemberList' });
-export const MembershipObject = Type.Object({ merchant_id: Type.String(), role: RoleSchema }, { title: 'DashboardMembership' });
+export const MemberList = Type.Object(
+  { object: Type.Literal('list'), data: Type.Array(MemberObject) },
+  {
+    title: 'DashboardMemberList',
+    examples: [
+      {
+        object: 'list',
+        data: [
+          { ...memberExample, role: 'owner' },
+          { ...memberExample, user_id: '0193b1d7-5e6f-7081-9263-8b9c0d1e2f30', email: 'koffi.mensah@example.com', name: 'Koffi Mensah', role: 'finance' },
+        ],
+      },
+    ],
+  },
+);
+export const MembershipObject = Type.Object(
+  { merchant_id: Type.String(), role: RoleSchema },
+  {
+    title: 'DashboardMembership',
+    examples: [{ merchant_id: MERCHANT_ID, role: 'finance' }],
+  },
+);
 export const TotpEnrolment = Type.Object(
   { otpauth_url: Type.String({ description: 'For the authenticator app (as a QR code).' }), secret: Type.String({ description: 'The same secret in base32, to type by hand.' }) },
-  { title: 'DashboardTotpEnrolment' },
+  {
+    title: 'DashboardTotpEnrolment',
+    examples: [
+      {
+        otpauth_url: 'otpauth://totp/Akwe:awa.koffi%40example.com?issuer=Akwe&secret=EXAMPLEEXAMPLEEXAMPLEEXAMPLE2345&algorithm=SHA1&digits=6&period=30',
+        secret: 'EXAMPLEEXAMPLEEXAMPLEEXAMPLE2345',
+      },
+    ],
+  },
 );

@@ -11,7 +11,9 @@ const operations =
     route.operationId !== undefined && ids.includes(route.operationId);
 const withIdempotency: Condition = (route) => route.idempotency !== undefined;
 const withBody: Condition = (route) => route.hasBody;
-const behindKey: Condition = (route) => !route.public;
+/** Dashboard routes sign in with a session, never an API key (http/dashboard). */
+const behindKey: Condition = (route) => !route.public && route.dashboard === undefined;
+const onDashboard: Condition = (route) => route.dashboard !== undefined;
 
 // Operations grouped by the core work they do (core/payments/payment-service.ts).
 const creation = ['createPayment', 'legacyCreatePayment'];
@@ -35,6 +37,17 @@ const rawBody = ['importBulkPaymentCsv'];
 const operatorCalls = [...creation, ...confirmation, ...checkoutPayment, ...refunding, 'getPayment', 'legacyGetPayment'];
 /** Operations that change a payment under a version check. */
 const paymentChanges = [...operatorCalls, 'cancelPayment'];
+// Dashboard operations grouped by the core work they do (core/dashboard/dashboard-service.ts).
+const passwordSignIn = ['dashboardSignIn'];
+const totpSignIn = ['dashboardSignInTotp'];
+/** The routes authenticated by the refresh cookie and its X-CSRF-Token rather than an access token. */
+const refreshCookie = ['dashboardRefresh', 'dashboardSignOut'];
+const emailedTokens = ['dashboardVerifyEmail', 'dashboardPasswordResetComplete', 'dashboardAcceptInvitation'];
+const totpEnrolment = ['dashboardTotpEnroll', 'dashboardTotpConfirm'];
+const totpWithCode = ['dashboardTotpConfirm', 'dashboardTotpDisable'];
+/** Acting in a merchant (DashboardService.actingIn): member of it, with a role that allows the action. */
+const memberChanges = ['dashboardChangeRole', 'dashboardRemoveMember'];
+const inMerchant = ['dashboardListMembers', 'dashboardInvite', ...memberChanges];
 
 /**
  * Which routes can answer a code. A code absent from this table is listed on every route that
@@ -51,7 +64,8 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   service_unavailable: never,
   unauthenticated: behindKey,
   merchant_not_found: behindKey,
-  rate_limited: behindKey,
+  // The dashboard's auth routes have a per-address budget (and sign-in its failure throttle).
+  rate_limited: (route) => behindKey(route) || route.dashboardAuthBudget,
   insufficient_scope: (route) => route.scope !== undefined,
   validation_error: (route) => route.hasInput,
   invalid_json: withBody,
@@ -100,6 +114,19 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   endpoint_limit_reached: operations('createWebhookEndpoint'),
   // A bulk line's own problem, reported in the details of a validation_error, never as the code.
   operator_required: never,
+  // The dashboard (docs/dashboard.md): X-Service-Environment is read on each of its routes.
+  invalid_environment: onDashboard,
+  invalid_credentials: operations(...passwordSignIn, ...totpSignIn),
+  invalid_session: (route) => route.dashboard === 'session' || operations('dashboardRefresh')(route),
+  email_not_verified: operations(...passwordSignIn),
+  insufficient_role: operations(...inMerchant),
+  csrf_token_invalid: operations(...refreshCookie),
+  invalid_email_token: operations(...emailedTokens),
+  invalid_totp_code: operations(...totpWithCode),
+  totp_already_enabled: operations(...totpEnrolment),
+  totp_not_enabled: operations(...totpWithCode),
+  last_owner: operations(...memberChanges),
+  already_member: operations('dashboardInvite'),
 };
 
 /** The status a route answers a code with: the catalog's, except where the earlier contract keeps its own. */

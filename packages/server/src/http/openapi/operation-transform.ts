@@ -56,6 +56,10 @@ function withRawExamples(responses: Record<string, unknown>, operationId: string
 
 /** What a reader needs beyond the route's own words: the key, the scope, the budget, idempotency. */
 function operationNotes(route: RouteFacts): string[] {
+  if (route.dashboard === 'session') return ['Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.'];
+  if (route.dashboard === 'signedOut') {
+    return [route.dashboardAuthBudget ? 'No sign-in needed. Rate-limited per client address (429 `rate_limited` with `Retry-After`).' : 'No sign-in needed.'];
+  }
   if (route.public) return ['No API key needed.'];
   const notes = [route.scope ? `Required scope: \`${route.scope}\` (an empty scope list grants every scope).` : 'Any valid API key.'];
   if (route.rateLimitBucket) notes.push(`Rate-limit budget: \`${route.rateLimitBucket}\` (per API key and minute; 429 \`rate_limited\` with \`Retry-After\` past it).`);

@@ -1,4 +1,5 @@
 import type { RouteOptions } from 'fastify';
+import { DASHBOARD_PREFIX } from '../dashboard/session-cookies.js';
 import type { IdempotencyRouteConfig } from '../plugins/idempotency.js';
 import { bucketOf } from '../plugins/rate-limit.js';
 
@@ -14,10 +15,18 @@ export interface RouteFacts {
   hasBody: boolean;
   hasPathParameters: boolean;
   hasInput: boolean;
+  /**
+   * A dashboard route (signed in with a session, never an API key): `session` when it needs one,
+   * `signedOut` for the auth routes that do not. Undefined for the API-key routes.
+   */
+  dashboard: 'session' | 'signedOut' | undefined;
+  /** A dashboard auth route counted per client address (rate_limited past the budget). */
+  dashboardAuthBudget: boolean;
 }
 
 export function routeFacts(route: RouteOptions, schema: Record<string, unknown>): RouteFacts {
-  const config = (route.config ?? {}) as { public?: boolean; scope?: string; idempotency?: IdempotencyRouteConfig };
+  const config = (route.config ?? {}) as { public?: boolean; scope?: string; idempotency?: IdempotencyRouteConfig; dashboardSession?: boolean; dashboardAuthBudget?: boolean };
+  const dashboard = route.url.startsWith(`${DASHBOARD_PREFIX}/`) ? (config.dashboardSession === true ? 'session' : 'signedOut') : undefined;
   const method = [route.method].flat().join(',');
   return {
     method,
@@ -25,10 +34,13 @@ export function routeFacts(route: RouteOptions, schema: Record<string, unknown>)
     operationId: typeof schema.operationId === 'string' ? schema.operationId : undefined,
     public: config.public === true,
     scope: config.scope,
-    rateLimitBucket: bucketOf(route),
+    // The API-key budgets do not apply outside the API-key scope.
+    rateLimitBucket: dashboard ? undefined : bucketOf(route),
     idempotency: config.idempotency,
     hasBody: schema.body !== undefined,
     hasPathParameters: route.url.includes(':'),
     hasInput: schema.body !== undefined || schema.querystring !== undefined || schema.params !== undefined || route.url.includes(':'),
+    dashboard,
+    dashboardAuthBudget: config.dashboardAuthBudget === true,
   };
 }

@@ -3,6 +3,358 @@
 // test/types-up-to-date.test.ts fails when this file and the document disagree.
 /* eslint-disable */
 export interface paths {
+  '/api/v1/dashboard/auth/sign-up': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a user and their merchant
+     * @description Creates the user, a merchant they own, and emails a verification link. The answer is the same whether or not the address has an account (that address gets an email saying so).
+     *
+     *     No sign-in needed. Rate-limited per client address (429 `rate_limited` with `Retry-After`).
+     */
+    post: operations['dashboardSignUp'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/auth/verify-email': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Verify the email address with the emailed link’s token
+     * @description No sign-in needed. Rate-limited per client address (429 `rate_limited` with `Retry-After`).
+     */
+    post: operations['dashboardVerifyEmail'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/auth/sign-in': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign in with email and password
+     * @description Answers a session (access token, and the refresh token in an HttpOnly cookie), or a TOTP challenge when the user has two-factor sign-in on. Unknown address and wrong password get the same 401; repeated failures pause sign-in (429 with Retry-After).
+     *
+     *     No sign-in needed. Rate-limited per client address (429 `rate_limited` with `Retry-After`).
+     */
+    post: operations['dashboardSignIn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/auth/totp': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Second sign-in step: the authenticator code
+     * @description No sign-in needed. Rate-limited per client address (429 `rate_limited` with `Retry-After`).
+     */
+    post: operations['dashboardSignInTotp'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/auth/refresh': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A new access token from the refresh cookie
+     * @description Needs the `akwe_refresh` cookie and the `X-CSRF-Token` header. The refresh token rotates: each use returns a new one; using an old one again ends that session.
+     *
+     *     No sign-in needed.
+     */
+    post: operations['dashboardRefresh'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/auth/sign-out': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * End this session (needs the refresh cookie and X-CSRF-Token)
+     * @description No sign-in needed.
+     */
+    post: operations['dashboardSignOut'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/auth/sign-out-everywhere': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * End every session of the user, on every device
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardSignOutEverywhere'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/auth/password-reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Email a password-reset link (always 202)
+     * @description No sign-in needed. Rate-limited per client address (429 `rate_limited` with `Retry-After`).
+     */
+    post: operations['dashboardPasswordResetRequest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/auth/password-reset/complete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set a new password with the emailed token; signs out every session
+     * @description No sign-in needed. Rate-limited per client address (429 `rate_limited` with `Retry-After`).
+     */
+    post: operations['dashboardPasswordResetComplete'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/auth/invitations/accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Accept an invitation (creating the account when the address has none)
+     * @description No sign-in needed. Rate-limited per client address (429 `rate_limited` with `Retry-After`).
+     */
+    post: operations['dashboardAcceptInvitation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/me': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The signed-in user, their merchants and roles
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['dashboardMe'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/me/totp': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start two-factor enrolment
+     * @description Returns the otpauth URL for the authenticator app; two-factor sign-in is on once POST /me/totp/confirm gets a code.
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardTotpEnroll'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/me/totp/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Turn two-factor sign-in on with a code
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardTotpConfirm'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/me/totp/disable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Turn two-factor sign-in off with a code
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardTotpDisable'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The merchant’s members and their roles
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['dashboardListMembers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/invitations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Invite someone to the merchant with a role (team.manage)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardInvite'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/members/{userId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a member (team.manage)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    delete: operations['dashboardRemoveMember'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a member’s role (team.manage)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    patch: operations['dashboardChangeRole'];
+    trace?: never;
+  };
   '/api/v1/account': {
     parameters: {
       query?: never;
@@ -867,6 +1219,62 @@ export interface paths {
      *     Rate-limit budget: `settlement` (per API key and minute; 429 `rate_limited` with `Retry-After` past it).
      */
     patch: operations['updateSettlementAccount'];
+    trace?: never;
+  };
+  '/api/v1/settlement-schedules/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your settlement schedules, one per currency
+     * @description A schedule per currency of your balance in the key’s environment, by currency; a currency whose schedule was never set shows as `off` with the defaults.
+     *
+     *     Required scope: `settlements:read` (an empty scope list grants every scope).
+     *
+     *     Rate-limit budget: `read` (per API key and minute; 429 `rate_limited` with `Retry-After` past it).
+     */
+    get: operations['listSettlementSchedules'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/settlement-schedules/{currency}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The settlement schedule of one currency
+     * @description A currency of your balance whose schedule was never set reads as `off` with the defaults.
+     *
+     *     Required scope: `settlements:read` (an empty scope list grants every scope).
+     *
+     *     Rate-limit budget: `read` (per API key and minute; 429 `rate_limited` with `Retry-After` past it).
+     */
+    get: operations['getSettlementSchedule'];
+    /**
+     * Set when a currency’s balance is settled by itself
+     * @description Replaces the whole schedule (a field left out takes its default) and computes `next_run_at`, the next 00:00 UTC of the interval. Each run settles `available - reserve_minor` to the settlement account when that reaches `minimum_minor`, with reference `auto-<currency>-<date>` and origin `schedule`. The account must exist in the key’s environment, hold the currency and not be removed; a cooling account is accepted (a run before it is usable records `account_cooling`).
+     *
+     *     Required scope: `settlements:write` (an empty scope list grants every scope).
+     *
+     *     Rate-limit budget: `settlement` (per API key and minute; 429 `rate_limited` with `Retry-After` past it).
+     */
+    put: operations['putSettlementSchedule'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/api/v1/exports/payments.csv': {
@@ -1814,39 +2222,19 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
-    /**
-     * Account
-     * @description The merchant and environment the calling key acts for.
-     */
-    Account: {
-      /** @enum {string} */
-      object: 'account';
-      /** Format: uuid */
-      merchant_id: string;
+    /** DashboardSignUpRequest */
+    DashboardSignUpRequest: {
+      /** @description An email address (compared without regard to case). */
+      email: string;
+      /** @description 10 to 256 characters. */
+      password: string;
       name: string;
-      /**
-       * @example active
-       * @example suspended
-       */
-      status: string;
-      /**
-       * @example pending
-       * @example submitted
-       * @example validated
-       * @example rejected
-       */
-      kyc_status: string;
-      /**
-       * @description Decided by the API key alone.
-       * @example test
-       * @example live
-       */
-      environment: string;
-      api_key: {
-        id: string;
-        /** @description Empty means every scope. */
-        scopes: string[];
-      };
+      merchant_name: string;
+    };
+    /** DashboardAccepted */
+    DashboardAccepted: {
+      /** @enum {string} */
+      status: 'accepted';
     };
     /**
      * Error
@@ -1911,6 +2299,18 @@ export interface components {
          * @example payout_failed
          * @example service_unavailable
          * @example sandbox_only
+         * @example invalid_environment
+         * @example invalid_credentials
+         * @example invalid_session
+         * @example email_not_verified
+         * @example insufficient_role
+         * @example csrf_token_invalid
+         * @example invalid_email_token
+         * @example invalid_totp_code
+         * @example totp_already_enabled
+         * @example totp_not_enabled
+         * @example last_owner
+         * @example already_member
          */
         code: string;
         message: string;
@@ -1931,6 +2331,229 @@ export interface components {
          */
         doc_url: string;
         request_id: string;
+      };
+    };
+    /** DashboardEmailTokenRequest */
+    DashboardEmailTokenRequest: {
+      /** @description The `token` of the emailed link. */
+      token: string;
+    };
+    /** DashboardSignInRequest */
+    DashboardSignInRequest: {
+      email: string;
+      password: string;
+    };
+    /**
+     * DashboardUser
+     * @example {
+     *       "id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+     *       "email": "awa.koffi@example.com",
+     *       "name": "Awa Koffi",
+     *       "email_verified": true,
+     *       "totp_enabled": false
+     *     }
+     */
+    DashboardUser: {
+      id: string;
+      email: string;
+      name: string;
+      email_verified: boolean;
+      totp_enabled: boolean;
+    };
+    /**
+     * DashboardSession
+     * @example {
+     *       "object": "dashboard_session",
+     *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJFWEFNUExFIn0.EXAMPLE-signature-not-a-real-token",
+     *       "token_type": "Bearer",
+     *       "expires_in": 600,
+     *       "csrf_token": "EXAMPLE-csrf-token-not-a-real-one-000000000",
+     *       "user": {
+     *         "id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+     *         "email": "awa.koffi@example.com",
+     *         "name": "Awa Koffi",
+     *         "email_verified": true,
+     *         "totp_enabled": false
+     *       }
+     *     }
+     */
+    DashboardSession: {
+      /** @enum {string} */
+      object: 'dashboard_session';
+      /** @description Send as `Authorization: Bearer <token>`; valid for `expires_in` seconds. */
+      access_token: string;
+      /** @enum {string} */
+      token_type: 'Bearer';
+      expires_in: number;
+      /** @description Send as `X-CSRF-Token` with POST /auth/refresh and /auth/sign-out (also in the `akwe_csrf` cookie). */
+      csrf_token: string;
+      user: components['schemas']['DashboardUser'];
+    };
+    /**
+     * DashboardTotpChallenge
+     * @example {
+     *       "object": "totp_challenge",
+     *       "totp_required": true,
+     *       "challenge_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0b3RwIjoiRVhBTVBMRSJ9.EXAMPLE-challenge-not-a-real-token",
+     *       "expires_in": 300
+     *     }
+     */
+    DashboardTotpChallenge: {
+      /** @enum {string} */
+      object: 'totp_challenge';
+      /** @enum {boolean} */
+      totp_required: true;
+      /** @description Send with the code to POST /auth/totp. */
+      challenge_token: string;
+      expires_in: number;
+    };
+    /** DashboardSignInAnswer */
+    DashboardSignInAnswer: components['schemas']['DashboardSession'] | components['schemas']['DashboardTotpChallenge'];
+    /** DashboardTotpSignInRequest */
+    DashboardTotpSignInRequest: {
+      challenge_token: string;
+      /** @description The 6-digit code of the authenticator app. */
+      code: string;
+    };
+    /** DashboardPasswordResetRequest */
+    DashboardPasswordResetRequest: {
+      email: string;
+    };
+    /** DashboardPasswordResetCompleteRequest */
+    DashboardPasswordResetCompleteRequest: {
+      /** @description The `token` of the emailed link. */
+      token: string;
+      /** @description 10 to 256 characters. */
+      password: string;
+    };
+    /** DashboardAcceptInvitationRequest */
+    DashboardAcceptInvitationRequest: {
+      /** @description The `token` of the emailed link. */
+      token: string;
+      /** @description Required when the invited address has no account yet. */
+      name?: string;
+      /** @description Required when the invited address has no account yet. */
+      password?: string;
+    };
+    /** DashboardMembership */
+    DashboardMembership: {
+      merchant_id: string;
+      /**
+       * @description owner, admin, developer, finance or viewer (docs/dashboard.md, "Roles").
+       * @enum {unknown}
+       */
+      role: 'owner' | 'admin' | 'developer' | 'finance' | 'viewer';
+    };
+    /** DashboardMe */
+    DashboardMe: {
+      user: components['schemas']['DashboardUser'];
+      /**
+       * @description The active environment (X-Service-Environment; test when absent).
+       * @enum {string}
+       */
+      environment: 'test' | 'live';
+      memberships: {
+        merchant_id: string;
+        merchant_name: string;
+        /**
+         * @description owner, admin, developer, finance or viewer (docs/dashboard.md, "Roles").
+         * @enum {unknown}
+         */
+        role: 'owner' | 'admin' | 'developer' | 'finance' | 'viewer';
+        /** @description What the role allows (the roles table of docs/dashboard.md). */
+        permissions: ('read' | 'keys.manage' | 'webhooks.manage' | 'refunds.create' | 'payouts.create' | 'team.manage' | 'kyc.submit')[];
+      }[];
+    };
+    /** DashboardTotpEnrolment */
+    DashboardTotpEnrolment: {
+      /** @description For the authenticator app (as a QR code). */
+      otpauth_url: string;
+      /** @description The same secret in base32, to type by hand. */
+      secret: string;
+    };
+    /** DashboardTotpCodeRequest */
+    DashboardTotpCodeRequest: {
+      /** @description The 6-digit code of the authenticator app. */
+      code: string;
+    };
+    /**
+     * DashboardMember
+     * @example {
+     *       "user_id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+     *       "email": "awa.koffi@example.com",
+     *       "name": "Awa Koffi",
+     *       "role": "admin",
+     *       "created_at": "2026-06-02T08:15:00.000Z"
+     *     }
+     */
+    DashboardMember: {
+      user_id: string;
+      email: string;
+      name: string;
+      /**
+       * @description owner, admin, developer, finance or viewer (docs/dashboard.md, "Roles").
+       * @enum {unknown}
+       */
+      role: 'owner' | 'admin' | 'developer' | 'finance' | 'viewer';
+      /** Format: date-time */
+      created_at: string;
+    };
+    /** DashboardMemberList */
+    DashboardMemberList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['DashboardMember'][];
+    };
+    /** DashboardInvitationRequest */
+    DashboardInvitationRequest: {
+      /** @description An email address (compared without regard to case). */
+      email: string;
+      /**
+       * @description owner, admin, developer, finance or viewer (docs/dashboard.md, "Roles").
+       * @enum {unknown}
+       */
+      role: 'owner' | 'admin' | 'developer' | 'finance' | 'viewer';
+    };
+    /** DashboardRoleChangeRequest */
+    DashboardRoleChangeRequest: {
+      /**
+       * @description owner, admin, developer, finance or viewer (docs/dashboard.md, "Roles").
+       * @enum {unknown}
+       */
+      role: 'owner' | 'admin' | 'developer' | 'finance' | 'viewer';
+    };
+    /**
+     * Account
+     * @description The merchant and environment the calling key acts for.
+     */
+    Account: {
+      /** @enum {string} */
+      object: 'account';
+      /** Format: uuid */
+      merchant_id: string;
+      name: string;
+      /**
+       * @example active
+       * @example suspended
+       */
+      status: string;
+      /**
+       * @example pending
+       * @example submitted
+       * @example validated
+       * @example rejected
+       */
+      kyc_status: string;
+      /**
+       * @description Decided by the API key alone.
+       * @example test
+       * @example live
+       */
+      environment: string;
+      api_key: {
+        id: string;
+        /** @description Empty means every scope. */
+        scopes: string[];
       };
     };
     /** CatalogOperator */
@@ -3336,6 +3959,84 @@ export interface components {
         [key: string]: string;
       };
     };
+    /**
+     * SettlementSchedule
+     * @description When your available balance in one currency is settled by itself, to which settlement account, keeping what back.
+     * @example {
+     *       "object": "settlement_schedule",
+     *       "currency": "XOF",
+     *       "interval": "weekly",
+     *       "anchor": 5,
+     *       "settlement_account": "0193a812-4c5d-7e6f-8091-a2b3c4d5e6f7",
+     *       "minimum_minor": 500000,
+     *       "reserve_minor": 2000000,
+     *       "next_run_at": "2026-06-26T00:00:00.000Z",
+     *       "last_run_at": "2026-06-19T00:00:41.000Z",
+     *       "last_outcome": "settled",
+     *       "last_settlement": "0193a901-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+     *       "environment": "live",
+     *       "updated_at": "2026-06-17T09:12:00.000Z"
+     *     }
+     */
+    SettlementSchedule: {
+      /** @enum {string} */
+      object: 'settlement_schedule';
+      currency: string;
+      /**
+       * @description `off` (no automatic settlement), `daily` (every day at 00:00 UTC), `weekly` (at 00:00 UTC on the `anchor` weekday), `monthly` (at 00:00 UTC on the `anchor` day of the month).
+       * @enum {unknown}
+       */
+      interval: 'off' | 'daily' | 'weekly' | 'monthly';
+      /** @description Weekly: ISO weekday (1 = Monday); monthly: day of the month (1 to 28); null otherwise. */
+      anchor: number | null;
+      /** @description The settlement account’s id; null when none was set. */
+      settlement_account: string | null;
+      /** @description Centimes (10000 = 100 FCFA). A run settles only if at least this would leave the balance. */
+      minimum_minor: number;
+      /** @description Centimes (10000 = 100 FCFA). Kept back in the available balance by every run. */
+      reserve_minor: number;
+      /** @description The next run (00:00 UTC); null when off. While a run is under way, when its claim ends. */
+      next_run_at: string | null;
+      last_run_at: string | null;
+      /** @description What the last run did: `settled`, `below_minimum` (available less reserve under the minimum), `account_cooling`, `account_removed`, or the error code that stopped it (`kyc_required`, `account_inactive`, `insufficient_balance`, ...). */
+      last_outcome: string | null;
+      /** @description The settlement the last run made (GET /api/v1/settlements/{id}); null when it made none. */
+      last_settlement: string | null;
+      environment: string;
+      /** @description When the schedule was last set; null for a currency whose schedule was never set. */
+      updated_at: string | null;
+    };
+    /**
+     * SettlementScheduleList
+     * @description A schedule per currency of your balance in the key’s environment (never set: `off`), by currency; one page, has_more always false.
+     */
+    SettlementScheduleList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['SettlementSchedule'][];
+      /** @description More objects lie beyond this page in the direction read. */
+      has_more: boolean;
+      /** @description Pass as starting_after, with the same filters, for the objects after this page in this list's order. Null when there are none: has_more is false after a read forwards, or the page is empty. */
+      next_cursor: string | null;
+      /** @description Pass as ending_before, with the same filters, for the objects before this page in this list's order. Null on a first page (no cursor), when has_more is false after a read with ending_before, or when the page is empty. */
+      previous_cursor: string | null;
+    };
+    /** PutSettlementScheduleRequest */
+    PutSettlementScheduleRequest: {
+      /**
+       * @description `off` (no automatic settlement), `daily` (every day at 00:00 UTC), `weekly` (at 00:00 UTC on the `anchor` weekday), `monthly` (at 00:00 UTC on the `anchor` day of the month).
+       * @enum {unknown}
+       */
+      interval: 'off' | 'daily' | 'weekly' | 'monthly';
+      /** @description Weekly: the ISO weekday, 1 = Monday to 7 = Sunday (default 1). Monthly: the day of the month, 1 to 28 (default 1). Not allowed with `off` or `daily`. */
+      anchor?: number;
+      /** @description The settlement account’s id (same environment and currency). Required unless `interval` is `off`; it may still be cooling. */
+      settlement_account?: string;
+      /** @description Centimes (10000 = 100 FCFA). A run settles only if at least this would leave the balance; default 100000 (1 000 FCFA). */
+      minimum_minor?: number;
+      /** @description Centimes (10000 = 100 FCFA). Kept back in the available balance by every run; default 0. */
+      reserve_minor?: number;
+    };
     /** OperatorPredictionRequest */
     OperatorPredictionRequest: {
       /**
@@ -3628,6 +4329,1352 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  dashboardSignUp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "awa.koffi@example.com",
+         *       "password": "correct horse battery staple",
+         *       "name": "Awa Koffi",
+         *       "merchant_name": "Boulangerie Sainte-Rita"
+         *     }
+         */
+        'application/json': components['schemas']['DashboardSignUpRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "accepted"
+           *     }
+           */
+          'application/json': components['schemas']['DashboardAccepted'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardVerifyEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "token": "EXAMPLE-emailed-link-token-not-a-real-one-0"
+         *     }
+         */
+        'application/json': components['schemas']['DashboardEmailTokenRequest'];
+      };
+    };
+    responses: {
+      /** @description No content. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`, `invalid_email_token`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment' | 'invalid_email_token';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardSignIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "awa.koffi@example.com",
+         *       "password": "correct horse battery staple"
+         *     }
+         */
+        'application/json': components['schemas']['DashboardSignInRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "dashboard_session",
+           *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJFWEFNUExFIn0.EXAMPLE-signature-not-a-real-token",
+           *       "token_type": "Bearer",
+           *       "expires_in": 600,
+           *       "csrf_token": "EXAMPLE-csrf-token-not-a-real-one-000000000",
+           *       "user": {
+           *         "id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *         "email": "awa.koffi@example.com",
+           *         "name": "Awa Koffi",
+           *         "email_verified": true,
+           *         "totp_enabled": false
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['DashboardSignInAnswer'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_credentials`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_credentials';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `email_not_verified`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'email_not_verified';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardSignInTotp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "challenge_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0b3RwIjoiRVhBTVBMRSJ9.EXAMPLE-challenge-not-a-real-token",
+         *       "code": "492039"
+         *     }
+         */
+        'application/json': components['schemas']['DashboardTotpSignInRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "dashboard_session",
+           *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJFWEFNUExFIn0.EXAMPLE-signature-not-a-real-token",
+           *       "token_type": "Bearer",
+           *       "expires_in": 600,
+           *       "csrf_token": "EXAMPLE-csrf-token-not-a-real-one-000000000",
+           *       "user": {
+           *         "id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *         "email": "awa.koffi@example.com",
+           *         "name": "Awa Koffi",
+           *         "email_verified": true,
+           *         "totp_enabled": false
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['DashboardSession'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_credentials`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_credentials';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardRefresh: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "dashboard_session",
+           *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJFWEFNUExFIn0.EXAMPLE-signature-not-a-real-token",
+           *       "token_type": "Bearer",
+           *       "expires_in": 600,
+           *       "csrf_token": "EXAMPLE-csrf-token-not-a-real-one-000000000",
+           *       "user": {
+           *         "id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *         "email": "awa.koffi@example.com",
+           *         "name": "Awa Koffi",
+           *         "email_verified": true,
+           *         "totp_enabled": false
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['DashboardSession'];
+        };
+      };
+      /** @description Bad Request. Codes: `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `csrf_token_invalid`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'csrf_token_invalid';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardSignOut: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request. Codes: `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `csrf_token_invalid`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'csrf_token_invalid';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardSignOutEverywhere: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request. Codes: `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardPasswordResetRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "awa.koffi@example.com"
+         *     }
+         */
+        'application/json': components['schemas']['DashboardPasswordResetRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "accepted"
+           *     }
+           */
+          'application/json': components['schemas']['DashboardAccepted'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardPasswordResetComplete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "token": "EXAMPLE-emailed-link-token-not-a-real-one-0",
+         *       "password": "a new long passphrase"
+         *     }
+         */
+        'application/json': components['schemas']['DashboardPasswordResetCompleteRequest'];
+      };
+    };
+    responses: {
+      /** @description No content. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`, `invalid_email_token`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment' | 'invalid_email_token';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardAcceptInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DashboardAcceptInvitationRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "role": "finance"
+           *     }
+           */
+          'application/json': components['schemas']['DashboardMembership'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`, `invalid_email_token`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment' | 'invalid_email_token';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardMe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "user": {
+           *         "id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *         "email": "awa.koffi@example.com",
+           *         "name": "Awa Koffi",
+           *         "email_verified": true,
+           *         "totp_enabled": false
+           *       },
+           *       "environment": "test",
+           *       "memberships": [
+           *         {
+           *           "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *           "merchant_name": "Boulangerie Sainte-Rita",
+           *           "role": "owner",
+           *           "permissions": [
+           *             "read",
+           *             "keys.manage",
+           *             "webhooks.manage",
+           *             "refunds.create",
+           *             "payouts.create",
+           *             "team.manage",
+           *             "kyc.submit"
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['DashboardMe'];
+        };
+      };
+      /** @description Bad Request. Codes: `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardTotpEnroll: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "otpauth_url": "otpauth://totp/Akwe:awa.koffi%40example.com?issuer=Akwe&secret=EXAMPLEEXAMPLEEXAMPLEEXAMPLE2345&algorithm=SHA1&digits=6&period=30",
+           *       "secret": "EXAMPLEEXAMPLEEXAMPLEEXAMPLE2345"
+           *     }
+           */
+          'application/json': components['schemas']['DashboardTotpEnrolment'];
+        };
+      };
+      /** @description Bad Request. Codes: `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `totp_already_enabled`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'totp_already_enabled';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardTotpConfirm: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "code": "492039"
+         *     }
+         */
+        'application/json': components['schemas']['DashboardTotpCodeRequest'];
+      };
+    };
+    responses: {
+      /** @description No content. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`, `invalid_totp_code`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment' | 'invalid_totp_code';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `totp_already_enabled`, `totp_not_enabled`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'totp_already_enabled' | 'totp_not_enabled';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardTotpDisable: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "code": "492039"
+         *     }
+         */
+        'application/json': components['schemas']['DashboardTotpCodeRequest'];
+      };
+    };
+    responses: {
+      /** @description No content. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`, `invalid_totp_code`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment' | 'invalid_totp_code';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `totp_not_enabled`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'totp_not_enabled';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardListMembers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "user_id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *           "email": "awa.koffi@example.com",
+           *           "name": "Awa Koffi",
+           *           "role": "owner",
+           *           "created_at": "2026-06-02T08:15:00.000Z"
+           *         },
+           *         {
+           *           "user_id": "0193b1d7-5e6f-7081-9263-8b9c0d1e2f30",
+           *           "email": "koffi.mensah@example.com",
+           *           "name": "Koffi Mensah",
+           *           "role": "finance",
+           *           "created_at": "2026-06-02T08:15:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['DashboardMemberList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardInvite: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "koffi.mensah@example.com",
+         *       "role": "finance"
+         *     }
+         */
+        'application/json': components['schemas']['DashboardInvitationRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "accepted"
+           *     }
+           */
+          'application/json': components['schemas']['DashboardAccepted'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `already_member`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'already_member';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardRemoveMember: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+        userId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `last_owner`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'last_owner';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardChangeRole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+        userId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "role": "developer"
+         *     }
+         */
+        'application/json': components['schemas']['DashboardRoleChangeRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "user_id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "email": "awa.koffi@example.com",
+           *       "name": "Awa Koffi",
+           *       "role": "admin",
+           *       "created_at": "2026-06-02T08:15:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['DashboardMember'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `last_owner`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'last_owner';
+            };
+          };
+        };
+      };
+    };
+  };
   getAccount: {
     parameters: {
       query?: never;
@@ -9371,6 +11418,340 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'settlement_account_removed';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
+  listSettlementSchedules: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A schedule per currency of your balance in the key’s environment (never set: `off`), by currency; one page, has_more always false. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "settlement_schedule",
+           *           "currency": "XOF",
+           *           "interval": "weekly",
+           *           "anchor": 5,
+           *           "settlement_account": "0193a812-4c5d-7e6f-8091-a2b3c4d5e6f7",
+           *           "minimum_minor": 500000,
+           *           "reserve_minor": 2000000,
+           *           "next_run_at": "2026-06-26T00:00:00.000Z",
+           *           "last_run_at": "2026-06-19T00:00:41.000Z",
+           *           "last_outcome": "settled",
+           *           "last_settlement": "0193a901-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+           *           "environment": "live",
+           *           "updated_at": "2026-06-17T09:12:00.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "next_cursor": null,
+           *       "previous_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['SettlementScheduleList'];
+        };
+      };
+      /** @description Unauthorized. Codes: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unauthenticated';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_scope' | 'merchant_not_found';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
+  getSettlementSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A currency of your balance in the key’s environment (XOF). */
+        currency: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description When your available balance in one currency is settled by itself, to which settlement account, keeping what back. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "settlement_schedule",
+           *       "currency": "XOF",
+           *       "interval": "weekly",
+           *       "anchor": 5,
+           *       "settlement_account": "0193a812-4c5d-7e6f-8091-a2b3c4d5e6f7",
+           *       "minimum_minor": 500000,
+           *       "reserve_minor": 2000000,
+           *       "next_run_at": "2026-06-26T00:00:00.000Z",
+           *       "last_run_at": "2026-06-19T00:00:41.000Z",
+           *       "last_outcome": "settled",
+           *       "last_settlement": "0193a901-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+           *       "environment": "live",
+           *       "updated_at": "2026-06-17T09:12:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['SettlementSchedule'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `unsupported_currency`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'unsupported_currency';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unauthenticated';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_scope' | 'merchant_not_found';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
+  putSettlementSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A currency of your balance in the key’s environment (XOF). */
+        currency: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "interval": "weekly",
+         *       "anchor": 5,
+         *       "settlement_account": "0193a812-4c5d-7e6f-8091-a2b3c4d5e6f7",
+         *       "minimum_minor": 500000,
+         *       "reserve_minor": 2000000
+         *     }
+         */
+        'application/json': components['schemas']['PutSettlementScheduleRequest'];
+      };
+    };
+    responses: {
+      /** @description When your available balance in one currency is settled by itself, to which settlement account, keeping what back. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "settlement_schedule",
+           *       "currency": "XOF",
+           *       "interval": "weekly",
+           *       "anchor": 5,
+           *       "settlement_account": "0193a812-4c5d-7e6f-8091-a2b3c4d5e6f7",
+           *       "minimum_minor": 500000,
+           *       "reserve_minor": 2000000,
+           *       "next_run_at": "2026-06-26T00:00:00.000Z",
+           *       "last_run_at": "2026-06-19T00:00:41.000Z",
+           *       "last_outcome": "settled",
+           *       "last_settlement": "0193a901-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+           *       "environment": "live",
+           *       "updated_at": "2026-06-17T09:12:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['SettlementSchedule'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `unsupported_currency`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'unsupported_currency';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unauthenticated';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_scope' | 'merchant_not_found';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `settlement_account_removed`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'settlement_account_removed';
+            };
+          };
+        };
+      };
+      /** @description Unprocessable Entity. Codes: `settlement_currency_mismatch`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'settlement_currency_mismatch';
             };
           };
         };

@@ -33,26 +33,9 @@ export async function fetchServedDocument() {
   }
 }
 
-/**
- * The served document marks query parameters that have a default (`limit`, `sync`, `delimiter`) as
- * required, though the server fills them in when absent; typed as required, every list call would
- * have to pass `limit`. A parameter with a default is optional to send, so it is typed optional.
- */
-export function withDefaultedParametersOptional(document) {
-  const copy = JSON.parse(JSON.stringify(document));
-  for (const pathItem of Object.values(copy.paths ?? {})) {
-    for (const operation of Object.values(pathItem)) {
-      for (const parameter of operation?.parameters ?? []) {
-        if (parameter.in === 'query' && parameter.required && parameter.schema?.default !== undefined) parameter.required = false;
-      }
-    }
-  }
-  return copy;
-}
-
 /** The text of src/generated/openapi.ts for a document, formatted as the repository formats code. */
 export async function generateTypes(document) {
-  const source = HEADER + astToString(await openapiTS(withDefaultedParametersOptional(document ?? (await fetchServedDocument()))));
+  const source = HEADER + astToString(await openapiTS(document ?? (await fetchServedDocument())));
   const options = (await prettier.resolveConfig(GENERATED_TYPES_PATH)) ?? {};
   return prettier.format(source, { ...options, filepath: GENERATED_TYPES_PATH });
 }

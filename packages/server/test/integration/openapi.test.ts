@@ -324,6 +324,21 @@ describe('OpenAPI document', () => {
     ]);
   });
 
+  it('makes a query parameter with a default optional to send (limit, sync, delimiter), and keeps the others as declared', () => {
+    const query: Json[] = Object.values(document.paths as Json).flatMap((item: Json) =>
+      Object.values(item).flatMap((operation: Json) => (operation.parameters ?? []).filter((p: Json) => p.in === 'query')),
+    );
+    const defaulted = query.filter((parameter) => parameter.schema?.default !== undefined);
+    assert.ok(
+      defaulted.some((parameter) => parameter.name === 'limit'),
+      'lists have a defaulted limit',
+    );
+    assert.deepEqual(
+      defaulted.filter((parameter) => parameter.required).map((parameter) => parameter.name),
+      [],
+    );
+  });
+
   it('lists every error code of the catalog in the description', () => {
     for (const code of Object.keys(errorCatalog)) assert.ok(document.info.description.includes(`\`${code}\``), code);
   });

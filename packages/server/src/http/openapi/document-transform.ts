@@ -1,5 +1,6 @@
 import { literalUnionToEnum } from './literal-enums.js';
 import { addMediaExamples } from './media-examples.js';
+import { optionalDefaultedQueryParameters } from './defaulted-parameters.js';
 import { hoistNamedSchemas } from './named-schemas.js';
 import { mapDocumentSchemas, type SchemaNode } from './schema-walk.js';
 import { webhooksSection } from './webhooks-section.js';
@@ -17,5 +18,6 @@ export function documentTransform(documentObject: { openapiObject: object } | { 
   mapDocumentSchemas(document, literalUnionToEnum, { components: true });
   hoistNamedSchemas(document);
   addMediaExamples(document);
+  optionalDefaultedQueryParameters(document);
   return openapiObject as never;
 }

@@ -121,6 +121,7 @@ for (const target of testDatabases()) {
       );
       assert.equal(events[0]!.data.object.id, account.id);
       assert.equal(events[0]!.data.object.phone, '+2290197000001');
+      assert.equal(events[0]!.data.object.status, 'cooling', 'as of the change, whenever the event is read or delivered');
     });
 
     it('registers bank accounts from an IBAN (stored compact, its country by default) and from a UEMOA RIB with the country', async () => {

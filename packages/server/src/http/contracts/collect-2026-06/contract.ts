@@ -48,7 +48,8 @@ export const collect202606: ContractVersion = {
       if (subject.kind === 'refund') return refundToWire(subject.refund);
       if (subject.kind === 'transfer') return transferToWire(subject.transfer);
       if (subject.kind === 'settlement') return settlementToWire(subject.settlement);
-      if (subject.kind === 'settlement_account') return settlementAccountToWire(subject.account);
+      // As of the change the event tells (its updated_at), not of the delivery: a late delivery still says `cooling`.
+      if (subject.kind === 'settlement_account') return settlementAccountToWire(subject.account, new Date(subject.account.updatedAt));
       throw new Error(`collect-2026-06 renders payment, refund, transfer and settlement events, not ${subject.kind}`);
     },
   },

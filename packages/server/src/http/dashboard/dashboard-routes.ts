@@ -69,7 +69,6 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
   const flags: CookieFlags = { secure: !options.dev };
   const csrf = new CsrfTokens(options.serverSecret);
   installDashboardContext(app, dashboard);
-  await app.register(developerRoutes, { dashboard, developers: options.developers, destinationUrls: options.destinationUrls, serverSecret: options.serverSecret });
 
   const counter: RateLimitCounter = options.redisUrl
     ? new RedisRateLimitCounter({
@@ -478,4 +477,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
       return reply.code(204).send(null);
     },
   );
+
+  // Last, so the document lists the developers section after the account and team routes.
+  await app.register(developerRoutes, { dashboard, developers: options.developers, destinationUrls: options.destinationUrls, serverSecret: options.serverSecret });
 };

@@ -74,7 +74,7 @@ export const developerRoutes: FastifyPluginAsyncTypebox<DeveloperRoutesOptions> 
         operationId: 'dashboardListApiKeys',
         summary: 'The API keys of the active environment, newest first (never their secrets)',
         params: MerchantParams,
-        response: { 200: KeyList, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: KeyList, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {
@@ -136,7 +136,7 @@ export const developerRoutes: FastifyPluginAsyncTypebox<DeveloperRoutesOptions> 
         summary: 'Webhook endpoints of the active environment, newest first',
         params: MerchantParams,
         querystring: PageQuery,
-        response: { 200: EndpointList, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: EndpointList, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {
@@ -239,7 +239,7 @@ export const developerRoutes: FastifyPluginAsyncTypebox<DeveloperRoutesOptions> 
         summary: 'The endpoint’s deliveries, newest first, with every try (status code, response excerpt)',
         params: EndpointParams,
         querystring: PageQuery,
-        response: { 200: DeliveryList, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: DeliveryList, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {

@@ -115,6 +115,9 @@ for (const target of testDatabases()) {
         assert.equal(revoked.statusCode, 200, revoked.body);
         assert.ok(revoked.json().revoked_at);
         assert.equal((await withKey('GET', '/account', key.secret)).statusCode, 401);
+        const again = await call('DELETE', `/merchants/${owner.merchantId}/keys/${key.id}`, developer.access);
+        assert.equal(again.statusCode, 200);
+        assert.equal(again.json().revoked_at, revoked.json().revoked_at, 'the first revocation time stays');
 
         const actions = await auditActions(owner);
         const created_ = actions.find((a) => a.action === 'api_key.created' && a.target.startsWith(key.id));
@@ -122,6 +125,7 @@ for (const target of testDatabases()) {
         assert.equal(created_?.user_id, developer.userId);
         assert.equal(revoked_?.user_id, developer.userId);
         assert.ok(actions.indexOf(revoked_!) < actions.indexOf(created_!), 'newest first');
+        assert.equal(actions.filter((a) => a.action === 'api_key.revoked').length, 1, 'revoking again writes no second row');
       });
 
       it('refuses a live key until the merchant’s KYC is validated', async () => {

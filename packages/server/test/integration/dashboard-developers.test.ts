@@ -286,6 +286,35 @@ for (const target of testDatabases()) {
       });
     });
 
+    it('answers odd ids and bodies with a 4xx and changes nothing', async () => {
+      const owner = await newOwner();
+      const base = `/merchants/${owner.merchantId}`;
+      const odd = ['not-an-id', newId().toUpperCase(), '%E2%82%AC', 'x'.repeat(64)];
+      const requests: Array<[Method, string, object | undefined]> = [
+        ['POST', `${base}/keys`, undefined],
+        ['POST', `${base}/keys`, { scopes: 'collect:read' }],
+        ['POST', `${base}/keys`, { scopes: [], extra: true }],
+        ['POST', `${base}/webhook-endpoints`, { url: 'not a url' }],
+        ['POST', `${base}/webhook-endpoints`, { url: 'ftp://shop.example/x' }],
+        ...odd.flatMap((id): Array<[Method, string, object | undefined]> => [
+          ['DELETE', `${base}/keys/${id}`, undefined],
+          ['PATCH', `${base}/webhook-endpoints/${id}`, { enabled: false }],
+          ['POST', `${base}/webhook-endpoints/${id}/rotate-secret`, {}],
+          ['GET', `${base}/webhook-endpoints/${id}/deliveries`, undefined],
+          ['POST', `${base}/events/${id}/resend`, {}],
+          ['GET', `${base}/audit-log?starting_after=${id}`, undefined],
+          ['GET', `${base}/webhook-endpoints?starting_after=${id}`, undefined],
+        ]),
+      ];
+      for (const [method, url, payload] of requests) {
+        const res = await call(method, url, owner.access, payload);
+        assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${method} ${url}: ${res.statusCode} ${res.body}`);
+        assert.ok(res.json().error?.code, `${method} ${url} answers an error code`);
+      }
+      assert.equal((await call('GET', `${base}/keys`, owner.access)).json().data.length, 0);
+      assert.equal((await call('GET', `${base}/webhook-endpoints`, owner.access)).json().data.length, 0);
+    });
+
     describe('audit log', () => {
       it('lists newest first with a cursor, for owners and admins only', async () => {
         const owner = await newOwner();

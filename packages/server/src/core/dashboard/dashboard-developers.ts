@@ -90,8 +90,11 @@ export class DashboardDevelopers {
     return deliveries;
   }
 
-  auditLog(caller: MemberCaller, page: { limit: number; startingAfter?: string }): Promise<{ data: AuditEntry[]; hasMore: boolean }> {
-    return this.deps.store.pageAudit(caller.merchantId, page);
+  /** Newest first; `startingAfter` must be a row of this merchant's log (as list cursors elsewhere), else 400 invalid_cursor. */
+  async auditLog(caller: MemberCaller, page: { limit: number; startingAfter?: string }): Promise<{ data: AuditEntry[]; hasMore: boolean }> {
+    const found = await this.deps.store.pageAudit(caller.merchantId, page);
+    if (!found) throw AkweError.ofField('invalid_cursor', 'starting_after', 'starting_after must be the next_cursor of a previous page of this log.');
+    return found;
   }
 
   private async audit(caller: MemberCaller, action: AuditAction, target: string, origin: RequestOrigin): Promise<void> {

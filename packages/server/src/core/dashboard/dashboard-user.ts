@@ -140,6 +140,6 @@ export interface DashboardStore {
 
   insertAudit(entry: AuditEntry): Promise<void>;
   listAudit(filter: { merchantId?: string; userId?: string }): Promise<AuditEntry[]>;
-  /** The merchant's audit rows, newest first, older than `startingAfter` (an audit row's id) when given. */
-  pageAudit(merchantId: string, page: { limit: number; startingAfter?: string }): Promise<{ data: AuditEntry[]; hasMore: boolean }>;
+  /** The merchant's audit rows, newest first, older than `startingAfter` when given; undefined when that is no row of the merchant's log. */
+  pageAudit(merchantId: string, page: { limit: number; startingAfter?: string }): Promise<{ data: AuditEntry[]; hasMore: boolean } | undefined>;
 }

@@ -121,17 +121,19 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     redisUrl: config.redisUrl,
     clock: services.clock,
   });
+  const destinationUrls = destinationUrlCheck({ dev: config.dev, resolver });
   // The dashboard signs its users in itself (docs/dashboard.md): outside the API-key scope below.
   await app.register(dashboardRoutes, {
     prefix: `${API_PREFIX}/dashboard`,
     dashboard: services.dashboard,
+    developers: services.dashboardDevelopers,
+    destinationUrls,
     serverSecret: services.serverSecret,
     dev: config.dev,
     authPerMinute: config.dashboardAuthPerMinute,
     redisUrl: config.redisUrl,
     clock: services.clock,
   });
-  const destinationUrls = destinationUrlCheck({ dev: config.dev, resolver });
 
   await app.register(
     async (api) => {

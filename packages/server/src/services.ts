@@ -55,6 +55,7 @@ import { MeteredOperators } from './metrics/metered-operators.js';
 import { contractVersions } from './http/contracts/index.js';
 import { ExportService } from './core/exports/export-service.js';
 import { ExportQueries } from './storage/repositories/export-queries.js';
+import { DashboardDevelopers } from './core/dashboard/dashboard-developers.js';
 import { DashboardService } from './core/dashboard/dashboard-service.js';
 import type { Mailer } from './core/dashboard/mailer.js';
 import { SessionTokens } from './core/dashboard/session-tokens.js';
@@ -98,6 +99,8 @@ export interface Services {
   metrics: AkweMetrics;
   /** Dashboard users, sessions, invitations and roles (docs/dashboard.md). */
   dashboard: DashboardService;
+  /** The dashboard's developers section: API keys, webhook endpoints, the audit log. */
+  dashboardDevelopers: DashboardDevelopers;
 }
 
 export function createServices(options: {
@@ -212,7 +215,7 @@ export function createServices(options: {
     newId: ids,
     pageSize: options.exportPageSize,
   });
-  const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics' | 'dashboard'> = {
+  const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics' | 'dashboard' | 'dashboardDevelopers'> = {
     database: options.database,
     catalog: options.catalog,
     clock,
@@ -273,8 +276,9 @@ export function createServices(options: {
     }),
   };
   const checkout = new CheckoutService({ store: paymentStore, payments: services.payments, merchants, catalog: options.catalog, clock });
+  const dashboardStore = new DashboardRepository(db, capabilities);
   const dashboard = new DashboardService({
-    store: new DashboardRepository(db, capabilities),
+    store: dashboardStore,
     merchants,
     mailer: options.mailer ?? { send: () => Promise.reject(new Error('no mailer configured for the dashboard')) },
     tokens: new SessionTokens(serverSecret, clock),
@@ -284,5 +288,6 @@ export function createServices(options: {
     newId: ids,
     publicUrl: options.publicUrl ?? 'http://localhost:8080',
   });
-  return { ...services, checkout, serverSecret, metrics, dashboard };
+  const dashboardDevelopers = new DashboardDevelopers({ store: dashboardStore, merchants, webhooks: services.webhooks, clock, newId: ids });
+  return { ...services, checkout, serverSecret, metrics, dashboard, dashboardDevelopers };
 }

@@ -355,6 +355,178 @@ export interface paths {
     patch: operations['dashboardChangeRole'];
     trace?: never;
   };
+  '/api/v1/dashboard/merchants/{merchantId}/keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The API keys of the active environment, newest first (never their secrets)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['dashboardListApiKeys'];
+    put?: never;
+    /**
+     * Create an API key in the active environment (keys.manage); the answer shows the secret once
+     * @description A live key needs a merchant whose KYC is validated (403 kyc_required).
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardCreateApiKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/keys/{keyId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an API key at once (keys.manage)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    delete: operations['dashboardRevokeApiKey'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/webhook-endpoints': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Webhook endpoints of the active environment, newest first
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['dashboardListWebhookEndpoints'];
+    put?: never;
+    /**
+     * Create a webhook endpoint (webhooks.manage); the answer shows its signing secret
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardCreateWebhookEndpoint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/webhook-endpoints/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change a webhook endpoint: url, events, enabled (webhooks.manage)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    patch: operations['dashboardUpdateWebhookEndpoint'];
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/webhook-endpoints/{id}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the signing secret (webhooks.manage); the answer shows the new one
+     * @description The new secret signs at once; the old one keeps signing as a second v1 value for overlap_seconds (default 86400).
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardRotateWebhookEndpointSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/webhook-endpoints/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The endpoint’s deliveries, newest first, with every try (status code, response excerpt)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['dashboardListWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/events/{eventId}/resend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send an event again, to one endpoint or to all its destinations (webhooks.manage)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardResendEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/audit-log': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Who did what in the merchant, newest first (owner and admin)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['dashboardListAuditLog'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/account': {
     parameters: {
       query?: never;
@@ -2523,6 +2695,316 @@ export interface components {
       role: 'owner' | 'admin' | 'developer' | 'finance' | 'viewer';
     };
     /**
+     * DashboardApiKey
+     * @example {
+     *       "object": "api_key",
+     *       "id": "0193b2e4-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+     *       "environment": "test",
+     *       "prefix": "ak_test_Xy3k",
+     *       "last4": "Q9zA",
+     *       "scopes": [
+     *         "collect:read",
+     *         "collect:write"
+     *       ],
+     *       "created_at": "2026-06-02T08:15:00.000Z",
+     *       "revoked_at": null
+     *     }
+     */
+    DashboardApiKey: {
+      /** @enum {string} */
+      object: 'api_key';
+      id: string;
+      /** @enum {string} */
+      environment: 'test' | 'live';
+      /** @description The first characters of the key, to recognise it. */
+      prefix: string;
+      /** @description The last four characters of the key. */
+      last4: string;
+      /** @description Empty: every scope. */
+      scopes: string[];
+      /** Format: date-time */
+      created_at: string;
+      revoked_at: string | null;
+    };
+    /** DashboardApiKeyList */
+    DashboardApiKeyList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['DashboardApiKey'][];
+    };
+    /** DashboardCreateApiKeyRequest */
+    DashboardCreateApiKeyRequest: {
+      /** @description What the key may do; empty or absent grants every scope. */
+      scopes?: (
+        | 'collect:read'
+        | 'collect:write'
+        | 'collect:refund'
+        | 'payout:read'
+        | 'payout:write'
+        | 'bulk:read'
+        | 'bulk:write'
+        | 'transfers:read'
+        | 'transfers:write'
+        | 'settlements:read'
+        | 'settlements:write'
+        | 'webhooks:read'
+        | 'webhooks:write'
+      )[];
+    };
+    /** DashboardCreatedApiKey */
+    DashboardCreatedApiKey: {
+      /** @enum {string} */
+      object: 'api_key';
+      id: string;
+      /** @enum {string} */
+      environment: 'test' | 'live';
+      /** @description The first characters of the key, to recognise it. */
+      prefix: string;
+      /** @description The last four characters of the key. */
+      last4: string;
+      /** @description Empty: every scope. */
+      scopes: string[];
+      /** Format: date-time */
+      created_at: string;
+      revoked_at: string | null;
+      /** @description The whole key: shown in this answer only, never again (only its hash is stored). */
+      secret: string;
+    };
+    /**
+     * WebhookEndpoint
+     * @description A webhook endpoint.
+     * @example {
+     *       "object": "webhook_endpoint",
+     *       "id": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+     *       "url": "https://shop.example.com/akwe/webhooks",
+     *       "events": [
+     *         "collect.payment.*",
+     *         "payout.*"
+     *       ],
+     *       "description": "Order updates",
+     *       "enabled": true,
+     *       "disabled_reason": null,
+     *       "api_version": "2026-06",
+     *       "max_in_flight": 10,
+     *       "environment": "test",
+     *       "secret": "whsec_3q2+7w8Zs0bYpQ1xXk9vUe4rT6yN5mLc",
+     *       "previous_secret_expires_at": null,
+     *       "created_at": "2026-06-01T09:30:00.000Z",
+     *       "updated_at": "2026-06-01T09:30:00.000Z"
+     *     }
+     */
+    WebhookEndpoint: {
+      /** @enum {string} */
+      object: 'webhook_endpoint';
+      id: string;
+      url: string;
+      events: string[];
+      description: string | null;
+      enabled: boolean;
+      /** @description Why Akwe disabled it (e.g. the receiver answered 410). */
+      disabled_reason: string | null;
+      api_version: string;
+      /** @description Deliveries in flight to it at once (its own bound, or the default). */
+      max_in_flight: number;
+      environment: string;
+      /** @description whsec_…; returned at creation, rotation and by GET …/secret. */
+      secret?: string;
+      previous_secret_expires_at: string | null;
+      created_at: string;
+      updated_at: string;
+    };
+    /**
+     * WebhookEndpointList
+     * @description Webhook endpoints, newest first.
+     */
+    WebhookEndpointList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['WebhookEndpoint'][];
+      /** @description More objects lie beyond this page in the direction read. */
+      has_more: boolean;
+      /** @description Pass as starting_after, with the same filters, for the objects after this page in this list's order. Null when there are none: has_more is false after a read forwards, or the page is empty. */
+      next_cursor: string | null;
+      /** @description Pass as ending_before, with the same filters, for the objects before this page in this list's order. Null on a first page (no cursor), when has_more is false after a read with ending_before, or when the page is empty. */
+      previous_cursor: string | null;
+    };
+    /** CreateWebhookEndpointRequest */
+    CreateWebhookEndpointRequest: {
+      /**
+       * Format: uri
+       * @description HTTPS for live endpoints; test endpoints may use HTTP.
+       */
+      url: string;
+      /** @description Event types to receive: exact (`collect.payment.completed`), a family (`collect.payment.*`), or `*`; empty means all. An unknown type is refused with 400 (docs/webhooks.md lists them). */
+      events?: string[];
+      description?: string;
+      enabled?: boolean;
+      /**
+       * @description `legacy` receives the earlier contract’s events (collect.completed, …).
+       * @enum {string}
+       */
+      api_version?: '2026-06' | 'legacy';
+      /** @description Deliveries in flight to this endpoint at once (default 10); Akwe sends fewer while the receiver answers 429 or 503 or slows down. */
+      max_in_flight?: number;
+    };
+    /** UpdateWebhookEndpointRequest */
+    UpdateWebhookEndpointRequest: {
+      /** Format: uri */
+      url?: string;
+      /** @description Event types to receive: exact (`collect.payment.completed`), a family (`collect.payment.*`), or `*`; empty means all. An unknown type is refused with 400 (docs/webhooks.md lists them). */
+      events?: string[];
+      description?: string | null;
+      enabled?: boolean;
+      /**
+       * @description `legacy` receives the earlier contract’s events (collect.completed, …).
+       * @enum {string}
+       */
+      api_version?: '2026-06' | 'legacy';
+      /** @description null: back to the default. */
+      max_in_flight?: number | null;
+    };
+    /**
+     * RotateWebhookEndpointSecretRequest
+     * @example {
+     *       "overlap_seconds": 3600
+     *     }
+     */
+    RotateWebhookEndpointSecretRequest: {
+      /** @description How long the old secret keeps signing (default 86400). */
+      overlap_seconds?: number;
+    };
+    /**
+     * DeliveryAttempt
+     * @example {
+     *       "number": 1,
+     *       "attempted_at": "2026-06-01T09:30:02.000Z",
+     *       "status_code": 200,
+     *       "duration_ms": 143,
+     *       "response_excerpt": "ok",
+     *       "error": null
+     *     }
+     */
+    DeliveryAttempt: {
+      number: number;
+      attempted_at: string;
+      status_code: number | null;
+      duration_ms: number;
+      /** @description First bytes of the answer. */
+      response_excerpt: string | null;
+      error: string | null;
+    };
+    /**
+     * Delivery
+     * @description One event on its way to one destination.
+     * @example {
+     *       "object": "webhook_delivery",
+     *       "id": "0193a801-4d5e-7f60-8b7c-8d9e0f1a2b3c",
+     *       "event_id": "0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52",
+     *       "endpoint_id": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+     *       "destination": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+     *       "url": "https://shop.example.com/akwe/webhooks",
+     *       "status": "succeeded",
+     *       "attempts": 1,
+     *       "next_attempt_at": "2026-06-01T09:30:02.000Z",
+     *       "last_status_code": 200,
+     *       "last_error": null,
+     *       "succeeded_at": "2026-06-01T09:30:02.000Z",
+     *       "created_at": "2026-06-01T09:30:01.000Z",
+     *       "updated_at": "2026-06-01T09:30:02.000Z"
+     *     }
+     */
+    Delivery: {
+      /** @enum {string} */
+      object: 'webhook_delivery';
+      id: string;
+      event_id: string;
+      endpoint_id: string | null;
+      /** @description The endpoint id, or `callback` for the payment’s callback_url. */
+      destination: string;
+      url: string;
+      /** @enum {string} */
+      status: 'pending' | 'delivering' | 'retrying' | 'succeeded' | 'exhausted' | 'cancelled';
+      attempts: number;
+      next_attempt_at: string;
+      last_status_code: number | null;
+      last_error: string | null;
+      succeeded_at: string | null;
+      created_at: string;
+      updated_at: string;
+      attempts_log?: components['schemas']['DeliveryAttempt'][];
+    };
+    /**
+     * DeliveryList
+     * @description Deliveries, newest first.
+     */
+    DeliveryList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['Delivery'][];
+      /** @description More objects lie beyond this page in the direction read. */
+      has_more: boolean;
+      /** @description Pass as starting_after, with the same filters, for the objects after this page in this list's order. Null when there are none: has_more is false after a read forwards, or the page is empty. */
+      next_cursor: string | null;
+      /** @description Pass as ending_before, with the same filters, for the objects before this page in this list's order. Null on a first page (no cursor), when has_more is false after a read with ending_before, or when the page is empty. */
+      previous_cursor: string | null;
+    };
+    /**
+     * DashboardResendEventRequest
+     * @example {
+     *       "endpoint_id": "0193b3a1-7c2d-7e3f-8a4b-5c6d7e8f9a0b"
+     *     }
+     * @example {}
+     */
+    DashboardResendEventRequest: {
+      /** @description Only to this endpoint; absent: to every destination of the event. */
+      endpoint_id?: string;
+    };
+    /** DashboardResentDeliveries */
+    DashboardResentDeliveries: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['Delivery'][];
+    };
+    /**
+     * DashboardAuditEntry
+     * @example {
+     *       "object": "audit_entry",
+     *       "id": "0193b2e4-1a2c-7c3d-8e4f-5a6b7c8d9e10",
+     *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+     *       "user_id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+     *       "action": "api_key.created",
+     *       "target": "0193b2e4-1a2b-7c3d-8e4f-5a6b7c8d9e0f (test, ak_test_Xy3k…Q9zA)",
+     *       "ip": "203.0.113.7",
+     *       "user_agent": "Mozilla/5.0",
+     *       "created_at": "2026-06-02T08:15:00.000Z"
+     *     }
+     */
+    DashboardAuditEntry: {
+      /** @enum {string} */
+      object: 'audit_entry';
+      id: string;
+      merchant_id: string | null;
+      /** @description Who did it. */
+      user_id: string | null;
+      /** @description What was done (`api_key.created`, `webhook_endpoint.updated`, `member.role_changed` …). */
+      action: string;
+      /** @description What it was done to. */
+      target: string | null;
+      ip: string | null;
+      user_agent: string | null;
+      /** Format: date-time */
+      created_at: string;
+    };
+    /** DashboardAuditList */
+    DashboardAuditList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['DashboardAuditEntry'][];
+      has_more: boolean;
+      /** @description Pass as starting_after for the older rows; null when there are none. */
+      next_cursor: string | null;
+    };
+    /**
      * Account
      * @description The merchant and environment the calling key acts for.
      */
@@ -4116,159 +4598,6 @@ export interface components {
       /** @description Pass as ending_before, with the same filters, for the objects before this page in this list's order. Null on a first page (no cursor), when has_more is false after a read with ending_before, or when the page is empty. */
       previous_cursor: string | null;
     };
-    /**
-     * DeliveryAttempt
-     * @example {
-     *       "number": 1,
-     *       "attempted_at": "2026-06-01T09:30:02.000Z",
-     *       "status_code": 200,
-     *       "duration_ms": 143,
-     *       "response_excerpt": "ok",
-     *       "error": null
-     *     }
-     */
-    DeliveryAttempt: {
-      number: number;
-      attempted_at: string;
-      status_code: number | null;
-      duration_ms: number;
-      /** @description First bytes of the answer. */
-      response_excerpt: string | null;
-      error: string | null;
-    };
-    /**
-     * Delivery
-     * @description One event on its way to one destination.
-     * @example {
-     *       "object": "webhook_delivery",
-     *       "id": "0193a801-4d5e-7f60-8b7c-8d9e0f1a2b3c",
-     *       "event_id": "0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52",
-     *       "endpoint_id": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
-     *       "destination": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
-     *       "url": "https://shop.example.com/akwe/webhooks",
-     *       "status": "succeeded",
-     *       "attempts": 1,
-     *       "next_attempt_at": "2026-06-01T09:30:02.000Z",
-     *       "last_status_code": 200,
-     *       "last_error": null,
-     *       "succeeded_at": "2026-06-01T09:30:02.000Z",
-     *       "created_at": "2026-06-01T09:30:01.000Z",
-     *       "updated_at": "2026-06-01T09:30:02.000Z"
-     *     }
-     */
-    Delivery: {
-      /** @enum {string} */
-      object: 'webhook_delivery';
-      id: string;
-      event_id: string;
-      endpoint_id: string | null;
-      /** @description The endpoint id, or `callback` for the payment’s callback_url. */
-      destination: string;
-      url: string;
-      /** @enum {string} */
-      status: 'pending' | 'delivering' | 'retrying' | 'succeeded' | 'exhausted' | 'cancelled';
-      attempts: number;
-      next_attempt_at: string;
-      last_status_code: number | null;
-      last_error: string | null;
-      succeeded_at: string | null;
-      created_at: string;
-      updated_at: string;
-      attempts_log?: components['schemas']['DeliveryAttempt'][];
-    };
-    /** CreateWebhookEndpointRequest */
-    CreateWebhookEndpointRequest: {
-      /**
-       * Format: uri
-       * @description HTTPS for live endpoints; test endpoints may use HTTP.
-       */
-      url: string;
-      /** @description Event types to receive: exact (`collect.payment.completed`), a family (`collect.payment.*`), or `*`; empty means all. An unknown type is refused with 400 (docs/webhooks.md lists them). */
-      events?: string[];
-      description?: string;
-      enabled?: boolean;
-      /**
-       * @description `legacy` receives the earlier contract’s events (collect.completed, …).
-       * @enum {string}
-       */
-      api_version?: '2026-06' | 'legacy';
-      /** @description Deliveries in flight to this endpoint at once (default 10); Akwe sends fewer while the receiver answers 429 or 503 or slows down. */
-      max_in_flight?: number;
-    };
-    /**
-     * WebhookEndpoint
-     * @description A webhook endpoint.
-     * @example {
-     *       "object": "webhook_endpoint",
-     *       "id": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
-     *       "url": "https://shop.example.com/akwe/webhooks",
-     *       "events": [
-     *         "collect.payment.*",
-     *         "payout.*"
-     *       ],
-     *       "description": "Order updates",
-     *       "enabled": true,
-     *       "disabled_reason": null,
-     *       "api_version": "2026-06",
-     *       "max_in_flight": 10,
-     *       "environment": "test",
-     *       "secret": "whsec_3q2+7w8Zs0bYpQ1xXk9vUe4rT6yN5mLc",
-     *       "previous_secret_expires_at": null,
-     *       "created_at": "2026-06-01T09:30:00.000Z",
-     *       "updated_at": "2026-06-01T09:30:00.000Z"
-     *     }
-     */
-    WebhookEndpoint: {
-      /** @enum {string} */
-      object: 'webhook_endpoint';
-      id: string;
-      url: string;
-      events: string[];
-      description: string | null;
-      enabled: boolean;
-      /** @description Why Akwe disabled it (e.g. the receiver answered 410). */
-      disabled_reason: string | null;
-      api_version: string;
-      /** @description Deliveries in flight to it at once (its own bound, or the default). */
-      max_in_flight: number;
-      environment: string;
-      /** @description whsec_…; returned at creation, rotation and by GET …/secret. */
-      secret?: string;
-      previous_secret_expires_at: string | null;
-      created_at: string;
-      updated_at: string;
-    };
-    /**
-     * WebhookEndpointList
-     * @description Webhook endpoints, newest first.
-     */
-    WebhookEndpointList: {
-      /** @enum {string} */
-      object: 'list';
-      data: components['schemas']['WebhookEndpoint'][];
-      /** @description More objects lie beyond this page in the direction read. */
-      has_more: boolean;
-      /** @description Pass as starting_after, with the same filters, for the objects after this page in this list's order. Null when there are none: has_more is false after a read forwards, or the page is empty. */
-      next_cursor: string | null;
-      /** @description Pass as ending_before, with the same filters, for the objects before this page in this list's order. Null on a first page (no cursor), when has_more is false after a read with ending_before, or when the page is empty. */
-      previous_cursor: string | null;
-    };
-    /** UpdateWebhookEndpointRequest */
-    UpdateWebhookEndpointRequest: {
-      /** Format: uri */
-      url?: string;
-      /** @description Event types to receive: exact (`collect.payment.completed`), a family (`collect.payment.*`), or `*`; empty means all. An unknown type is refused with 400 (docs/webhooks.md lists them). */
-      events?: string[];
-      description?: string | null;
-      enabled?: boolean;
-      /**
-       * @description `legacy` receives the earlier contract’s events (collect.completed, …).
-       * @enum {string}
-       */
-      api_version?: '2026-06' | 'legacy';
-      /** @description null: back to the default. */
-      max_in_flight?: number | null;
-    };
     /** DeletedWebhookEndpoint */
     DeletedWebhookEndpoint: {
       /** @enum {string} */
@@ -4284,31 +4613,6 @@ export interface components {
       secret: string;
       previous_secret: string | null;
       previous_secret_expires_at: string | null;
-    };
-    /**
-     * RotateWebhookEndpointSecretRequest
-     * @example {
-     *       "overlap_seconds": 3600
-     *     }
-     */
-    RotateWebhookEndpointSecretRequest: {
-      /** @description How long the old secret keeps signing (default 86400). */
-      overlap_seconds?: number;
-    };
-    /**
-     * DeliveryList
-     * @description Deliveries, newest first.
-     */
-    DeliveryList: {
-      /** @enum {string} */
-      object: 'list';
-      data: components['schemas']['Delivery'][];
-      /** @description More objects lie beyond this page in the direction read. */
-      has_more: boolean;
-      /** @description Pass as starting_after, with the same filters, for the objects after this page in this list's order. Null when there are none: has_more is false after a read forwards, or the page is empty. */
-      next_cursor: string | null;
-      /** @description Pass as ending_before, with the same filters, for the objects before this page in this list's order. Null on a first page (no cursor), when has_more is false after a read with ending_before, or when the page is empty. */
-      previous_cursor: string | null;
     };
     /**
      * CallbackSecret
@@ -5669,6 +5973,1039 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'last_owner';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardListApiKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "api_key",
+           *           "id": "0193b2e4-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+           *           "environment": "test",
+           *           "prefix": "ak_test_Xy3k",
+           *           "last4": "Q9zA",
+           *           "scopes": [
+           *             "collect:read",
+           *             "collect:write"
+           *           ],
+           *           "created_at": "2026-06-02T08:15:00.000Z",
+           *           "revoked_at": null
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['DashboardApiKeyList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardCreateApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DashboardCreateApiKeyRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "api_key",
+           *       "id": "0193b2e4-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+           *       "environment": "test",
+           *       "prefix": "ak_test_Xy3k",
+           *       "last4": "Q9zA",
+           *       "scopes": [
+           *         "collect:read",
+           *         "collect:write"
+           *       ],
+           *       "created_at": "2026-06-02T08:15:00.000Z",
+           *       "revoked_at": null,
+           *       "secret": "ak_test_EXAMPLE-not-a-real-key-EXAMPLE-not-a-real-Q9zA"
+           *     }
+           */
+          'application/json': components['schemas']['DashboardCreatedApiKey'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `kyc_required`, `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'kyc_required' | 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardRevokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+        keyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "api_key",
+           *       "id": "0193b2e4-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+           *       "environment": "test",
+           *       "prefix": "ak_test_Xy3k",
+           *       "last4": "Q9zA",
+           *       "scopes": [
+           *         "collect:read",
+           *         "collect:write"
+           *       ],
+           *       "created_at": "2026-06-02T08:15:00.000Z",
+           *       "revoked_at": null
+           *     }
+           */
+          'application/json': components['schemas']['DashboardApiKey'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardListWebhookEndpoints: {
+    parameters: {
+      query?: {
+        /** @description Objects per page, 1 to 100. */
+        limit?: number;
+        /** @description Returns the objects after this position in this list's order (the next page). Either a cursor this list returned (next_cursor or previous_cursor: signed, valid only with the same path and filters, else 400 invalid_cursor) or the id of an object of this list (any status: objects change between pages; an id that is no object of this list is 400 invalid_cursor). */
+        starting_after?: string;
+        /** @description Returns the objects before this position in this list's order (the previous page). Not with starting_after. Either a cursor this list returned (next_cursor or previous_cursor: signed, valid only with the same path and filters, else 400 invalid_cursor) or the id of an object of this list (any status: objects change between pages; an id that is no object of this list is 400 invalid_cursor). */
+        ending_before?: string;
+      };
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Webhook endpoints, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "webhook_endpoint",
+           *           "id": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+           *           "url": "https://shop.example.com/akwe/webhooks",
+           *           "events": [
+           *             "collect.payment.*",
+           *             "payout.*"
+           *           ],
+           *           "description": "Order updates",
+           *           "enabled": true,
+           *           "disabled_reason": null,
+           *           "api_version": "2026-06",
+           *           "max_in_flight": 10,
+           *           "environment": "test",
+           *           "secret": "whsec_3q2+7w8Zs0bYpQ1xXk9vUe4rT6yN5mLc",
+           *           "previous_secret_expires_at": null,
+           *           "created_at": "2026-06-01T09:30:00.000Z",
+           *           "updated_at": "2026-06-01T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "next_cursor": null,
+           *       "previous_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['WebhookEndpointList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardCreateWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "url": "https://shop.example.com/akwe/webhooks",
+         *       "events": [
+         *         "collect.payment.*",
+         *         "payout.*"
+         *       ],
+         *       "description": "Order updates"
+         *     }
+         */
+        'application/json': components['schemas']['CreateWebhookEndpointRequest'];
+      };
+    };
+    responses: {
+      /** @description A webhook endpoint. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "webhook_endpoint",
+           *       "id": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+           *       "url": "https://shop.example.com/akwe/webhooks",
+           *       "events": [
+           *         "collect.payment.*",
+           *         "payout.*"
+           *       ],
+           *       "description": "Order updates",
+           *       "enabled": true,
+           *       "disabled_reason": null,
+           *       "api_version": "2026-06",
+           *       "max_in_flight": 10,
+           *       "environment": "test",
+           *       "secret": "whsec_3q2+7w8Zs0bYpQ1xXk9vUe4rT6yN5mLc",
+           *       "previous_secret_expires_at": null,
+           *       "created_at": "2026-06-01T09:30:00.000Z",
+           *       "updated_at": "2026-06-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `endpoint_limit_reached`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'endpoint_limit_reached';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardUpdateWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "enabled": false
+         *     }
+         */
+        'application/json': components['schemas']['UpdateWebhookEndpointRequest'];
+      };
+    };
+    responses: {
+      /** @description A webhook endpoint. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "webhook_endpoint",
+           *       "id": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+           *       "url": "https://shop.example.com/akwe/webhooks",
+           *       "events": [
+           *         "collect.payment.*",
+           *         "payout.*"
+           *       ],
+           *       "description": "Order updates",
+           *       "enabled": true,
+           *       "disabled_reason": null,
+           *       "api_version": "2026-06",
+           *       "max_in_flight": 10,
+           *       "environment": "test",
+           *       "secret": "whsec_3q2+7w8Zs0bYpQ1xXk9vUe4rT6yN5mLc",
+           *       "previous_secret_expires_at": null,
+           *       "created_at": "2026-06-01T09:30:00.000Z",
+           *       "updated_at": "2026-06-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardRotateWebhookEndpointSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "overlap_seconds": 3600
+         *     }
+         */
+        'application/json': components['schemas']['RotateWebhookEndpointSecretRequest'] | null;
+      };
+    };
+    responses: {
+      /** @description A webhook endpoint. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "webhook_endpoint",
+           *       "id": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+           *       "url": "https://shop.example.com/akwe/webhooks",
+           *       "events": [
+           *         "collect.payment.*",
+           *         "payout.*"
+           *       ],
+           *       "description": "Order updates",
+           *       "enabled": true,
+           *       "disabled_reason": null,
+           *       "api_version": "2026-06",
+           *       "max_in_flight": 10,
+           *       "environment": "test",
+           *       "secret": "whsec_3q2+7w8Zs0bYpQ1xXk9vUe4rT6yN5mLc",
+           *       "previous_secret_expires_at": null,
+           *       "created_at": "2026-06-01T09:30:00.000Z",
+           *       "updated_at": "2026-06-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardListWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** @description Objects per page, 1 to 100. */
+        limit?: number;
+        /** @description Returns the objects after this position in this list's order (the next page). Either a cursor this list returned (next_cursor or previous_cursor: signed, valid only with the same path and filters, else 400 invalid_cursor) or the id of an object of this list (any status: objects change between pages; an id that is no object of this list is 400 invalid_cursor). */
+        starting_after?: string;
+        /** @description Returns the objects before this position in this list's order (the previous page). Not with starting_after. Either a cursor this list returned (next_cursor or previous_cursor: signed, valid only with the same path and filters, else 400 invalid_cursor) or the id of an object of this list (any status: objects change between pages; an id that is no object of this list is 400 invalid_cursor). */
+        ending_before?: string;
+      };
+      header?: never;
+      path: {
+        merchantId: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deliveries, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "webhook_delivery",
+           *           "id": "0193a801-4d5e-7f60-8b7c-8d9e0f1a2b3c",
+           *           "event_id": "0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52",
+           *           "endpoint_id": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+           *           "destination": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+           *           "url": "https://shop.example.com/akwe/webhooks",
+           *           "status": "succeeded",
+           *           "attempts": 1,
+           *           "next_attempt_at": "2026-06-01T09:30:02.000Z",
+           *           "last_status_code": 200,
+           *           "last_error": null,
+           *           "succeeded_at": "2026-06-01T09:30:02.000Z",
+           *           "created_at": "2026-06-01T09:30:01.000Z",
+           *           "updated_at": "2026-06-01T09:30:02.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "next_cursor": null,
+           *       "previous_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['DeliveryList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardResendEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+        eventId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "endpoint_id": "0193b3a1-7c2d-7e3f-8a4b-5c6d7e8f9a0b"
+         *     }
+         */
+        'application/json': components['schemas']['DashboardResendEventRequest'] | null;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "webhook_delivery",
+           *           "id": "0193a801-4d5e-7f60-8b7c-8d9e0f1a2b3c",
+           *           "event_id": "0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52",
+           *           "endpoint_id": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+           *           "destination": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+           *           "url": "https://shop.example.com/akwe/webhooks",
+           *           "status": "succeeded",
+           *           "attempts": 1,
+           *           "next_attempt_at": "2026-06-01T09:30:02.000Z",
+           *           "last_status_code": 200,
+           *           "last_error": null,
+           *           "succeeded_at": "2026-06-01T09:30:02.000Z",
+           *           "created_at": "2026-06-01T09:30:01.000Z",
+           *           "updated_at": "2026-06-01T09:30:02.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['DashboardResentDeliveries'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardListAuditLog: {
+    parameters: {
+      query?: {
+        /** @description Rows per page, 1 to 100. */
+        limit?: number;
+        /** @description The next_cursor of the previous page: the rows older than it. */
+        starting_after?: string;
+      };
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "audit_entry",
+           *           "id": "0193b2e4-1a2c-7c3d-8e4f-5a6b7c8d9e10",
+           *           "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *           "user_id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *           "action": "api_key.created",
+           *           "target": "0193b2e4-1a2b-7c3d-8e4f-5a6b7c8d9e0f (test, ak_test_Xy3k…Q9zA)",
+           *           "ip": "203.0.113.7",
+           *           "user_agent": "Mozilla/5.0",
+           *           "created_at": "2026-06-02T08:15:00.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['DashboardAuditList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
             };
           };
         };

@@ -87,7 +87,13 @@ export type AuditAction =
   | 'password_reset.requested'
   | 'password_reset.completed'
   | 'totp.enabled'
-  | 'totp.disabled';
+  | 'totp.disabled'
+  | 'api_key.created'
+  | 'api_key.revoked'
+  | 'webhook_endpoint.created'
+  | 'webhook_endpoint.updated'
+  | 'webhook_endpoint.secret_rotated'
+  | 'event.resent';
 
 /** Where a request came from, for the audit log and the refresh token's record. */
 export interface RequestOrigin {
@@ -134,4 +140,6 @@ export interface DashboardStore {
 
   insertAudit(entry: AuditEntry): Promise<void>;
   listAudit(filter: { merchantId?: string; userId?: string }): Promise<AuditEntry[]>;
+  /** The merchant's audit rows, newest first, older than `startingAfter` when given; undefined when that is no row of the merchant's log. */
+  pageAudit(merchantId: string, page: { limit: number; startingAfter?: string }): Promise<{ data: AuditEntry[]; hasMore: boolean } | undefined>;
 }

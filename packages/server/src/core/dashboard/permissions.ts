@@ -12,7 +12,7 @@ export function isRole(value: unknown): value is Role {
 const everyone: readonly Role[] = roles;
 
 export const permissions = {
-  /** See the merchant's data: payments, payouts, balances, members, the audit log. */
+  /** See the merchant's data: payments, payouts, balances, members, API keys (never their secrets), webhook endpoints. */
   read: everyone,
   /** Create and revoke API keys. */
   'keys.manage': ['owner', 'admin', 'developer'],
@@ -20,7 +20,7 @@ export const permissions = {
   'webhooks.manage': ['owner', 'admin', 'developer'],
   'refunds.create': ['owner', 'admin', 'finance'],
   'payouts.create': ['owner', 'admin', 'finance'],
-  /** Invite people, change their roles, remove them. */
+  /** Invite people, change their roles, remove them; read the audit log. */
   'team.manage': ['owner', 'admin'],
   'kyc.submit': ['owner', 'admin'],
 } as const satisfies Record<string, readonly Role[]>;

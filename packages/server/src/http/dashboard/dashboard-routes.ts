@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DashboardDevelopers } from '../../core/dashboard/dashboard-developers.js';
 import type { DashboardService, Session } from '../../core/dashboard/dashboard-service.js';
 import type { DashboardUser, Member } from '../../core/dashboard/dashboard-user.js';
 import { actionsOf } from '../../core/dashboard/permissions.js';
@@ -7,7 +8,9 @@ import { AkweError } from '../../core/errors/index.js';
 import type { Clock } from '../../core/shared/clock.js';
 import { MemoryRateLimitCounter, RedisRateLimitCounter, type RateLimitCounter } from '../plugins/rate-limit-store.js';
 import { errorResponses } from '../shared/error-schemas.js';
+import type { DestinationUrlCheck } from '../shared/url-policy.js';
 import { callerOf, installDashboardContext, originOf } from './dashboard-context.js';
+import { developerRoutes } from './developer-routes.js';
 import {
   Accepted,
   AcceptInvitationBody,
@@ -42,6 +45,10 @@ declare module 'fastify' {
 
 export interface DashboardRoutesOptions {
   dashboard: DashboardService;
+  /** The developers section: API keys, webhook endpoints, the audit log. */
+  developers: DashboardDevelopers;
+  /** Where a webhook endpoint may point (http/shared/url-policy.ts). */
+  destinationUrls: DestinationUrlCheck;
   serverSecret: () => string;
   /** AKWE_DEV: cookies without Secure, so http://localhost works. */
   dev: boolean;
@@ -470,4 +477,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
       return reply.code(204).send(null);
     },
   );
+
+  // Last, so the document lists the developers section after the account and team routes.
+  await app.register(developerRoutes, { dashboard, developers: options.developers, destinationUrls: options.destinationUrls, serverSecret: options.serverSecret });
 };

@@ -47,7 +47,17 @@ const totpEnrolment = ['dashboardTotpEnroll', 'dashboardTotpConfirm'];
 const totpWithCode = ['dashboardTotpConfirm', 'dashboardTotpDisable'];
 /** Acting in a merchant (DashboardService.actingIn): member of it, with a role that allows the action. */
 const memberChanges = ['dashboardChangeRole', 'dashboardRemoveMember'];
-const inMerchant = ['dashboardListMembers', 'dashboardInvite', ...memberChanges];
+/** The developers section (http/dashboard/developer-routes.ts): writes need keys.manage or webhooks.manage, the audit log team.manage. */
+const developerWrites = [
+  'dashboardCreateApiKey',
+  'dashboardRevokeApiKey',
+  'dashboardCreateWebhookEndpoint',
+  'dashboardUpdateWebhookEndpoint',
+  'dashboardRotateWebhookEndpointSecret',
+  'dashboardResendEvent',
+];
+const dashboardLists = ['dashboardListWebhookEndpoints', 'dashboardListWebhookDeliveries', 'dashboardListAuditLog'];
+const inMerchant = ['dashboardListMembers', 'dashboardInvite', ...memberChanges, ...developerWrites, 'dashboardListAuditLog'];
 
 /**
  * Which routes can answer a code. A code absent from this table is listed on every route that
@@ -77,7 +87,7 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   idempotency_request_in_progress: withIdempotency,
   // A settlement names its account in the body: an unknown one is 404 like a path's.
   not_found: (route) => route.hasPathParameters || operations(...confirmation, ...settlementCreation)(route),
-  kyc_required: operations(...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
+  kyc_required: operations('dashboardCreateApiKey', ...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
   account_inactive: operations(...creation, ...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
   unsupported_currency: operations(...creation, ...transferCreation, ...scheduleRead, ...scheduleChange),
   invalid_operator: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, ...settlementAccountChanges),
@@ -105,13 +115,13 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   payment_not_refundable: operations(...refunding),
   refund_exceeds_amount: operations(...refunding),
   refund_not_supported: operations(...refunding),
-  invalid_cursor: (route) => route.operationId?.startsWith('list') === true,
+  invalid_cursor: (route) => route.operationId?.startsWith('list') === true || operations(...dashboardLists)(route),
   // A live payout for an operator no connector serves is refused before it is stored.
   operator_unavailable: operations(...operatorCalls, ...payoutCreation),
   operator_outcome_unknown: operations(...operatorCalls),
   operator_call_in_progress: operations(...operatorCalls),
   invalid_state_transition: operations(...paymentChanges, ...bulkExecution, 'cancelBulkPayment'),
-  endpoint_limit_reached: operations('createWebhookEndpoint'),
+  endpoint_limit_reached: operations('createWebhookEndpoint', 'dashboardCreateWebhookEndpoint'),
   // A bulk line's own problem, reported in the details of a validation_error, never as the code.
   operator_required: never,
   // The dashboard (docs/dashboard.md): X-Service-Environment is read on each of its routes.

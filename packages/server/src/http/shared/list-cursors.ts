@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AkweError } from '../../core/errors/index.js';
 import { sameText } from '../../core/shared/constant-time.js';
 import { looksLikeId } from '../../core/shared/ids.js';
+import type { TenantScope } from '../../core/shared/environment.js';
 import type { Page, PageRequest } from '../../core/shared/pagination.js';
 import { principalOf } from '../plugins/authentication.js';
 
@@ -114,12 +115,14 @@ export interface ListRead {
 /**
  * Reads the page of the list `list` (a stable name), whose rows `filters` keep (the values the
  * route filters on, after normalisation) under the parent object `parent` (a path parameter) if
- * nested. Cursor tokens are bound to those and to the caller's merchant and environment.
+ * nested. Cursor tokens are bound to those and to the caller's merchant and environment (`scope`
+ * when given: a dashboard route's).
  */
-export function readList(request: FastifyRequest, list: string, filters: object = {}, parent?: string): ListRead {
+export function readList(request: FastifyRequest, list: string, filters: object = {}, parent?: string, scope?: TenantScope): ListRead {
   const cursors = request.server.listCursors;
   if (cursors === undefined) throw new Error('list route registered without installListCursors');
-  const principal = principalOf(request);
+  // The API key's merchant and environment, or those a dashboard route acts in.
+  const principal = scope ?? principalOf(request);
   const binding: Binding = {
     list,
     scope: digest(canonicalJson([principal.merchantId, principal.environment, parent === undefined ? null : looksLikeId(parent) ? parent.toLowerCase() : parent])),

@@ -299,6 +299,21 @@ export class DashboardRepository implements DashboardStore {
     const rows = await query.orderBy('id').execute();
     return rows.map(auditFromRow);
   }
+
+  async pageAudit(merchantId: string, page: { limit: number; startingAfter?: string }): Promise<{ data: AuditEntry[]; hasMore: boolean } | undefined> {
+    if (page.startingAfter !== undefined) {
+      const position = await this.db.selectFrom('audit_log').select('id').where('merchant_id', '=', merchantId).where('id', '=', page.startingAfter).executeTakeFirst();
+      if (!position) return undefined;
+    }
+    // Ids are time-ordered (UUIDv7): newest first is id descending, on the (merchant_id, id) index.
+    let query = this.db.selectFrom('audit_log').selectAll().where('merchant_id', '=', merchantId);
+    if (page.startingAfter !== undefined) query = query.where('id', '<', page.startingAfter);
+    const rows = await query
+      .orderBy('id', 'desc')
+      .limit(page.limit + 1)
+      .execute();
+    return { data: rows.slice(0, page.limit).map(auditFromRow), hasMore: rows.length > page.limit };
+  }
 }
 
 /** Marks an unused, unexpired token used; the update's condition makes a second use find nothing. */

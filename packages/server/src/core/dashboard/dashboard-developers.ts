@@ -1,0 +1,114 @@
+import { AkweError } from '../errors/index.js';
+import type { ApiKey } from '../merchants/api-key.js';
+import type { IssuedKey, MerchantService } from '../merchants/merchant-service.js';
+import type { Scope } from '../merchants/scopes.js';
+import { isoNow, type Clock } from '../shared/clock.js';
+import type { Environment, TenantScope } from '../shared/environment.js';
+import type { IdSource } from '../shared/ids.js';
+import type { Page, PageRequest } from '../shared/pagination.js';
+import type { WebhookDelivery, WebhookEndpoint } from '../webhooks/webhook-endpoint.js';
+import type { EndpointInput, WebhookService } from '../webhooks/webhook-service.js';
+import type { MemberCaller } from './dashboard-service.js';
+import type { AuditAction, AuditEntry, DashboardStore, RequestOrigin } from './dashboard-user.js';
+
+export interface DashboardDevelopersDeps {
+  store: DashboardStore;
+  merchants: MerchantService;
+  webhooks: WebhookService;
+  clock: Clock;
+  newId: IdSource;
+}
+
+/**
+ * The dashboard's developers section (docs/dashboard.md, "Developers"): API keys and webhook
+ * endpoints of the caller's merchant in the active environment, each change in the audit log.
+ * The caller comes from DashboardService.actingIn, which has checked membership and role; this
+ * class keeps every object inside that merchant and environment (another's id: 404).
+ */
+export class DashboardDevelopers {
+  constructor(private readonly deps: DashboardDevelopersDeps) {}
+
+  async listKeys(caller: MemberCaller, environment: Environment): Promise<ApiKey[]> {
+    const keys = await this.deps.merchants.listKeys({ merchantId: caller.merchantId });
+    // Newest first, as every dashboard list.
+    return keys.filter((key) => key.environment === environment).reverse();
+  }
+
+  /** A live key needs a merchant whose KYC is validated; a test key does not. The secret is in the answer only. */
+  async createKey(caller: MemberCaller, environment: Environment, scopes: Scope[], origin: RequestOrigin): Promise<IssuedKey> {
+    if (environment === 'live') {
+      const merchant = await this.deps.merchants.getMerchant(caller.merchantId);
+      if (merchant.kycStatus !== 'validated') throw new AkweError('kyc_required', 'A live API key needs a merchant whose KYC is validated; test keys work meanwhile.');
+    }
+    const issued = await this.deps.merchants.createKey({ merchantId: caller.merchantId, environment, scopes: [...new Set(scopes)] });
+    await this.audit(caller, 'api_key.created', `${issued.key.id} (${environment}, ${issued.key.keyPrefix}…${issued.key.keyLastFour})`, origin);
+    return issued;
+  }
+
+  /** Revoked through MerchantService, which forgets the key in every process's cache at once. */
+  async revokeKey(caller: MemberCaller, environment: Environment, keyId: string, origin: RequestOrigin): Promise<ApiKey> {
+    const key = (await this.listKeys(caller, environment)).find((k) => k.id === keyId.toLowerCase());
+    if (!key) throw new AkweError('not_found', `no API key with id ${keyId}`);
+    if (key.revokedAt !== null) return key;
+    const revoked = await this.deps.merchants.revokeKey(key.id);
+    await this.audit(caller, 'api_key.revoked', `${key.id} (${environment}, ${key.keyPrefix}…${key.keyLastFour})`, origin);
+    return revoked;
+  }
+
+  listEndpoints(caller: MemberCaller, environment: Environment, page: PageRequest): Promise<Page<WebhookEndpoint>> {
+    return this.deps.webhooks.listEndpoints(scopeOf(caller, environment), page);
+  }
+
+  async createEndpoint(caller: MemberCaller, environment: Environment, input: EndpointInput, origin: RequestOrigin): Promise<WebhookEndpoint> {
+    const endpoint = await this.deps.webhooks.createEndpoint(scopeOf(caller, environment), input);
+    await this.audit(caller, 'webhook_endpoint.created', `${endpoint.id} (${environment}) ${endpoint.url}`, origin);
+    return endpoint;
+  }
+
+  async updateEndpoint(caller: MemberCaller, environment: Environment, id: string, changes: Partial<EndpointInput>, origin: RequestOrigin): Promise<WebhookEndpoint> {
+    const endpoint = await this.deps.webhooks.updateEndpoint(scopeOf(caller, environment), id, changes);
+    const changed = Object.entries(changes)
+      .filter(([, value]) => value !== undefined)
+      .map(([name]) => name);
+    await this.audit(caller, 'webhook_endpoint.updated', `${endpoint.id} (${environment}): ${changed.join(', ') || 'nothing'}`, origin);
+    return endpoint;
+  }
+
+  async rotateSecret(caller: MemberCaller, environment: Environment, id: string, overlapSeconds: number | undefined, origin: RequestOrigin): Promise<WebhookEndpoint> {
+    const endpoint = await this.deps.webhooks.rotateSecret(scopeOf(caller, environment), id, overlapSeconds);
+    await this.audit(caller, 'webhook_endpoint.secret_rotated', `${endpoint.id} (${environment})`, origin);
+    return endpoint;
+  }
+
+  listDeliveries(caller: MemberCaller, environment: Environment, endpointId: string, page: PageRequest) {
+    return this.deps.webhooks.listDeliveries(scopeOf(caller, environment), endpointId, page);
+  }
+
+  async resend(caller: MemberCaller, environment: Environment, eventId: string, endpointId: string | undefined, origin: RequestOrigin): Promise<WebhookDelivery[]> {
+    const deliveries = await this.deps.webhooks.resend(scopeOf(caller, environment), eventId, endpointId);
+    await this.audit(caller, 'event.resent', `${eventId} (${environment}) to ${endpointId ?? 'all its destinations'}`, origin);
+    return deliveries;
+  }
+
+  /** Newest first; `startingAfter` must be a row of this merchant's log (as list cursors elsewhere), else 400 invalid_cursor. */
+  async auditLog(caller: MemberCaller, page: { limit: number; startingAfter?: string }): Promise<{ data: AuditEntry[]; hasMore: boolean }> {
+    const found = await this.deps.store.pageAudit(caller.merchantId, page);
+    if (!found) throw AkweError.ofField('invalid_cursor', 'starting_after', 'starting_after must be the next_cursor of a previous page of this log.');
+    return found;
+  }
+
+  private async audit(caller: MemberCaller, action: AuditAction, target: string, origin: RequestOrigin): Promise<void> {
+    await this.deps.store.insertAudit({
+      id: this.deps.newId(),
+      merchantId: caller.merchantId,
+      userId: caller.user.id,
+      action,
+      target,
+      ip: origin.ip,
+      userAgent: origin.userAgent?.slice(0, 500) ?? null,
+      createdAt: isoNow(this.deps.clock),
+    });
+  }
+}
+
+const scopeOf = (caller: MemberCaller, environment: Environment): TenantScope => ({ merchantId: caller.merchantId, environment });

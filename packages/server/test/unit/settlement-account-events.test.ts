@@ -33,7 +33,7 @@ function account(changedAt: string, overrides: Partial<SettlementAccount> = {}):
   };
 }
 
-const rendered = (subject: SettlementAccount) => collect202606.events.object({ kind: 'settlement_account', account: subject }, 'http://localhost:8080') as { status: string };
+const rendered = (subject: SettlementAccount) => collect202606.events!.object({ kind: 'settlement_account', account: subject }, 'http://localhost:8080') as { status: string };
 
 describe('settlement_account events', () => {
   it('say cooling for a change made during the cooling period, even read years later', () => {

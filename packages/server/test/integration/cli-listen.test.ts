@@ -133,6 +133,20 @@ describe('akwe listen and akwe trigger', { timeout: 120_000 }, () => {
     );
   });
 
+  it('lists and reads payouts through the API, and prints an API error with its code and hint', async () => {
+    const reference = await trigger('payout.completed');
+    const { env, cwd } = cli([]);
+    const listed = await runAkwe(['payouts', 'list', '--limit', '5'], { env, cwd });
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /^id\s+reference\s+status/);
+    assert.ok(listed.stdout.includes(reference), listed.stdout);
+    const one = JSON.parse((await runAkwe(['payouts', 'get', reference, '--json'], { env, cwd })).stdout) as { reference: string };
+    assert.equal(one.reference, reference);
+    const refused = await runAkwe(['payments', 'list', '--api-key', 'ak_test_not_a_real_key_0123456789'], { env, cwd });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /unauthenticated: .*\n {2}hint: Send a valid API key/);
+  });
+
   async function waitForPayout(reference: string, status: string): Promise<void> {
     for (let waited = 0; waited < 30_000; waited += 200) {
       const res = await fetch(`${baseUrl}/api/v1/payout/mobile-money/${reference}/`, { headers: { authorization: `Bearer ${key}` } });

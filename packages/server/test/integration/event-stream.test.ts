@@ -8,6 +8,8 @@ import { SseReader } from '../support/sse-reader.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
 
+const READ_BUDGET = 777_777;
+
 interface Envelope {
   id: string;
   type: string;
@@ -24,7 +26,8 @@ for (const target of testDatabases()) {
     const readers: SseReader[] = [];
 
     before(async () => {
-      t = await buildTestApp(target);
+      // A read budget of its own value, so the stream's RateLimit-Limit shows which bucket it spends.
+      t = await buildTestApp(target, { env: { RATE_LIMIT_READ_PER_MINUTE: String(READ_BUDGET) } });
       await t.app.listen({ port: 0, host: '127.0.0.1' });
       baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
       ({ merchantId, testKey: key } = await t.newMerchant());
@@ -38,6 +41,7 @@ for (const target of testDatabases()) {
       const res = await fetch(`${baseUrl}/api/v1/events/stream${query}`, { headers: { authorization: `Bearer ${streamKey}`, ...headers } });
       assert.equal(res.status, 200, await (res.status === 200 ? Promise.resolve('') : res.text()));
       assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
+      assert.equal(res.headers.get('ratelimit-limit'), String(READ_BUDGET), 'one request of the read bucket');
       const reader = new SseReader(res);
       readers.push(reader);
       return reader;

@@ -1,6 +1,7 @@
-/** The `akwe` command line: serve | worker | migrate | merchants | keys | webhooks | operators | reconcile | settlements | mocks. */
+/** The `akwe` command line: serve | worker | migrate | merchants | keys | webhooks | operators | reconcile | settlements | mocks; listen | trigger | events | payments | payouts (over HTTP with an API key). */
 import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
+import { developerCommands } from './cli/developer-commands.js';
 import { keyCommands } from './cli/key-commands.js';
 import { merchantCommands } from './cli/merchant-commands.js';
 import { mockCommands } from './cli/mock-commands.js';
@@ -32,6 +33,7 @@ export function buildCli(): Command {
   program.addCommand(reconcileCommands());
   program.addCommand(settlementCommands());
   program.addCommand(mockCommands());
+  for (const command of developerCommands()) program.addCommand(command);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

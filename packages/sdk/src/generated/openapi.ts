@@ -1545,6 +1545,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/events/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The events as they happen, as server-sent events
+     * @description A `text/event-stream` that stays open. Each message: `id` the event id, `event` its type, `data` the event exactly as a webhook of the current contract carries it. Send `Last-Event-ID` (or `?after=`) to resume after an event; without it the stream starts now. A comment line every 15 s keeps the connection alive. Used by `akwe listen`.
+     *
+     *     Required scope: `webhooks:read` (an empty scope list grants every scope).
+     *
+     *     Rate-limit budget: `read` (per API key and minute; 429 `rate_limited` with `Retry-After` past it).
+     */
+    get: operations['streamEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/events/{id}': {
     parameters: {
       query?: never;
@@ -13434,6 +13458,96 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'unauthenticated';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
+  streamEvents: {
+    parameters: {
+      query?: {
+        /** @description Comma-separated patterns, as endpoint subscriptions take them: exact types, `payout.*`, `*`. */
+        types?: string;
+        /** @description Start after this event id (the `Last-Event-ID` header wins when both are given). */
+        after?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Server-sent events. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example : connected
+           *
+           *     id: 0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52
+           *     event: payout.completed
+           *     data: {"id":"0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52","type":"payout.completed","event_version":"2025-01","environment":"test",…}
+           *
+           *     : heartbeat
+           */
+          'text/event-stream': string;
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unauthenticated';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_scope' | 'merchant_not_found';
             };
           };
         };

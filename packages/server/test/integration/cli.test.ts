@@ -73,6 +73,11 @@ describe('akwe --help', () => {
     [['keys', 'revoke'], true],
     [['webhooks'], false],
     [['webhooks', 'reseal-secrets'], true],
+    [['listen'], false],
+    [['trigger'], true],
+    [['payments', 'list'], true],
+    [['payouts', 'get'], true],
+    [['events', 'resend'], true],
   ];
 
   it('exits 0 for every command and mentions --json exactly where the command takes it', async () => {

@@ -17,7 +17,7 @@ import { Redis } from 'ioredis';
 import { installLegacyErrorHandling } from '../../src/http/contracts/collect-legacy/legacy-errors.js';
 import { installRateLimits, type RateLimitDeps } from '../../src/http/plugins/rate-limit.js';
 import { openDatabase } from '../../src/storage/database.js';
-import { recordRoutes } from '../support/route-recorder.js';
+import { answersEndlessly, recordRoutes } from '../support/route-recorder.js';
 import { capturedLog } from '../support/captured-log.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases, type TestDatabase } from '../support/test-databases.js';
@@ -307,13 +307,15 @@ async function buildRecordingRoutes(target: TestDatabase, env: Record<string, st
   const { result: t, routes } = await recordRoutes(() => buildTestApp(target, { env }));
   return {
     t,
-    routes: routes.flatMap((route) =>
-      [route.method].flat().map((method) => ({
-        method,
-        url: route.url,
-        withoutKey: route.config?.public === true || route.url.startsWith('/api/v1/dashboard/'),
-      })),
-    ),
+    routes: routes
+      .filter((route) => !answersEndlessly(route))
+      .flatMap((route) =>
+        [route.method].flat().map((method) => ({
+          method,
+          url: route.url,
+          withoutKey: route.config?.public === true || route.url.startsWith('/api/v1/dashboard/'),
+        })),
+      ),
   };
 }
 

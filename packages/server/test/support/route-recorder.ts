@@ -22,3 +22,14 @@ export async function recordRoutes<T>(build: () => Promise<T>): Promise<{ result
     unsubscribe('fastify.initialization', onInit);
   }
 }
+
+/**
+ * Routes whose 200 answer never ends on its own (server-sent events): `inject` would wait on them
+ * forever, so the sweeps over every route leave them out; event-stream.test.ts covers them through
+ * a real socket (authentication, refusals, isolation).
+ */
+export const ENDLESS_STREAM_ROUTES: readonly string[] = ['/api/v1/events/stream'];
+
+export function answersEndlessly(route: Pick<RouteOptions, 'url'>): boolean {
+  return ENDLESS_STREAM_ROUTES.includes(route.url);
+}

@@ -198,6 +198,16 @@ export class WebhookService {
     return this.deps.store.listEvents(scope, filters, page);
   }
 
+  /** The patterns an event stream filters on, checked as endpoint subscriptions are (exact types, `family.*`, `*`). */
+  checkEventPatterns(types: string[], field: string): string[] {
+    return knownTypesOnly(types, field);
+  }
+
+  /** The scope's events after `afterId`, oldest first (GET /events/stream). */
+  eventsAfter(scope: TenantScope, afterId: string, limit: number) {
+    return this.deps.store.eventsAfter(scope, afterId, limit);
+  }
+
   private checkUrl(scope: TenantScope, raw: string): string {
     let url: URL;
     try {

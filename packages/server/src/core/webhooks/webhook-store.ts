@@ -111,4 +111,6 @@ export interface WebhookStore {
   ): Promise<WebhookDelivery[]>;
   listDeliveries(scope: TenantScope, endpointId: string, page: PageRequest): Promise<Page<WebhookDelivery & { attemptsLog: DeliveryAttempt[] }>>;
   listEvents(scope: TenantScope, filters: EventFilters, page: PageRequest): Promise<Page<StoredEvent>>;
+  /** Up to `limit` of the scope's events with an id greater than `afterId`, oldest first (the event stream). */
+  eventsAfter(scope: TenantScope, afterId: string, limit: number): Promise<StoredEvent[]>;
 }

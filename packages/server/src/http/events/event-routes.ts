@@ -13,6 +13,7 @@ import { readList } from '../shared/list-cursors.js';
 import type { WebhookService } from '../../core/webhooks/webhook-service.js';
 import { DeliveryObject } from '../webhooks/webhook-schemas.js';
 import { deliveryToWire } from '../webhooks/webhook-mapper.js';
+import { eventStreamRoute } from './event-stream-route.js';
 
 export interface EventRoutesOptions {
   events: EventStore;
@@ -45,6 +46,7 @@ export const EventEnvelope = Type.Object(
 
 /** Catch-up reads of events. Only the key's own merchant and environment are visible; anything else is 404. */
 export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async (app, { events, webhooks, publicUrl }) => {
+  await app.register(eventStreamRoute, { webhooks, publicUrl });
   app.get(
     '/events/:id',
     {

@@ -431,6 +431,20 @@ export class WebhookRepository implements WebhookStore {
     return listPage({ all: eventListRows(this.db, scope, {}), filtered: eventListRows(this.db, scope, filters) }, page, eventFromRow);
   }
 
+  async eventsAfter(scope: TenantScope, afterId: string, limit: number): Promise<StoredEvent[]> {
+    // Served by the events_scope_id index: (merchant, environment, id).
+    const rows = await this.db
+      .selectFrom('events')
+      .selectAll()
+      .where('merchant_id', '=', scope.merchantId)
+      .where('environment', '=', scope.environment)
+      .where('id', '>', afterId)
+      .orderBy('id', 'asc')
+      .limit(limit)
+      .execute();
+    return rows.map(eventFromRow);
+  }
+
   private scoped(db: Kysely<Database> | Transaction<Database>, scope: TenantScope) {
     return db.selectFrom('webhook_endpoints').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
   }

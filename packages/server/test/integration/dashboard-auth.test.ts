@@ -12,12 +12,12 @@ import { after, before, describe, it } from 'node:test';
 import { totpCode } from '../../src/core/dashboard/totp.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
+import { mailedToken as mailedTokenIn, PASSWORD, uniqueEmail as uniqueAddress } from '../support/dashboard.js';
 
 type Wire = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const PASSWORD = 'correct horse battery';
-let counter = 0;
-const uniqueEmail = (label: string) => `${label}-${Date.now()}-${++counter}@Example.com`;
+/** Mixed case on purpose: addresses are compared lower-cased. */
+const uniqueEmail = (label: string) => uniqueAddress(label, 'Example.com');
 
 for (const target of testDatabases()) {
   describe(`dashboard sign-in on ${target.name}`, { skip: target.skip }, () => {
@@ -38,16 +38,7 @@ for (const target of testDatabases()) {
     const get = (url: string, token?: string, headers: Record<string, string> = {}) =>
       t.app.inject({ method: 'GET', url: `/api/v1/dashboard${url}`, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });
     /** The newest link token mailed to the address, read from the mailbox folder as a person would open it. */
-    const mailedToken = (email: string, page: string): string => {
-      const folder = join(dataDir, 'mailbox');
-      const mails = readdirSync(folder)
-        .sort()
-        .map((name) => readFileSync(join(folder, name), 'utf8'))
-        .filter((mail) => mail.includes(`To: ${email.toLowerCase()}`) && mail.includes(`/dashboard/${page}?token=`));
-      const token = mails.at(-1)?.match(new RegExp(`/dashboard/${page}\\?token=([A-Za-z0-9_-]+)`))?.[1];
-      assert.ok(token, `a ${page} link was mailed to ${email}`);
-      return token;
-    };
+    const mailedToken = (email: string, page: string) => mailedTokenIn(dataDir, email, page);
     const cookiesOf = (response: { headers: Record<string, unknown> }) => {
       const raw = response.headers['set-cookie'];
       const list = Array.isArray(raw) ? (raw as string[]) : typeof raw === 'string' ? [raw] : [];

@@ -4,7 +4,7 @@
  * receive deliveries, roles and merchants enforced on every route, and the audit log.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
@@ -16,13 +16,10 @@ import { webhookSenders } from '../../src/webhooks/webhook-senders.js';
 import { collectClient, direct } from '../support/collect-client.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
+import { dashboardCall, mailedToken as mailedTokenIn, newOwner as newOwnerIn, PASSWORD, signIn as signInAs, uniqueEmail, type DashboardMethod } from '../support/dashboard.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
-const PASSWORD = 'correct horse battery';
-let counter = 0;
-const uniqueEmail = (label: string) => `${label}-${Date.now()}-${++counter}@example.com`;
-
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = DashboardMethod;
 
 for (const target of testDatabases()) {
   describe(`dashboard developers section on ${target.name}`, { skip: target.skip }, () => {
@@ -38,38 +35,12 @@ for (const target of testDatabases()) {
       rmSync(dataDir, { recursive: true, force: true });
     });
 
-    const call = (method: Method, url: string, access?: string, payload?: object, environment?: 'test' | 'live') =>
-      t.app.inject({
-        method,
-        url: `/api/v1/dashboard${url}`,
-        headers: { ...(access ? { authorization: `Bearer ${access}` } : {}), ...(environment ? { 'x-service-environment': environment } : {}) },
-        ...(payload ? { payload } : {}),
-      });
+    const call = dashboardCall(() => t);
     const withKey = (method: Method, url: string, key: string) => t.app.inject({ method, url: `/api/v1${url}`, headers: { authorization: `Bearer ${key}` } });
-    const mailedToken = (email: string, page: string): string => {
-      const folder = join(dataDir, 'mailbox');
-      const mails = readdirSync(folder)
-        .sort()
-        .map((name) => readFileSync(join(folder, name), 'utf8'))
-        .filter((mail) => mail.includes(`To: ${email}`) && mail.includes(`/dashboard/${page}?token=`));
-      const token = mails.at(-1)?.match(new RegExp(`/dashboard/${page}\\?token=([A-Za-z0-9_-]+)`))?.[1];
-      assert.ok(token, `a ${page} link was mailed to ${email}`);
-      return token;
-    };
-    const signIn = async (email: string) => {
-      const res = await call('POST', '/auth/sign-in', undefined, { email, password: PASSWORD });
-      assert.equal(res.statusCode, 200, res.body);
-      return res.json().access_token as string;
-    };
+    const mailedToken = (email: string, page: string) => mailedTokenIn(dataDir, email, page);
+    const signIn = (email: string) => signInAs(call, email);
     /** An owner with a merchant of their own (KYC pending, as after sign-up). */
-    const newOwner = async () => {
-      const email = uniqueEmail('owner');
-      await call('POST', '/auth/sign-up', undefined, { email, password: PASSWORD, name: 'Owner', merchant_name: 'Shop' });
-      await call('POST', '/auth/verify-email', undefined, { token: mailedToken(email, 'verify-email') });
-      const access = await signIn(email);
-      const me = await call('GET', '/me', access);
-      return { access, merchantId: me.json().memberships[0].merchant_id as string, userId: me.json().user.id as string };
-    };
+    const newOwner = () => newOwnerIn(call, dataDir);
     const newMember = async (owner: { access: string; merchantId: string }, role: Role) => {
       const email = uniqueEmail(role);
       assert.equal((await call('POST', `/merchants/${owner.merchantId}/invitations`, owner.access, { email, role })).statusCode, 202);

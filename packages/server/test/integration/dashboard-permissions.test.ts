@@ -4,17 +4,14 @@
  * merchant's ids refused as unknown, the last owner kept, and the audit rows written.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Role } from '../../src/core/dashboard/permissions.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
-
-const PASSWORD = 'correct horse battery';
-let counter = 0;
-const uniqueEmail = (label: string) => `${label}-${Date.now()}-${++counter}@example.com`;
+import { dashboardCall, mailedToken as mailedTokenIn, newOwner as newOwnerIn, PASSWORD, signIn as signInAs, uniqueEmail } from '../support/dashboard.js';
 
 for (const target of testDatabases()) {
   describe(`dashboard roles on ${target.name}`, { skip: target.skip }, () => {
@@ -30,32 +27,11 @@ for (const target of testDatabases()) {
       rmSync(dataDir, { recursive: true, force: true });
     });
 
-    const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, access?: string, payload?: object) =>
-      t.app.inject({ method, url: `/api/v1/dashboard${url}`, headers: access ? { authorization: `Bearer ${access}` } : {}, ...(payload ? { payload } : {}) });
-    const mailedToken = (email: string, page: string): string => {
-      const folder = join(dataDir, 'mailbox');
-      const mails = readdirSync(folder)
-        .sort()
-        .map((name) => readFileSync(join(folder, name), 'utf8'))
-        .filter((mail) => mail.includes(`To: ${email}`) && mail.includes(`/dashboard/${page}?token=`));
-      const token = mails.at(-1)?.match(new RegExp(`/dashboard/${page}\\?token=([A-Za-z0-9_-]+)`))?.[1];
-      assert.ok(token, `a ${page} link was mailed to ${email}`);
-      return token;
-    };
-    const signIn = async (email: string) => {
-      const res = await call('POST', '/auth/sign-in', undefined, { email, password: PASSWORD });
-      assert.equal(res.statusCode, 200, res.body);
-      return res.json().access_token as string;
-    };
+    const call = dashboardCall(() => t);
+    const mailedToken = (email: string, page: string) => mailedTokenIn(dataDir, email, page);
+    const signIn = (email: string) => signInAs(call, email);
     /** An owner with a merchant of their own. */
-    const newOwner = async () => {
-      const email = uniqueEmail('owner');
-      await call('POST', '/auth/sign-up', undefined, { email, password: PASSWORD, name: 'Owner', merchant_name: 'Shop' });
-      await call('POST', '/auth/verify-email', undefined, { token: mailedToken(email, 'verify-email') });
-      const access = await signIn(email);
-      const me = await call('GET', '/me', access);
-      return { email, access, merchantId: me.json().memberships[0].merchant_id as string, userId: me.json().user.id as string };
-    };
+    const newOwner = () => newOwnerIn(call, dataDir);
     /** Someone invited into the merchant with a role, who accepted (creating their account) and signed in. */
     const newMember = async (owner: { access: string; merchantId: string }, role: Role) => {
       const email = uniqueEmail(role);

@@ -5,13 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { newId } from '../../server/src/core/shared/ids.js';
-import { renderDelivery } from '../../server/src/http/contracts/index.js';
-import { WebhookDeliveryJob } from '../../server/src/webhooks/webhook-delivery-job.js';
-import { webhookSenders } from '../../server/src/webhooks/webhook-senders.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../server/test/support/webhook-receiver.js';
 import { Akwe, SignatureVerificationError, type LegacyWebhookEvent, type WebhookEvent } from '../src/index.js';
-import { startRealServer, type RealServer } from './support/real-server.js';
+import { deliverWebhooks, startRealServer, type RealServer } from './support/real-server.js';
 
 describe('verifying deliveries the server sent', () => {
   let server: RealServer;
@@ -29,24 +25,7 @@ describe('verifying deliveries the server sent', () => {
     await server.close();
   });
 
-  async function deliverEverything(): Promise<void> {
-    const { services } = server.testApp;
-    const job = new WebhookDeliveryJob(
-      {
-        store: services.webhookStore,
-        webhooks: services.webhooks,
-        senderFor: webhookSenders({ dev: true }),
-        clock: server.clock,
-        newId,
-        publicUrl: 'http://localhost:8080',
-        render: renderDelivery,
-      },
-      { timeoutMs: 2_000, random: () => 0.5 },
-    );
-    while ((await services.webhooks.fanOut()) > 0);
-    while ((await job.runOnce()) > 0) await job.drain();
-    await job.drain();
-  }
+  const deliverEverything = () => deliverWebhooks(server);
 
   it('verifies each current-contract event with the endpoint’s secret, and refuses it with another', async () => {
     const endpoint = await akwe.webhookEndpoints.create({ url: `${receiver.origin}/current`, events: ['collect.payment.*'] });

@@ -3,6 +3,10 @@
  * listening on a free port of 127.0.0.1, so the client talks HTTP to it like to any deployment.
  */
 import type { AddressInfo } from 'node:net';
+import { newId } from '../../../server/src/core/shared/ids.js';
+import { renderDelivery } from '../../../server/src/http/contracts/index.js';
+import { WebhookDeliveryJob } from '../../../server/src/webhooks/webhook-delivery-job.js';
+import { webhookSenders } from '../../../server/src/webhooks/webhook-senders.js';
 import { FakeClock } from '../../../server/test/support/fake-clock.js';
 import { buildTestApp, type TestApp } from '../../../server/test/support/test-app.js';
 import { testDatabases } from '../../../server/test/support/test-databases.js';
@@ -23,4 +27,24 @@ export async function startRealServer(): Promise<RealServer> {
   await testApp.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = testApp.app.server.address() as AddressInfo;
   return { testApp, clock, baseUrl: `http://127.0.0.1:${port}/api/v1`, close: () => testApp.close() };
+}
+
+/** Runs the server's fan-out and delivery job until nothing is left to send: the worker's work, done now. */
+export async function deliverWebhooks(server: RealServer): Promise<void> {
+  const { services } = server.testApp;
+  const job = new WebhookDeliveryJob(
+    {
+      store: services.webhookStore,
+      webhooks: services.webhooks,
+      senderFor: webhookSenders({ dev: true }),
+      clock: server.clock,
+      newId,
+      publicUrl: 'http://localhost:8080',
+      render: renderDelivery,
+    },
+    { timeoutMs: 2_000, random: () => 0.5 },
+  );
+  while ((await services.webhooks.fanOut()) > 0);
+  while ((await job.runOnce()) > 0) await job.drain();
+  await job.drain();
 }

@@ -1,0 +1,120 @@
+// Writes examples/akwe.postman_collection.json: a Postman collection (format v2.1, which Bruno and
+// Insomnia import too) made from the OpenAPI document the server serves. A folder per tag, a
+// request per operation: method, `{{baseUrl}}/api/v1/…` with its path and query parameters, the
+// request example as body, bearer `{{apiKey}}` (`{{dashboardToken}}` for the dashboard's routes, none
+// for public ones) and a fresh `Idempotency-Key` where the API asks for one.
+// Run with tsx: `npm run generate-postman -w @akwe/sdk`. test/postman-up-to-date.test.ts calls
+// generatePostmanCollection() and fails when the checked-in file differs.
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { fetchServedDocument } from './generate-types.mjs';
+
+export const POSTMAN_COLLECTION_PATH = fileURLToPath(new URL('../../../examples/akwe.postman_collection.json', import.meta.url));
+
+const POSTMAN_SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+function bearer(variable) {
+  return { type: 'bearer', bearer: [{ key: 'token', value: `{{${variable}}}`, type: 'string' }] };
+}
+
+/** Undefined: inherit the collection's API key. */
+function authFor(operation) {
+  if (operation.security === undefined) return undefined;
+  if (operation.security.length === 0) return { type: 'noauth' };
+  if (operation.security.some((requirement) => 'dashboardSession' in requirement)) return bearer('dashboardToken');
+  return undefined;
+}
+
+function exampleOf(media) {
+  if (media.example !== undefined) return media.example;
+  const first = Object.values(media.examples ?? {})[0];
+  return first?.value;
+}
+
+function bodyFor(operation) {
+  const content = operation.requestBody?.content;
+  if (content === undefined) return { body: undefined, contentType: undefined };
+  if (content['application/json'] !== undefined) {
+    const example = exampleOf(content['application/json']);
+    return { body: { mode: 'raw', raw: JSON.stringify(example ?? {}, null, 2), options: { raw: { language: 'json' } } }, contentType: 'application/json' };
+  }
+  // Other media (the bulk CSV import): the first one, its example as raw text.
+  const [contentType, media] = Object.entries(content)[0];
+  const example = exampleOf(media);
+  return { body: { mode: 'raw', raw: typeof example === 'string' ? example : '' }, contentType };
+}
+
+function requestFor(path, method, operation) {
+  const parameters = operation.parameters ?? [];
+  const segments = path
+    .split('/')
+    .filter((segment) => segment !== '')
+    .map((segment) => segment.replace(/^\{(.+)\}$/, ':$1'));
+  // Keep a trailing slash: several routes of the earlier contracts are declared with one.
+  if (path.endsWith('/')) segments.push('');
+  const query = parameters
+    .filter((parameter) => parameter.in === 'query')
+    .map((parameter) => ({
+      key: parameter.name,
+      value: parameter.schema?.default === undefined ? '' : String(parameter.schema.default),
+      description: parameter.description,
+      disabled: true,
+    }));
+  const variable = parameters.filter((parameter) => parameter.in === 'path').map((parameter) => ({ key: parameter.name, value: '', description: parameter.description }));
+  const { body, contentType } = bodyFor(operation);
+  const header = [];
+  if (contentType !== undefined) header.push({ key: 'Content-Type', value: contentType });
+  if (parameters.some((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key')) {
+    // Postman's dynamic variable: a new UUID each send. Resend an exact copy to see a replay.
+    header.push({ key: 'Idempotency-Key', value: '{{$guid}}' });
+  }
+  const queryText = query.length === 0 ? '' : '?' + query.map((entry) => `${entry.key}=${entry.value}`).join('&');
+  const request = {
+    method: method.toUpperCase(),
+    header,
+    url: { raw: `{{baseUrl}}/${segments.join('/')}${queryText}`, host: ['{{baseUrl}}'], path: segments },
+    description: operation.description,
+  };
+  if (query.length > 0) request.url.query = query;
+  if (variable.length > 0) request.url.variable = variable;
+  if (body !== undefined) request.body = body;
+  const auth = authFor(operation);
+  if (auth !== undefined) request.auth = auth;
+  return { name: operation.summary ?? operation.operationId, request };
+}
+
+/** The collection for a document, as the JSON text the repository keeps (stable: no generated ids). */
+export async function generatePostmanCollection(document) {
+  const openapi = document ?? (await fetchServedDocument());
+  const folders = new Map((openapi.tags ?? []).map((tag) => [tag.name, { name: tag.name, description: tag.description, item: [] }]));
+  for (const [path, pathItem] of Object.entries(openapi.paths)) {
+    for (const method of METHODS) {
+      const operation = pathItem[method];
+      if (operation === undefined) continue;
+      const tag = operation.tags?.[0] ?? 'other';
+      if (!folders.has(tag)) folders.set(tag, { name: tag, item: [] });
+      folders.get(tag).item.push(requestFor(path, method, operation));
+    }
+  }
+  const collection = {
+    info: {
+      name: `${openapi.info.title} ${openapi.info.version}`,
+      description: 'Generated from the OpenAPI document the Akwe server serves (packages/sdk/scripts/generate-postman.mjs). Set apiKey to an ak_test_… key.',
+      schema: POSTMAN_SCHEMA,
+    },
+    auth: bearer('apiKey'),
+    variable: [
+      { key: 'baseUrl', value: openapi.servers?.[0]?.url ?? 'http://localhost:8080' },
+      { key: 'apiKey', value: '' },
+      { key: 'dashboardToken', value: '' },
+    ],
+    item: [...folders.values()].filter((folder) => folder.item.length > 0),
+  };
+  return JSON.stringify(collection, null, 2) + '\n';
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  writeFileSync(POSTMAN_COLLECTION_PATH, await generatePostmanCollection());
+  console.log(`wrote ${POSTMAN_COLLECTION_PATH}`);
+}

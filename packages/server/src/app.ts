@@ -138,7 +138,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
   await app.register(
     async (api) => {
       // Order matters: who is calling, then their budget, then their idempotency key.
-      installAuthentication(api, services.merchants, services.clock);
+      installAuthentication(api, services.merchants, services.clock, services.dashboard);
       await installRateLimits(api, { limits: config.rateLimits, redisUrl: config.redisUrl, clock: services.clock });
       installIdempotency(api, { store: services.idempotency, clock: services.clock, work: inFlightWork, leaseSeconds: config.idempotencyLeaseSeconds });
       openApiRoute(api);

@@ -7,7 +7,9 @@ import type { AuditAction, DashboardStore, DashboardUser, EmailTokenPurpose, Mem
 import type { Mailer } from './mailer.js';
 import { hashOpaqueToken, looksLikeOpaqueToken, newOpaqueToken } from './opaque-tokens.js';
 import { checkPasswordRules, decoyPasswordHash, hashPassword, passwordMatches } from './passwords.js';
-import { may, mayAssign, type Action, type Role } from './permissions.js';
+import { may, mayAssign, scopesOf, type Action, type Role } from './permissions.js';
+import type { Principal } from '../merchants/principal.js';
+import type { Environment } from '../shared/environment.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import { newTotpSecret, totpCodeMatches, totpUrl } from './totp.js';
@@ -249,6 +251,27 @@ export class DashboardService {
     if (!user) return undefined;
     if (user.sessionsRevokedAt !== null && verified.issuedAtMs < Date.parse(user.sessionsRevokedAt)) return undefined;
     return { user, memberships: await this.deps.store.listMembershipsOfUser(user.id) };
+  }
+
+  /**
+   * A signed-in user acting on the merchant API (not the dashboard's own routes): the principal an
+   * API key would give, with the scopes of their role there and the environment they chose.
+   * Undefined when the token is not a live session or the user is not a member of that merchant.
+   */
+  async sessionPrincipal(accessToken: string, merchantId: string, environment: Environment): Promise<Principal | undefined> {
+    const caller = await this.authenticate(accessToken);
+    const membership = caller?.memberships.find((m) => m.merchantId === merchantId.toLowerCase());
+    if (!caller || !membership) return undefined;
+    const merchant = await this.deps.merchants.getMerchant(membership.merchantId).catch(() => undefined);
+    if (!merchant) return undefined;
+    return {
+      merchant,
+      merchantId: merchant.id,
+      environment,
+      scopes: scopesOf(membership.role),
+      keyId: `session:${caller.user.id}`,
+      actor: { userId: caller.user.id, role: membership.role },
+    };
   }
 
   /**

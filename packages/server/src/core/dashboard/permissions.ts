@@ -1,3 +1,4 @@
+import type { Scope } from '../merchants/scopes.js';
 /**
  * Who may do what in a merchant's dashboard (docs/dashboard.md, "Roles"). One table, action ->
  * roles, read by the server on every dashboard request; the docs' table and the tests follow it.
@@ -45,4 +46,23 @@ export function actionsOf(role: Role): Action[] {
 export function mayAssign(actor: Role, from: Role | undefined, to: Role | undefined): boolean {
   if (!may(actor, 'team.manage')) return false;
   return actor === 'owner' || (from !== 'owner' && to !== 'owner');
+}
+
+/**
+ * The API scopes a dashboard session carries on the merchant API (docs/dashboard.md, "The API from
+ * the dashboard"): what the role may do, in the API's words. Never empty (an empty list would grant
+ * every scope): every role reads.
+ */
+const scopesOfAction: Record<Action, readonly Scope[]> = {
+  read: ['collect:read', 'payout:read', 'bulk:read', 'transfers:read', 'settlements:read', 'webhooks:read'],
+  'keys.manage': [],
+  'webhooks.manage': ['webhooks:write'],
+  'refunds.create': ['collect:refund'],
+  'payouts.create': ['collect:write', 'payout:write', 'bulk:write', 'transfers:write', 'settlements:write'],
+  'team.manage': [],
+  'kyc.submit': [],
+};
+
+export function scopesOf(role: Role): Scope[] {
+  return [...new Set(actionsOf(role).flatMap((action) => scopesOfAction[action]))];
 }

@@ -1,6 +1,7 @@
 import type { Environment } from '../shared/environment.js';
 import type { Merchant } from './merchant.js';
 import type { Scope } from './scopes.js';
+import type { Role } from '../dashboard/permissions.js';
 
 /** Who is calling: the key's merchant and environment, and what the key may do. */
 export interface Principal {
@@ -8,7 +9,10 @@ export interface Principal {
   merchantId: string;
   environment: Environment;
   scopes: Scope[];
+  /** The key's id; for a dashboard session, `session:<user id>` (rate limits count per user). */
   keyId: string;
+  /** Set when a signed-in dashboard user calls, not a key: who, and their role in the merchant. */
+  actor?: { userId: string; role: Role };
 }
 
 export type Authentication =

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AkweError } from '../../core/errors/index.js';
 import type { MerchantService } from '../../core/merchants/merchant-service.js';
 import type { Principal } from '../../core/merchants/principal.js';
+import type { Environment } from '../../core/shared/environment.js';
+import { environmentFromHeader } from '../dashboard/dashboard-context.js';
 import { looksLikeApiKey } from '../../core/merchants/api-key.js';
 import { grants, type Scope } from '../../core/merchants/scopes.js';
 import type { Clock, IdempotencyProbe } from '../../core/ports.js';
@@ -58,13 +60,21 @@ function refusalBeforeLookup(presented: PresentedKey): AkweError | undefined {
  * under the key's merchant and environment, so that a request with a new key (nearly all of them)
  * makes one read before its first phase, not two; `clock` is the idempotency plugin's.
  */
-export function installAuthentication(app: FastifyInstance, merchants: MerchantService, clock: Clock): void {
+export function installAuthentication(app: FastifyInstance, merchants: MerchantService, clock: Clock, sessions?: SessionPrincipals): void {
   app.decorateRequest('principal', undefined);
   app.decorateRequest('idempotencyProbe', undefined);
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
     if (config.public) return;
     const presented = presentedApiKey(request);
+    const merchantHeader = request.headers[DASHBOARD_MERCHANT_HEADER];
+    if (sessions && merchantHeader !== undefined && 'key' in presented && !looksLikeApiKey(presented.key)) {
+      request.principal = await sessionPrincipal(request, sessions, presented.key, merchantHeader);
+      if (config.scope && !grants(request.principal.scopes, config.scope)) {
+        throw new AkweError('insufficient_role', `Your role (${request.principal.actor?.role}) does not allow this (${config.scope}).`);
+      }
+      return;
+    }
     const refused = refusalBeforeLookup(presented);
     if (refused) {
       reply.header('WWW-Authenticate', 'Bearer realm="akwe"');
@@ -84,6 +94,25 @@ export function installAuthentication(app: FastifyInstance, merchants: MerchantS
       throw new AkweError('insufficient_scope', `This API key lacks the ${config.scope} scope.`);
     }
   });
+}
+
+/** The header naming the merchant a dashboard session acts for on the merchant API. */
+export const DASHBOARD_MERCHANT_HEADER = 'x-akwe-merchant';
+
+export interface SessionPrincipals {
+  sessionPrincipal(accessToken: string, merchantId: string, environment: Environment): Promise<Principal | undefined>;
+}
+
+/**
+ * A dashboard session on the merchant API (docs/dashboard.md): the access token as the bearer, the
+ * merchant in X-Akwe-Merchant and the environment in X-Service-Environment (SPEC "Authentication":
+ * missing is test, anything else 400). Expired, signed out or not a member: 401 invalid_session.
+ */
+async function sessionPrincipal(request: FastifyRequest, sessions: SessionPrincipals, token: string, merchantHeader: string | string[]): Promise<Principal> {
+  const environment = environmentFromHeader(request.headers['x-service-environment']);
+  const principal = typeof merchantHeader === 'string' ? await sessions.sessionPrincipal(token, merchantHeader.trim(), environment) : undefined;
+  if (!principal) throw new AkweError('invalid_session');
+  return principal;
 }
 
 /** The recorded route's idempotency key to look for with the API key; none when the header is absent or invalid (the idempotency plugin answers that). */

@@ -355,6 +355,26 @@ export interface paths {
     patch: operations['dashboardChangeRole'];
     trace?: never;
   };
+  '/api/v1/dashboard/merchants/{merchantId}/overview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Completed collection volume per day and currency
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['dashboardOverview'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/dashboard/merchants/{merchantId}/keys': {
     parameters: {
       query?: never;
@@ -2717,6 +2737,24 @@ export interface components {
        * @enum {unknown}
        */
       role: 'owner' | 'admin' | 'developer' | 'finance' | 'viewer';
+    };
+    /** DashboardOverview */
+    DashboardOverview: {
+      /** @enum {string} */
+      object: 'dashboard_overview';
+      environment: string;
+      /** @description Start of the first day (UTC). */
+      since: string;
+      /** @description Oldest first; every day of the window for each currency seen, zeros included. */
+      days: {
+        /** @description YYYY-MM-DD (UTC). */
+        day: string;
+        currency: string;
+        /** @description Completed payments created that day (refunded ones included). */
+        count: number;
+        /** @description Centimes (10000 = 100 FCFA). Their amount. */
+        amount_minor: number;
+      }[];
     };
     /**
      * DashboardApiKey
@@ -6003,6 +6041,88 @@ export interface operations {
       };
     };
   };
+  dashboardOverview: {
+    parameters: {
+      query?: {
+        /** @description How many days, today included (UTC). */
+        days?: number;
+      };
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "dashboard_overview",
+           *       "environment": "test",
+           *       "since": "2026-06-01T00:00:00.000Z",
+           *       "days": [
+           *         {
+           *           "day": "2026-06-01",
+           *           "currency": "XOF",
+           *           "count": 12,
+           *           "amount_minor": 4500000
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['DashboardOverview'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
   dashboardListApiKeys: {
     parameters: {
       query?: never;
@@ -7068,7 +7188,7 @@ export interface operations {
           'application/json': components['schemas']['Account'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7077,7 +7197,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
@@ -7150,7 +7270,7 @@ export interface operations {
           'application/json': components['schemas']['OperatorCatalog'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7159,12 +7279,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7173,7 +7293,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -7272,7 +7392,7 @@ export interface operations {
           'application/json': components['schemas']['PaymentList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7281,12 +7401,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7295,12 +7415,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7309,7 +7429,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -7408,7 +7528,7 @@ export interface operations {
           'application/json': components['schemas']['Payment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `unsupported_currency`, `amount_too_low`, `amount_too_high`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `unsupported_currency`, `amount_too_low`, `amount_too_high`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7426,12 +7546,13 @@ export interface operations {
                 | 'amount_too_low'
                 | 'amount_too_high'
                 | 'missing_idempotency_key'
-                | 'invalid_idempotency_key';
+                | 'invalid_idempotency_key'
+                | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7440,12 +7561,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7454,7 +7575,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'account_inactive';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -7590,7 +7711,7 @@ export interface operations {
           'application/json': components['schemas']['Payment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7599,12 +7720,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7613,12 +7734,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7627,7 +7748,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -7758,7 +7879,7 @@ export interface operations {
           'application/json': components['schemas']['Payment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_otp`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_otp`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7767,12 +7888,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_otp';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_otp' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7781,12 +7902,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7795,7 +7916,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -7936,7 +8057,7 @@ export interface operations {
           'application/json': components['schemas']['Payment'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7945,12 +8066,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7959,7 +8080,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -8077,7 +8198,7 @@ export interface operations {
           'application/json': components['schemas']['Payment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `amount_too_low`, `amount_too_high`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `amount_too_low`, `amount_too_high`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8086,12 +8207,20 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_operator' | 'invalid_phone' | 'amount_too_low' | 'amount_too_high' | 'invalid_idempotency_key';
+              code?:
+                | 'validation_error'
+                | 'invalid_json'
+                | 'invalid_operator'
+                | 'invalid_phone'
+                | 'amount_too_low'
+                | 'amount_too_high'
+                | 'invalid_idempotency_key'
+                | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8100,12 +8229,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `sandbox_only`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `sandbox_only`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8114,7 +8243,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'sandbox_only';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'sandbox_only' | 'insufficient_role';
             };
           };
         };
@@ -8245,7 +8374,7 @@ export interface operations {
           'application/json': components['schemas']['RefundList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8254,12 +8383,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8268,12 +8397,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8282,7 +8411,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -8369,7 +8498,7 @@ export interface operations {
           'application/json': components['schemas']['Refund'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `missing_idempotency_key`, `invalid_idempotency_key`, `refund_not_supported`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `missing_idempotency_key`, `invalid_idempotency_key`, `refund_not_supported`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8378,12 +8507,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'missing_idempotency_key' | 'invalid_idempotency_key' | 'refund_not_supported';
+              code?: 'validation_error' | 'invalid_json' | 'missing_idempotency_key' | 'invalid_idempotency_key' | 'refund_not_supported' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8392,12 +8521,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8406,7 +8535,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -8537,7 +8666,7 @@ export interface operations {
           'application/json': components['schemas']['Refund'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8546,12 +8675,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8560,7 +8689,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -8635,7 +8764,7 @@ export interface operations {
           'application/json': components['schemas']['LegacyOperatorCatalog'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8643,11 +8772,11 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'unauthenticated';
+            code?: 'unauthenticated' | 'invalid_session';
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8655,7 +8784,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'insufficient_scope' | 'merchant_not_found';
+            code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
           };
         };
       };
@@ -8754,7 +8883,7 @@ export interface operations {
           'application/json': components['schemas']['LegacyPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `unsupported_currency`, `amount_too_low`, `amount_too_high`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `unsupported_currency`, `amount_too_low`, `amount_too_high`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8771,12 +8900,13 @@ export interface operations {
                   | 'unsupported_currency'
                   | 'amount_too_low'
                   | 'amount_too_high'
-                  | 'invalid_idempotency_key';
+                  | 'invalid_idempotency_key'
+                  | 'invalid_environment';
               })
             | components['schemas']['LegacyValidationError'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8784,11 +8914,11 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'unauthenticated';
+            code?: 'unauthenticated' | 'invalid_session';
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8796,7 +8926,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'insufficient_scope' | 'merchant_not_found' | 'account_inactive';
+            code?: 'insufficient_scope' | 'merchant_not_found' | 'account_inactive' | 'insufficient_role';
           };
         };
       };
@@ -8899,7 +9029,7 @@ export interface operations {
           'application/json': components['schemas']['LegacyPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_otp`, `payment_not_confirmable`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_otp`, `payment_not_confirmable`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8908,12 +9038,12 @@ export interface operations {
           'application/json':
             | (components['schemas']['LegacyError'] & {
                 /** @enum {string} */
-                code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_otp' | 'payment_not_confirmable';
+                code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_otp' | 'payment_not_confirmable' | 'invalid_environment';
               })
             | components['schemas']['LegacyValidationError'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8921,11 +9051,11 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'unauthenticated';
+            code?: 'unauthenticated' | 'invalid_session';
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8933,7 +9063,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'insufficient_scope' | 'merchant_not_found';
+            code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
           };
         };
       };
@@ -9040,7 +9170,7 @@ export interface operations {
           'application/json': components['schemas']['LegacyPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9049,12 +9179,12 @@ export interface operations {
           'application/json':
             | (components['schemas']['LegacyError'] & {
                 /** @enum {string} */
-                code?: 'validation_error';
+                code?: 'validation_error' | 'invalid_environment';
               })
             | components['schemas']['LegacyValidationError'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9062,11 +9192,11 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'unauthenticated';
+            code?: 'unauthenticated' | 'invalid_session';
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9074,7 +9204,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'insufficient_scope' | 'merchant_not_found';
+            code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
           };
         };
       };
@@ -9187,7 +9317,7 @@ export interface operations {
           'application/json': components['schemas']['PayoutOperatorCatalog'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9196,12 +9326,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9210,7 +9340,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -9295,7 +9425,7 @@ export interface operations {
           'application/json': components['schemas']['PayoutList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9304,12 +9434,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9318,12 +9448,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9332,7 +9462,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -9416,7 +9546,7 @@ export interface operations {
           'application/json': components['schemas']['Payout'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `amount_too_low`, `amount_too_high`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `amount_too_low`, `amount_too_high`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9433,12 +9563,13 @@ export interface operations {
                 | 'amount_too_low'
                 | 'amount_too_high'
                 | 'missing_idempotency_key'
-                | 'invalid_idempotency_key';
+                | 'invalid_idempotency_key'
+                | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9447,12 +9578,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9461,7 +9592,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -9587,7 +9718,7 @@ export interface operations {
           'application/json': components['schemas']['Payout'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9596,12 +9727,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9610,12 +9741,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9624,7 +9755,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -9730,7 +9861,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPaymentList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9739,12 +9870,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9753,12 +9884,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9767,7 +9898,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -9891,7 +10022,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9900,12 +10031,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'missing_idempotency_key' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'invalid_json' | 'missing_idempotency_key' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9914,12 +10045,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9928,7 +10059,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -10092,7 +10223,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10101,12 +10232,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'missing_idempotency_key' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'missing_idempotency_key' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10115,12 +10246,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10129,7 +10260,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -10284,7 +10415,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10293,12 +10424,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'missing_idempotency_key' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'missing_idempotency_key' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10307,12 +10438,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10321,7 +10452,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -10462,7 +10593,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10471,12 +10602,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10485,12 +10616,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10499,7 +10630,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -10573,7 +10704,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10582,12 +10713,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10596,12 +10727,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10610,7 +10741,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -10706,7 +10837,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10715,12 +10846,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10729,12 +10860,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10743,7 +10874,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -10839,7 +10970,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPaymentItemList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10848,12 +10979,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10862,12 +10993,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10876,7 +11007,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -10942,7 +11073,7 @@ export interface operations {
           'application/json': components['schemas']['Balance'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10951,12 +11082,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10965,7 +11096,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -11057,7 +11188,7 @@ export interface operations {
           'application/json': components['schemas']['BalanceTransactionList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11066,12 +11197,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11080,12 +11211,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11094,7 +11225,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -11173,7 +11304,7 @@ export interface operations {
           'application/json': components['schemas']['TransferList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11182,12 +11313,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11196,12 +11327,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11210,7 +11341,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -11288,7 +11419,7 @@ export interface operations {
           'application/json': components['schemas']['Transfer'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `unsupported_currency`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `unsupported_currency`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11297,12 +11428,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'unsupported_currency' | 'missing_idempotency_key' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'invalid_json' | 'unsupported_currency' | 'missing_idempotency_key' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11311,12 +11442,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11325,7 +11456,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -11422,7 +11553,7 @@ export interface operations {
           'application/json': components['schemas']['Transfer'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11431,12 +11562,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11445,12 +11576,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11459,7 +11590,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -11574,7 +11705,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11583,12 +11714,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11597,12 +11728,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11611,7 +11742,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -11711,7 +11842,7 @@ export interface operations {
           'application/json': components['schemas']['Settlement'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `amount_too_low`, `amount_too_high`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `amount_too_low`, `amount_too_high`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11728,12 +11859,13 @@ export interface operations {
                 | 'amount_too_low'
                 | 'amount_too_high'
                 | 'missing_idempotency_key'
-                | 'invalid_idempotency_key';
+                | 'invalid_idempotency_key'
+                | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11742,12 +11874,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11756,7 +11888,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -11883,7 +12015,7 @@ export interface operations {
           'application/json': components['schemas']['Settlement'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11892,12 +12024,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11906,12 +12038,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11920,7 +12052,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12009,7 +12141,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementStatement'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12018,12 +12150,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12032,12 +12164,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12046,7 +12178,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12107,7 +12239,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12116,12 +12248,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12130,12 +12262,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12144,7 +12276,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12239,7 +12371,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementAccountList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12248,12 +12380,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12262,12 +12394,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12276,7 +12408,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12346,7 +12478,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementAccount'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `invalid_idempotency_key`, `invalid_iban`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `invalid_idempotency_key`, `invalid_iban`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12355,12 +12487,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_operator' | 'invalid_phone' | 'invalid_idempotency_key' | 'invalid_iban';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_operator' | 'invalid_phone' | 'invalid_idempotency_key' | 'invalid_iban' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12369,12 +12501,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12383,7 +12515,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12476,7 +12608,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementAccount'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12485,12 +12617,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12499,12 +12631,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12513,7 +12645,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12592,7 +12724,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementAccount'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12601,12 +12733,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12615,12 +12747,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12629,7 +12761,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12713,7 +12845,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementAccount'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `invalid_iban`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `invalid_iban`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12722,12 +12854,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_operator' | 'invalid_phone' | 'invalid_iban';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_operator' | 'invalid_phone' | 'invalid_iban' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12736,12 +12868,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12750,7 +12882,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12842,7 +12974,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementScheduleList'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12851,12 +12983,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12865,7 +12997,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12924,7 +13056,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementSchedule'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `unsupported_currency`. */
+      /** @description Bad Request. Codes: `validation_error`, `unsupported_currency`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12933,12 +13065,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'unsupported_currency';
+              code?: 'validation_error' | 'unsupported_currency' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12947,12 +13079,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12961,7 +13093,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13033,7 +13165,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementSchedule'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `unsupported_currency`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `unsupported_currency`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13042,12 +13174,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'unsupported_currency';
+              code?: 'validation_error' | 'invalid_json' | 'unsupported_currency' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13056,12 +13188,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13070,7 +13202,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13162,7 +13294,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13171,12 +13303,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13185,12 +13317,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13199,7 +13331,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13249,7 +13381,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13258,12 +13390,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13272,12 +13404,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13286,7 +13418,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13334,7 +13466,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13343,12 +13475,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13357,12 +13489,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13371,7 +13503,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13434,7 +13566,7 @@ export interface operations {
           'application/json': components['schemas']['OperatorPrediction'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13443,12 +13575,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13457,7 +13589,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
@@ -13510,7 +13642,7 @@ export interface operations {
           'text/event-stream': string;
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13519,12 +13651,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13533,12 +13665,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13547,7 +13679,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13601,7 +13733,7 @@ export interface operations {
           'application/json': components['schemas']['Event'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13610,12 +13742,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13624,7 +13756,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13711,7 +13843,7 @@ export interface operations {
           'application/json': components['schemas']['EventList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13720,12 +13852,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13734,12 +13866,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13748,7 +13880,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13826,7 +13958,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13835,12 +13967,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13849,12 +13981,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13863,7 +13995,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13952,7 +14084,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpointList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13961,12 +14093,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13975,12 +14107,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13989,7 +14121,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14066,7 +14198,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14075,12 +14207,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14089,12 +14221,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14103,7 +14235,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14193,7 +14325,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14202,12 +14334,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14216,7 +14348,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14278,7 +14410,7 @@ export interface operations {
           'application/json': components['schemas']['DeletedWebhookEndpoint'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14287,12 +14419,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14301,7 +14433,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14386,7 +14518,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14395,12 +14527,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14409,12 +14541,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14423,7 +14555,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14486,7 +14618,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpointSecret'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14495,12 +14627,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14509,7 +14641,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14597,7 +14729,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14606,12 +14738,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14620,12 +14752,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14634,7 +14766,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14722,7 +14854,7 @@ export interface operations {
           'application/json': components['schemas']['DeliveryList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14731,12 +14863,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14745,12 +14877,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14759,7 +14891,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14819,7 +14951,7 @@ export interface operations {
           'application/json': components['schemas']['CallbackSecret'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14828,12 +14960,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14842,7 +14974,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };

@@ -125,11 +125,12 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   // A bulk line's own problem, reported in the details of a validation_error, never as the code.
   operator_required: never,
   // The dashboard (docs/dashboard.md): X-Service-Environment is read on each of its routes.
-  invalid_environment: onDashboard,
+  // A dashboard session may call the merchant API too (docs/dashboard.md "The API from the dashboard").
+  invalid_environment: (route) => onDashboard(route) || behindKey(route),
   invalid_credentials: operations(...passwordSignIn, ...totpSignIn),
-  invalid_session: (route) => route.dashboard === 'session' || operations('dashboardRefresh')(route),
+  invalid_session: (route) => route.dashboard === 'session' || operations('dashboardRefresh')(route) || behindKey(route),
   email_not_verified: operations(...passwordSignIn),
-  insufficient_role: operations(...inMerchant),
+  insufficient_role: (route) => operations(...inMerchant)(route) || (behindKey(route) && route.scope !== undefined),
   csrf_token_invalid: operations(...refreshCookie),
   invalid_email_token: operations(...emailedTokens),
   invalid_totp_code: operations(...totpWithCode),

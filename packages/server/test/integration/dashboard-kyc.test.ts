@@ -110,6 +110,19 @@ for (const target of testDatabases()) {
         assert.equal(filesOf(owner.merchantId).length, before);
       });
 
+      it('of two submissions at once, one is kept and the other refused with its files removed', async () => {
+        const owner = await newOwner();
+        const results = await Promise.all([submit(owner, [...companyFields(), ...requiredDocuments()]), submit(owner, [...companyFields(), ...requiredDocuments()])]);
+        assert.deepEqual(results.map((r) => r.statusCode).sort(), [201, 409]);
+        const kept = results.find((r) => r.statusCode === 201)!.json().submission;
+        assert.deepEqual(filesOf(owner.merchantId).sort(), kept.documents.map((d: { id: string }) => d.id).sort());
+        const rows = await t.db.database.db.selectFrom('kyc_submissions').select('id').where('merchant_id', '=', owner.merchantId).execute();
+        assert.deepEqual(
+          rows.map((r) => r.id),
+          [kept.id],
+        );
+      });
+
       it('reads the type from the content: an HTML page named .pdf is 415 and nothing stays on disk', async () => {
         const owner = await newOwner();
         const disguised: Part = { name: 'proof_of_address', filename: 'facture.pdf', contentType: 'application/pdf', value: Buffer.from('<html><script>alert(1)</script></html>') };

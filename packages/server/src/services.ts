@@ -56,6 +56,8 @@ import { contractVersions } from './http/contracts/index.js';
 import { ExportService } from './core/exports/export-service.js';
 import { ExportQueries } from './storage/repositories/export-queries.js';
 import { DashboardDevelopers } from './core/dashboard/dashboard-developers.js';
+import { DashboardOverview } from './core/dashboard/dashboard-overview.js';
+import { PaymentVolumeRepository } from './storage/repositories/payment-volume-repository.js';
 import { DashboardService } from './core/dashboard/dashboard-service.js';
 import type { Mailer } from './core/dashboard/mailer.js';
 import { SessionTokens } from './core/dashboard/session-tokens.js';
@@ -116,6 +118,7 @@ export interface Services {
   platformAdmins: PlatformAdmins;
   /** The back office's merchants, discrepancies and operators. */
   backOffice: BackOffice;
+  dashboardOverview: DashboardOverview;
 }
 
 export function createServices(options: {
@@ -232,7 +235,7 @@ export function createServices(options: {
     newId: ids,
     pageSize: options.exportPageSize,
   });
-  const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics' | 'dashboard' | 'dashboardDevelopers' | 'kyc' | 'kycDocuments' | 'platformAdmins' | 'backOffice'> = {
+  const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics' | 'dashboard' | 'dashboardDevelopers' | 'dashboardOverview' | 'kyc' | 'kycDocuments' | 'platformAdmins' | 'backOffice'> = {
     database: options.database,
     catalog: options.catalog,
     clock,
@@ -312,5 +315,6 @@ export function createServices(options: {
   const kyc = new KycService({ store: new KycRepository(db), files: kycDocuments, merchants, users: dashboardStore, mailer: dashboardMailer, clock, newId: ids, publicUrl });
   const platformAdmins = new PlatformAdmins({ store: new PlatformAdminRepository(db), users: dashboardStore, clock, newId: ids });
   const backOffice = new BackOffice({ merchants, discrepancies, catalog: options.catalog, operators, users: dashboardStore, clock, newId: ids });
-  return { ...services, checkout, serverSecret, metrics, dashboard, dashboardDevelopers, kyc, kycDocuments, platformAdmins, backOffice };
+  const dashboardOverview = new DashboardOverview({ volumes: new PaymentVolumeRepository(db), clock });
+  return { ...services, checkout, serverSecret, metrics, dashboard, dashboardDevelopers, dashboardOverview, kyc, kycDocuments, platformAdmins, backOffice };
 }

@@ -13,6 +13,8 @@ import { callerOf, installDashboardContext, originOf } from './dashboard-context
 import { developerRoutes } from './developer-routes.js';
 import { kycRoutes, type KycRoutesOptions } from './kyc-routes.js';
 import type { PlatformAdmins } from '../../core/admin/platform-admins.js';
+import { overviewRoutes } from './overview-routes.js';
+import type { DashboardOverview } from '../../core/dashboard/dashboard-overview.js';
 import {
   Accepted,
   AcceptInvitationBody,
@@ -49,6 +51,8 @@ export interface DashboardRoutesOptions {
   dashboard: DashboardService;
   /** The developers section: API keys, webhook endpoints, the audit log. */
   developers: DashboardDevelopers;
+  /** The home page's figures. */
+  overview: DashboardOverview;
   /** Where a webhook endpoint may point (http/shared/url-policy.ts). */
   destinationUrls: DestinationUrlCheck;
   serverSecret: () => string;
@@ -485,6 +489,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
     },
   );
 
+  await app.register(overviewRoutes, { dashboard, overview: options.overview });
   // Last, so the document lists the developers section after the account and team routes.
   await app.register(developerRoutes, { dashboard, developers: options.developers, destinationUrls: options.destinationUrls, serverSecret: options.serverSecret });
   await app.register(kycRoutes, { dashboard, ...options.kyc });

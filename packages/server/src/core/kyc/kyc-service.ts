@@ -157,7 +157,7 @@ export class KycService {
   private async tellOwners(submission: KycSubmission): Promise<void> {
     const merchant = await this.deps.merchants.getMerchant(submission.merchantId);
     const owners = (await this.deps.users.listMembers(submission.merchantId)).filter((m) => m.role === 'owner');
-    const link = new URL('/dashboard/account/kyc', this.deps.publicUrl).toString();
+    const link = new URL('/dashboard/kyc', this.deps.publicUrl).toString();
     const mail =
       submission.status === 'validated'
         ? {

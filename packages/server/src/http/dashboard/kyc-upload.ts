@@ -84,6 +84,11 @@ export function readKycUpload(
       streams.push(stream);
       // Destroyed on a refusal: its error is the vault's to see, or no one's.
       stream.on('error', () => {});
+      // A browser sends an empty part (no file name) for a file input left empty: nothing was chosen.
+      if (!info.filename) {
+        stream.resume();
+        return;
+      }
       if (!isDocumentKind(name)) {
         refuse(AkweError.ofField('validation_error', name, `A document's field name is its kind: one of ${documentKinds.join(', ')}.`));
         return;

@@ -355,6 +355,26 @@ export interface paths {
     patch: operations['dashboardChangeRole'];
     trace?: never;
   };
+  '/api/v1/dashboard/merchants/{merchantId}/overview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Completed collection volume per day and currency
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['dashboardOverview'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/dashboard/merchants/{merchantId}/keys': {
     parameters: {
       query?: never;
@@ -2954,6 +2974,24 @@ export interface components {
        * @enum {unknown}
        */
       role: 'owner' | 'admin' | 'developer' | 'finance' | 'viewer';
+    };
+    /** DashboardOverview */
+    DashboardOverview: {
+      /** @enum {string} */
+      object: 'dashboard_overview';
+      environment: string;
+      /** @description Start of the first day (UTC). */
+      since: string;
+      /** @description Oldest first; every day of the window for each currency seen, zeros included. */
+      days: {
+        /** @description YYYY-MM-DD (UTC). */
+        day: string;
+        currency: string;
+        /** @description Completed payments created that day (refunded ones included). */
+        count: number;
+        /** @description Their amount, in centimes. */
+        amount_minor: number;
+      }[];
     };
     /**
      * DashboardApiKey
@@ -6411,6 +6449,97 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'last_owner';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardOverview: {
+    parameters: {
+      query?: {
+        /** @description How many days, today included (UTC). */
+        days?: number;
+      };
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "dashboard_overview",
+           *       "environment": "test",
+           *       "since": "2026-06-01T00:00:00.000Z",
+           *       "days": [
+           *         {
+           *           "day": "2026-06-01",
+           *           "currency": "XOF",
+           *           "count": 12,
+           *           "amount_minor": 4500000
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['DashboardOverview'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
             };
           };
         };

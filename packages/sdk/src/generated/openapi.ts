@@ -547,6 +547,234 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/dashboard/merchants/{merchantId}/kyc': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The merchant’s KYC status and its last submission (with the rejection reason, if any)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['dashboardGetKyc'];
+    put?: never;
+    /**
+     * Submit the company’s details and documents for review (kyc.submit)
+     * @description One `multipart/form-data` body: the details as text fields, each document as a file field named by its kind (`registration_certificate`, `representative_id`, `proof_of_address` required; `other` optional), at most 6 files. Each file must be a PDF, PNG or JPEG by its content (415 `unsupported_document_type`) and at most KYC_MAX_DOCUMENT_BYTES (413 `document_too_large`). The merchant’s KYC status becomes `submitted`. Refused while a submission is under review (409 `kyc_under_review`) or once validated (409 `kyc_already_validated`); after a rejection, submit again.
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardSubmitKyc'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/kyc-submissions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * KYC submissions, newest first; `status=submitted` for those waiting for a review
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminListKycSubmissions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/kyc-submissions/{submissionId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One KYC submission with its documents’ descriptions
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminGetKycSubmission'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/kyc-submissions/{submissionId}/documents/{documentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A KYC document, decrypted, as an attachment (the download is audited)
+     * @description Served with the type read from its content at upload (PDF, PNG or JPEG), `Content-Disposition: attachment`, `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`, so it never runs in the page.
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminDownloadKycDocument'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/kyc-submissions/{submissionId}/approve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Validate the submission: the merchant’s KYC becomes validated, its owners are emailed
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['adminApproveKycSubmission'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/kyc-submissions/{submissionId}/reject': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reject the submission with a reason: the merchant’s KYC becomes rejected, its owners are emailed the reason
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['adminRejectKycSubmission'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/merchants': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every merchant with its account and KYC status, newest first
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminListMerchants'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/merchants/{merchantId}/suspend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Suspend a merchant (its keys can no longer create payments in live, payouts, transfers, settlements)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['adminSuspendMerchant'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/merchants/{merchantId}/reactivate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reactivate a suspended merchant
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['adminReactivateMerchant'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/discrepancies': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Operator answers our records refused, newest first (as `akwe reconcile discrepancies`)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminListDiscrepancies'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/operators': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every operator of the catalog in live and test with its health; `failing=true` for the others than available
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminListOperators'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/account': {
     parameters: {
       query?: never;
@@ -2527,6 +2755,13 @@ export interface components {
          * @example totp_not_enabled
          * @example last_owner
          * @example already_member
+         * @example unsupported_document_type
+         * @example document_too_large
+         * @example too_many_documents
+         * @example kyc_under_review
+         * @example kyc_already_validated
+         * @example kyc_not_under_review
+         * @example admin_required
          */
         code: string;
         message: string;
@@ -2668,6 +2903,8 @@ export interface components {
        * @enum {string}
        */
       environment: 'test' | 'live';
+      /** @description Whether the user may use the back office (/api/v1/admin); granted from the CLI only. */
+      platform_admin: boolean;
       memberships: {
         merchant_id: string;
         merchant_name: string;
@@ -3065,6 +3302,182 @@ export interface components {
       has_more: boolean;
       /** @description Pass as starting_after for the older rows; null when there are none. */
       next_cursor: string | null;
+    };
+    /** KycDocument */
+    KycDocument: {
+      id: string;
+      /** @enum {unknown} */
+      kind: 'registration_certificate' | 'representative_id' | 'proof_of_address' | 'other';
+      /**
+       * @description Read from the file’s first bytes.
+       * @enum {unknown}
+       */
+      content_type: 'application/pdf' | 'image/png' | 'image/jpeg';
+      size_bytes: number;
+      /** @description SHA-256 of the file, hex. */
+      sha256: string;
+      original_name: string | null;
+      /** Format: date-time */
+      created_at: string;
+    };
+    /**
+     * KycSubmission
+     * @example {
+     *       "object": "kyc_submission",
+     *       "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+     *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+     *       "status": "submitted",
+     *       "legal_name": "Boulangerie Sainte-Rita SARL",
+     *       "registration_number": "RB/COT/24 B 12345",
+     *       "country": "BJ",
+     *       "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+     *       "representative_name": "Awa Koffi",
+     *       "tax_id": "3201234567890",
+     *       "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+     *       "submitted_at": "2026-06-03T09:00:00.000Z",
+     *       "reviewed_by": null,
+     *       "reviewed_at": null,
+     *       "rejection_reason": null,
+     *       "documents": [
+     *         {
+     *           "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+     *           "kind": "registration_certificate",
+     *           "content_type": "application/pdf",
+     *           "size_bytes": 284113,
+     *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+     *           "original_name": "rccm.pdf",
+     *           "created_at": "2026-06-03T09:00:00.000Z"
+     *         }
+     *       ]
+     *     }
+     */
+    KycSubmission: {
+      /** @enum {string} */
+      object: 'kyc_submission';
+      id: string;
+      merchant_id: string;
+      /** @enum {unknown} */
+      status: 'submitted' | 'validated' | 'rejected';
+      legal_name: string;
+      registration_number: string;
+      /** @enum {unknown} */
+      country: 'BJ' | 'TG' | 'CI';
+      address: string;
+      representative_name: string;
+      tax_id: string | null;
+      /** @description The dashboard user who submitted. */
+      submitted_by: string;
+      /** Format: date-time */
+      submitted_at: string;
+      reviewed_by: string | null;
+      reviewed_at: string | null;
+      rejection_reason: string | null;
+      documents: components['schemas']['KycDocument'][];
+    };
+    /** DashboardMerchantKyc */
+    DashboardMerchantKyc: {
+      /** @enum {string} */
+      object: 'merchant_kyc';
+      merchant_id: string;
+      /**
+       * @description pending (never submitted), submitted (under review), validated, rejected.
+       * @enum {unknown}
+       */
+      kyc_status: 'pending' | 'submitted' | 'validated' | 'rejected';
+      submission: components['schemas']['KycSubmission'] | null;
+    };
+    /** AdminKycSubmissionList */
+    AdminKycSubmissionList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['KycSubmission'][];
+      has_more: boolean;
+      next_cursor: string | null;
+    };
+    /** AdminKycRejectRequest */
+    AdminKycRejectRequest: {
+      /** @description Shown to the merchant and emailed to its owners. */
+      reason: string;
+    };
+    /**
+     * AdminMerchant
+     * @example {
+     *       "object": "merchant",
+     *       "id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+     *       "name": "Boulangerie Sainte-Rita",
+     *       "status": "active",
+     *       "kyc_status": "submitted",
+     *       "created_at": "2026-06-02T08:15:00.000Z",
+     *       "updated_at": "2026-06-03T09:00:00.000Z"
+     *     }
+     */
+    AdminMerchant: {
+      /** @enum {string} */
+      object: 'merchant';
+      id: string;
+      name: string;
+      /** @enum {unknown} */
+      status: 'active' | 'suspended';
+      /** @enum {unknown} */
+      kyc_status: 'pending' | 'submitted' | 'validated' | 'rejected';
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    /** AdminMerchantList */
+    AdminMerchantList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['AdminMerchant'][];
+    };
+    /** AdminMerchantStatusRequest */
+    AdminMerchantStatusRequest: {
+      /** @description Kept in the audit log. */
+      reason: string;
+    };
+    /** AdminDiscrepancyList */
+    AdminDiscrepancyList: {
+      /** @enum {string} */
+      object: 'list';
+      data: {
+        /** @enum {string} */
+        object: 'operator_discrepancy';
+        id: string;
+        merchant_id: string;
+        environment: string;
+        resource_type: string;
+        resource_id: string;
+        reference: string;
+        operator: string;
+        our_status: string;
+        operator_status: string;
+        operator_reference: string | null;
+        message: string | null;
+        /** Format: date-time */
+        created_at: string;
+        resolved_at: string | null;
+        resolution: string | null;
+      }[];
+    };
+    /** AdminOperatorList */
+    AdminOperatorList: {
+      /** @enum {string} */
+      object: 'list';
+      data: {
+        /** @enum {string} */
+        object: 'operator_health';
+        country: string;
+        operator: string;
+        name: string;
+        /** @enum {string} */
+        environment: 'test' | 'live';
+        /**
+         * @description unavailable also when no connector serves the operator (live without an operators-file entry).
+         * @enum {string}
+         */
+        health: 'available' | 'degraded' | 'unavailable';
+      }[];
     };
     /**
      * Account
@@ -5376,6 +5789,7 @@ export interface operations {
            *         "totp_enabled": false
            *       },
            *       "environment": "test",
+           *       "platform_admin": false,
            *       "memberships": [
            *         {
            *           "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
@@ -7150,6 +7564,1297 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardGetKyc: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "merchant_kyc",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "kyc_status": "submitted",
+           *       "submission": {
+           *         "object": "kyc_submission",
+           *         "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+           *         "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *         "status": "submitted",
+           *         "legal_name": "Boulangerie Sainte-Rita SARL",
+           *         "registration_number": "RB/COT/24 B 12345",
+           *         "country": "BJ",
+           *         "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+           *         "representative_name": "Awa Koffi",
+           *         "tax_id": "3201234567890",
+           *         "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *         "submitted_at": "2026-06-03T09:00:00.000Z",
+           *         "reviewed_by": null,
+           *         "reviewed_at": null,
+           *         "rejection_reason": null,
+           *         "documents": [
+           *           {
+           *             "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+           *             "kind": "registration_certificate",
+           *             "content_type": "application/pdf",
+           *             "size_bytes": 284113,
+           *             "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           *             "original_name": "rccm.pdf",
+           *             "created_at": "2026-06-03T09:00:00.000Z"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['DashboardMerchantKyc'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardSubmitKyc: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "legal_name": "Boulangerie Sainte-Rita SARL",
+         *       "registration_number": "RB/COT/24 B 12345",
+         *       "country": "BJ",
+         *       "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+         *       "representative_name": "Awa Koffi",
+         *       "registration_certificate": "%PDF-1.7 … (the file’s bytes)",
+         *       "representative_id": "(the bytes of a PNG or JPEG scan)",
+         *       "proof_of_address": "%PDF-1.7 … (the file’s bytes)"
+         *     }
+         */
+        'multipart/form-data': {
+          legal_name: string;
+          /** @description RCCM or equivalent. */
+          registration_number: string;
+          /** @enum {string} */
+          country: 'BJ' | 'TG' | 'CI';
+          address: string;
+          representative_name: string;
+          /** @description Optional (IFU, NIF…). */
+          tax_id?: string;
+          /**
+           * Format: binary
+           * @description PDF, PNG or JPEG; at most KYC_MAX_DOCUMENT_BYTES (5 MB).
+           */
+          registration_certificate: string;
+          /** Format: binary */
+          representative_id: string;
+          /** Format: binary */
+          proof_of_address: string;
+          /**
+           * Format: binary
+           * @description Any other document (the field may repeat; 6 files at most in all).
+           */
+          other?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "merchant_kyc",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "kyc_status": "submitted",
+           *       "submission": {
+           *         "object": "kyc_submission",
+           *         "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+           *         "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *         "status": "submitted",
+           *         "legal_name": "Boulangerie Sainte-Rita SARL",
+           *         "registration_number": "RB/COT/24 B 12345",
+           *         "country": "BJ",
+           *         "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+           *         "representative_name": "Awa Koffi",
+           *         "tax_id": "3201234567890",
+           *         "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *         "submitted_at": "2026-06-03T09:00:00.000Z",
+           *         "reviewed_by": null,
+           *         "reviewed_at": null,
+           *         "rejection_reason": null,
+           *         "documents": [
+           *           {
+           *             "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+           *             "kind": "registration_certificate",
+           *             "content_type": "application/pdf",
+           *             "size_bytes": 284113,
+           *             "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           *             "original_name": "rccm.pdf",
+           *             "created_at": "2026-06-03T09:00:00.000Z"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['DashboardMerchantKyc'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`, `too_many_documents`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment' | 'too_many_documents';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `kyc_under_review`, `kyc_already_validated`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'kyc_under_review' | 'kyc_already_validated';
+            };
+          };
+        };
+      };
+      /** @description Payload Too Large. Codes: `payload_too_large`, `document_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'payload_too_large' | 'document_too_large';
+            };
+          };
+        };
+      };
+      /** @description Unsupported Media Type. Codes: `unsupported_media_type`, `unsupported_document_type`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unsupported_media_type' | 'unsupported_document_type';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminListKycSubmissions: {
+    parameters: {
+      query?: {
+        /** @description Only submissions in this status (submitted: those waiting for a review). */
+        status?: 'submitted' | 'validated' | 'rejected';
+        limit?: number;
+        /** @description The `next_cursor` of the previous page. */
+        starting_after?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "kyc_submission",
+           *           "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+           *           "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *           "status": "submitted",
+           *           "legal_name": "Boulangerie Sainte-Rita SARL",
+           *           "registration_number": "RB/COT/24 B 12345",
+           *           "country": "BJ",
+           *           "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+           *           "representative_name": "Awa Koffi",
+           *           "tax_id": "3201234567890",
+           *           "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *           "submitted_at": "2026-06-03T09:00:00.000Z",
+           *           "reviewed_by": null,
+           *           "reviewed_at": null,
+           *           "rejection_reason": null,
+           *           "documents": [
+           *             {
+           *               "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+           *               "kind": "registration_certificate",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 284113,
+           *               "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           *               "original_name": "rccm.pdf",
+           *               "created_at": "2026-06-03T09:00:00.000Z"
+           *             }
+           *           ]
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['AdminKycSubmissionList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminGetKycSubmission: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        submissionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "kyc_submission",
+           *       "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "status": "submitted",
+           *       "legal_name": "Boulangerie Sainte-Rita SARL",
+           *       "registration_number": "RB/COT/24 B 12345",
+           *       "country": "BJ",
+           *       "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+           *       "representative_name": "Awa Koffi",
+           *       "tax_id": "3201234567890",
+           *       "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "submitted_at": "2026-06-03T09:00:00.000Z",
+           *       "reviewed_by": null,
+           *       "reviewed_at": null,
+           *       "rejection_reason": null,
+           *       "documents": [
+           *         {
+           *           "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+           *           "kind": "registration_certificate",
+           *           "content_type": "application/pdf",
+           *           "size_bytes": 284113,
+           *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           *           "original_name": "rccm.pdf",
+           *           "created_at": "2026-06-03T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['KycSubmission'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminDownloadKycDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        submissionId: string;
+        documentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The document. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example (the file’s bytes) */
+          'application/pdf': string;
+          /** @example (the file’s bytes) */
+          'image/png': string;
+          /** @example (the file’s bytes) */
+          'image/jpeg': string;
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminApproveKycSubmission: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        submissionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "kyc_submission",
+           *       "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "status": "submitted",
+           *       "legal_name": "Boulangerie Sainte-Rita SARL",
+           *       "registration_number": "RB/COT/24 B 12345",
+           *       "country": "BJ",
+           *       "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+           *       "representative_name": "Awa Koffi",
+           *       "tax_id": "3201234567890",
+           *       "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "submitted_at": "2026-06-03T09:00:00.000Z",
+           *       "reviewed_by": null,
+           *       "reviewed_at": null,
+           *       "rejection_reason": null,
+           *       "documents": [
+           *         {
+           *           "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+           *           "kind": "registration_certificate",
+           *           "content_type": "application/pdf",
+           *           "size_bytes": 284113,
+           *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           *           "original_name": "rccm.pdf",
+           *           "created_at": "2026-06-03T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['KycSubmission'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `kyc_not_under_review`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'kyc_not_under_review';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminRejectKycSubmission: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        submissionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "reason": "The proof of address is older than three months."
+         *     }
+         */
+        'application/json': components['schemas']['AdminKycRejectRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "kyc_submission",
+           *       "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "status": "submitted",
+           *       "legal_name": "Boulangerie Sainte-Rita SARL",
+           *       "registration_number": "RB/COT/24 B 12345",
+           *       "country": "BJ",
+           *       "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+           *       "representative_name": "Awa Koffi",
+           *       "tax_id": "3201234567890",
+           *       "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "submitted_at": "2026-06-03T09:00:00.000Z",
+           *       "reviewed_by": null,
+           *       "reviewed_at": null,
+           *       "rejection_reason": null,
+           *       "documents": [
+           *         {
+           *           "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+           *           "kind": "registration_certificate",
+           *           "content_type": "application/pdf",
+           *           "size_bytes": 284113,
+           *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           *           "original_name": "rccm.pdf",
+           *           "created_at": "2026-06-03T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['KycSubmission'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `kyc_not_under_review`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'kyc_not_under_review';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminListMerchants: {
+    parameters: {
+      query?: {
+        status?: 'active' | 'suspended';
+        kyc_status?: 'pending' | 'submitted' | 'validated' | 'rejected';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "merchant",
+           *           "id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *           "name": "Boulangerie Sainte-Rita",
+           *           "status": "active",
+           *           "kyc_status": "submitted",
+           *           "created_at": "2026-06-02T08:15:00.000Z",
+           *           "updated_at": "2026-06-03T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['AdminMerchantList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminSuspendMerchant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "reason": "Chargebacks under investigation."
+         *     }
+         */
+        'application/json': components['schemas']['AdminMerchantStatusRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "merchant",
+           *       "id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "name": "Boulangerie Sainte-Rita",
+           *       "status": "active",
+           *       "kyc_status": "submitted",
+           *       "created_at": "2026-06-02T08:15:00.000Z",
+           *       "updated_at": "2026-06-03T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['AdminMerchant'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminReactivateMerchant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "reason": "Chargebacks under investigation."
+         *     }
+         */
+        'application/json': components['schemas']['AdminMerchantStatusRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "merchant",
+           *       "id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "name": "Boulangerie Sainte-Rita",
+           *       "status": "active",
+           *       "kyc_status": "submitted",
+           *       "created_at": "2026-06-02T08:15:00.000Z",
+           *       "updated_at": "2026-06-03T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['AdminMerchant'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminListDiscrepancies: {
+    parameters: {
+      query?: {
+        /** @description false: the resolved ones too. */
+        unresolved_only?: boolean;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "operator_discrepancy",
+           *           "id": "0193c5d2-0000-7000-8000-000000000001",
+           *           "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *           "environment": "live",
+           *           "resource_type": "payment",
+           *           "resource_id": "0193c5d2-0000-7000-8000-000000000002",
+           *           "reference": "order-1042",
+           *           "operator": "mtn",
+           *           "our_status": "expired",
+           *           "operator_status": "SUCCESSFUL",
+           *           "operator_reference": "MP240603.0900.A12345",
+           *           "message": null,
+           *           "created_at": "2026-06-03T09:00:00.000Z",
+           *           "resolved_at": null,
+           *           "resolution": null
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['AdminDiscrepancyList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminListOperators: {
+    parameters: {
+      query?: {
+        /** @description true: only the operators whose health is not `available`. */
+        failing?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "operator_health",
+           *           "country": "BJ",
+           *           "operator": "mtn",
+           *           "name": "MTN MoMo",
+           *           "environment": "live",
+           *           "health": "unavailable"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['AdminOperatorList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
             };
           };
         };

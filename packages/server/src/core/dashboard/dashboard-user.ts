@@ -93,7 +93,15 @@ export type AuditAction =
   | 'webhook_endpoint.created'
   | 'webhook_endpoint.updated'
   | 'webhook_endpoint.secret_rotated'
-  | 'event.resent';
+  | 'event.resent'
+  | 'kyc.submitted'
+  | 'kyc.validated'
+  | 'kyc.rejected'
+  | 'admin.granted'
+  | 'admin.revoked'
+  | 'admin.kyc_document_downloaded'
+  | 'admin.merchant_suspended'
+  | 'admin.merchant_reactivated';
 
 /** Where a request came from, for the audit log and the refresh token's record. */
 export interface RequestOrigin {

@@ -16,6 +16,8 @@ import { PaymentsPage } from './payments/payments-page.js';
 import { PayoutDetailPage } from './payouts/payout-detail-page.js';
 import { PayoutsPage } from './payouts/payouts-page.js';
 import { SecurityPage } from './account/security-page.js';
+import { SettlementDetailPage, SettlementsPage } from './settlements/settlements-page.js';
+import { TransfersPage } from './transfers/transfers-page.js';
 import { TeamPage } from './account/team-page.js';
 import { KycPage } from './kyc/kyc-page.js';
 import { KycReviewPage } from './admin/kyc-review-page.js';
@@ -50,6 +52,9 @@ export const pages: PageEntry[] = [
   { path: '/dashboard/payouts', component: PayoutsPage, menu: { section: 'money', fr: 'Décaissements', en: 'Payouts' } },
   { path: '/dashboard/payouts/:id', component: PayoutDetailPage },
   { path: '/dashboard/balances', component: BalancesPage, menu: { section: 'money', fr: 'Soldes', en: 'Balances' } },
+  { path: '/dashboard/settlements', component: SettlementsPage, menu: { section: 'money', fr: 'Règlements', en: 'Settlements' } },
+  { path: '/dashboard/settlements/:id', component: SettlementDetailPage },
+  { path: '/dashboard/transfers', component: TransfersPage, menu: { section: 'money', fr: 'Transferts', en: 'Transfers' } },
   { path: '/dashboard/team', component: TeamPage, menu: { section: 'account', fr: 'Équipe', en: 'Team' } },
   { path: '/dashboard/security', component: SecurityPage, menu: { section: 'account', fr: 'Sécurité', en: 'Security' } },
   { path: '/dashboard/kyc', component: KycPage, menu: { section: 'account', fr: 'Dossier KYC', en: 'KYC' } },

@@ -109,6 +109,8 @@ describe('merchant dashboard in Chromium (SQLite)', { skip: browserSkip }, () =>
     await checkPage(page, 'balances');
     for (const [link, heading, shot] of [
       ['Payouts', 'Payouts', 'payouts'],
+      ['Settlements', 'Settlements', 'settlements'],
+      ['Transfers', 'Transfers', 'transfers'],
       ['Team', 'Team', 'team'],
       ['Security', 'Security', 'security'],
     ] as const) {

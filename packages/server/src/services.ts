@@ -235,7 +235,10 @@ export function createServices(options: {
     newId: ids,
     pageSize: options.exportPageSize,
   });
-  const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics' | 'dashboard' | 'dashboardDevelopers' | 'dashboardOverview' | 'kyc' | 'kycDocuments' | 'platformAdmins' | 'backOffice'> = {
+  const services: Omit<
+    Services,
+    'checkout' | 'serverSecret' | 'metrics' | 'dashboard' | 'dashboardDevelopers' | 'dashboardOverview' | 'kyc' | 'kycDocuments' | 'platformAdmins' | 'backOffice'
+  > = {
     database: options.database,
     catalog: options.catalog,
     clock,

@@ -18,6 +18,7 @@ import { PayoutsPage } from './payouts/payouts-page.js';
 import { SecurityPage } from './account/security-page.js';
 import { SettlementDetailPage, SettlementsPage } from './settlements/settlements-page.js';
 import { TransfersPage } from './transfers/transfers-page.js';
+import { RefundsPage } from './refunds/refunds-page.js';
 import { TeamPage } from './account/team-page.js';
 import { KycPage } from './kyc/kyc-page.js';
 import { KycReviewPage } from './admin/kyc-review-page.js';
@@ -49,6 +50,7 @@ export const pages: PageEntry[] = [
   { path: '/dashboard', component: HomePage, menu: { section: 'money', fr: 'Accueil', en: 'Home' } },
   { path: '/dashboard/payments', component: PaymentsPage, menu: { section: 'money', fr: 'Paiements', en: 'Payments' } },
   { path: '/dashboard/payments/:id', component: PaymentDetailPage },
+  { path: '/dashboard/refunds', component: RefundsPage, menu: { section: 'money', fr: 'Remboursements', en: 'Refunds' } },
   { path: '/dashboard/payouts', component: PayoutsPage, menu: { section: 'money', fr: 'Décaissements', en: 'Payouts' } },
   { path: '/dashboard/payouts/:id', component: PayoutDetailPage },
   { path: '/dashboard/balances', component: BalancesPage, menu: { section: 'money', fr: 'Soldes', en: 'Balances' } },

@@ -985,6 +985,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/collect/refunds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List refunds of every payment, newest first
+     * @description Cursor pagination (limit, starting_after or ending_before, has_more). Filters combine: status, created_gte / created_lte.
+     *
+     *     Required scope: `collect:read` (an empty scope list grants every scope).
+     *
+     *     Rate-limit budget: `read` (per API key and minute; 429 `rate_limited` with `Retry-After` past it).
+     */
+    get: operations['listRefunds'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/collect/payments/{reference_or_id}/refunds/{refund_id}': {
     parameters: {
       query?: never;
@@ -3824,6 +3848,21 @@ export interface components {
      * @description A payment’s refunds, newest first.
      */
     RefundList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['Refund'][];
+      /** @description More objects lie beyond this page in the direction read. */
+      has_more: boolean;
+      /** @description Pass as starting_after, with the same filters, for the objects after this page in this list's order. Null when there are none: has_more is false after a read forwards, or the page is empty. */
+      next_cursor: string | null;
+      /** @description Pass as ending_before, with the same filters, for the objects before this page in this list's order. Null on a first page (no cursor), when has_more is false after a read with ending_before, or when the page is empty. */
+      previous_cursor: string | null;
+    };
+    /**
+     * AllRefundsList
+     * @description Refunds of every payment, newest first.
+     */
+    AllRefundsList: {
       /** @enum {string} */
       object: 'list';
       data: components['schemas']['Refund'][];
@@ -10325,6 +10364,121 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'operator_unavailable';
+            };
+          };
+        };
+      };
+    };
+  };
+  listRefunds: {
+    parameters: {
+      query?: {
+        /** @description Objects per page, 1 to 100. */
+        limit?: number;
+        /** @description Returns the objects after this position in this list's order (the next page). Either a cursor this list returned (next_cursor or previous_cursor: signed, valid only with the same path and filters, else 400 invalid_cursor) or the id of an object of this list (any status: objects change between pages; an id that is no object of this list is 400 invalid_cursor). */
+        starting_after?: string;
+        /** @description Returns the objects before this position in this list's order (the previous page). Not with starting_after. Either a cursor this list returned (next_cursor or previous_cursor: signed, valid only with the same path and filters, else 400 invalid_cursor) or the id of an object of this list (any status: objects change between pages; an id that is no object of this list is 400 invalid_cursor). */
+        ending_before?: string;
+        status?: 'pending' | 'completed' | 'failed';
+        /** @description Created at or after this instant. */
+        created_gte?: string;
+        /** @description Created at or before this instant. */
+        created_lte?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Refunds of every payment, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "collect.refund",
+           *           "id": "0193a7d0-11aa-7b2c-8d3e-5f6a7b8c9d01",
+           *           "payment_id": "0193a7c2-5b1e-7c3d-9f20-4a6b8c0d2e41",
+           *           "payment_reference": "order-1001",
+           *           "status": "completed",
+           *           "amount": 2000,
+           *           "amount_minor": 200000,
+           *           "currency": "XOF",
+           *           "reason": "Item returned",
+           *           "psp_reference": "sbx_rf_0193a7d0",
+           *           "environment": "test",
+           *           "sandbox": true,
+           *           "idempotent_replay": false,
+           *           "created_at": "2026-06-02T10:00:00.000Z",
+           *           "updated_at": "2026-06-02T10:00:01.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "next_cursor": null,
+           *       "previous_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['AllRefundsList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unauthenticated' | 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
             };
           };
         };

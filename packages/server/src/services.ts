@@ -176,6 +176,7 @@ export function createServices(options: {
     newId: ids,
     keyCache: new ApiKeyCache(options.apiKeyCacheMs ?? DEFAULT_API_KEY_CACHE_MS),
     keyInvalidations: options.database.notifications && keyInvalidationsOver(options.database.notifications),
+    onKeyUseWriteFailure: () => metrics.keyUseWriteFailures.inc(),
   });
   // One lease and one set of crash points for every operator call (payments, refunds, payouts).
   const calls = new RecordedCalls({ clock, leaseSeconds: options.leaseSeconds, faults: options.faults });

@@ -2731,7 +2731,8 @@ export interface components {
      *         "collect:write"
      *       ],
      *       "created_at": "2026-06-02T08:15:00.000Z",
-     *       "revoked_at": null
+     *       "revoked_at": null,
+     *       "last_used_at": "2026-06-02T09:41:00.000Z"
      *     }
      */
     DashboardApiKey: {
@@ -2749,6 +2750,8 @@ export interface components {
       /** Format: date-time */
       created_at: string;
       revoked_at: string | null;
+      /** @description When the key last authenticated a request, to the minute (written at most once a minute); null: never used. */
+      last_used_at: string | null;
     };
     /** DashboardApiKeyList */
     DashboardApiKeyList: {
@@ -2791,6 +2794,8 @@ export interface components {
       /** Format: date-time */
       created_at: string;
       revoked_at: string | null;
+      /** @description When the key last authenticated a request, to the minute (written at most once a minute); null: never used. */
+      last_used_at: string | null;
       /** @description The whole key: shown in this answer only, never again (only its hash is stored). */
       secret: string;
     };
@@ -6035,7 +6040,8 @@ export interface operations {
            *             "collect:write"
            *           ],
            *           "created_at": "2026-06-02T08:15:00.000Z",
-           *           "revoked_at": null
+           *           "revoked_at": null,
+           *           "last_used_at": "2026-06-02T09:41:00.000Z"
            *         }
            *       ]
            *     }
@@ -6121,6 +6127,7 @@ export interface operations {
            *       ],
            *       "created_at": "2026-06-02T08:15:00.000Z",
            *       "revoked_at": null,
+           *       "last_used_at": null,
            *       "secret": "ak_test_EXAMPLE-not-a-real-key-EXAMPLE-not-a-real-Q9zA"
            *     }
            */
@@ -6215,7 +6222,8 @@ export interface operations {
            *         "collect:write"
            *       ],
            *       "created_at": "2026-06-02T08:15:00.000Z",
-           *       "revoked_at": null
+           *       "revoked_at": null,
+           *       "last_used_at": "2026-06-02T09:41:00.000Z"
            *     }
            */
           'application/json': components['schemas']['DashboardApiKey'];

@@ -38,6 +38,7 @@ const keyToWire = (key: ApiKey) => ({
   scopes: key.scopes,
   created_at: key.createdAt,
   revoked_at: key.revokedAt,
+  last_used_at: key.lastUsedAt,
 });
 
 const auditToWire = (entry: AuditEntry) => ({

@@ -15,6 +15,7 @@ const keyExample = {
   scopes: ['collect:read', 'collect:write'],
   created_at: '2026-06-02T08:15:00.000Z',
   revoked_at: null,
+  last_used_at: '2026-06-02T09:41:00.000Z',
 };
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
@@ -38,6 +39,9 @@ const keyFields = {
   scopes: Type.Array(Type.String(), { description: 'Empty: every scope.' }),
   created_at: Type.String({ format: 'date-time' }),
   revoked_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  last_used_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the key last authenticated a request, to the minute (written at most once a minute); null: never used.',
+  }),
 };
 export const KeyObject = Type.Object(keyFields, { title: 'DashboardApiKey', examples: [keyExample] });
 export const KeyList = Type.Object(
@@ -48,7 +52,7 @@ export const CreatedKey = Type.Object(
   { ...keyFields, secret: Type.String({ description: 'The whole key: shown in this answer only, never again (only its hash is stored).' }) },
   {
     title: 'DashboardCreatedApiKey',
-    examples: [{ ...keyExample, secret: 'ak_test_EXAMPLE-not-a-real-key-EXAMPLE-not-a-real-Q9zA' }],
+    examples: [{ ...keyExample, last_used_at: null, secret: 'ak_test_EXAMPLE-not-a-real-key-EXAMPLE-not-a-real-Q9zA' }],
   },
 );
 

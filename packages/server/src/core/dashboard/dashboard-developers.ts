@@ -97,6 +97,23 @@ export class DashboardDevelopers {
     return found;
   }
 
+  /**
+   * A signed-in user's call on the merchant API (a refund, a payout, an export…), recorded after
+   * the answer by http/plugins/session-audit.ts; the route has already checked the membership.
+   */
+  async recordApiCall(call: { userId: string; merchantId: string; action: `api.${string}`; target: string }, origin: RequestOrigin): Promise<void> {
+    await this.deps.store.insertAudit({
+      id: this.deps.newId(),
+      merchantId: call.merchantId,
+      userId: call.userId,
+      action: call.action,
+      target: call.target.slice(0, 500),
+      ip: origin.ip,
+      userAgent: origin.userAgent?.slice(0, 500) ?? null,
+      createdAt: isoNow(this.deps.clock),
+    });
+  }
+
   private async audit(caller: MemberCaller, action: AuditAction, target: string, origin: RequestOrigin): Promise<void> {
     await this.deps.store.insertAudit({
       id: this.deps.newId(),

@@ -93,7 +93,10 @@ export type AuditAction =
   | 'webhook_endpoint.created'
   | 'webhook_endpoint.updated'
   | 'webhook_endpoint.secret_rotated'
-  | 'event.resent';
+  | 'event.resent'
+  | 'webhook_endpoint.test_event_sent'
+  /** A dashboard session's call on the merchant API (http/plugins/session-audit.ts): `api.` and the operation's id in snake_case. */
+  | `api.${string}`;
 
 /** Where a request came from, for the audit log and the refresh token's record. */
 export interface RequestOrigin {

@@ -61,6 +61,7 @@ import type { Mailer } from './core/dashboard/mailer.js';
 import { SessionTokens } from './core/dashboard/session-tokens.js';
 import { SIGN_IN_THROTTLE_RULES, SignInThrottle } from './core/dashboard/sign-in-throttle.js';
 import { DashboardRepository } from './storage/repositories/dashboard-repository.js';
+import { TestEventRepository } from './storage/repositories/test-event-repository.js';
 
 export interface Services {
   database: AkweDatabase;
@@ -289,6 +290,14 @@ export function createServices(options: {
     newId: ids,
     publicUrl: options.publicUrl ?? 'http://localhost:8080',
   });
-  const dashboardDevelopers = new DashboardDevelopers({ store: dashboardStore, merchants, webhooks: services.webhooks, clock, newId: ids });
+  const dashboardDevelopers = new DashboardDevelopers({
+    store: dashboardStore,
+    merchants,
+    webhooks: services.webhooks,
+    clock,
+    newId: ids,
+    contracts: contractVersions,
+    testEvents: new TestEventRepository(db),
+  });
   return { ...services, checkout, serverSecret, metrics, dashboard, dashboardDevelopers };
 }

@@ -487,6 +487,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/dashboard/merchants/{merchantId}/webhook-endpoints/{id}/test-event': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a sample event to this endpoint only (webhooks.manage)
+     * @description A made-up object (ids starting with `00000000-7e57-`, references with `akwe_test_event_`, metadata `akwe_test_event: "true"`) in an event of a type the endpoint receives, rendered in its api_version, signed and delivered like any event; it shows in the endpoint’s deliveries. A disabled endpoint, or a type it does not receive: 400.
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardSendTestEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/dashboard/merchants/{merchantId}/events/{eventId}/resend': {
     parameters: {
       query?: never;
@@ -2976,6 +2998,17 @@ export interface components {
       next_cursor: string | null;
       /** @description Pass as ending_before, with the same filters, for the objects before this page in this list's order. Null on a first page (no cursor), when has_more is false after a read with ending_before, or when the page is empty. */
       previous_cursor: string | null;
+    };
+    /**
+     * DashboardTestEventRequest
+     * @example {
+     *       "type": "collect.payment.completed"
+     *     }
+     * @example {}
+     */
+    DashboardTestEventRequest: {
+      /** @description An event type the endpoint receives (`collect.payment.completed`, `payout.failed` …); absent: `collect.payment.completed` if it receives it, else the first type it receives. */
+      type?: string;
     };
     /**
      * DashboardResendEventRequest
@@ -6812,6 +6845,107 @@ export interface operations {
               code?: 'invalid_session';
             };
           };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardSendTestEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "collect.payment.completed"
+         *     }
+         */
+        'application/json': components['schemas']['DashboardTestEventRequest'] | null;
+      };
+    };
+    responses: {
+      /** @description One event on its way to one destination. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "webhook_delivery",
+           *       "id": "0193a801-4d5e-7f60-8b7c-8d9e0f1a2b3c",
+           *       "event_id": "0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52",
+           *       "endpoint_id": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+           *       "destination": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+           *       "url": "https://shop.example.com/akwe/webhooks",
+           *       "status": "succeeded",
+           *       "attempts": 1,
+           *       "next_attempt_at": "2026-06-01T09:30:02.000Z",
+           *       "last_status_code": 200,
+           *       "last_error": null,
+           *       "succeeded_at": "2026-06-01T09:30:02.000Z",
+           *       "created_at": "2026-06-01T09:30:01.000Z",
+           *       "updated_at": "2026-06-01T09:30:02.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Delivery'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description Not Found. Codes: `not_found`. */

@@ -64,6 +64,23 @@ export const DashboardResendBody = Type.Union([
   Type.Null(),
 ]);
 
+export const TestEventBody = Type.Union([
+  Type.Object(
+    {
+      type: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 100,
+          description:
+            'An event type the endpoint receives (`collect.payment.completed`, `payout.failed` …); absent: `collect.payment.completed` if it receives it, else the first type it receives.',
+        }),
+      ),
+    },
+    { additionalProperties: false, title: 'DashboardTestEventRequest', examples: [{ type: 'collect.payment.completed' }, {}] },
+  ),
+  Type.Null(),
+]);
+
 export const AuditQuery = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: maxPageLimit, default: defaultPageLimit, description: `Rows per page, 1 to ${maxPageLimit}.` }),

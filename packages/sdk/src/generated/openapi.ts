@@ -1543,6 +1543,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/exports/batch-lines.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Bulk batch lines as a CSV file
+     * @description The lines of one bulk batch (`batch_id`, in row order) or of every batch of the key’s environment (newest first), created in [from, to), optionally of one line status: the fields of GET /bulk-payments/{id}/items with the batch’s name, `problems` as `code: message` pairs. Amounts in centimes. A batch that is not the key’s merchant’s and environment’s: 404.
+     *
+     *     Required scope: `bulk:read` (an empty scope list grants every scope).
+     *
+     *     Rate-limit budget: `read` (per API key and minute; 429 `rate_limited` with `Retry-After` past it).
+     */
+    get: operations['exportBatchLines'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/operators/predict': {
     parameters: {
       query?: never;
@@ -6939,13 +6963,18 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden. */
+      /** @description Forbidden. Codes: `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
+            };
+          };
         };
       };
       /** @description Not Found. Codes: `not_found`. */
@@ -13514,6 +13543,110 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'insufficient_scope' | 'merchant_not_found';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
+  exportBatchLines: {
+    parameters: {
+      query?: {
+        /** @description Rows created at or after this instant (inclusive). A date (`2026-06-01`: midnight UTC) or an RFC 3339 date-time with its offset (`2026-06-01T09:30:00Z`). Absent: no bound. */
+        from?: string;
+        /** @description Rows created before this instant (exclusive), later than `from`. A date (`2026-06-01`: midnight UTC) or an RFC 3339 date-time with its offset (`2026-06-01T09:30:00Z`). Absent: no bound. */
+        to?: string;
+        /** @description Only rows in this status, in any letter case. */
+        status?: 'pending' | 'invalid' | 'processing' | 'completed' | 'failed' | 'cancelled';
+        /** @description One batch’s lines, in row order; absent: the lines of every batch, newest first. */
+        batch_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Bulk batch lines as a CSV file. A `text/csv; charset=utf-8` file (RFC 4180: comma separated, CRLF line ends, no byte order mark), header line first, newest first. `Content-Disposition: attachment; filename="akwe-<export>-<environment>-<from>-<to>.csv"`. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading apostrophe so spreadsheets never run it as a formula; amounts are integers, never escaped. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example batch_id,batch_name,row,id,reference,created_at,updated_at,environment,status,beneficiary_name,phone,amount,amount_minor,fee_minor,currency,country,operator,payout_id,failure_code,problems,description,metadata
+           *     0193a7e2-0a1a-7c2d-8e3f-4a5b6c7d8e00,Salaires juin 2026,2,0193a7e2-0a1b-7c2d-8e3f-4a5b6c7d8e01,salary-2026-06-001,2026-06-01T09:30:00.000Z,2026-06-01T09:35:00.000Z,test,completed,Afi Mensah,'+2290197000000,2500000,2500000,37500,XOF,BJ,mtn_bj,0193a7e2-4c5d-7e6f-8a9b-0c1d2e3f4a5b,,,Salaire juin 2026,{}
+           *     0193a7e2-0a1a-7c2d-8e3f-4a5b6c7d8e00,Salaires juin 2026,3,0193a7e2-0a1b-7c2d-8e3f-4a5b6c7d8e02,salary-2026-06-002,2026-06-01T09:30:00.000Z,2026-06-01T09:36:00.000Z,test,failed,Kossi Agbo,'+2290196000000,1800000,1800000,27000,XOF,BJ,mtn_bj,0193a7e2-4c5d-7e6f-8a9b-0c1d2e3f4a5c,payer_not_found,,Salaire juin 2026,{}
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unauthenticated';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_scope' | 'merchant_not_found';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
             };
           };
         };

@@ -56,6 +56,8 @@ import { contractVersions } from './http/contracts/index.js';
 import { ExportService } from './core/exports/export-service.js';
 import { ExportQueries } from './storage/repositories/export-queries.js';
 import { DashboardDevelopers } from './core/dashboard/dashboard-developers.js';
+import { DashboardOverview } from './core/dashboard/dashboard-overview.js';
+import { PaymentVolumeRepository } from './storage/repositories/payment-volume-repository.js';
 import { DashboardService } from './core/dashboard/dashboard-service.js';
 import type { Mailer } from './core/dashboard/mailer.js';
 import { SessionTokens } from './core/dashboard/session-tokens.js';
@@ -102,6 +104,7 @@ export interface Services {
   dashboard: DashboardService;
   /** The dashboard's developers section: API keys, webhook endpoints, the audit log. */
   dashboardDevelopers: DashboardDevelopers;
+  dashboardOverview: DashboardOverview;
 }
 
 export function createServices(options: {
@@ -217,7 +220,7 @@ export function createServices(options: {
     newId: ids,
     pageSize: options.exportPageSize,
   });
-  const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics' | 'dashboard' | 'dashboardDevelopers'> = {
+  const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics' | 'dashboard' | 'dashboardDevelopers' | 'dashboardOverview'> = {
     database: options.database,
     catalog: options.catalog,
     clock,
@@ -299,5 +302,6 @@ export function createServices(options: {
     contracts: contractVersions,
     testEvents: new TestEventRepository(db),
   });
-  return { ...services, checkout, serverSecret, metrics, dashboard, dashboardDevelopers };
+  const dashboardOverview = new DashboardOverview({ volumes: new PaymentVolumeRepository(db), clock });
+  return { ...services, checkout, serverSecret, metrics, dashboard, dashboardDevelopers, dashboardOverview };
 }

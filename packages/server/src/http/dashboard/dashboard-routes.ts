@@ -11,6 +11,8 @@ import { errorResponses } from '../shared/error-schemas.js';
 import type { DestinationUrlCheck } from '../shared/url-policy.js';
 import { callerOf, installDashboardContext, originOf } from './dashboard-context.js';
 import { developerRoutes } from './developer-routes.js';
+import { overviewRoutes } from './overview-routes.js';
+import type { DashboardOverview } from '../../core/dashboard/dashboard-overview.js';
 import {
   Accepted,
   AcceptInvitationBody,
@@ -47,6 +49,8 @@ export interface DashboardRoutesOptions {
   dashboard: DashboardService;
   /** The developers section: API keys, webhook endpoints, the audit log. */
   developers: DashboardDevelopers;
+  /** The home page's figures. */
+  overview: DashboardOverview;
   /** Where a webhook endpoint may point (http/shared/url-policy.ts). */
   destinationUrls: DestinationUrlCheck;
   serverSecret: () => string;
@@ -478,6 +482,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
     },
   );
 
+  await app.register(overviewRoutes, { dashboard, overview: options.overview });
   // Last, so the document lists the developers section after the account and team routes.
   await app.register(developerRoutes, { dashboard, developers: options.developers, destinationUrls: options.destinationUrls, serverSecret: options.serverSecret });
 };

@@ -17,6 +17,11 @@ import { PayoutDetailPage } from './payouts/payout-detail-page.js';
 import { PayoutsPage } from './payouts/payouts-page.js';
 import { SecurityPage } from './account/security-page.js';
 import { TeamPage } from './account/team-page.js';
+import { AuditLogPage } from './audit/audit-log-page.js';
+import { ApiKeysPage } from './developers/api-keys-page.js';
+import { WebhookEndpointPage } from './developers/webhook-endpoint-page.js';
+import { WebhooksPage } from './developers/webhooks-page.js';
+import { ExportsPage } from './exports/exports-page.js';
 
 export type MenuSection = 'money' | 'developers' | 'account' | 'admin';
 
@@ -45,6 +50,11 @@ export const pages: PageEntry[] = [
   { path: '/dashboard/payouts', component: PayoutsPage, menu: { section: 'money', fr: 'Décaissements', en: 'Payouts' } },
   { path: '/dashboard/payouts/:id', component: PayoutDetailPage },
   { path: '/dashboard/balances', component: BalancesPage, menu: { section: 'money', fr: 'Soldes', en: 'Balances' } },
+  { path: '/dashboard/exports', component: ExportsPage, menu: { section: 'money', fr: 'Exports', en: 'Exports' } },
+  { path: '/dashboard/developers/keys', component: ApiKeysPage, menu: { section: 'developers', fr: 'Clés d’API', en: 'API keys' } },
+  { path: '/dashboard/developers/webhooks', component: WebhooksPage, menu: { section: 'developers', fr: 'Webhooks', en: 'Webhooks' } },
+  { path: '/dashboard/developers/webhooks/:id', component: WebhookEndpointPage },
+  { path: '/dashboard/audit-log', component: AuditLogPage, menu: { section: 'account', fr: 'Journal d’audit', en: 'Audit log' }, needs: 'team.manage' },
   { path: '/dashboard/team', component: TeamPage, menu: { section: 'account', fr: 'Équipe', en: 'Team' } },
   { path: '/dashboard/security', component: SecurityPage, menu: { section: 'account', fr: 'Sécurité', en: 'Security' } },
 ];

@@ -93,7 +93,7 @@ for (const target of testDatabases()) {
       return rows;
     }
 
-    it('records a refund, a webhook endpoint and an export made with a session, with who, where from and which browser', async () => {
+    it('records a refund, a webhook endpoint, a payout, a batch and an export made with a session, with who, where from and which browser', async () => {
       const owner = await newOwner(call, dataDir);
       const key = (await call('POST', `/merchants/${owner.merchantId}/keys`, owner.access, {})).json().secret as string;
       const payment = await collectClient(t.app, key).createOk(direct({ amount: 5000 }));
@@ -102,18 +102,31 @@ for (const target of testDatabases()) {
       assert.equal(refund.statusCode, 201, refund.body);
       const endpoint = await asSession('POST', '/webhook-endpoints', owner.access, owner.merchantId, { url: 'https://hooks.example.com/akwe' });
       assert.equal(endpoint.statusCode, 201, endpoint.body);
+      const payout = await asSession('POST', '/payout/mobile-money/', owner.access, owner.merchantId, {
+        amount: 100_000,
+        phone: '0197000000',
+        country: 'BJ',
+        operator: 'mtn_bj',
+        reference: `P-${Date.now()}`,
+      });
+      assert.equal(payout.statusCode, 201, payout.body);
+      const batch = await asSession('POST', '/bulk-payments/', owner.access, owner.merchantId, {
+        name: 'Audited batch',
+        items: [{ beneficiary_name: 'Afi', phone: '0197000000', amount: 100_000, currency: 'XOF', reference: `B-${Date.now()}`, country: 'BJ', operator: 'mtn_bj' }],
+      });
+      assert.equal(batch.statusCode, 201, batch.body);
       const exported = await asSession('GET', '/exports/payments.csv?from=2026-01-01', owner.access, owner.merchantId);
       assert.equal(exported.statusCode, 200, exported.body);
       // Reads are not audited.
       assert.equal((await asSession('GET', '/collect/payments', owner.access, owner.merchantId)).statusCode, 200);
       assert.equal((await asSession('GET', '/balances', owner.access, owner.merchantId)).statusCode, 200);
 
-      const rows = await apiRows(owner, 3);
+      const rows = await apiRows(owner, 5);
       await new Promise((resolve) => setTimeout(resolve, 100));
       assert.deepEqual(
-        (await apiRows(owner, 3)).map((row) => row.action),
-        ['api.export_payments', 'api.create_webhook_endpoint', 'api.create_payment_refund'],
-        'three rows, newest first, and none for the reads',
+        (await apiRows(owner, 5)).map((row) => row.action),
+        ['api.export_payments', 'api.create_bulk_payment', 'api.create_payout', 'api.create_webhook_endpoint', 'api.create_payment_refund'],
+        'five rows, newest first, and none for the reads',
       );
       for (const row of rows) {
         assert.equal(row.user_id, owner.userId);
@@ -122,8 +135,9 @@ for (const target of testDatabases()) {
         assert.equal(row.user_agent, 'AuditTest/1.0');
       }
       assert.equal(rows[0]!.target, 'GET /api/v1/exports/payments.csv?from=2026-01-01 -> 200 (test)');
-      assert.equal(rows[1]!.target, 'POST /api/v1/webhook-endpoints -> 201 (test)');
-      assert.equal(rows[2]!.target, `POST /api/v1/collect/payments/${payment.id}/refunds -> 201 (test)`);
+      assert.equal(rows[2]!.target, 'POST /api/v1/payout/mobile-money/ -> 201 (test)');
+      assert.equal(rows[3]!.target, 'POST /api/v1/webhook-endpoints -> 201 (test)');
+      assert.equal(rows[4]!.target, `POST /api/v1/collect/payments/${payment.id}/refunds -> 201 (test)`);
     });
 
     it('records nothing for an API key’s calls, nor for a call the role refuses', async () => {

@@ -64,6 +64,13 @@ import { SessionTokens } from './core/dashboard/session-tokens.js';
 import { SIGN_IN_THROTTLE_RULES, SignInThrottle } from './core/dashboard/sign-in-throttle.js';
 import { DashboardRepository } from './storage/repositories/dashboard-repository.js';
 import { TestEventRepository } from './storage/repositories/test-event-repository.js';
+import { join, resolve } from 'node:path';
+import { BackOffice } from './core/admin/back-office.js';
+import { PlatformAdmins } from './core/admin/platform-admins.js';
+import { KycService } from './core/kyc/kyc-service.js';
+import { KycDocumentVault } from './storage/kyc-document-vault.js';
+import { KycRepository } from './storage/repositories/kyc-repository.js';
+import { PlatformAdminRepository } from './storage/repositories/platform-admin-repository.js';
 
 export interface Services {
   database: AkweDatabase;
@@ -104,6 +111,14 @@ export interface Services {
   dashboard: DashboardService;
   /** The dashboard's developers section: API keys, webhook endpoints, the audit log. */
   dashboardDevelopers: DashboardDevelopers;
+  /** KYC submissions and their review (docs/dashboard.md "KYC"). */
+  kyc: KycService;
+  /** KYC documents, sealed under <data dir>/kyc. */
+  kycDocuments: KycDocumentVault;
+  /** Who may use the back office (granted from the CLI). */
+  platformAdmins: PlatformAdmins;
+  /** The back office's merchants, discrepancies and operators. */
+  backOffice: BackOffice;
   dashboardOverview: DashboardOverview;
 }
 
@@ -146,6 +161,8 @@ export function createServices(options: {
   mailer?: Mailer;
   /** PUBLIC_URL, for the links in the dashboard's emails. */
   publicUrl?: string;
+  /** AKWE_DATA_DIR: KYC documents go under its kyc/ folder (default ./data). */
+  dataDir?: string;
 }): Services {
   const clock = options.clock ?? systemClock;
   const ids = options.newId ?? newId;
@@ -220,7 +237,10 @@ export function createServices(options: {
     newId: ids,
     pageSize: options.exportPageSize,
   });
-  const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics' | 'dashboard' | 'dashboardDevelopers' | 'dashboardOverview'> = {
+  const services: Omit<
+    Services,
+    'checkout' | 'serverSecret' | 'metrics' | 'dashboard' | 'dashboardDevelopers' | 'dashboardOverview' | 'kyc' | 'kycDocuments' | 'platformAdmins' | 'backOffice'
+  > = {
     database: options.database,
     catalog: options.catalog,
     clock,
@@ -282,10 +302,11 @@ export function createServices(options: {
   };
   const checkout = new CheckoutService({ store: paymentStore, payments: services.payments, merchants, catalog: options.catalog, clock });
   const dashboardStore = new DashboardRepository(db, capabilities);
+  const dashboardMailer: Mailer = options.mailer ?? { send: () => Promise.reject(new Error('no mailer configured for the dashboard')) };
   const dashboard = new DashboardService({
     store: dashboardStore,
     merchants,
-    mailer: options.mailer ?? { send: () => Promise.reject(new Error('no mailer configured for the dashboard')) },
+    mailer: dashboardMailer,
     tokens: new SessionTokens(serverSecret, clock),
     throttle: new SignInThrottle(clock, SIGN_IN_THROTTLE_RULES),
     sealer: secretBox,
@@ -302,6 +323,11 @@ export function createServices(options: {
     contracts: contractVersions,
     testEvents: new TestEventRepository(db),
   });
+  const kycDocuments = new KycDocumentVault(join(resolve(options.dataDir ?? './data'), 'kyc'), serverSecret);
+  const publicUrl = options.publicUrl ?? 'http://localhost:8080';
+  const kyc = new KycService({ store: new KycRepository(db), files: kycDocuments, merchants, users: dashboardStore, mailer: dashboardMailer, clock, newId: ids, publicUrl });
+  const platformAdmins = new PlatformAdmins({ store: new PlatformAdminRepository(db), users: dashboardStore, clock, newId: ids });
+  const backOffice = new BackOffice({ merchants, discrepancies, catalog: options.catalog, operators, users: dashboardStore, clock, newId: ids });
   const dashboardOverview = new DashboardOverview({ volumes: new PaymentVolumeRepository(db), clock });
-  return { ...services, checkout, serverSecret, metrics, dashboard, dashboardDevelopers, dashboardOverview };
+  return { ...services, checkout, serverSecret, metrics, dashboard, dashboardDevelopers, dashboardOverview, kyc, kycDocuments, platformAdmins, backOffice };
 }

@@ -22,6 +22,11 @@ import { ApiKeysPage } from './developers/api-keys-page.js';
 import { WebhookEndpointPage } from './developers/webhook-endpoint-page.js';
 import { WebhooksPage } from './developers/webhooks-page.js';
 import { ExportsPage } from './exports/exports-page.js';
+import { KycPage } from './kyc/kyc-page.js';
+import { KycReviewPage } from './admin/kyc-review-page.js';
+import { KycSubmissionPage } from './admin/kyc-submission-page.js';
+import { MerchantsPage } from './admin/merchants-page.js';
+import { OperationsPage } from './admin/operations-page.js';
 
 export type MenuSection = 'money' | 'developers' | 'account' | 'admin';
 
@@ -57,4 +62,9 @@ export const pages: PageEntry[] = [
   { path: '/dashboard/audit-log', component: AuditLogPage, menu: { section: 'account', fr: 'Journal d’audit', en: 'Audit log' }, needs: 'team.manage' },
   { path: '/dashboard/team', component: TeamPage, menu: { section: 'account', fr: 'Équipe', en: 'Team' } },
   { path: '/dashboard/security', component: SecurityPage, menu: { section: 'account', fr: 'Sécurité', en: 'Security' } },
+  { path: '/dashboard/kyc', component: KycPage, menu: { section: 'account', fr: 'Dossier KYC', en: 'KYC' } },
+  { path: '/admin', component: KycReviewPage, admin: true, menu: { section: 'admin', fr: 'Revue KYC', en: 'KYC review' } },
+  { path: '/admin/kyc/:id', component: KycSubmissionPage, admin: true },
+  { path: '/admin/merchants', component: MerchantsPage, admin: true, menu: { section: 'admin', fr: 'Marchands', en: 'Merchants' } },
+  { path: '/admin/operators', component: OperationsPage, admin: true, menu: { section: 'admin', fr: 'Opérateurs', en: 'Operators' } },
 ];

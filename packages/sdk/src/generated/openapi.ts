@@ -355,6 +355,26 @@ export interface paths {
     patch: operations['dashboardChangeRole'];
     trace?: never;
   };
+  '/api/v1/dashboard/merchants/{merchantId}/overview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Completed collection volume per day and currency
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['dashboardOverview'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/dashboard/merchants/{merchantId}/keys': {
     parameters: {
       query?: never;
@@ -541,6 +561,234 @@ export interface paths {
      * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
      */
     get: operations['dashboardListAuditLog'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/kyc': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The merchant’s KYC status and its last submission (with the rejection reason, if any)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['dashboardGetKyc'];
+    put?: never;
+    /**
+     * Submit the company’s details and documents for review (kyc.submit)
+     * @description One `multipart/form-data` body: the details as text fields, each document as a file field named by its kind (`registration_certificate`, `representative_id`, `proof_of_address` required; `other` optional), at most 6 files. Each file must be a PDF, PNG or JPEG by its content (415 `unsupported_document_type`) and at most KYC_MAX_DOCUMENT_BYTES (413 `document_too_large`). The merchant’s KYC status becomes `submitted`. Refused while a submission is under review (409 `kyc_under_review`) or once validated (409 `kyc_already_validated`); after a rejection, submit again.
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardSubmitKyc'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/kyc-submissions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * KYC submissions, newest first; `status=submitted` for those waiting for a review
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminListKycSubmissions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/kyc-submissions/{submissionId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One KYC submission with its documents’ descriptions
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminGetKycSubmission'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/kyc-submissions/{submissionId}/documents/{documentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A KYC document, decrypted, as an attachment (the download is audited)
+     * @description Served with the type read from its content at upload (PDF, PNG or JPEG), `Content-Disposition: attachment`, `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`, so it never runs in the page.
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminDownloadKycDocument'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/kyc-submissions/{submissionId}/approve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Validate the submission: the merchant’s KYC becomes validated, its owners are emailed
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['adminApproveKycSubmission'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/kyc-submissions/{submissionId}/reject': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reject the submission with a reason: the merchant’s KYC becomes rejected, its owners are emailed the reason
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['adminRejectKycSubmission'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/merchants': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every merchant with its account and KYC status, newest first
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminListMerchants'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/merchants/{merchantId}/suspend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Suspend a merchant (its keys can no longer create payments in live, payouts, transfers, settlements)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['adminSuspendMerchant'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/merchants/{merchantId}/reactivate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reactivate a suspended merchant
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['adminReactivateMerchant'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/discrepancies': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Operator answers our records refused, newest first (as `akwe reconcile discrepancies`)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminListDiscrepancies'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/operators': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every operator of the catalog in live and test with its health; `failing=true` for the others than available
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminListOperators'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2553,6 +2801,13 @@ export interface components {
          * @example totp_not_enabled
          * @example last_owner
          * @example already_member
+         * @example unsupported_document_type
+         * @example document_too_large
+         * @example too_many_documents
+         * @example kyc_under_review
+         * @example kyc_already_validated
+         * @example kyc_not_under_review
+         * @example admin_required
          */
         code: string;
         message: string;
@@ -2694,6 +2949,8 @@ export interface components {
        * @enum {string}
        */
       environment: 'test' | 'live';
+      /** @description Whether the user may use the back office (/api/v1/admin); granted from the CLI only. */
+      platform_admin: boolean;
       memberships: {
         merchant_id: string;
         merchant_name: string;
@@ -2763,6 +3020,24 @@ export interface components {
        * @enum {unknown}
        */
       role: 'owner' | 'admin' | 'developer' | 'finance' | 'viewer';
+    };
+    /** DashboardOverview */
+    DashboardOverview: {
+      /** @enum {string} */
+      object: 'dashboard_overview';
+      environment: string;
+      /** @description Start of the first day (UTC). */
+      since: string;
+      /** @description Oldest first; every day of the window for each currency seen, zeros included. */
+      days: {
+        /** @description YYYY-MM-DD (UTC). */
+        day: string;
+        currency: string;
+        /** @description Completed payments created that day (refunded ones included). */
+        count: number;
+        /** @description Centimes (10000 = 100 FCFA). Their amount. */
+        amount_minor: number;
+      }[];
     };
     /**
      * DashboardApiKey
@@ -3089,6 +3364,182 @@ export interface components {
       has_more: boolean;
       /** @description Pass as starting_after for the older rows; null when there are none. */
       next_cursor: string | null;
+    };
+    /** KycDocument */
+    KycDocument: {
+      id: string;
+      /** @enum {unknown} */
+      kind: 'registration_certificate' | 'representative_id' | 'proof_of_address' | 'other';
+      /**
+       * @description Read from the file’s first bytes.
+       * @enum {unknown}
+       */
+      content_type: 'application/pdf' | 'image/png' | 'image/jpeg';
+      size_bytes: number;
+      /** @description SHA-256 of the file, hex. */
+      sha256: string;
+      original_name: string | null;
+      /** Format: date-time */
+      created_at: string;
+    };
+    /**
+     * KycSubmission
+     * @example {
+     *       "object": "kyc_submission",
+     *       "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+     *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+     *       "status": "submitted",
+     *       "legal_name": "Boulangerie Sainte-Rita SARL",
+     *       "registration_number": "RB/COT/24 B 12345",
+     *       "country": "BJ",
+     *       "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+     *       "representative_name": "Awa Koffi",
+     *       "tax_id": "3201234567890",
+     *       "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+     *       "submitted_at": "2026-06-03T09:00:00.000Z",
+     *       "reviewed_by": null,
+     *       "reviewed_at": null,
+     *       "rejection_reason": null,
+     *       "documents": [
+     *         {
+     *           "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+     *           "kind": "registration_certificate",
+     *           "content_type": "application/pdf",
+     *           "size_bytes": 284113,
+     *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+     *           "original_name": "rccm.pdf",
+     *           "created_at": "2026-06-03T09:00:00.000Z"
+     *         }
+     *       ]
+     *     }
+     */
+    KycSubmission: {
+      /** @enum {string} */
+      object: 'kyc_submission';
+      id: string;
+      merchant_id: string;
+      /** @enum {unknown} */
+      status: 'submitted' | 'validated' | 'rejected';
+      legal_name: string;
+      registration_number: string;
+      /** @enum {unknown} */
+      country: 'BJ' | 'TG' | 'CI';
+      address: string;
+      representative_name: string;
+      tax_id: string | null;
+      /** @description The dashboard user who submitted. */
+      submitted_by: string;
+      /** Format: date-time */
+      submitted_at: string;
+      reviewed_by: string | null;
+      reviewed_at: string | null;
+      rejection_reason: string | null;
+      documents: components['schemas']['KycDocument'][];
+    };
+    /** DashboardMerchantKyc */
+    DashboardMerchantKyc: {
+      /** @enum {string} */
+      object: 'merchant_kyc';
+      merchant_id: string;
+      /**
+       * @description pending (never submitted), submitted (under review), validated, rejected.
+       * @enum {unknown}
+       */
+      kyc_status: 'pending' | 'submitted' | 'validated' | 'rejected';
+      submission: components['schemas']['KycSubmission'] | null;
+    };
+    /** AdminKycSubmissionList */
+    AdminKycSubmissionList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['KycSubmission'][];
+      has_more: boolean;
+      next_cursor: string | null;
+    };
+    /** AdminKycRejectRequest */
+    AdminKycRejectRequest: {
+      /** @description Shown to the merchant and emailed to its owners. */
+      reason: string;
+    };
+    /**
+     * AdminMerchant
+     * @example {
+     *       "object": "merchant",
+     *       "id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+     *       "name": "Boulangerie Sainte-Rita",
+     *       "status": "active",
+     *       "kyc_status": "submitted",
+     *       "created_at": "2026-06-02T08:15:00.000Z",
+     *       "updated_at": "2026-06-03T09:00:00.000Z"
+     *     }
+     */
+    AdminMerchant: {
+      /** @enum {string} */
+      object: 'merchant';
+      id: string;
+      name: string;
+      /** @enum {unknown} */
+      status: 'active' | 'suspended';
+      /** @enum {unknown} */
+      kyc_status: 'pending' | 'submitted' | 'validated' | 'rejected';
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    /** AdminMerchantList */
+    AdminMerchantList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['AdminMerchant'][];
+    };
+    /** AdminMerchantStatusRequest */
+    AdminMerchantStatusRequest: {
+      /** @description Kept in the audit log. */
+      reason: string;
+    };
+    /** AdminDiscrepancyList */
+    AdminDiscrepancyList: {
+      /** @enum {string} */
+      object: 'list';
+      data: {
+        /** @enum {string} */
+        object: 'operator_discrepancy';
+        id: string;
+        merchant_id: string;
+        environment: string;
+        resource_type: string;
+        resource_id: string;
+        reference: string;
+        operator: string;
+        our_status: string;
+        operator_status: string;
+        operator_reference: string | null;
+        message: string | null;
+        /** Format: date-time */
+        created_at: string;
+        resolved_at: string | null;
+        resolution: string | null;
+      }[];
+    };
+    /** AdminOperatorList */
+    AdminOperatorList: {
+      /** @enum {string} */
+      object: 'list';
+      data: {
+        /** @enum {string} */
+        object: 'operator_health';
+        country: string;
+        operator: string;
+        name: string;
+        /** @enum {string} */
+        environment: 'test' | 'live';
+        /**
+         * @description unavailable also when no connector serves the operator (live without an operators-file entry).
+         * @enum {string}
+         */
+        health: 'available' | 'degraded' | 'unavailable';
+      }[];
     };
     /**
      * Account
@@ -5400,6 +5851,7 @@ export interface operations {
            *         "totp_enabled": false
            *       },
            *       "environment": "test",
+           *       "platform_admin": false,
            *       "memberships": [
            *         {
            *           "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
@@ -6059,6 +6511,88 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'last_owner';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardOverview: {
+    parameters: {
+      query?: {
+        /** @description How many days, today included (UTC). */
+        days?: number;
+      };
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "dashboard_overview",
+           *       "environment": "test",
+           *       "since": "2026-06-01T00:00:00.000Z",
+           *       "days": [
+           *         {
+           *           "day": "2026-06-01",
+           *           "currency": "XOF",
+           *           "count": 12,
+           *           "amount_minor": 4500000
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['DashboardOverview'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
             };
           };
         };
@@ -7207,6 +7741,1297 @@ export interface operations {
       };
     };
   };
+  dashboardGetKyc: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "merchant_kyc",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "kyc_status": "submitted",
+           *       "submission": {
+           *         "object": "kyc_submission",
+           *         "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+           *         "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *         "status": "submitted",
+           *         "legal_name": "Boulangerie Sainte-Rita SARL",
+           *         "registration_number": "RB/COT/24 B 12345",
+           *         "country": "BJ",
+           *         "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+           *         "representative_name": "Awa Koffi",
+           *         "tax_id": "3201234567890",
+           *         "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *         "submitted_at": "2026-06-03T09:00:00.000Z",
+           *         "reviewed_by": null,
+           *         "reviewed_at": null,
+           *         "rejection_reason": null,
+           *         "documents": [
+           *           {
+           *             "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+           *             "kind": "registration_certificate",
+           *             "content_type": "application/pdf",
+           *             "size_bytes": 284113,
+           *             "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           *             "original_name": "rccm.pdf",
+           *             "created_at": "2026-06-03T09:00:00.000Z"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['DashboardMerchantKyc'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardSubmitKyc: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "legal_name": "Boulangerie Sainte-Rita SARL",
+         *       "registration_number": "RB/COT/24 B 12345",
+         *       "country": "BJ",
+         *       "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+         *       "representative_name": "Awa Koffi",
+         *       "registration_certificate": "%PDF-1.7 … (the file’s bytes)",
+         *       "representative_id": "(the bytes of a PNG or JPEG scan)",
+         *       "proof_of_address": "%PDF-1.7 … (the file’s bytes)"
+         *     }
+         */
+        'multipart/form-data': {
+          legal_name: string;
+          /** @description RCCM or equivalent. */
+          registration_number: string;
+          /** @enum {string} */
+          country: 'BJ' | 'TG' | 'CI';
+          address: string;
+          representative_name: string;
+          /** @description Optional (IFU, NIF…). */
+          tax_id?: string;
+          /**
+           * Format: binary
+           * @description PDF, PNG or JPEG; at most KYC_MAX_DOCUMENT_BYTES (5 MB).
+           */
+          registration_certificate: string;
+          /** Format: binary */
+          representative_id: string;
+          /** Format: binary */
+          proof_of_address: string;
+          /**
+           * Format: binary
+           * @description Any other document (the field may repeat; 6 files at most in all).
+           */
+          other?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "merchant_kyc",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "kyc_status": "submitted",
+           *       "submission": {
+           *         "object": "kyc_submission",
+           *         "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+           *         "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *         "status": "submitted",
+           *         "legal_name": "Boulangerie Sainte-Rita SARL",
+           *         "registration_number": "RB/COT/24 B 12345",
+           *         "country": "BJ",
+           *         "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+           *         "representative_name": "Awa Koffi",
+           *         "tax_id": "3201234567890",
+           *         "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *         "submitted_at": "2026-06-03T09:00:00.000Z",
+           *         "reviewed_by": null,
+           *         "reviewed_at": null,
+           *         "rejection_reason": null,
+           *         "documents": [
+           *           {
+           *             "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+           *             "kind": "registration_certificate",
+           *             "content_type": "application/pdf",
+           *             "size_bytes": 284113,
+           *             "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           *             "original_name": "rccm.pdf",
+           *             "created_at": "2026-06-03T09:00:00.000Z"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['DashboardMerchantKyc'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`, `too_many_documents`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment' | 'too_many_documents';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `kyc_under_review`, `kyc_already_validated`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'kyc_under_review' | 'kyc_already_validated';
+            };
+          };
+        };
+      };
+      /** @description Payload Too Large. Codes: `payload_too_large`, `document_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'payload_too_large' | 'document_too_large';
+            };
+          };
+        };
+      };
+      /** @description Unsupported Media Type. Codes: `unsupported_media_type`, `unsupported_document_type`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unsupported_media_type' | 'unsupported_document_type';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminListKycSubmissions: {
+    parameters: {
+      query?: {
+        /** @description Only submissions in this status (submitted: those waiting for a review). */
+        status?: 'submitted' | 'validated' | 'rejected';
+        limit?: number;
+        /** @description The `next_cursor` of the previous page. */
+        starting_after?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "kyc_submission",
+           *           "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+           *           "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *           "status": "submitted",
+           *           "legal_name": "Boulangerie Sainte-Rita SARL",
+           *           "registration_number": "RB/COT/24 B 12345",
+           *           "country": "BJ",
+           *           "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+           *           "representative_name": "Awa Koffi",
+           *           "tax_id": "3201234567890",
+           *           "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *           "submitted_at": "2026-06-03T09:00:00.000Z",
+           *           "reviewed_by": null,
+           *           "reviewed_at": null,
+           *           "rejection_reason": null,
+           *           "documents": [
+           *             {
+           *               "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+           *               "kind": "registration_certificate",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 284113,
+           *               "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           *               "original_name": "rccm.pdf",
+           *               "created_at": "2026-06-03T09:00:00.000Z"
+           *             }
+           *           ]
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['AdminKycSubmissionList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminGetKycSubmission: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        submissionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "kyc_submission",
+           *       "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "status": "submitted",
+           *       "legal_name": "Boulangerie Sainte-Rita SARL",
+           *       "registration_number": "RB/COT/24 B 12345",
+           *       "country": "BJ",
+           *       "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+           *       "representative_name": "Awa Koffi",
+           *       "tax_id": "3201234567890",
+           *       "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "submitted_at": "2026-06-03T09:00:00.000Z",
+           *       "reviewed_by": null,
+           *       "reviewed_at": null,
+           *       "rejection_reason": null,
+           *       "documents": [
+           *         {
+           *           "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+           *           "kind": "registration_certificate",
+           *           "content_type": "application/pdf",
+           *           "size_bytes": 284113,
+           *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           *           "original_name": "rccm.pdf",
+           *           "created_at": "2026-06-03T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['KycSubmission'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminDownloadKycDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        submissionId: string;
+        documentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The document. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example (the file’s bytes) */
+          'application/pdf': string;
+          /** @example (the file’s bytes) */
+          'image/png': string;
+          /** @example (the file’s bytes) */
+          'image/jpeg': string;
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminApproveKycSubmission: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        submissionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "kyc_submission",
+           *       "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "status": "submitted",
+           *       "legal_name": "Boulangerie Sainte-Rita SARL",
+           *       "registration_number": "RB/COT/24 B 12345",
+           *       "country": "BJ",
+           *       "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+           *       "representative_name": "Awa Koffi",
+           *       "tax_id": "3201234567890",
+           *       "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "submitted_at": "2026-06-03T09:00:00.000Z",
+           *       "reviewed_by": null,
+           *       "reviewed_at": null,
+           *       "rejection_reason": null,
+           *       "documents": [
+           *         {
+           *           "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+           *           "kind": "registration_certificate",
+           *           "content_type": "application/pdf",
+           *           "size_bytes": 284113,
+           *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           *           "original_name": "rccm.pdf",
+           *           "created_at": "2026-06-03T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['KycSubmission'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `kyc_not_under_review`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'kyc_not_under_review';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminRejectKycSubmission: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        submissionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "reason": "The proof of address is older than three months."
+         *     }
+         */
+        'application/json': components['schemas']['AdminKycRejectRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "kyc_submission",
+           *       "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "status": "submitted",
+           *       "legal_name": "Boulangerie Sainte-Rita SARL",
+           *       "registration_number": "RB/COT/24 B 12345",
+           *       "country": "BJ",
+           *       "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+           *       "representative_name": "Awa Koffi",
+           *       "tax_id": "3201234567890",
+           *       "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "submitted_at": "2026-06-03T09:00:00.000Z",
+           *       "reviewed_by": null,
+           *       "reviewed_at": null,
+           *       "rejection_reason": null,
+           *       "documents": [
+           *         {
+           *           "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+           *           "kind": "registration_certificate",
+           *           "content_type": "application/pdf",
+           *           "size_bytes": 284113,
+           *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           *           "original_name": "rccm.pdf",
+           *           "created_at": "2026-06-03T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['KycSubmission'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `kyc_not_under_review`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'kyc_not_under_review';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminListMerchants: {
+    parameters: {
+      query?: {
+        status?: 'active' | 'suspended';
+        kyc_status?: 'pending' | 'submitted' | 'validated' | 'rejected';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "merchant",
+           *           "id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *           "name": "Boulangerie Sainte-Rita",
+           *           "status": "active",
+           *           "kyc_status": "submitted",
+           *           "created_at": "2026-06-02T08:15:00.000Z",
+           *           "updated_at": "2026-06-03T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['AdminMerchantList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminSuspendMerchant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "reason": "Chargebacks under investigation."
+         *     }
+         */
+        'application/json': components['schemas']['AdminMerchantStatusRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "merchant",
+           *       "id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "name": "Boulangerie Sainte-Rita",
+           *       "status": "active",
+           *       "kyc_status": "submitted",
+           *       "created_at": "2026-06-02T08:15:00.000Z",
+           *       "updated_at": "2026-06-03T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['AdminMerchant'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminReactivateMerchant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "reason": "Chargebacks under investigation."
+         *     }
+         */
+        'application/json': components['schemas']['AdminMerchantStatusRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "merchant",
+           *       "id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "name": "Boulangerie Sainte-Rita",
+           *       "status": "active",
+           *       "kyc_status": "submitted",
+           *       "created_at": "2026-06-02T08:15:00.000Z",
+           *       "updated_at": "2026-06-03T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['AdminMerchant'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminListDiscrepancies: {
+    parameters: {
+      query?: {
+        /** @description false: the resolved ones too. */
+        unresolved_only?: boolean;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "operator_discrepancy",
+           *           "id": "0193c5d2-0000-7000-8000-000000000001",
+           *           "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *           "environment": "live",
+           *           "resource_type": "payment",
+           *           "resource_id": "0193c5d2-0000-7000-8000-000000000002",
+           *           "reference": "order-1042",
+           *           "operator": "mtn",
+           *           "our_status": "expired",
+           *           "operator_status": "SUCCESSFUL",
+           *           "operator_reference": "MP240603.0900.A12345",
+           *           "message": null,
+           *           "created_at": "2026-06-03T09:00:00.000Z",
+           *           "resolved_at": null,
+           *           "resolution": null
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['AdminDiscrepancyList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminListOperators: {
+    parameters: {
+      query?: {
+        /** @description true: only the operators whose health is not `available`. */
+        failing?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "operator_health",
+           *           "country": "BJ",
+           *           "operator": "mtn",
+           *           "name": "MTN MoMo",
+           *           "environment": "live",
+           *           "health": "unavailable"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['AdminOperatorList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+    };
+  };
   getAccount: {
     parameters: {
       query?: never;
@@ -7239,7 +9064,7 @@ export interface operations {
           'application/json': components['schemas']['Account'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7248,7 +9073,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
@@ -7321,7 +9146,7 @@ export interface operations {
           'application/json': components['schemas']['OperatorCatalog'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7330,12 +9155,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7344,7 +9169,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -7443,7 +9268,7 @@ export interface operations {
           'application/json': components['schemas']['PaymentList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7452,12 +9277,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7466,12 +9291,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7480,7 +9305,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -7579,7 +9404,7 @@ export interface operations {
           'application/json': components['schemas']['Payment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `unsupported_currency`, `amount_too_low`, `amount_too_high`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `unsupported_currency`, `amount_too_low`, `amount_too_high`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7597,12 +9422,13 @@ export interface operations {
                 | 'amount_too_low'
                 | 'amount_too_high'
                 | 'missing_idempotency_key'
-                | 'invalid_idempotency_key';
+                | 'invalid_idempotency_key'
+                | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7611,12 +9437,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7625,7 +9451,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'account_inactive';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -7761,7 +9587,7 @@ export interface operations {
           'application/json': components['schemas']['Payment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7770,12 +9596,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7784,12 +9610,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7798,7 +9624,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -7929,7 +9755,7 @@ export interface operations {
           'application/json': components['schemas']['Payment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_otp`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_otp`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7938,12 +9764,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_otp';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_otp' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7952,12 +9778,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7966,7 +9792,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -8107,7 +9933,7 @@ export interface operations {
           'application/json': components['schemas']['Payment'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8116,12 +9942,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8130,7 +9956,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -8248,7 +10074,7 @@ export interface operations {
           'application/json': components['schemas']['Payment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `amount_too_low`, `amount_too_high`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `amount_too_low`, `amount_too_high`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8257,12 +10083,20 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_operator' | 'invalid_phone' | 'amount_too_low' | 'amount_too_high' | 'invalid_idempotency_key';
+              code?:
+                | 'validation_error'
+                | 'invalid_json'
+                | 'invalid_operator'
+                | 'invalid_phone'
+                | 'amount_too_low'
+                | 'amount_too_high'
+                | 'invalid_idempotency_key'
+                | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8271,12 +10105,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `sandbox_only`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `sandbox_only`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8285,7 +10119,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'sandbox_only';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'sandbox_only' | 'insufficient_role';
             };
           };
         };
@@ -8416,7 +10250,7 @@ export interface operations {
           'application/json': components['schemas']['RefundList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8425,12 +10259,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8439,12 +10273,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8453,7 +10287,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -8540,7 +10374,7 @@ export interface operations {
           'application/json': components['schemas']['Refund'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `missing_idempotency_key`, `invalid_idempotency_key`, `refund_not_supported`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `missing_idempotency_key`, `invalid_idempotency_key`, `refund_not_supported`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8549,12 +10383,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'missing_idempotency_key' | 'invalid_idempotency_key' | 'refund_not_supported';
+              code?: 'validation_error' | 'invalid_json' | 'missing_idempotency_key' | 'invalid_idempotency_key' | 'refund_not_supported' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8563,12 +10397,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8577,7 +10411,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -8708,7 +10542,7 @@ export interface operations {
           'application/json': components['schemas']['Refund'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8717,12 +10551,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8731,7 +10565,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -8806,7 +10640,7 @@ export interface operations {
           'application/json': components['schemas']['LegacyOperatorCatalog'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8814,11 +10648,11 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'unauthenticated';
+            code?: 'unauthenticated' | 'invalid_session';
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8826,7 +10660,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'insufficient_scope' | 'merchant_not_found';
+            code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
           };
         };
       };
@@ -8925,7 +10759,7 @@ export interface operations {
           'application/json': components['schemas']['LegacyPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `unsupported_currency`, `amount_too_low`, `amount_too_high`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `unsupported_currency`, `amount_too_low`, `amount_too_high`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8942,12 +10776,13 @@ export interface operations {
                   | 'unsupported_currency'
                   | 'amount_too_low'
                   | 'amount_too_high'
-                  | 'invalid_idempotency_key';
+                  | 'invalid_idempotency_key'
+                  | 'invalid_environment';
               })
             | components['schemas']['LegacyValidationError'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8955,11 +10790,11 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'unauthenticated';
+            code?: 'unauthenticated' | 'invalid_session';
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8967,7 +10802,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'insufficient_scope' | 'merchant_not_found' | 'account_inactive';
+            code?: 'insufficient_scope' | 'merchant_not_found' | 'account_inactive' | 'insufficient_role';
           };
         };
       };
@@ -9070,7 +10905,7 @@ export interface operations {
           'application/json': components['schemas']['LegacyPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_otp`, `payment_not_confirmable`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_otp`, `payment_not_confirmable`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9079,12 +10914,12 @@ export interface operations {
           'application/json':
             | (components['schemas']['LegacyError'] & {
                 /** @enum {string} */
-                code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_otp' | 'payment_not_confirmable';
+                code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_otp' | 'payment_not_confirmable' | 'invalid_environment';
               })
             | components['schemas']['LegacyValidationError'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9092,11 +10927,11 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'unauthenticated';
+            code?: 'unauthenticated' | 'invalid_session';
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9104,7 +10939,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'insufficient_scope' | 'merchant_not_found';
+            code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
           };
         };
       };
@@ -9211,7 +11046,7 @@ export interface operations {
           'application/json': components['schemas']['LegacyPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9220,12 +11055,12 @@ export interface operations {
           'application/json':
             | (components['schemas']['LegacyError'] & {
                 /** @enum {string} */
-                code?: 'validation_error';
+                code?: 'validation_error' | 'invalid_environment';
               })
             | components['schemas']['LegacyValidationError'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9233,11 +11068,11 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'unauthenticated';
+            code?: 'unauthenticated' | 'invalid_session';
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9245,7 +11080,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'insufficient_scope' | 'merchant_not_found';
+            code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
           };
         };
       };
@@ -9358,7 +11193,7 @@ export interface operations {
           'application/json': components['schemas']['PayoutOperatorCatalog'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9367,12 +11202,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9381,7 +11216,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -9466,7 +11301,7 @@ export interface operations {
           'application/json': components['schemas']['PayoutList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9475,12 +11310,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9489,12 +11324,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9503,7 +11338,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -9587,7 +11422,7 @@ export interface operations {
           'application/json': components['schemas']['Payout'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `amount_too_low`, `amount_too_high`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `amount_too_low`, `amount_too_high`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9604,12 +11439,13 @@ export interface operations {
                 | 'amount_too_low'
                 | 'amount_too_high'
                 | 'missing_idempotency_key'
-                | 'invalid_idempotency_key';
+                | 'invalid_idempotency_key'
+                | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9618,12 +11454,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9632,7 +11468,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -9758,7 +11594,7 @@ export interface operations {
           'application/json': components['schemas']['Payout'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9767,12 +11603,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9781,12 +11617,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9795,7 +11631,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -9901,7 +11737,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPaymentList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9910,12 +11746,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9924,12 +11760,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9938,7 +11774,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -10062,7 +11898,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10071,12 +11907,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'missing_idempotency_key' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'invalid_json' | 'missing_idempotency_key' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10085,12 +11921,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10099,7 +11935,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -10263,7 +12099,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10272,12 +12108,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'missing_idempotency_key' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'missing_idempotency_key' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10286,12 +12122,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10300,7 +12136,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -10455,7 +12291,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10464,12 +12300,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'missing_idempotency_key' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'missing_idempotency_key' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10478,12 +12314,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10492,7 +12328,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -10633,7 +12469,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10642,12 +12478,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10656,12 +12492,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10670,7 +12506,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -10744,7 +12580,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10753,12 +12589,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10767,12 +12603,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10781,7 +12617,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -10877,7 +12713,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10886,12 +12722,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10900,12 +12736,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10914,7 +12750,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -11010,7 +12846,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPaymentItemList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11019,12 +12855,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11033,12 +12869,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11047,7 +12883,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -11113,7 +12949,7 @@ export interface operations {
           'application/json': components['schemas']['Balance'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11122,12 +12958,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11136,7 +12972,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -11228,7 +13064,7 @@ export interface operations {
           'application/json': components['schemas']['BalanceTransactionList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11237,12 +13073,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11251,12 +13087,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11265,7 +13101,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -11344,7 +13180,7 @@ export interface operations {
           'application/json': components['schemas']['TransferList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11353,12 +13189,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11367,12 +13203,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11381,7 +13217,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -11459,7 +13295,7 @@ export interface operations {
           'application/json': components['schemas']['Transfer'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `unsupported_currency`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `unsupported_currency`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11468,12 +13304,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'unsupported_currency' | 'missing_idempotency_key' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'invalid_json' | 'unsupported_currency' | 'missing_idempotency_key' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11482,12 +13318,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11496,7 +13332,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -11593,7 +13429,7 @@ export interface operations {
           'application/json': components['schemas']['Transfer'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11602,12 +13438,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11616,12 +13452,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11630,7 +13466,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -11745,7 +13581,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11754,12 +13590,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11768,12 +13604,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11782,7 +13618,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -11882,7 +13718,7 @@ export interface operations {
           'application/json': components['schemas']['Settlement'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `amount_too_low`, `amount_too_high`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `amount_too_low`, `amount_too_high`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11899,12 +13735,13 @@ export interface operations {
                 | 'amount_too_low'
                 | 'amount_too_high'
                 | 'missing_idempotency_key'
-                | 'invalid_idempotency_key';
+                | 'invalid_idempotency_key'
+                | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11913,12 +13750,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11927,7 +13764,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -12054,7 +13891,7 @@ export interface operations {
           'application/json': components['schemas']['Settlement'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12063,12 +13900,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12077,12 +13914,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12091,7 +13928,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12180,7 +14017,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementStatement'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12189,12 +14026,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12203,12 +14040,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12217,7 +14054,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12278,7 +14115,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12287,12 +14124,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12301,12 +14138,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12315,7 +14152,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12410,7 +14247,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementAccountList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12419,12 +14256,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12433,12 +14270,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12447,7 +14284,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12517,7 +14354,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementAccount'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `invalid_idempotency_key`, `invalid_iban`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `invalid_idempotency_key`, `invalid_iban`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12526,12 +14363,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_operator' | 'invalid_phone' | 'invalid_idempotency_key' | 'invalid_iban';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_operator' | 'invalid_phone' | 'invalid_idempotency_key' | 'invalid_iban' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12540,12 +14377,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12554,7 +14391,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12647,7 +14484,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementAccount'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12656,12 +14493,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12670,12 +14507,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12684,7 +14521,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12763,7 +14600,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementAccount'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12772,12 +14609,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12786,12 +14623,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12800,7 +14637,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12884,7 +14721,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementAccount'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `invalid_iban`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `invalid_iban`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12893,12 +14730,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_operator' | 'invalid_phone' | 'invalid_iban';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_operator' | 'invalid_phone' | 'invalid_iban' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12907,12 +14744,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12921,7 +14758,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13013,7 +14850,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementScheduleList'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13022,12 +14859,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13036,7 +14873,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13095,7 +14932,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementSchedule'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `unsupported_currency`. */
+      /** @description Bad Request. Codes: `validation_error`, `unsupported_currency`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13104,12 +14941,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'unsupported_currency';
+              code?: 'validation_error' | 'unsupported_currency' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13118,12 +14955,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13132,7 +14969,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13204,7 +15041,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementSchedule'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `unsupported_currency`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `unsupported_currency`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13213,12 +15050,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'unsupported_currency';
+              code?: 'validation_error' | 'invalid_json' | 'unsupported_currency' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13227,12 +15064,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13241,7 +15078,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13333,7 +15170,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13342,12 +15179,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13356,12 +15193,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13370,7 +15207,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13420,7 +15257,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13429,12 +15266,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13443,12 +15280,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13457,7 +15294,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13505,7 +15342,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13514,12 +15351,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13528,12 +15365,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13542,7 +15379,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13595,7 +15432,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13604,12 +15441,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13618,12 +15455,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13632,7 +15469,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13709,7 +15546,7 @@ export interface operations {
           'application/json': components['schemas']['OperatorPrediction'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13718,12 +15555,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13732,7 +15569,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
@@ -13785,7 +15622,7 @@ export interface operations {
           'text/event-stream': string;
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13794,12 +15631,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13808,12 +15645,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13822,7 +15659,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13876,7 +15713,7 @@ export interface operations {
           'application/json': components['schemas']['Event'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13885,12 +15722,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13899,7 +15736,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13986,7 +15823,7 @@ export interface operations {
           'application/json': components['schemas']['EventList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13995,12 +15832,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14009,12 +15846,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14023,7 +15860,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14101,7 +15938,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14110,12 +15947,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14124,12 +15961,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14138,7 +15975,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14227,7 +16064,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpointList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14236,12 +16073,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14250,12 +16087,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14264,7 +16101,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14341,7 +16178,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14350,12 +16187,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14364,12 +16201,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14378,7 +16215,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14468,7 +16305,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14477,12 +16314,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14491,7 +16328,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14553,7 +16390,7 @@ export interface operations {
           'application/json': components['schemas']['DeletedWebhookEndpoint'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14562,12 +16399,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14576,7 +16413,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14661,7 +16498,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14670,12 +16507,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14684,12 +16521,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14698,7 +16535,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14761,7 +16598,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpointSecret'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14770,12 +16607,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14784,7 +16621,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14872,7 +16709,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14881,12 +16718,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14895,12 +16732,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14909,7 +16746,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14997,7 +16834,7 @@ export interface operations {
           'application/json': components['schemas']['DeliveryList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15006,12 +16843,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15020,12 +16857,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15034,7 +16871,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -15094,7 +16931,7 @@ export interface operations {
           'application/json': components['schemas']['CallbackSecret'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15103,12 +16940,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15117,7 +16954,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };

@@ -94,6 +94,14 @@ export type AuditAction =
   | 'webhook_endpoint.updated'
   | 'webhook_endpoint.secret_rotated'
   | 'event.resent'
+  | 'kyc.submitted'
+  | 'kyc.validated'
+  | 'kyc.rejected'
+  | 'admin.granted'
+  | 'admin.revoked'
+  | 'admin.kyc_document_downloaded'
+  | 'admin.merchant_suspended'
+  | 'admin.merchant_reactivated'
   | 'webhook_endpoint.test_event_sent'
   /** A dashboard session's call on the merchant API (http/plugins/session-audit.ts): `api.` and the operation's id in snake_case. */
   | `api.${string}`;

@@ -11,6 +11,8 @@ import { errorResponses } from '../shared/error-schemas.js';
 import type { DestinationUrlCheck } from '../shared/url-policy.js';
 import { callerOf, installDashboardContext, originOf } from './dashboard-context.js';
 import { developerRoutes } from './developer-routes.js';
+import { kycRoutes, type KycRoutesOptions } from './kyc-routes.js';
+import type { PlatformAdmins } from '../../core/admin/platform-admins.js';
 import { overviewRoutes } from './overview-routes.js';
 import type { DashboardOverview } from '../../core/dashboard/dashboard-overview.js';
 import {
@@ -60,6 +62,10 @@ export interface DashboardRoutesOptions {
   authPerMinute: number;
   redisUrl?: string;
   clock: Clock;
+  /** GET /me tells whether the user is a platform administrator. */
+  platformAdmins: PlatformAdmins;
+  /** The KYC section. */
+  kyc: Omit<KycRoutesOptions, 'dashboard'>;
 }
 
 const tags = ['dashboard'];
@@ -340,6 +346,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
       return {
         user: userToWire(caller.user),
         environment: request.dashboardEnvironment,
+        platform_admin: await options.platformAdmins.isAdmin(caller.user.id),
         memberships: caller.memberships.map((m) => ({ merchant_id: m.merchantId, merchant_name: m.merchantName, role: m.role, permissions: actionsOf(m.role) })),
       };
     },
@@ -485,4 +492,5 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
   await app.register(overviewRoutes, { dashboard, overview: options.overview });
   // Last, so the document lists the developers section after the account and team routes.
   await app.register(developerRoutes, { dashboard, developers: options.developers, destinationUrls: options.destinationUrls, serverSecret: options.serverSecret });
+  await app.register(kycRoutes, { dashboard, ...options.kyc });
 };

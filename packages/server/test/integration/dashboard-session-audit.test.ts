@@ -142,6 +142,19 @@ for (const target of testDatabases()) {
       assert.equal(rows[4]!.target, `POST /api/v1/collect/payments/${payment.id}/refunds -> 201 (test)`);
     });
 
+    it('records a session reading an endpoint’s signing secret', async () => {
+      const owner = await newOwner(call, dataDir);
+      const endpoint = await asSession('POST', '/webhook-endpoints', owner.access, owner.merchantId, { url: 'https://hooks.example.com/secret' });
+      assert.equal(endpoint.statusCode, 201, endpoint.body);
+      const secret = await asSession('GET', `/webhook-endpoints/${endpoint.json().id}/secret`, owner.access, owner.merchantId);
+      assert.equal(secret.statusCode, 200, secret.body);
+      const rows = await apiRows(owner, 2);
+      assert.deepEqual(
+        rows.map((row) => row.action),
+        ['api.get_webhook_endpoint_secret', 'api.create_webhook_endpoint'],
+      );
+    });
+
     it('records nothing for an API key’s calls, nor for a call the role refuses', async () => {
       const owner = await newOwner(call, dataDir);
       const key = (await call('POST', `/merchants/${owner.merchantId}/keys`, owner.access, {})).json().secret as string;

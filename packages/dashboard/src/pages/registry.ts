@@ -20,6 +20,11 @@ import { SettlementDetailPage, SettlementsPage } from './settlements/settlements
 import { TransfersPage } from './transfers/transfers-page.js';
 import { RefundsPage } from './refunds/refunds-page.js';
 import { TeamPage } from './account/team-page.js';
+import { AuditLogPage } from './audit/audit-log-page.js';
+import { ApiKeysPage } from './developers/api-keys-page.js';
+import { WebhookEndpointPage } from './developers/webhook-endpoint-page.js';
+import { WebhooksPage } from './developers/webhooks-page.js';
+import { ExportsPage } from './exports/exports-page.js';
 import { KycPage } from './kyc/kyc-page.js';
 import { KycReviewPage } from './admin/kyc-review-page.js';
 import { KycSubmissionPage } from './admin/kyc-submission-page.js';
@@ -57,6 +62,11 @@ export const pages: PageEntry[] = [
   { path: '/dashboard/settlements', component: SettlementsPage, menu: { section: 'money', fr: 'Règlements', en: 'Settlements' } },
   { path: '/dashboard/settlements/:id', component: SettlementDetailPage },
   { path: '/dashboard/transfers', component: TransfersPage, menu: { section: 'money', fr: 'Transferts', en: 'Transfers' } },
+  { path: '/dashboard/exports', component: ExportsPage, menu: { section: 'money', fr: 'Exports', en: 'Exports' } },
+  { path: '/dashboard/developers/keys', component: ApiKeysPage, menu: { section: 'developers', fr: 'Clés d’API', en: 'API keys' } },
+  { path: '/dashboard/developers/webhooks', component: WebhooksPage, menu: { section: 'developers', fr: 'Webhooks', en: 'Webhooks' } },
+  { path: '/dashboard/developers/webhooks/:id', component: WebhookEndpointPage },
+  { path: '/dashboard/audit-log', component: AuditLogPage, menu: { section: 'account', fr: 'Journal d’audit', en: 'Audit log' }, needs: 'team.manage' },
   { path: '/dashboard/team', component: TeamPage, menu: { section: 'account', fr: 'Équipe', en: 'Team' } },
   { path: '/dashboard/security', component: SecurityPage, menu: { section: 'account', fr: 'Sécurité', en: 'Security' } },
   { path: '/dashboard/kyc', component: KycPage, menu: { section: 'account', fr: 'Dossier KYC', en: 'KYC' } },

@@ -101,7 +101,10 @@ export type AuditAction =
   | 'admin.revoked'
   | 'admin.kyc_document_downloaded'
   | 'admin.merchant_suspended'
-  | 'admin.merchant_reactivated';
+  | 'admin.merchant_reactivated'
+  | 'webhook_endpoint.test_event_sent'
+  /** A dashboard session's call on the merchant API (http/plugins/session-audit.ts): `api.` and the operation's id in snake_case. */
+  | `api.${string}`;
 
 /** Where a request came from, for the audit log and the refresh token's record. */
 export interface RequestOrigin {

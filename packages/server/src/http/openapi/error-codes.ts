@@ -55,6 +55,7 @@ const developerWrites = [
   'dashboardUpdateWebhookEndpoint',
   'dashboardRotateWebhookEndpointSecret',
   'dashboardResendEvent',
+  'dashboardSendTestEvent',
 ];
 const dashboardLists = ['dashboardListWebhookEndpoints', 'dashboardListWebhookDeliveries', 'dashboardListAuditLog'];
 const kycSubmission = ['dashboardSubmitKyc'];
@@ -90,7 +91,8 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   idempotency_key_reused: withIdempotency,
   idempotency_request_in_progress: withIdempotency,
   // A settlement names its account in the body: an unknown one is 404 like a path's.
-  not_found: (route) => route.hasPathParameters || operations(...confirmation, ...settlementCreation)(route),
+  // exportBatchLines: its batch_id names a batch (in the query, not the path).
+  not_found: (route) => route.hasPathParameters || operations(...confirmation, ...settlementCreation, 'exportBatchLines')(route),
   kyc_required: operations('dashboardCreateApiKey', ...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
   account_inactive: operations(...creation, ...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
   unsupported_currency: operations(...creation, ...transferCreation, ...scheduleRead, ...scheduleChange),

@@ -23,17 +23,20 @@ export function BarChart({ bars, title }: { bars: Bar[]; title: string }) {
         })}
       </svg>
       <figcaption>{title}</figcaption>
-      <table class="visually-hidden">
-        <caption>{title}</caption>
-        <tbody>
-          {bars.map((bar) => (
-            <tr>
-              <th scope="row">{bar.label}</th>
-              <td>{bar.text}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {/* A table ignores width: 1px, so the wrapper is what is hidden (else it widens the page). */}
+      <div class="visually-hidden">
+        <table>
+          <caption>{title}</caption>
+          <tbody>
+            {bars.map((bar) => (
+              <tr>
+                <th scope="row">{bar.label}</th>
+                <td>{bar.text}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -507,6 +507,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/dashboard/merchants/{merchantId}/events/{eventId}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Where one event went: its deliveries (one per destination) with every try
+     * @description Oldest first. An event of another merchant or environment has none here (an empty list).
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['dashboardListEventDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/dashboard/merchants/{merchantId}/webhook-endpoints/{id}/test-event': {
     parameters: {
       query?: never;
@@ -3321,6 +3343,12 @@ export interface components {
       next_cursor: string | null;
       /** @description Pass as ending_before, with the same filters, for the objects before this page in this list's order. Null on a first page (no cursor), when has_more is false after a read with ending_before, or when the page is empty. */
       previous_cursor: string | null;
+    };
+    /** DashboardEventDeliveries */
+    DashboardEventDeliveries: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['Delivery'][];
     };
     /**
      * DashboardTestEventRequest
@@ -7426,6 +7454,94 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardListEventDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+        eventId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "webhook_delivery",
+           *           "id": "0193a801-4d5e-7f60-8b7c-8d9e0f1a2b3c",
+           *           "event_id": "0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52",
+           *           "endpoint_id": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+           *           "destination": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+           *           "url": "https://shop.example.com/akwe/webhooks",
+           *           "status": "succeeded",
+           *           "attempts": 1,
+           *           "next_attempt_at": "2026-06-01T09:30:02.000Z",
+           *           "last_status_code": 200,
+           *           "last_error": null,
+           *           "succeeded_at": "2026-06-01T09:30:02.000Z",
+           *           "created_at": "2026-06-01T09:30:01.000Z",
+           *           "updated_at": "2026-06-01T09:30:02.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['DashboardEventDeliveries'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };

@@ -81,6 +81,8 @@ describe('merchant dashboard in Chromium (SQLite)', { skip: browserSkip }, () =>
     await page.getByRole('link', { name: 'CMD-1001' }).click();
     await page.getByRole('heading', { name: 'Paiement CMD-1001' }).waitFor();
     await page.getByText('collect.payment.completed').first().waitFor();
+    await page.locator('li', { hasText: 'collect.payment.completed' }).getByText('Livraisons').click();
+    await page.getByText('Envoyé à aucun point de terminaison.').waitFor();
     await page.getByLabel('Montant à rembourser').fill('5000');
     await page.getByRole('button', { name: 'Rembourser' }).click();
     await page.getByText(/Rembourser 5\s000\sF\s?CFA au client/).waitFor();

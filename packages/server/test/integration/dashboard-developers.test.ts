@@ -205,6 +205,18 @@ for (const target of testDatabases()) {
         assert.equal(delivery.status, 'succeeded');
         assert.equal(delivery.attempts_log[0].status_code, 200);
 
+        // The same delivery from the event's side (the payment page shows where each event went).
+        const ofEvent = await call('GET', `/merchants/${owner.merchantId}/events/${event.id}/deliveries`, viewer.access);
+        assert.equal(ofEvent.statusCode, 200, ofEvent.body);
+        assert.deepEqual(
+          ofEvent.json().data.map((d: { id: string; attempts_log: unknown[] }) => [d.id, d.attempts_log.length]),
+          [[delivery.id, 1]],
+        );
+        assert.deepEqual((await call('GET', `/merchants/${owner.merchantId}/events/${event.id}/deliveries`, viewer.access, undefined, 'live')).json().data, [], 'not in live');
+        const stranger = await newOwner();
+        assert.equal((await call('GET', `/merchants/${owner.merchantId}/events/${event.id}/deliveries`, stranger.access)).statusCode, 404);
+        assert.deepEqual((await call('GET', `/merchants/${stranger.merchantId}/events/${event.id}/deliveries`, stranger.access)).json().data, [], 'another merchant’s event');
+
         const listed = await call('GET', `/merchants/${owner.merchantId}/webhook-endpoints`, viewer.access);
         assert.equal(listed.statusCode, 200);
         assert.deepEqual(

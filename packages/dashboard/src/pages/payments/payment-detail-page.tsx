@@ -113,7 +113,6 @@ export function PaymentDetailPage({ params }: { params: Record<string, string> }
         ) : null}
       </section>
       <EventTimeline reference={p.reference} title={t('timeline')} empty={t('no_events')} />
-      <p class="muted">{t('deliveries')}</p>
     </Page>
   );
 }

@@ -19,7 +19,6 @@ export const paymentTexts = defineTexts(
     refund_question: 'Rembourser {amount} au client ? Cette action ne peut pas être annulée.',
     refund_done: 'Remboursement demandé.',
     no_events: 'Aucun événement.',
-    deliveries: 'Livraisons des webhooks : voir Développeurs › Webhooks.',
     description: 'Description',
   },
   {
@@ -40,7 +39,6 @@ export const paymentTexts = defineTexts(
     refund_question: 'Refund {amount} to the customer? This cannot be undone.',
     refund_done: 'Refund requested.',
     no_events: 'No events.',
-    deliveries: 'Webhook deliveries: see Developers › Webhooks.',
     description: 'Description',
   },
 );

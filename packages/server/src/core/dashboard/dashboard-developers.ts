@@ -96,6 +96,10 @@ export class DashboardDevelopers {
     return endpoint;
   }
 
+  deliveriesOfEvent(caller: MemberCaller, environment: Environment, eventId: string) {
+    return this.deps.webhooks.deliveriesOfEvent(scopeOf(caller, environment), eventId);
+  }
+
   listDeliveries(caller: MemberCaller, environment: Environment, endpointId: string, page: PageRequest) {
     return this.deps.webhooks.listDeliveries(scopeOf(caller, environment), endpointId, page);
   }

@@ -189,6 +189,11 @@ export class WebhookService {
     return deliveries;
   }
 
+  /** Where one event went: its deliveries with every try. Another scope's event has none here. */
+  deliveriesOfEvent(scope: TenantScope, eventId: string) {
+    return this.deps.store.deliveriesOfEvent(scope, eventId);
+  }
+
   listDeliveries(scope: TenantScope, endpointId: string, page: PageRequest) {
     return this.getEndpoint(scope, endpointId).then(() => this.deps.store.listDeliveries(scope, endpointId, page));
   }

@@ -110,6 +110,8 @@ export interface WebhookStore {
     claimFor?: (deliveries: WebhookDelivery[]) => ClaimWrite | undefined,
   ): Promise<WebhookDelivery[]>;
   listDeliveries(scope: TenantScope, endpointId: string, page: PageRequest): Promise<Page<WebhookDelivery & { attemptsLog: DeliveryAttempt[] }>>;
+  /** One event's deliveries in the scope (one per destination), oldest first, with their tries. */
+  deliveriesOfEvent(scope: TenantScope, eventId: string): Promise<(WebhookDelivery & { attemptsLog: DeliveryAttempt[] })[]>;
   listEvents(scope: TenantScope, filters: EventFilters, page: PageRequest): Promise<Page<StoredEvent>>;
   /** Up to `limit` of the scope's events with an id greater than `afterId`, oldest first (the event stream). */
   eventsAfter(scope: TenantScope, afterId: string, limit: number): Promise<StoredEvent[]>;

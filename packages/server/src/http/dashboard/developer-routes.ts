@@ -263,6 +263,27 @@ export const developerRoutes: FastifyPluginAsyncTypebox<DeveloperRoutesOptions> 
     },
   );
 
+  app.get(
+    '/merchants/:merchantId/events/:eventId/deliveries',
+    {
+      config,
+      schema: {
+        tags,
+        security: session,
+        operationId: 'dashboardListEventDeliveries',
+        summary: 'Where one event went: its deliveries (one per destination) with every try',
+        description: 'Oldest first. An event of another merchant or environment has none here (an empty list).',
+        params: EventParams,
+        response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(DeliveryObject) }, { title: 'DashboardEventDeliveries' }), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const caller = await acting(request, 'read');
+      const deliveries = await developers.deliveriesOfEvent(caller, request.dashboardEnvironment, request.params.eventId);
+      return { object: 'list' as const, data: deliveries.map((d) => deliveryToWire(d)) };
+    },
+  );
+
   app.post(
     '/merchants/:merchantId/webhook-endpoints/:id/test-event',
     {

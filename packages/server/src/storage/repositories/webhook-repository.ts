@@ -427,6 +427,16 @@ export class WebhookRepository implements WebhookStore {
     return mapPage(deliveries, (delivery) => ({ ...delivery, attemptsLog: attempts.filter((a) => a.deliveryId === delivery.id) }));
   }
 
+  async deliveriesOfEvent(scope: TenantScope, eventId: string): Promise<(WebhookDelivery & { attemptsLog: DeliveryAttempt[] })[]> {
+    const rows = await listRows(this.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId), { scope })
+      .query.orderBy('id')
+      .execute();
+    const deliveries = rows.map(deliveryFromRow);
+    const ids = deliveries.map((d) => d.id);
+    const attempts = ids.length === 0 ? [] : (await this.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', ids).orderBy('id').execute()).map(attemptFromRow);
+    return deliveries.map((delivery) => ({ ...delivery, attemptsLog: attempts.filter((a) => a.deliveryId === delivery.id) }));
+  }
+
   async listEvents(scope: TenantScope, filters: EventFilters, page: PageRequest): Promise<Page<StoredEvent>> {
     return listPage({ all: eventListRows(this.db, scope, {}), filtered: eventListRows(this.db, scope, filters) }, page, eventFromRow);
   }

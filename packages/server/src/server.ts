@@ -153,6 +153,8 @@ async function announceDemoMerchant(config: Config, services: Services, announce
       '',
       `Try: curl -H "Authorization: Bearer ${demo.testKey}" ${config.publicUrl}/api/v1/collect/payments/operators/`,
       '',
+      `The dashboard: ${config.publicUrl}/dashboard (sign up; without SMTP_URL, emails are files in ${config.dataDir}/mailbox/).`,
+      '',
     ].join('\n'),
   );
 }

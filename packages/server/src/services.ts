@@ -61,6 +61,8 @@ import type { Mailer } from './core/dashboard/mailer.js';
 import { SessionTokens } from './core/dashboard/session-tokens.js';
 import { SIGN_IN_THROTTLE_RULES, SignInThrottle } from './core/dashboard/sign-in-throttle.js';
 import { DashboardRepository } from './storage/repositories/dashboard-repository.js';
+import { ApprovalService } from './core/approvals/approval-service.js';
+import { ApprovalRepository } from './storage/repositories/approval-repository.js';
 
 export interface Services {
   database: AkweDatabase;
@@ -101,6 +103,8 @@ export interface Services {
   dashboard: DashboardService;
   /** The dashboard's developers section: API keys, webhook endpoints, the audit log. */
   dashboardDevelopers: DashboardDevelopers;
+  /** Maker-checker for live money-out submitted from the dashboard. */
+  approvals: ApprovalService;
 }
 
 export function createServices(options: {
@@ -215,7 +219,7 @@ export function createServices(options: {
     newId: ids,
     pageSize: options.exportPageSize,
   });
-  const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics' | 'dashboard' | 'dashboardDevelopers'> = {
+  const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics' | 'dashboard' | 'dashboardDevelopers' | 'approvals'> = {
     database: options.database,
     catalog: options.catalog,
     clock,
@@ -289,5 +293,14 @@ export function createServices(options: {
     publicUrl: options.publicUrl ?? 'http://localhost:8080',
   });
   const dashboardDevelopers = new DashboardDevelopers({ store: dashboardStore, merchants, webhooks: services.webhooks, clock, newId: ids });
-  return { ...services, checkout, serverSecret, metrics, dashboard, dashboardDevelopers };
+  const approvals = new ApprovalService({
+    store: new ApprovalRepository(db),
+    audit: dashboardStore,
+    payouts,
+    bulk: services.bulk,
+    merchants,
+    clock,
+    newId: ids,
+  });
+  return { ...services, checkout, serverSecret, metrics, dashboard, dashboardDevelopers, approvals };
 }

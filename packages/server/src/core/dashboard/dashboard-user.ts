@@ -93,7 +93,13 @@ export type AuditAction =
   | 'webhook_endpoint.created'
   | 'webhook_endpoint.updated'
   | 'webhook_endpoint.secret_rotated'
-  | 'event.resent';
+  | 'event.resent'
+  | 'approval_policy.changed'
+  | 'approval.submitted'
+  | 'approval.approved'
+  | 'approval.rejected'
+  | 'approval.executed'
+  | 'approval.failed';
 
 /** Where a request came from, for the audit log and the refresh token's record. */
 export interface RequestOrigin {

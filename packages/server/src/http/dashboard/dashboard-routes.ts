@@ -11,6 +11,8 @@ import { errorResponses } from '../shared/error-schemas.js';
 import type { DestinationUrlCheck } from '../shared/url-policy.js';
 import { callerOf, installDashboardContext, originOf } from './dashboard-context.js';
 import { developerRoutes } from './developer-routes.js';
+import { approvalRoutes } from './approval-routes.js';
+import type { ApprovalService } from '../../core/approvals/approval-service.js';
 import {
   Accepted,
   AcceptInvitationBody,
@@ -47,6 +49,8 @@ export interface DashboardRoutesOptions {
   dashboard: DashboardService;
   /** The developers section: API keys, webhook endpoints, the audit log. */
   developers: DashboardDevelopers;
+  /** Maker-checker approvals of live money-out. */
+  approvals: ApprovalService;
   /** Where a webhook endpoint may point (http/shared/url-policy.ts). */
   destinationUrls: DestinationUrlCheck;
   serverSecret: () => string;
@@ -480,4 +484,5 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
 
   // Last, so the document lists the developers section after the account and team routes.
   await app.register(developerRoutes, { dashboard, developers: options.developers, destinationUrls: options.destinationUrls, serverSecret: options.serverSecret });
+  await app.register(approvalRoutes, { dashboard, approvals: options.approvals });
 };

@@ -56,8 +56,14 @@ const developerWrites = [
   'dashboardRotateWebhookEndpointSecret',
   'dashboardResendEvent',
 ];
-const dashboardLists = ['dashboardListWebhookEndpoints', 'dashboardListWebhookDeliveries', 'dashboardListAuditLog'];
-const inMerchant = ['dashboardListMembers', 'dashboardInvite', ...memberChanges, ...developerWrites, 'dashboardListAuditLog'];
+/** Maker-checker (http/dashboard/approval-routes.ts): an approval executes what was submitted, a payout or a batch's validation. */
+const approvalDecisions = ['dashboardApproveApproval', 'dashboardRejectApproval'];
+const approvalWrites = ['dashboardSetApprovalPolicy', 'dashboardSubmitPayout', 'dashboardSubmitBatch', ...approvalDecisions];
+/** Executed at submission when no approval is needed; an approval's execution refused is answered as the request `failed`, not as an error. */
+const approvedPayouts = ['dashboardSubmitPayout'];
+const approvedBatches = ['dashboardSubmitBatch'];
+const dashboardLists = ['dashboardListWebhookEndpoints', 'dashboardListWebhookDeliveries', 'dashboardListAuditLog', 'dashboardListApprovals'];
+const inMerchant = ['dashboardListMembers', 'dashboardInvite', ...memberChanges, ...developerWrites, 'dashboardListAuditLog', ...approvalWrites];
 
 /**
  * Which routes can answer a code. A code absent from this table is listed on every route that
@@ -87,15 +93,33 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   idempotency_request_in_progress: withIdempotency,
   // A settlement names its account in the body: an unknown one is 404 like a path's.
   not_found: (route) => route.hasPathParameters || operations(...confirmation, ...settlementCreation)(route),
-  kyc_required: operations('dashboardCreateApiKey', ...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
-  account_inactive: operations(...creation, ...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
-  unsupported_currency: operations(...creation, ...transferCreation, ...scheduleRead, ...scheduleChange),
-  invalid_operator: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, ...settlementAccountChanges),
-  invalid_phone: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, ...settlementAccountChanges),
-  amount_too_low: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation),
-  amount_too_high: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation),
-  duplicate_reference: operations(...creation, ...payoutCreation, ...transferCreation, ...settlementCreation),
-  insufficient_balance: operations(...refunding, ...payoutCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
+  kyc_required: operations(
+    'dashboardCreateApiKey',
+    ...payoutCreation,
+    ...bulkCreation,
+    ...bulkExecution,
+    ...transferCreation,
+    ...settlementCreation,
+    ...approvedPayouts,
+    ...approvedBatches,
+  ),
+  account_inactive: operations(
+    ...creation,
+    ...payoutCreation,
+    ...bulkCreation,
+    ...bulkExecution,
+    ...transferCreation,
+    ...settlementCreation,
+    ...approvedPayouts,
+    ...approvedBatches,
+  ),
+  unsupported_currency: operations(...creation, ...transferCreation, ...scheduleRead, ...scheduleChange, 'dashboardSubmitPayout'),
+  invalid_operator: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, ...settlementAccountChanges, 'dashboardSubmitPayout'),
+  invalid_phone: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, ...settlementAccountChanges, 'dashboardSubmitPayout'),
+  amount_too_low: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, 'dashboardSubmitPayout'),
+  amount_too_high: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, 'dashboardSubmitPayout'),
+  duplicate_reference: operations(...creation, ...payoutCreation, ...transferCreation, ...settlementCreation, 'dashboardSubmitPayout'),
+  insufficient_balance: operations(...refunding, ...payoutCreation, ...bulkExecution, ...transferCreation, ...settlementCreation, ...approvedPayouts, ...approvedBatches),
   settlement_account_cooling: operations(...settlementCreation),
   settlement_account_removed: operations(...settlementCreation, 'updateSettlementAccount', ...scheduleChange),
   settlement_currency_mismatch: operations(...settlementCreation, ...scheduleChange),
@@ -117,10 +141,10 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   refund_not_supported: operations(...refunding),
   invalid_cursor: (route) => route.operationId?.startsWith('list') === true || operations(...dashboardLists)(route),
   // A live payout for an operator no connector serves is refused before it is stored.
-  operator_unavailable: operations(...operatorCalls, ...payoutCreation),
+  operator_unavailable: operations(...operatorCalls, ...payoutCreation, ...approvedPayouts, 'dashboardApproveApproval'),
   operator_outcome_unknown: operations(...operatorCalls),
   operator_call_in_progress: operations(...operatorCalls),
-  invalid_state_transition: operations(...paymentChanges, ...bulkExecution, 'cancelBulkPayment'),
+  invalid_state_transition: operations(...paymentChanges, ...bulkExecution, 'cancelBulkPayment', ...approvedBatches),
   endpoint_limit_reached: operations('createWebhookEndpoint', 'dashboardCreateWebhookEndpoint'),
   // A bulk line's own problem, reported in the details of a validation_error, never as the code.
   operator_required: never,
@@ -137,6 +161,9 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   totp_not_enabled: operations(...totpWithCode),
   last_owner: operations(...memberChanges),
   already_member: operations('dashboardInvite'),
+  approval_required: operations(...payoutCreation, ...bulkExecution),
+  self_approval_forbidden: operations('dashboardApproveApproval'),
+  approval_not_pending: operations(...approvalDecisions),
 };
 
 /** The status a route answers a code with: the catalog's, except where the earlier contract keeps its own. */

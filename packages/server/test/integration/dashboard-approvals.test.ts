@@ -26,14 +26,19 @@ for (const target of testDatabases()) {
   describe(`dashboard approvals on ${target.name}`, { skip: target.skip }, () => {
     let t: TestApp;
     let dataDir: string;
+    // The live connectors, changed by a test (an operator going away); the clock, moved by one.
+    const liveConnectors = new Map<string, SandboxOperator>();
+    let clockOffsetMs = 0;
 
     before(async () => {
       dataDir = mkdtempSync(join(tmpdir(), 'akwe-approvals-'));
       // The sandbox answers live MTN Benin payouts too, so a live execution reaches an operator here.
       const sandbox = new SandboxOperator();
+      liveConnectors.set('MTN_BJ', sandbox);
       t = await buildTestApp(target, {
         env: { AKWE_DATA_DIR: dataDir, RATE_LIMIT_DASHBOARD_AUTH_PER_IP: '1000000' },
-        operators: new OperatorRegistry({ test: sandbox, live: new Map([['MTN_BJ', sandbox]]) }),
+        operators: new OperatorRegistry({ test: sandbox, live: liveConnectors }),
+        clock: { now: () => new Date(Date.now() + clockOffsetMs) },
       });
     });
     after(async () => {
@@ -337,6 +342,35 @@ for (const target of testDatabases()) {
       const badCursor = await dash('GET', `/merchants/${owner.merchantId}/approvals?starting_after=${inTest.id}`, owner.access, 'live');
       assert.equal(badCursor.statusCode, 400);
       assert.equal(badCursor.json().error.code, 'invalid_cursor');
+    });
+
+    it('leaves approved a request whose execution could not finish, and executes it on a later approval, once', async () => {
+      const { owner, finance, admin } = await team();
+      const request = (await submitPayout(owner, 'live', THRESHOLD * 2)).json();
+      const connector = liveConnectors.get('MTN_BJ')!;
+      liveConnectors.delete('MTN_BJ');
+      try {
+        const down = await approve(finance, request.id);
+        assert.equal(down.statusCode, 503, down.body);
+        assert.equal(down.json().error.code, 'operator_unavailable');
+      } finally {
+        liveConnectors.set('MTN_BJ', connector);
+      }
+      assert.equal((await dash('GET', `/merchants/${owner.merchantId}/approvals/${request.id}`, owner.access, 'live')).json().status, 'approved');
+      assert.deepEqual(await livePayouts(owner), []);
+      const tooSoon = await approve(admin, request.id);
+      assert.equal(tooSoon.statusCode, 409, 'the first execution may still be running');
+      const own = await approve(owner, request.id);
+      assert.equal(own.json().error.code, 'self_approval_forbidden');
+      clockOffsetMs += 61_000;
+      const retried = await approve(admin, request.id);
+      assert.equal(retried.statusCode, 200, retried.body);
+      assert.equal(retried.json().status, 'executed');
+      assert.equal(retried.json().decided_by, finance.userId, 'the approval stays the first approver’s');
+      assert.deepEqual(
+        (await livePayouts(owner)).map((p) => p.id),
+        [request.id],
+      );
     });
   });
 }

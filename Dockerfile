@@ -9,6 +9,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY packages/server packages/server
+# The dashboard's pages are bundled by the server's build.
+COPY packages/dashboard packages/dashboard
 # The lockfile names every workspace: npm ci needs each one's manifest (the SDK's code is not needed).
 COPY packages/sdk/package.json packages/sdk/package.json
 RUN npm ci --no-audit --no-fund
@@ -21,6 +23,7 @@ COPY package.json package-lock.json ./
 COPY packages/server/package.json packages/server/package.json
 COPY packages/server/scripts/prepare.mjs packages/server/scripts/prepare.mjs
 COPY packages/sdk/package.json packages/sdk/package.json
+COPY packages/dashboard/package.json packages/dashboard/package.json
 RUN npm ci --omit=dev --no-audit --no-fund
 
 # 3. The image: Node, production node_modules, bin/ and dist/. Nothing else from the repository.
@@ -34,6 +37,7 @@ WORKDIR /app
 COPY --from=production-dependencies /app ./
 COPY packages/server/bin packages/server/bin
 COPY --from=build /app/packages/server/dist packages/server/dist
+COPY --from=build /app/packages/dashboard/dist packages/dashboard/dist
 RUN (id -u akwe >/dev/null 2>&1 || useradd --system --uid 10001 --home-dir /var/lib/akwe akwe) \
     && mkdir -p /var/lib/akwe && chown akwe /var/lib/akwe
 USER akwe

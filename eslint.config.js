@@ -30,7 +30,7 @@ export default tseslint.config(
   {
     // Rules that need the type checker: promises nobody waits for or handles, and `any` leaking
     // into typed code.
-    files: ['packages/*/src/**/*.ts', 'packages/*/bench/**/*.ts', 'packages/*/test/**/*.ts'],
+    files: ['packages/*/src/**/*.ts', 'packages/*/src/**/*.tsx', 'packages/*/bench/**/*.ts', 'packages/*/test/**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': [
@@ -56,6 +56,24 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',
+    },
+  },
+  {
+    // The dashboard runs in the merchant's browser.
+    files: ['packages/dashboard/src/**/*.{ts,tsx}'],
+    languageOptions: {
+      globals: {
+        document: 'readonly',
+        window: 'readonly',
+        location: 'readonly',
+        history: 'readonly',
+        localStorage: 'readonly',
+        crypto: 'readonly',
+        performance: 'readonly',
+        addEventListener: 'readonly',
+        removeEventListener: 'readonly',
+        dispatchEvent: 'readonly',
+      },
     },
   },
   {

@@ -1,5 +1,6 @@
 // Compiles src/ to dist/ (tsc with tsconfig.build.json) and copies the files the code reads at run
-// time beside it (the catalog, the checkout page's assets, the checkpoint thread), then stamps the
+// time beside it (the catalog, the checkout page's assets, the checkpoint thread), bundles the
+// dashboard's pages (packages/dashboard/build.mjs), then stamps the
 // build so bin/akwe.js can tell a build older than the sources.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -28,4 +29,7 @@ for (const file of filesUnder(src).filter((path) => !path.endsWith('.ts'))) {
   mkdirSync(dirname(target), { recursive: true });
   cpSync(file, target);
 }
+// The dashboard's pages (packages/dashboard), which the server serves at /dashboard and /admin.
+const dashboard = spawnSync(process.execPath, [join(root, '..', 'dashboard', 'build.mjs')], { stdio: 'inherit' });
+if (dashboard.status !== 0) process.exit(dashboard.status ?? 1);
 writeFileSync(join(dist, 'build.json'), `${JSON.stringify({ builtAt: new Date().toISOString() })}\n`);

@@ -2,6 +2,7 @@
  * buildApp(deps): the whole HTTP API as a Fastify instance that is not listening.
  * Tests inject requests into it or listen on port 0; the server shell listens on PORT.
  */
+import { dashboardUiRoutes } from './http/dashboard-ui/dashboard-ui-routes.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -101,6 +102,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
 
   await app.register(healthRoutes, { database: services.database, timeoutMs: config.readyTimeoutMs });
   await app.register(errorReferenceRoutes);
+  await app.register(dashboardUiRoutes);
   await app.register(checkoutRoutes, {
     prefix: '/checkout',
     checkout: services.checkout,
@@ -128,6 +130,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     dashboard: services.dashboard,
     developers: services.dashboardDevelopers,
     approvals: services.approvals,
+    overview: services.dashboardOverview,
     destinationUrls,
     serverSecret: services.serverSecret,
     dev: config.dev,

@@ -56,6 +56,8 @@ import { contractVersions } from './http/contracts/index.js';
 import { ExportService } from './core/exports/export-service.js';
 import { ExportQueries } from './storage/repositories/export-queries.js';
 import { DashboardDevelopers } from './core/dashboard/dashboard-developers.js';
+import { DashboardOverview } from './core/dashboard/dashboard-overview.js';
+import { PaymentVolumeRepository } from './storage/repositories/payment-volume-repository.js';
 import { DashboardService } from './core/dashboard/dashboard-service.js';
 import type { Mailer } from './core/dashboard/mailer.js';
 import { SessionTokens } from './core/dashboard/session-tokens.js';
@@ -103,6 +105,7 @@ export interface Services {
   dashboard: DashboardService;
   /** The dashboard's developers section: API keys, webhook endpoints, the audit log. */
   dashboardDevelopers: DashboardDevelopers;
+  dashboardOverview: DashboardOverview;
   /** Maker-checker for live money-out submitted from the dashboard. */
   approvals: ApprovalService;
 }
@@ -219,7 +222,7 @@ export function createServices(options: {
     newId: ids,
     pageSize: options.exportPageSize,
   });
-  const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics' | 'dashboard' | 'dashboardDevelopers' | 'approvals'> = {
+  const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics' | 'dashboard' | 'dashboardDevelopers' | 'dashboardOverview' | 'approvals'> = {
     database: options.database,
     catalog: options.catalog,
     clock,
@@ -293,6 +296,7 @@ export function createServices(options: {
     publicUrl: options.publicUrl ?? 'http://localhost:8080',
   });
   const dashboardDevelopers = new DashboardDevelopers({ store: dashboardStore, merchants, webhooks: services.webhooks, clock, newId: ids });
+  const dashboardOverview = new DashboardOverview({ volumes: new PaymentVolumeRepository(db), clock });
   const approvals = new ApprovalService({
     store: new ApprovalRepository(db),
     audit: dashboardStore,
@@ -302,5 +306,5 @@ export function createServices(options: {
     clock,
     newId: ids,
   });
-  return { ...services, checkout, serverSecret, metrics, dashboard, dashboardDevelopers, approvals };
+  return { ...services, checkout, serverSecret, metrics, dashboard, dashboardDevelopers, dashboardOverview, approvals };
 }

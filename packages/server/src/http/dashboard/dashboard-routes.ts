@@ -13,6 +13,8 @@ import { callerOf, installDashboardContext, originOf } from './dashboard-context
 import { developerRoutes } from './developer-routes.js';
 import { approvalRoutes } from './approval-routes.js';
 import type { ApprovalService } from '../../core/approvals/approval-service.js';
+import { overviewRoutes } from './overview-routes.js';
+import type { DashboardOverview } from '../../core/dashboard/dashboard-overview.js';
 import {
   Accepted,
   AcceptInvitationBody,
@@ -51,6 +53,8 @@ export interface DashboardRoutesOptions {
   developers: DashboardDevelopers;
   /** Maker-checker approvals of live money-out. */
   approvals: ApprovalService;
+  /** The home page's figures. */
+  overview: DashboardOverview;
   /** Where a webhook endpoint may point (http/shared/url-policy.ts). */
   destinationUrls: DestinationUrlCheck;
   serverSecret: () => string;
@@ -482,6 +486,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
     },
   );
 
+  await app.register(overviewRoutes, { dashboard, overview: options.overview });
   // Last, so the document lists the developers section after the account and team routes.
   await app.register(developerRoutes, { dashboard, developers: options.developers, destinationUrls: options.destinationUrls, serverSecret: options.serverSecret });
   await app.register(approvalRoutes, { dashboard, approvals: options.approvals });

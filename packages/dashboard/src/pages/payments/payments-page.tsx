@@ -1,0 +1,65 @@
+import { commonTexts } from '../../common-texts.js';
+import { DataList } from '../../components/data-list.js';
+import { Filters, listQueryFrom } from '../../components/filters.js';
+import { Field, SelectField } from '../../components/form.js';
+import { Page } from '../../components/page.js';
+import { StatusBadge, useStatusLabel } from '../../components/status-badge.js';
+import { formatDateTime, formatMoney } from '../../format.js';
+import { useLanguage, useTexts } from '../../i18n.js';
+import { useLocation } from '../../router.js';
+import { paymentTexts } from './payment-texts.js';
+
+export interface Payment {
+  id: string;
+  reference: string;
+  status: string;
+  amount: number;
+  currency: string;
+  country: string;
+  mode: string;
+  operator: string | null;
+  customer: { phone: string } | null;
+  description: string | null;
+  failure_code: string | null;
+  message: string | null;
+  refunded_amount: number;
+  created_at: string;
+}
+
+const statuses = ['pending', 'processing', 'awaiting_otp', 'awaiting_payment', 'completed', 'failed', 'cancelled', 'expired', 'refunded'];
+
+export function PaymentsPage() {
+  const t = useTexts(paymentTexts);
+  const c = useTexts(commonTexts);
+  const language = useLanguage();
+  const { query } = useLocation();
+  const statusLabel = useStatusLabel();
+  return (
+    <Page title={t('title')}>
+      <Filters label={t('filters')}>
+        <Field label={c('reference')} name="reference" defaultValue={query.get('reference') ?? ''} />
+        <SelectField label={c('status')} name="status" defaultValue={query.get('status') ?? ''}>
+          <option value="">{c('all')}</option>
+          {statuses.map((status) => (
+            <option value={status}>{statusLabel(status)}</option>
+          ))}
+        </SelectField>
+        <Field label={c('from')} name="from" type="date" defaultValue={query.get('from') ?? ''} />
+        <Field label={c('to')} name="to" type="date" defaultValue={query.get('to') ?? ''} />
+      </Filters>
+      <DataList<Payment>
+        path="/collect/payments"
+        caption={t('list')}
+        query={listQueryFrom(query, ['reference', 'status'])}
+        rowHref={(payment) => `/dashboard/payments/${payment.id}`}
+        columns={[
+          { label: c('reference'), render: (p) => p.reference },
+          { label: c('amount'), numeric: true, render: (p) => formatMoney(p.amount, p.currency, language) },
+          { label: c('status'), render: (p) => <StatusBadge status={p.status} /> },
+          { label: c('phone'), render: (p) => p.customer?.phone ?? '—' },
+          { label: c('created'), render: (p) => formatDateTime(p.created_at, language) },
+        ]}
+      />
+    </Page>
+  );
+}

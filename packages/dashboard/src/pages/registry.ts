@@ -1,0 +1,50 @@
+/**
+ * Every page of the dashboard and the back office: its address, what it shows, where it sits in
+ * the menu and what the role needs to see it. A new page is one folder under pages/ and one line
+ * here (packages/dashboard/README.md).
+ */
+import type { ComponentType } from 'preact';
+import { AcceptInvitationPage } from './auth/accept-invitation-page.js';
+import { PasswordResetPage } from './auth/password-reset-page.js';
+import { SignInPage } from './auth/sign-in-page.js';
+import { SignUpPage } from './auth/sign-up-page.js';
+import { VerifyEmailPage } from './auth/verify-email-page.js';
+import { BalancesPage } from './balances/balances-page.js';
+import { HomePage } from './home/home-page.js';
+import { PaymentDetailPage } from './payments/payment-detail-page.js';
+import { PaymentsPage } from './payments/payments-page.js';
+import { PayoutDetailPage } from './payouts/payout-detail-page.js';
+import { PayoutsPage } from './payouts/payouts-page.js';
+import { SecurityPage } from './account/security-page.js';
+import { TeamPage } from './account/team-page.js';
+
+export type MenuSection = 'money' | 'developers' | 'account' | 'admin';
+
+export interface PageEntry {
+  path: string;
+  component: ComponentType<{ params: Record<string, string> }>;
+  /** In the menu, with its label in both languages. */
+  menu?: { section: MenuSection; fr: string; en: string };
+  /** Shown to people without a session (sign-in, sign-up, email links). */
+  public?: boolean;
+  /** The role must allow this action (docs/dashboard.md roles table); the server checks again. */
+  needs?: string;
+  /** Platform administrators only (/admin). */
+  admin?: boolean;
+}
+
+export const pages: PageEntry[] = [
+  { path: '/dashboard/sign-in', component: SignInPage, public: true },
+  { path: '/dashboard/sign-up', component: SignUpPage, public: true },
+  { path: '/dashboard/verify-email', component: VerifyEmailPage, public: true },
+  { path: '/dashboard/password-reset', component: PasswordResetPage, public: true },
+  { path: '/dashboard/accept-invitation', component: AcceptInvitationPage, public: true },
+  { path: '/dashboard', component: HomePage, menu: { section: 'money', fr: 'Accueil', en: 'Home' } },
+  { path: '/dashboard/payments', component: PaymentsPage, menu: { section: 'money', fr: 'Paiements', en: 'Payments' } },
+  { path: '/dashboard/payments/:id', component: PaymentDetailPage },
+  { path: '/dashboard/payouts', component: PayoutsPage, menu: { section: 'money', fr: 'Décaissements', en: 'Payouts' } },
+  { path: '/dashboard/payouts/:id', component: PayoutDetailPage },
+  { path: '/dashboard/balances', component: BalancesPage, menu: { section: 'money', fr: 'Soldes', en: 'Balances' } },
+  { path: '/dashboard/team', component: TeamPage, menu: { section: 'account', fr: 'Équipe', en: 'Team' } },
+  { path: '/dashboard/security', component: SecurityPage, menu: { section: 'account', fr: 'Sécurité', en: 'Security' } },
+];

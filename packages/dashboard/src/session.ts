@@ -1,0 +1,65 @@
+/**
+ * The signed-in user: the access token lives in memory only (never in storage); the refresh token
+ * is an HttpOnly cookie the page cannot read. Reloading the page refreshes the session from the
+ * cookie. The chosen merchant and environment are remembered in localStorage (not secrets).
+ */
+import { authApi, dashboardApi, renewSession, setCredentials, type Environment } from './api.js';
+
+export interface DashboardUser {
+  id: string;
+  email: string;
+  name: string;
+  email_verified: boolean;
+  totp_enabled: boolean;
+  platform_admin?: boolean;
+}
+
+export interface Membership {
+  merchant_id: string;
+  merchant_name: string;
+  role: string;
+  permissions: string[];
+}
+
+export interface Me {
+  user: DashboardUser;
+  environment: Environment;
+  memberships: Membership[];
+}
+
+export interface SessionAnswer {
+  access_token: string;
+  expires_in: number;
+  csrf_token: string;
+  user: DashboardUser;
+}
+
+export type SignInAnswer = SessionAnswer | { totp_required: true; challenge_token: string };
+
+export const savedEnvironment = (): Environment => (localStorage.getItem('akwe.environment') === 'live' ? 'live' : 'test');
+export const saveEnvironment = (environment: Environment) => localStorage.setItem('akwe.environment', environment);
+export const savedMerchant = (): string | undefined => localStorage.getItem('akwe.merchant') ?? undefined;
+export const saveMerchant = (merchantId: string) => localStorage.setItem('akwe.merchant', merchantId);
+
+/** The session from the refresh cookie (a reload), or undefined when there is none. */
+export const refreshSession = () => renewSession<SessionAnswer>();
+
+/** A page that signed someone in (sign-in, invitation…) hands the session to the app. */
+export const SIGNED_IN_EVENT = 'akwe:signed-in';
+export function announceSignedIn(session: SessionAnswer, next: string): void {
+  setCredentials({ accessToken: session.access_token });
+  dispatchEvent(new CustomEvent<SignedIn>(SIGNED_IN_EVENT, { detail: { next } }));
+}
+
+/** Where the app goes once the signed-in user is loaded. */
+export interface SignedIn {
+  next: string;
+}
+
+export async function loadMe(): Promise<Me> {
+  return dashboardApi<Me>('/me');
+}
+
+export async function signOut(): Promise<void> {
+  await authApi('/sign-out', {}, true).catch(() => undefined);
+}

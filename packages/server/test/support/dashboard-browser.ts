@@ -1,0 +1,106 @@
+/**
+ * The dashboard in a real browser: Debian's Chromium driven by playwright-core (no browser is
+ * downloaded), a server listening on a real socket, axe-core run in the page, screenshots at
+ * 360 px and 1280 px kept in test-artifacts/dashboard/.
+ *
+ * Without Chromium the suites fail when CI is set (.ci/run installs it) and are skipped elsewhere
+ * with the reason. CHROMIUM_PATH names another binary.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { mailedToken, PASSWORD, uniqueEmail } from './dashboard.js';
+
+export const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const missing = existsSync(executablePath) ? false : `no Chromium at ${executablePath} (apt-get install chromium, or set CHROMIUM_PATH)`;
+/** The `skip` option of a browser suite: skipped with the reason outside CI, failing in CI. */
+export const browserSkip = missing && !process.env.CI ? missing : false;
+export const artifacts = fileURLToPath(new URL('../../test-artifacts/dashboard/', import.meta.url));
+
+export async function launchBrowser(): Promise<Browser> {
+  if (missing) throw new Error(`CI: ${missing}`);
+  mkdirSync(artifacts, { recursive: true });
+  return chromium.launch({ executablePath, args: ['--no-sandbox'] });
+}
+
+export interface Tab {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors, page errors, CSP violations, requests to other origins. */
+  problems: string[];
+}
+
+/** A fresh browser profile: a phone (360 px, French) unless told otherwise. */
+export async function openTab(browser: Browser, base: string, options: { width?: number; locale?: string } = {}): Promise<Tab> {
+  const width = options.width ?? 360;
+  const context = await browser.newContext({ viewport: { width, height: width < 600 ? 740 : 900 }, locale: options.locale ?? 'fr-FR', acceptDownloads: true });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('request', (request) => {
+    if (!request.url().startsWith(base) && !request.url().startsWith('data:') && !request.url().startsWith('blob:')) problems.push(`request elsewhere: ${request.url()}`);
+  });
+  page.on('console', (message) => {
+    // A refused call (401, 403 …) is an answer the page shows, not a fault of the page.
+    if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  return { context, page, problems };
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core on the page as it is now. Evaluated through the DevTools protocol, so the page's CSP
+ * (no inline script) stays on. Answers the serious and critical violations, described.
+ */
+export async function seriousAccessibilityProblems(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as {
+        axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((node) => node.target.join(' ')) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`);
+}
+
+/** Checks the page with axe and keeps screenshots at 360 px and 1280 px wide. */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  const problems = await seriousAccessibilityProblems(page);
+  assert.deepEqual(problems, [], `axe on ${name}`);
+  const size = page.viewportSize() ?? { width: 360, height: 740 };
+  for (const width of [360, 1280]) {
+    await page.setViewportSize({ width, height: width < 600 ? 740 : 900 });
+    await page.screenshot({ path: `${artifacts}${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(size);
+}
+
+/** Signs up through the pages, follows the mailed link and signs in: the merchant's owner on the home page. */
+export async function signUpInBrowser(page: Page, base: string, dataDir: string, merchantName = 'Boutique Adjoa'): Promise<{ email: string }> {
+  const email = uniqueEmail('owner');
+  await page.goto(`${base}/dashboard/sign-up`);
+  await page.getByLabel('Votre nom').fill('Adjoa Mensah');
+  await page.getByLabel('Nom de votre entreprise').fill(merchantName);
+  await page.getByLabel('Adresse e-mail').fill(email);
+  await page.getByLabel('Mot de passe').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Créer le compte' }).click();
+  await page.getByText(/Compte créé/).waitFor();
+  await page.goto(`${base}/dashboard/verify-email?token=${mailedToken(dataDir, email, 'verify-email')}`);
+  await page.getByText('Adresse vérifiée. Vous pouvez vous connecter.').waitFor();
+  await signInInBrowser(page, base, email);
+  return { email };
+}
+
+export async function signInInBrowser(page: Page, base: string, email: string): Promise<void> {
+  await page.goto(`${base}/dashboard/sign-in`);
+  await page.getByLabel('Adresse e-mail').fill(email);
+  await page.getByLabel('Mot de passe').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await page.getByRole('heading', { name: 'Accueil', level: 1 }).waitFor();
+}

@@ -16,6 +16,9 @@ import { PaymentsPage } from './payments/payments-page.js';
 import { PayoutDetailPage } from './payouts/payout-detail-page.js';
 import { PayoutsPage } from './payouts/payouts-page.js';
 import { SecurityPage } from './account/security-page.js';
+import { ApprovalsPage } from './approvals/approvals-page.js';
+import { BatchDetailPage } from './bulk/batch-detail-page.js';
+import { BulkPage } from './bulk/bulk-page.js';
 import { TeamPage } from './account/team-page.js';
 
 export type MenuSection = 'money' | 'developers' | 'account' | 'admin';
@@ -44,6 +47,9 @@ export const pages: PageEntry[] = [
   { path: '/dashboard/payments/:id', component: PaymentDetailPage },
   { path: '/dashboard/payouts', component: PayoutsPage, menu: { section: 'money', fr: 'Décaissements', en: 'Payouts' } },
   { path: '/dashboard/payouts/:id', component: PayoutDetailPage },
+  { path: '/dashboard/bulk', component: BulkPage, menu: { section: 'money', fr: 'Lots de décaissement', en: 'Bulk batches' } },
+  { path: '/dashboard/bulk/:id', component: BatchDetailPage },
+  { path: '/dashboard/approvals', component: ApprovalsPage, menu: { section: 'money', fr: 'Approbations', en: 'Approvals' } },
   { path: '/dashboard/balances', component: BalancesPage, menu: { section: 'money', fr: 'Soldes', en: 'Balances' } },
   { path: '/dashboard/team', component: TeamPage, menu: { section: 'account', fr: 'Équipe', en: 'Team' } },
   { path: '/dashboard/security', component: SecurityPage, menu: { section: 'account', fr: 'Sécurité', en: 'Security' } },

@@ -123,6 +123,11 @@ export async function dashboardApi<T>(path: string, options: CallOptions = {}): 
   return json<T>(await call(`/api/v1/dashboard${path}`, options, false));
 }
 
+/** The back office's API (`/api/v1/admin…`), for platform administrators. */
+export async function adminApi<T>(path: string, options: CallOptions = {}): Promise<T> {
+  return json<T>(await call(`/api/v1/admin${path}`, options, false));
+}
+
 /** A file from the merchant API (exports), saved by the browser under `filename`. */
 export async function download(path: string, query: CallOptions['query'], filename: string): Promise<void> {
   const response = await call(`/api/v1${path}`, { query }, true);

@@ -57,7 +57,9 @@ export interface SignedIn {
 }
 
 export async function loadMe(): Promise<Me> {
-  return dashboardApi<Me>('/me');
+  // GET /me says `platform_admin` beside the user; the pages read it on the user.
+  const me = await dashboardApi<Me & { platform_admin?: boolean }>('/me');
+  return { ...me, user: { ...me.user, platform_admin: me.platform_admin === true } };
 }
 
 export async function signOut(): Promise<void> {

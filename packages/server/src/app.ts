@@ -27,6 +27,8 @@ import { settlementScheduleRoutes } from './http/settlements/settlement-schedule
 import { exportRoutes } from './http/exports/export-routes.js';
 import { webhookEndpointRoutes } from './http/webhooks/webhook-endpoint-routes.js';
 import { dashboardRoutes } from './http/dashboard/dashboard-routes.js';
+import { ADMIN_PREFIX, adminRoutes } from './http/admin/admin-routes.js';
+import { newId } from './core/shared/ids.js';
 import { installAuthentication } from './http/plugins/authentication.js';
 import { answerFrameworkError, installRootErrorHandling, MAX_PATH_PARAMETER_LENGTH } from './http/plugins/framework-errors.js';
 import { installIdempotency } from './http/plugins/idempotency.js';
@@ -137,6 +139,16 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     authPerMinute: config.dashboardAuthPerMinute,
     redisUrl: config.redisUrl,
     clock: services.clock,
+    platformAdmins: services.platformAdmins,
+    kyc: { kyc: services.kyc, merchants: services.merchants, vault: services.kycDocuments, maxDocumentBytes: config.kycMaxDocumentBytes, newId },
+  });
+  // The back office: the same sessions, for platform administrators only (docs/dashboard.md).
+  await app.register(adminRoutes, {
+    prefix: ADMIN_PREFIX,
+    dashboard: services.dashboard,
+    platformAdmins: services.platformAdmins,
+    kyc: services.kyc,
+    backOffice: services.backOffice,
   });
 
   await app.register(

@@ -102,6 +102,8 @@ export interface Config {
   settlementAccountTestCoolingMs: number;
   /** Bytes of a bulk batch's body: the CSV file, or the JSON of a create (BULK_MAX_BYTES). */
   bulkMaxBytes: number;
+  /** Bytes of one KYC document (KYC_MAX_DOCUMENT_BYTES, 5 MiB by default). */
+  kycMaxDocumentBytes: number;
   hsts: HstsConfig;
   /** The Prometheus listener (src/metrics/metrics-server.ts); off unless METRICS_PORT is set. */
   metrics: MetricsListenerConfig;
@@ -170,6 +172,7 @@ export const configVariables = [
   'PAYOUT_CHECK_INTERVAL_MS',
   'BULK_MAX_LINES',
   'BULK_MAX_BYTES',
+  'KYC_MAX_DOCUMENT_BYTES',
   'TRANSFER_MAX_MINOR',
   'TRANSFER_DAILY_MAX_MINOR',
   'SETTLEMENT_ACCOUNT_COOLING_MS',
@@ -377,6 +380,7 @@ export function loadConfig(env: Env = process.env): Config {
     settlementAccountCoolingMs: reader.integer('SETTLEMENT_ACCOUNT_COOLING_MS', 24 * 3_600_000, 0, 30 * 24 * 3_600_000),
     settlementAccountTestCoolingMs: reader.integer('SETTLEMENT_ACCOUNT_TEST_COOLING_MS', 0, 0, 30 * 24 * 3_600_000),
     bulkMaxBytes: reader.integer('BULK_MAX_BYTES', 5 * 1024 * 1024, 1024, 104_857_600),
+    kycMaxDocumentBytes: reader.integer('KYC_MAX_DOCUMENT_BYTES', 5 * 1024 * 1024, 1024, 52_428_800),
     trustProxy: trustedProxies(reader),
     hsts: {
       maxAgeSeconds: reader.integer('HSTS_MAX_AGE', dev ? 0 : 31_536_000, 0, 63_072_000),

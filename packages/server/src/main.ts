@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { developerCommands } from './cli/developer-commands.js';
 import { keyCommands } from './cli/key-commands.js';
 import { merchantCommands } from './cli/merchant-commands.js';
+import { adminCommands } from './cli/admin-commands.js';
 import { mockCommands } from './cli/mock-commands.js';
 import { operatorCommands } from './cli/operator-commands.js';
 import { reconcileCommands } from './cli/reconcile-commands.js';
@@ -27,6 +28,7 @@ export function buildCli(): Command {
     .exitOverride();
   for (const command of serveCommands()) program.addCommand(command);
   program.addCommand(merchantCommands());
+  program.addCommand(adminCommands());
   program.addCommand(keyCommands());
   program.addCommand(webhookCommands());
   program.addCommand(operatorCommands());

@@ -61,6 +61,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     settlementAccountCooling: { liveMs: config.settlementAccountCoolingMs, testMs: config.settlementAccountTestCoolingMs },
     mailer: configuredMailer(config, options.logger),
     publicUrl: config.publicUrl,
+    dataDir: config.dataDir,
   });
 }
 

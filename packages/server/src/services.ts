@@ -63,6 +63,13 @@ import type { Mailer } from './core/dashboard/mailer.js';
 import { SessionTokens } from './core/dashboard/session-tokens.js';
 import { SIGN_IN_THROTTLE_RULES, SignInThrottle } from './core/dashboard/sign-in-throttle.js';
 import { DashboardRepository } from './storage/repositories/dashboard-repository.js';
+import { join, resolve } from 'node:path';
+import { BackOffice } from './core/admin/back-office.js';
+import { PlatformAdmins } from './core/admin/platform-admins.js';
+import { KycService } from './core/kyc/kyc-service.js';
+import { KycDocumentVault } from './storage/kyc-document-vault.js';
+import { KycRepository } from './storage/repositories/kyc-repository.js';
+import { PlatformAdminRepository } from './storage/repositories/platform-admin-repository.js';
 import { ApprovalService } from './core/approvals/approval-service.js';
 import { ApprovalRepository } from './storage/repositories/approval-repository.js';
 
@@ -105,6 +112,14 @@ export interface Services {
   dashboard: DashboardService;
   /** The dashboard's developers section: API keys, webhook endpoints, the audit log. */
   dashboardDevelopers: DashboardDevelopers;
+  /** KYC submissions and their review (docs/dashboard.md "KYC"). */
+  kyc: KycService;
+  /** KYC documents, sealed under <data dir>/kyc. */
+  kycDocuments: KycDocumentVault;
+  /** Who may use the back office (granted from the CLI). */
+  platformAdmins: PlatformAdmins;
+  /** The back office's merchants, discrepancies and operators. */
+  backOffice: BackOffice;
   dashboardOverview: DashboardOverview;
   /** Maker-checker for live money-out submitted from the dashboard. */
   approvals: ApprovalService;
@@ -149,6 +164,8 @@ export function createServices(options: {
   mailer?: Mailer;
   /** PUBLIC_URL, for the links in the dashboard's emails. */
   publicUrl?: string;
+  /** AKWE_DATA_DIR: KYC documents go under its kyc/ folder (default ./data). */
+  dataDir?: string;
 }): Services {
   const clock = options.clock ?? systemClock;
   const ids = options.newId ?? newId;
@@ -222,7 +239,10 @@ export function createServices(options: {
     newId: ids,
     pageSize: options.exportPageSize,
   });
-  const services: Omit<Services, 'checkout' | 'serverSecret' | 'metrics' | 'dashboard' | 'dashboardDevelopers' | 'dashboardOverview' | 'approvals'> = {
+  const services: Omit<
+    Services,
+    'checkout' | 'serverSecret' | 'metrics' | 'dashboard' | 'dashboardDevelopers' | 'dashboardOverview' | 'kyc' | 'kycDocuments' | 'platformAdmins' | 'backOffice' | 'approvals'
+  > = {
     database: options.database,
     catalog: options.catalog,
     clock,
@@ -284,10 +304,11 @@ export function createServices(options: {
   };
   const checkout = new CheckoutService({ store: paymentStore, payments: services.payments, merchants, catalog: options.catalog, clock });
   const dashboardStore = new DashboardRepository(db, capabilities);
+  const dashboardMailer: Mailer = options.mailer ?? { send: () => Promise.reject(new Error('no mailer configured for the dashboard')) };
   const dashboard = new DashboardService({
     store: dashboardStore,
     merchants,
-    mailer: options.mailer ?? { send: () => Promise.reject(new Error('no mailer configured for the dashboard')) },
+    mailer: dashboardMailer,
     tokens: new SessionTokens(serverSecret, clock),
     throttle: new SignInThrottle(clock, SIGN_IN_THROTTLE_RULES),
     sealer: secretBox,
@@ -296,6 +317,11 @@ export function createServices(options: {
     publicUrl: options.publicUrl ?? 'http://localhost:8080',
   });
   const dashboardDevelopers = new DashboardDevelopers({ store: dashboardStore, merchants, webhooks: services.webhooks, clock, newId: ids });
+  const kycDocuments = new KycDocumentVault(join(resolve(options.dataDir ?? './data'), 'kyc'), serverSecret);
+  const publicUrl = options.publicUrl ?? 'http://localhost:8080';
+  const kyc = new KycService({ store: new KycRepository(db), files: kycDocuments, merchants, users: dashboardStore, mailer: dashboardMailer, clock, newId: ids, publicUrl });
+  const platformAdmins = new PlatformAdmins({ store: new PlatformAdminRepository(db), users: dashboardStore, clock, newId: ids });
+  const backOffice = new BackOffice({ merchants, discrepancies, catalog: options.catalog, operators, users: dashboardStore, clock, newId: ids });
   const dashboardOverview = new DashboardOverview({ volumes: new PaymentVolumeRepository(db), clock });
   const approvals = new ApprovalService({
     store: new ApprovalRepository(db),
@@ -306,5 +332,5 @@ export function createServices(options: {
     clock,
     newId: ids,
   });
-  return { ...services, checkout, serverSecret, metrics, dashboard, dashboardDevelopers, dashboardOverview, approvals };
+  return { ...services, checkout, serverSecret, metrics, dashboard, dashboardDevelopers, dashboardOverview, kyc, kycDocuments, platformAdmins, backOffice, approvals };
 }

@@ -20,6 +20,11 @@ import { ApprovalsPage } from './approvals/approvals-page.js';
 import { BatchDetailPage } from './bulk/batch-detail-page.js';
 import { BulkPage } from './bulk/bulk-page.js';
 import { TeamPage } from './account/team-page.js';
+import { KycPage } from './kyc/kyc-page.js';
+import { KycReviewPage } from './admin/kyc-review-page.js';
+import { KycSubmissionPage } from './admin/kyc-submission-page.js';
+import { MerchantsPage } from './admin/merchants-page.js';
+import { OperationsPage } from './admin/operations-page.js';
 
 export type MenuSection = 'money' | 'developers' | 'account' | 'admin';
 
@@ -53,4 +58,9 @@ export const pages: PageEntry[] = [
   { path: '/dashboard/balances', component: BalancesPage, menu: { section: 'money', fr: 'Soldes', en: 'Balances' } },
   { path: '/dashboard/team', component: TeamPage, menu: { section: 'account', fr: 'Équipe', en: 'Team' } },
   { path: '/dashboard/security', component: SecurityPage, menu: { section: 'account', fr: 'Sécurité', en: 'Security' } },
+  { path: '/dashboard/kyc', component: KycPage, menu: { section: 'account', fr: 'Dossier KYC', en: 'KYC' } },
+  { path: '/admin', component: KycReviewPage, admin: true, menu: { section: 'admin', fr: 'Revue KYC', en: 'KYC review' } },
+  { path: '/admin/kyc/:id', component: KycSubmissionPage, admin: true },
+  { path: '/admin/merchants', component: MerchantsPage, admin: true, menu: { section: 'admin', fr: 'Marchands', en: 'Merchants' } },
+  { path: '/admin/operators', component: OperationsPage, admin: true, menu: { section: 'admin', fr: 'Opérateurs', en: 'Operators' } },
 ];

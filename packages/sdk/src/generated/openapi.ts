@@ -355,6 +355,26 @@ export interface paths {
     patch: operations['dashboardChangeRole'];
     trace?: never;
   };
+  '/api/v1/dashboard/merchants/{merchantId}/overview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Completed collection volume per day and currency
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['dashboardOverview'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/dashboard/merchants/{merchantId}/keys': {
     parameters: {
       query?: never;
@@ -671,6 +691,234 @@ export interface paths {
      * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
      */
     post: operations['dashboardRejectApproval'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/kyc': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The merchant’s KYC status and its last submission (with the rejection reason, if any)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['dashboardGetKyc'];
+    put?: never;
+    /**
+     * Submit the company’s details and documents for review (kyc.submit)
+     * @description One `multipart/form-data` body: the details as text fields, each document as a file field named by its kind (`registration_certificate`, `representative_id`, `proof_of_address` required; `other` optional), at most 6 files. Each file must be a PDF, PNG or JPEG by its content (415 `unsupported_document_type`) and at most KYC_MAX_DOCUMENT_BYTES (413 `document_too_large`). The merchant’s KYC status becomes `submitted`. Refused while a submission is under review (409 `kyc_under_review`) or once validated (409 `kyc_already_validated`); after a rejection, submit again.
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardSubmitKyc'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/kyc-submissions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * KYC submissions, newest first; `status=submitted` for those waiting for a review
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminListKycSubmissions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/kyc-submissions/{submissionId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One KYC submission with its documents’ descriptions
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminGetKycSubmission'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/kyc-submissions/{submissionId}/documents/{documentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A KYC document, decrypted, as an attachment (the download is audited)
+     * @description Served with the type read from its content at upload (PDF, PNG or JPEG), `Content-Disposition: attachment`, `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`, so it never runs in the page.
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminDownloadKycDocument'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/kyc-submissions/{submissionId}/approve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Validate the submission: the merchant’s KYC becomes validated, its owners are emailed
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['adminApproveKycSubmission'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/kyc-submissions/{submissionId}/reject': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reject the submission with a reason: the merchant’s KYC becomes rejected, its owners are emailed the reason
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['adminRejectKycSubmission'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/merchants': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every merchant with its account and KYC status, newest first
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminListMerchants'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/merchants/{merchantId}/suspend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Suspend a merchant (its keys can no longer create payments in live, payouts, transfers, settlements)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['adminSuspendMerchant'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/merchants/{merchantId}/reactivate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reactivate a suspended merchant
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['adminReactivateMerchant'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/discrepancies': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Operator answers our records refused, newest first (as `akwe reconcile discrepancies`)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminListDiscrepancies'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/operators': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every operator of the catalog in live and test with its health; `failing=true` for the others than available
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminListOperators'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -2660,6 +2908,13 @@ export interface components {
          * @example approval_required
          * @example self_approval_forbidden
          * @example approval_not_pending
+         * @example unsupported_document_type
+         * @example document_too_large
+         * @example too_many_documents
+         * @example kyc_under_review
+         * @example kyc_already_validated
+         * @example kyc_not_under_review
+         * @example admin_required
          */
         code: string;
         message: string;
@@ -2801,6 +3056,8 @@ export interface components {
        * @enum {string}
        */
       environment: 'test' | 'live';
+      /** @description Whether the user may use the back office (/api/v1/admin); granted from the CLI only. */
+      platform_admin: boolean;
       memberships: {
         merchant_id: string;
         merchant_name: string;
@@ -2870,6 +3127,24 @@ export interface components {
        * @enum {unknown}
        */
       role: 'owner' | 'admin' | 'developer' | 'finance' | 'viewer';
+    };
+    /** DashboardOverview */
+    DashboardOverview: {
+      /** @enum {string} */
+      object: 'dashboard_overview';
+      environment: string;
+      /** @description Start of the first day (UTC). */
+      since: string;
+      /** @description Oldest first; every day of the window for each currency seen, zeros included. */
+      days: {
+        /** @description YYYY-MM-DD (UTC). */
+        day: string;
+        currency: string;
+        /** @description Completed payments created that day (refunded ones included). */
+        count: number;
+        /** @description Centimes (10000 = 100 FCFA). Their amount. */
+        amount_minor: number;
+      }[];
     };
     /**
      * DashboardApiKey
@@ -3322,6 +3597,182 @@ export interface components {
     DashboardRejectApprovalRequest: {
       /** @description Why: shown to the maker and kept in the audit log. */
       reason: string;
+    };
+    /** KycDocument */
+    KycDocument: {
+      id: string;
+      /** @enum {unknown} */
+      kind: 'registration_certificate' | 'representative_id' | 'proof_of_address' | 'other';
+      /**
+       * @description Read from the file’s first bytes.
+       * @enum {unknown}
+       */
+      content_type: 'application/pdf' | 'image/png' | 'image/jpeg';
+      size_bytes: number;
+      /** @description SHA-256 of the file, hex. */
+      sha256: string;
+      original_name: string | null;
+      /** Format: date-time */
+      created_at: string;
+    };
+    /**
+     * KycSubmission
+     * @example {
+     *       "object": "kyc_submission",
+     *       "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+     *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+     *       "status": "submitted",
+     *       "legal_name": "Boulangerie Sainte-Rita SARL",
+     *       "registration_number": "RB/COT/24 B 12345",
+     *       "country": "BJ",
+     *       "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+     *       "representative_name": "Awa Koffi",
+     *       "tax_id": "3201234567890",
+     *       "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+     *       "submitted_at": "2026-06-03T09:00:00.000Z",
+     *       "reviewed_by": null,
+     *       "reviewed_at": null,
+     *       "rejection_reason": null,
+     *       "documents": [
+     *         {
+     *           "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+     *           "kind": "registration_certificate",
+     *           "content_type": "application/pdf",
+     *           "size_bytes": 284113,
+     *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+     *           "original_name": "rccm.pdf",
+     *           "created_at": "2026-06-03T09:00:00.000Z"
+     *         }
+     *       ]
+     *     }
+     */
+    KycSubmission: {
+      /** @enum {string} */
+      object: 'kyc_submission';
+      id: string;
+      merchant_id: string;
+      /** @enum {unknown} */
+      status: 'submitted' | 'validated' | 'rejected';
+      legal_name: string;
+      registration_number: string;
+      /** @enum {unknown} */
+      country: 'BJ' | 'TG' | 'CI';
+      address: string;
+      representative_name: string;
+      tax_id: string | null;
+      /** @description The dashboard user who submitted. */
+      submitted_by: string;
+      /** Format: date-time */
+      submitted_at: string;
+      reviewed_by: string | null;
+      reviewed_at: string | null;
+      rejection_reason: string | null;
+      documents: components['schemas']['KycDocument'][];
+    };
+    /** DashboardMerchantKyc */
+    DashboardMerchantKyc: {
+      /** @enum {string} */
+      object: 'merchant_kyc';
+      merchant_id: string;
+      /**
+       * @description pending (never submitted), submitted (under review), validated, rejected.
+       * @enum {unknown}
+       */
+      kyc_status: 'pending' | 'submitted' | 'validated' | 'rejected';
+      submission: components['schemas']['KycSubmission'] | null;
+    };
+    /** AdminKycSubmissionList */
+    AdminKycSubmissionList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['KycSubmission'][];
+      has_more: boolean;
+      next_cursor: string | null;
+    };
+    /** AdminKycRejectRequest */
+    AdminKycRejectRequest: {
+      /** @description Shown to the merchant and emailed to its owners. */
+      reason: string;
+    };
+    /**
+     * AdminMerchant
+     * @example {
+     *       "object": "merchant",
+     *       "id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+     *       "name": "Boulangerie Sainte-Rita",
+     *       "status": "active",
+     *       "kyc_status": "submitted",
+     *       "created_at": "2026-06-02T08:15:00.000Z",
+     *       "updated_at": "2026-06-03T09:00:00.000Z"
+     *     }
+     */
+    AdminMerchant: {
+      /** @enum {string} */
+      object: 'merchant';
+      id: string;
+      name: string;
+      /** @enum {unknown} */
+      status: 'active' | 'suspended';
+      /** @enum {unknown} */
+      kyc_status: 'pending' | 'submitted' | 'validated' | 'rejected';
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    /** AdminMerchantList */
+    AdminMerchantList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['AdminMerchant'][];
+    };
+    /** AdminMerchantStatusRequest */
+    AdminMerchantStatusRequest: {
+      /** @description Kept in the audit log. */
+      reason: string;
+    };
+    /** AdminDiscrepancyList */
+    AdminDiscrepancyList: {
+      /** @enum {string} */
+      object: 'list';
+      data: {
+        /** @enum {string} */
+        object: 'operator_discrepancy';
+        id: string;
+        merchant_id: string;
+        environment: string;
+        resource_type: string;
+        resource_id: string;
+        reference: string;
+        operator: string;
+        our_status: string;
+        operator_status: string;
+        operator_reference: string | null;
+        message: string | null;
+        /** Format: date-time */
+        created_at: string;
+        resolved_at: string | null;
+        resolution: string | null;
+      }[];
+    };
+    /** AdminOperatorList */
+    AdminOperatorList: {
+      /** @enum {string} */
+      object: 'list';
+      data: {
+        /** @enum {string} */
+        object: 'operator_health';
+        country: string;
+        operator: string;
+        name: string;
+        /** @enum {string} */
+        environment: 'test' | 'live';
+        /**
+         * @description unavailable also when no connector serves the operator (live without an operators-file entry).
+         * @enum {string}
+         */
+        health: 'available' | 'degraded' | 'unavailable';
+      }[];
     };
     /**
      * Account
@@ -5633,6 +6084,7 @@ export interface operations {
            *         "totp_enabled": false
            *       },
            *       "environment": "test",
+           *       "platform_admin": false,
            *       "memberships": [
            *         {
            *           "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
@@ -6294,6 +6746,88 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'last_owner';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardOverview: {
+    parameters: {
+      query?: {
+        /** @description How many days, today included (UTC). */
+        days?: number;
+      };
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "dashboard_overview",
+           *       "environment": "test",
+           *       "since": "2026-06-01T00:00:00.000Z",
+           *       "days": [
+           *         {
+           *           "day": "2026-06-01",
+           *           "currency": "XOF",
+           *           "count": 12,
+           *           "amount_minor": 4500000
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['DashboardOverview'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
             };
           };
         };
@@ -8334,6 +8868,1297 @@ export interface operations {
       };
     };
   };
+  dashboardGetKyc: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "merchant_kyc",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "kyc_status": "submitted",
+           *       "submission": {
+           *         "object": "kyc_submission",
+           *         "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+           *         "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *         "status": "submitted",
+           *         "legal_name": "Boulangerie Sainte-Rita SARL",
+           *         "registration_number": "RB/COT/24 B 12345",
+           *         "country": "BJ",
+           *         "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+           *         "representative_name": "Awa Koffi",
+           *         "tax_id": "3201234567890",
+           *         "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *         "submitted_at": "2026-06-03T09:00:00.000Z",
+           *         "reviewed_by": null,
+           *         "reviewed_at": null,
+           *         "rejection_reason": null,
+           *         "documents": [
+           *           {
+           *             "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+           *             "kind": "registration_certificate",
+           *             "content_type": "application/pdf",
+           *             "size_bytes": 284113,
+           *             "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           *             "original_name": "rccm.pdf",
+           *             "created_at": "2026-06-03T09:00:00.000Z"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['DashboardMerchantKyc'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardSubmitKyc: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "legal_name": "Boulangerie Sainte-Rita SARL",
+         *       "registration_number": "RB/COT/24 B 12345",
+         *       "country": "BJ",
+         *       "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+         *       "representative_name": "Awa Koffi",
+         *       "registration_certificate": "%PDF-1.7 … (the file’s bytes)",
+         *       "representative_id": "(the bytes of a PNG or JPEG scan)",
+         *       "proof_of_address": "%PDF-1.7 … (the file’s bytes)"
+         *     }
+         */
+        'multipart/form-data': {
+          legal_name: string;
+          /** @description RCCM or equivalent. */
+          registration_number: string;
+          /** @enum {string} */
+          country: 'BJ' | 'TG' | 'CI';
+          address: string;
+          representative_name: string;
+          /** @description Optional (IFU, NIF…). */
+          tax_id?: string;
+          /**
+           * Format: binary
+           * @description PDF, PNG or JPEG; at most KYC_MAX_DOCUMENT_BYTES (5 MB).
+           */
+          registration_certificate: string;
+          /** Format: binary */
+          representative_id: string;
+          /** Format: binary */
+          proof_of_address: string;
+          /**
+           * Format: binary
+           * @description Any other document (the field may repeat; 6 files at most in all).
+           */
+          other?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "merchant_kyc",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "kyc_status": "submitted",
+           *       "submission": {
+           *         "object": "kyc_submission",
+           *         "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+           *         "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *         "status": "submitted",
+           *         "legal_name": "Boulangerie Sainte-Rita SARL",
+           *         "registration_number": "RB/COT/24 B 12345",
+           *         "country": "BJ",
+           *         "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+           *         "representative_name": "Awa Koffi",
+           *         "tax_id": "3201234567890",
+           *         "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *         "submitted_at": "2026-06-03T09:00:00.000Z",
+           *         "reviewed_by": null,
+           *         "reviewed_at": null,
+           *         "rejection_reason": null,
+           *         "documents": [
+           *           {
+           *             "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+           *             "kind": "registration_certificate",
+           *             "content_type": "application/pdf",
+           *             "size_bytes": 284113,
+           *             "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           *             "original_name": "rccm.pdf",
+           *             "created_at": "2026-06-03T09:00:00.000Z"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['DashboardMerchantKyc'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`, `too_many_documents`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment' | 'too_many_documents';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `kyc_under_review`, `kyc_already_validated`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'kyc_under_review' | 'kyc_already_validated';
+            };
+          };
+        };
+      };
+      /** @description Payload Too Large. Codes: `payload_too_large`, `document_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'payload_too_large' | 'document_too_large';
+            };
+          };
+        };
+      };
+      /** @description Unsupported Media Type. Codes: `unsupported_media_type`, `unsupported_document_type`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unsupported_media_type' | 'unsupported_document_type';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminListKycSubmissions: {
+    parameters: {
+      query?: {
+        /** @description Only submissions in this status (submitted: those waiting for a review). */
+        status?: 'submitted' | 'validated' | 'rejected';
+        limit?: number;
+        /** @description The `next_cursor` of the previous page. */
+        starting_after?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "kyc_submission",
+           *           "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+           *           "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *           "status": "submitted",
+           *           "legal_name": "Boulangerie Sainte-Rita SARL",
+           *           "registration_number": "RB/COT/24 B 12345",
+           *           "country": "BJ",
+           *           "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+           *           "representative_name": "Awa Koffi",
+           *           "tax_id": "3201234567890",
+           *           "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *           "submitted_at": "2026-06-03T09:00:00.000Z",
+           *           "reviewed_by": null,
+           *           "reviewed_at": null,
+           *           "rejection_reason": null,
+           *           "documents": [
+           *             {
+           *               "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+           *               "kind": "registration_certificate",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 284113,
+           *               "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           *               "original_name": "rccm.pdf",
+           *               "created_at": "2026-06-03T09:00:00.000Z"
+           *             }
+           *           ]
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['AdminKycSubmissionList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminGetKycSubmission: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        submissionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "kyc_submission",
+           *       "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "status": "submitted",
+           *       "legal_name": "Boulangerie Sainte-Rita SARL",
+           *       "registration_number": "RB/COT/24 B 12345",
+           *       "country": "BJ",
+           *       "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+           *       "representative_name": "Awa Koffi",
+           *       "tax_id": "3201234567890",
+           *       "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "submitted_at": "2026-06-03T09:00:00.000Z",
+           *       "reviewed_by": null,
+           *       "reviewed_at": null,
+           *       "rejection_reason": null,
+           *       "documents": [
+           *         {
+           *           "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+           *           "kind": "registration_certificate",
+           *           "content_type": "application/pdf",
+           *           "size_bytes": 284113,
+           *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           *           "original_name": "rccm.pdf",
+           *           "created_at": "2026-06-03T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['KycSubmission'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminDownloadKycDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        submissionId: string;
+        documentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The document. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example (the file’s bytes) */
+          'application/pdf': string;
+          /** @example (the file’s bytes) */
+          'image/png': string;
+          /** @example (the file’s bytes) */
+          'image/jpeg': string;
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminApproveKycSubmission: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        submissionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "kyc_submission",
+           *       "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "status": "submitted",
+           *       "legal_name": "Boulangerie Sainte-Rita SARL",
+           *       "registration_number": "RB/COT/24 B 12345",
+           *       "country": "BJ",
+           *       "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+           *       "representative_name": "Awa Koffi",
+           *       "tax_id": "3201234567890",
+           *       "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "submitted_at": "2026-06-03T09:00:00.000Z",
+           *       "reviewed_by": null,
+           *       "reviewed_at": null,
+           *       "rejection_reason": null,
+           *       "documents": [
+           *         {
+           *           "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+           *           "kind": "registration_certificate",
+           *           "content_type": "application/pdf",
+           *           "size_bytes": 284113,
+           *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           *           "original_name": "rccm.pdf",
+           *           "created_at": "2026-06-03T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['KycSubmission'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `kyc_not_under_review`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'kyc_not_under_review';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminRejectKycSubmission: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        submissionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "reason": "The proof of address is older than three months."
+         *     }
+         */
+        'application/json': components['schemas']['AdminKycRejectRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "kyc_submission",
+           *       "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e1f",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "status": "submitted",
+           *       "legal_name": "Boulangerie Sainte-Rita SARL",
+           *       "registration_number": "RB/COT/24 B 12345",
+           *       "country": "BJ",
+           *       "address": "Lot 12, quartier Sainte-Rita, Cotonou",
+           *       "representative_name": "Awa Koffi",
+           *       "tax_id": "3201234567890",
+           *       "submitted_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "submitted_at": "2026-06-03T09:00:00.000Z",
+           *       "reviewed_by": null,
+           *       "reviewed_at": null,
+           *       "rejection_reason": null,
+           *       "documents": [
+           *         {
+           *           "id": "0193c4a1-2b3c-7d4e-8f50-6a7b8c9d0e2a",
+           *           "kind": "registration_certificate",
+           *           "content_type": "application/pdf",
+           *           "size_bytes": 284113,
+           *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           *           "original_name": "rccm.pdf",
+           *           "created_at": "2026-06-03T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['KycSubmission'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `kyc_not_under_review`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'kyc_not_under_review';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminListMerchants: {
+    parameters: {
+      query?: {
+        status?: 'active' | 'suspended';
+        kyc_status?: 'pending' | 'submitted' | 'validated' | 'rejected';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "merchant",
+           *           "id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *           "name": "Boulangerie Sainte-Rita",
+           *           "status": "active",
+           *           "kyc_status": "submitted",
+           *           "created_at": "2026-06-02T08:15:00.000Z",
+           *           "updated_at": "2026-06-03T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['AdminMerchantList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminSuspendMerchant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "reason": "Chargebacks under investigation."
+         *     }
+         */
+        'application/json': components['schemas']['AdminMerchantStatusRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "merchant",
+           *       "id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "name": "Boulangerie Sainte-Rita",
+           *       "status": "active",
+           *       "kyc_status": "submitted",
+           *       "created_at": "2026-06-02T08:15:00.000Z",
+           *       "updated_at": "2026-06-03T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['AdminMerchant'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminReactivateMerchant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "reason": "Chargebacks under investigation."
+         *     }
+         */
+        'application/json': components['schemas']['AdminMerchantStatusRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "merchant",
+           *       "id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "name": "Boulangerie Sainte-Rita",
+           *       "status": "active",
+           *       "kyc_status": "submitted",
+           *       "created_at": "2026-06-02T08:15:00.000Z",
+           *       "updated_at": "2026-06-03T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['AdminMerchant'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminListDiscrepancies: {
+    parameters: {
+      query?: {
+        /** @description false: the resolved ones too. */
+        unresolved_only?: boolean;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "operator_discrepancy",
+           *           "id": "0193c5d2-0000-7000-8000-000000000001",
+           *           "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *           "environment": "live",
+           *           "resource_type": "payment",
+           *           "resource_id": "0193c5d2-0000-7000-8000-000000000002",
+           *           "reference": "order-1042",
+           *           "operator": "mtn",
+           *           "our_status": "expired",
+           *           "operator_status": "SUCCESSFUL",
+           *           "operator_reference": "MP240603.0900.A12345",
+           *           "message": null,
+           *           "created_at": "2026-06-03T09:00:00.000Z",
+           *           "resolved_at": null,
+           *           "resolution": null
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['AdminDiscrepancyList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminListOperators: {
+    parameters: {
+      query?: {
+        /** @description true: only the operators whose health is not `available`. */
+        failing?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "operator_health",
+           *           "country": "BJ",
+           *           "operator": "mtn",
+           *           "name": "MTN MoMo",
+           *           "environment": "live",
+           *           "health": "unavailable"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['AdminOperatorList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+    };
+  };
   getAccount: {
     parameters: {
       query?: never;
@@ -8366,7 +10191,7 @@ export interface operations {
           'application/json': components['schemas']['Account'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8375,7 +10200,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
@@ -8448,7 +10273,7 @@ export interface operations {
           'application/json': components['schemas']['OperatorCatalog'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8457,12 +10282,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8471,7 +10296,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -8570,7 +10395,7 @@ export interface operations {
           'application/json': components['schemas']['PaymentList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8579,12 +10404,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8593,12 +10418,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8607,7 +10432,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -8706,7 +10531,7 @@ export interface operations {
           'application/json': components['schemas']['Payment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `unsupported_currency`, `amount_too_low`, `amount_too_high`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `unsupported_currency`, `amount_too_low`, `amount_too_high`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8724,12 +10549,13 @@ export interface operations {
                 | 'amount_too_low'
                 | 'amount_too_high'
                 | 'missing_idempotency_key'
-                | 'invalid_idempotency_key';
+                | 'invalid_idempotency_key'
+                | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8738,12 +10564,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8752,7 +10578,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'account_inactive';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -8888,7 +10714,7 @@ export interface operations {
           'application/json': components['schemas']['Payment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8897,12 +10723,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8911,12 +10737,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8925,7 +10751,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -9056,7 +10882,7 @@ export interface operations {
           'application/json': components['schemas']['Payment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_otp`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_otp`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9065,12 +10891,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_otp';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_otp' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9079,12 +10905,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9093,7 +10919,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -9234,7 +11060,7 @@ export interface operations {
           'application/json': components['schemas']['Payment'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9243,12 +11069,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9257,7 +11083,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -9375,7 +11201,7 @@ export interface operations {
           'application/json': components['schemas']['Payment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `amount_too_low`, `amount_too_high`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `amount_too_low`, `amount_too_high`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9384,12 +11210,20 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_operator' | 'invalid_phone' | 'amount_too_low' | 'amount_too_high' | 'invalid_idempotency_key';
+              code?:
+                | 'validation_error'
+                | 'invalid_json'
+                | 'invalid_operator'
+                | 'invalid_phone'
+                | 'amount_too_low'
+                | 'amount_too_high'
+                | 'invalid_idempotency_key'
+                | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9398,12 +11232,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `sandbox_only`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `sandbox_only`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9412,7 +11246,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'sandbox_only';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'sandbox_only' | 'insufficient_role';
             };
           };
         };
@@ -9543,7 +11377,7 @@ export interface operations {
           'application/json': components['schemas']['RefundList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9552,12 +11386,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9566,12 +11400,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9580,7 +11414,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -9667,7 +11501,7 @@ export interface operations {
           'application/json': components['schemas']['Refund'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `missing_idempotency_key`, `invalid_idempotency_key`, `refund_not_supported`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `missing_idempotency_key`, `invalid_idempotency_key`, `refund_not_supported`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9676,12 +11510,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'missing_idempotency_key' | 'invalid_idempotency_key' | 'refund_not_supported';
+              code?: 'validation_error' | 'invalid_json' | 'missing_idempotency_key' | 'invalid_idempotency_key' | 'refund_not_supported' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9690,12 +11524,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9704,7 +11538,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -9835,7 +11669,7 @@ export interface operations {
           'application/json': components['schemas']['Refund'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9844,12 +11678,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9858,7 +11692,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -9933,7 +11767,7 @@ export interface operations {
           'application/json': components['schemas']['LegacyOperatorCatalog'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9941,11 +11775,11 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'unauthenticated';
+            code?: 'unauthenticated' | 'invalid_session';
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9953,7 +11787,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'insufficient_scope' | 'merchant_not_found';
+            code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
           };
         };
       };
@@ -10052,7 +11886,7 @@ export interface operations {
           'application/json': components['schemas']['LegacyPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `unsupported_currency`, `amount_too_low`, `amount_too_high`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `unsupported_currency`, `amount_too_low`, `amount_too_high`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10069,12 +11903,13 @@ export interface operations {
                   | 'unsupported_currency'
                   | 'amount_too_low'
                   | 'amount_too_high'
-                  | 'invalid_idempotency_key';
+                  | 'invalid_idempotency_key'
+                  | 'invalid_environment';
               })
             | components['schemas']['LegacyValidationError'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10082,11 +11917,11 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'unauthenticated';
+            code?: 'unauthenticated' | 'invalid_session';
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10094,7 +11929,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'insufficient_scope' | 'merchant_not_found' | 'account_inactive';
+            code?: 'insufficient_scope' | 'merchant_not_found' | 'account_inactive' | 'insufficient_role';
           };
         };
       };
@@ -10197,7 +12032,7 @@ export interface operations {
           'application/json': components['schemas']['LegacyPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_otp`, `payment_not_confirmable`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_otp`, `payment_not_confirmable`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10206,12 +12041,12 @@ export interface operations {
           'application/json':
             | (components['schemas']['LegacyError'] & {
                 /** @enum {string} */
-                code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_otp' | 'payment_not_confirmable';
+                code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_otp' | 'payment_not_confirmable' | 'invalid_environment';
               })
             | components['schemas']['LegacyValidationError'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10219,11 +12054,11 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'unauthenticated';
+            code?: 'unauthenticated' | 'invalid_session';
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10231,7 +12066,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'insufficient_scope' | 'merchant_not_found';
+            code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
           };
         };
       };
@@ -10338,7 +12173,7 @@ export interface operations {
           'application/json': components['schemas']['LegacyPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10347,12 +12182,12 @@ export interface operations {
           'application/json':
             | (components['schemas']['LegacyError'] & {
                 /** @enum {string} */
-                code?: 'validation_error';
+                code?: 'validation_error' | 'invalid_environment';
               })
             | components['schemas']['LegacyValidationError'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10360,11 +12195,11 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'unauthenticated';
+            code?: 'unauthenticated' | 'invalid_session';
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10372,7 +12207,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['LegacyError'] & {
             /** @enum {string} */
-            code?: 'insufficient_scope' | 'merchant_not_found';
+            code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
           };
         };
       };
@@ -10485,7 +12320,7 @@ export interface operations {
           'application/json': components['schemas']['PayoutOperatorCatalog'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10494,12 +12329,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10508,7 +12343,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -10593,7 +12428,7 @@ export interface operations {
           'application/json': components['schemas']['PayoutList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10602,12 +12437,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10616,12 +12451,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10630,7 +12465,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -10714,7 +12549,7 @@ export interface operations {
           'application/json': components['schemas']['Payout'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `amount_too_low`, `amount_too_high`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `amount_too_low`, `amount_too_high`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10731,12 +12566,13 @@ export interface operations {
                 | 'amount_too_low'
                 | 'amount_too_high'
                 | 'missing_idempotency_key'
-                | 'invalid_idempotency_key';
+                | 'invalid_idempotency_key'
+                | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10745,12 +12581,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `approval_required`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`, `approval_required`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10759,7 +12595,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'approval_required';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role' | 'approval_required';
             };
           };
         };
@@ -10885,7 +12721,7 @@ export interface operations {
           'application/json': components['schemas']['Payout'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10894,12 +12730,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10908,12 +12744,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10922,7 +12758,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -11028,7 +12864,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPaymentList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11037,12 +12873,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11051,12 +12887,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11065,7 +12901,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -11189,7 +13025,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11198,12 +13034,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'missing_idempotency_key' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'invalid_json' | 'missing_idempotency_key' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11212,12 +13048,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11226,7 +13062,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -11390,7 +13226,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11399,12 +13235,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'missing_idempotency_key' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'missing_idempotency_key' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11413,12 +13249,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11427,7 +13263,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -11582,7 +13418,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11591,12 +13427,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'missing_idempotency_key' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'missing_idempotency_key' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11605,12 +13441,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `approval_required`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`, `approval_required`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11619,7 +13455,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'approval_required';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role' | 'approval_required';
             };
           };
         };
@@ -11760,7 +13596,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11769,12 +13605,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11783,12 +13619,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11797,7 +13633,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -11871,7 +13707,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11880,12 +13716,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11894,12 +13730,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11908,7 +13744,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12004,7 +13840,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPayment'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12013,12 +13849,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12027,12 +13863,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12041,7 +13877,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12137,7 +13973,7 @@ export interface operations {
           'application/json': components['schemas']['BulkPaymentItemList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12146,12 +13982,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12160,12 +13996,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12174,7 +14010,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12240,7 +14076,7 @@ export interface operations {
           'application/json': components['schemas']['Balance'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12249,12 +14085,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12263,7 +14099,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12355,7 +14191,7 @@ export interface operations {
           'application/json': components['schemas']['BalanceTransactionList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12364,12 +14200,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12378,12 +14214,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12392,7 +14228,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12471,7 +14307,7 @@ export interface operations {
           'application/json': components['schemas']['TransferList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12480,12 +14316,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12494,12 +14330,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12508,7 +14344,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12586,7 +14422,7 @@ export interface operations {
           'application/json': components['schemas']['Transfer'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `unsupported_currency`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `unsupported_currency`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12595,12 +14431,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'unsupported_currency' | 'missing_idempotency_key' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'invalid_json' | 'unsupported_currency' | 'missing_idempotency_key' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12609,12 +14445,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12623,7 +14459,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -12720,7 +14556,7 @@ export interface operations {
           'application/json': components['schemas']['Transfer'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12729,12 +14565,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12743,12 +14579,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12757,7 +14593,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -12872,7 +14708,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12881,12 +14717,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12895,12 +14731,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12909,7 +14745,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13009,7 +14845,7 @@ export interface operations {
           'application/json': components['schemas']['Settlement'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `amount_too_low`, `amount_too_high`, `missing_idempotency_key`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `amount_too_low`, `amount_too_high`, `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13026,12 +14862,13 @@ export interface operations {
                 | 'amount_too_low'
                 | 'amount_too_high'
                 | 'missing_idempotency_key'
-                | 'invalid_idempotency_key';
+                | 'invalid_idempotency_key'
+                | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13040,12 +14877,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13054,7 +14891,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -13181,7 +15018,7 @@ export interface operations {
           'application/json': components['schemas']['Settlement'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13190,12 +15027,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13204,12 +15041,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13218,7 +15055,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13307,7 +15144,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementStatement'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13316,12 +15153,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13330,12 +15167,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13344,7 +15181,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13405,7 +15242,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13414,12 +15251,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13428,12 +15265,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13442,7 +15279,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13537,7 +15374,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementAccountList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13546,12 +15383,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13560,12 +15397,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13574,7 +15411,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13644,7 +15481,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementAccount'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `invalid_idempotency_key`, `invalid_iban`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `invalid_idempotency_key`, `invalid_iban`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13653,12 +15490,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_operator' | 'invalid_phone' | 'invalid_idempotency_key' | 'invalid_iban';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_operator' | 'invalid_phone' | 'invalid_idempotency_key' | 'invalid_iban' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13667,12 +15504,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13681,7 +15518,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13774,7 +15611,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementAccount'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13783,12 +15620,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13797,12 +15634,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13811,7 +15648,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -13890,7 +15727,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementAccount'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13899,12 +15736,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13913,12 +15750,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13927,7 +15764,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14011,7 +15848,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementAccount'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `invalid_iban`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `invalid_iban`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14020,12 +15857,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_operator' | 'invalid_phone' | 'invalid_iban';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_operator' | 'invalid_phone' | 'invalid_iban' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14034,12 +15871,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14048,7 +15885,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14140,7 +15977,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementScheduleList'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14149,12 +15986,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14163,7 +16000,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14222,7 +16059,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementSchedule'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `unsupported_currency`. */
+      /** @description Bad Request. Codes: `validation_error`, `unsupported_currency`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14231,12 +16068,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'unsupported_currency';
+              code?: 'validation_error' | 'unsupported_currency' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14245,12 +16082,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14259,7 +16096,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14331,7 +16168,7 @@ export interface operations {
           'application/json': components['schemas']['SettlementSchedule'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `unsupported_currency`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `unsupported_currency`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14340,12 +16177,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'unsupported_currency';
+              code?: 'validation_error' | 'invalid_json' | 'unsupported_currency' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14354,12 +16191,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14368,7 +16205,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14460,7 +16297,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14469,12 +16306,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14483,12 +16320,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14497,7 +16334,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14547,7 +16384,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14556,12 +16393,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14570,12 +16407,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14584,7 +16421,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14632,7 +16469,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14641,12 +16478,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14655,12 +16492,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14669,7 +16506,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14732,7 +16569,7 @@ export interface operations {
           'application/json': components['schemas']['OperatorPrediction'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14741,12 +16578,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14755,7 +16592,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
@@ -14808,7 +16645,7 @@ export interface operations {
           'text/event-stream': string;
         };
       };
-      /** @description Bad Request. Codes: `validation_error`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14817,12 +16654,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error';
+              code?: 'validation_error' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14831,12 +16668,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14845,7 +16682,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -14899,7 +16736,7 @@ export interface operations {
           'application/json': components['schemas']['Event'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14908,12 +16745,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14922,7 +16759,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -15009,7 +16846,7 @@ export interface operations {
           'application/json': components['schemas']['EventList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15018,12 +16855,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15032,12 +16869,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15046,7 +16883,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -15124,7 +16961,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15133,12 +16970,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15147,12 +16984,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15161,7 +16998,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -15250,7 +17087,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpointList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15259,12 +17096,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15273,12 +17110,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15287,7 +17124,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -15364,7 +17201,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15373,12 +17210,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15387,12 +17224,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15401,7 +17238,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -15491,7 +17328,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15500,12 +17337,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15514,7 +17351,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -15576,7 +17413,7 @@ export interface operations {
           'application/json': components['schemas']['DeletedWebhookEndpoint'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15585,12 +17422,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15599,7 +17436,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -15684,7 +17521,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15693,12 +17530,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15707,12 +17544,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15721,7 +17558,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -15784,7 +17621,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpointSecret'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15793,12 +17630,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15807,7 +17644,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -15895,7 +17732,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15904,12 +17741,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key';
+              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15918,12 +17755,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15932,7 +17769,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -16020,7 +17857,7 @@ export interface operations {
           'application/json': components['schemas']['DeliveryList'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16029,12 +17866,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_cursor';
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
             };
           };
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16043,12 +17880,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16057,7 +17894,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };
@@ -16117,7 +17954,7 @@ export interface operations {
           'application/json': components['schemas']['CallbackSecret'];
         };
       };
-      /** @description Unauthorized. Codes: `unauthenticated`. */
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16126,12 +17963,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'unauthenticated';
+              code?: 'unauthenticated' | 'invalid_session';
             };
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16140,7 +17977,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
             };
           };
         };

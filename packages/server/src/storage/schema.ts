@@ -116,6 +116,41 @@ export interface ApprovalRequestTable {
   updated_at: string;
 }
 
+export interface KycSubmissionTable {
+  id: string;
+  merchant_id: string;
+  status: string;
+  legal_name: string;
+  registration_number: string;
+  country: string;
+  address: string;
+  representative_name: string;
+  tax_id: string | null;
+  submitted_by: string;
+  submitted_at: string;
+  reviewed_by: string | null;
+  reviewed_at: string | null;
+  rejection_reason: string | null;
+}
+
+export interface KycDocumentTable {
+  id: string;
+  submission_id: string;
+  merchant_id: string;
+  kind: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  original_name: string | null;
+  created_at: string;
+}
+
+export interface PlatformAdminTable {
+  user_id: string;
+  granted_at: string;
+  granted_by: string;
+}
+
 export interface ApiKeyTable {
   id: string;
   merchant_id: string;
@@ -509,6 +544,9 @@ export interface Database {
   audit_log: AuditLogTable;
   approval_policies: ApprovalPolicyTable;
   approval_requests: ApprovalRequestTable;
+  kyc_submissions: KycSubmissionTable;
+  kyc_documents: KycDocumentTable;
+  platform_admins: PlatformAdminTable;
   api_keys: ApiKeyTable;
   events: EventTable;
   idempotency_records: IdempotencyRecordTable;

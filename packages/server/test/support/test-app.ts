@@ -84,6 +84,7 @@ export async function buildTestApp(
     exportPageSize: options.exportPageSize,
     mailer: configuredMailer(config),
     publicUrl: config.publicUrl,
+    dataDir: config.dataDir,
   });
   const app = await buildApp({ config, services, logger: options.logger, apiExtensions: options.apiExtensions, resolver: options.resolver ?? exampleHostsResolver() });
   await options.beforeReady?.(app);

@@ -301,6 +301,33 @@ export const errorCatalog = {
     message: 'This approval request is no longer pending.',
     action: 'Read the request again (GET …/approvals/{id}): it was approved, rejected or executed meanwhile, maybe by another approver.',
   },
+  unsupported_document_type: {
+    status: 415,
+    message: 'A KYC document is not a PDF, PNG or JPEG file.',
+    action: 'Send each document as a PDF, PNG or JPEG file; the type is read from the file’s content, not its name.',
+  },
+  document_too_large: {
+    status: 413,
+    message: 'A KYC document is larger than the server accepts.',
+    action: 'Send a smaller file (a scan at a lower resolution, or a compressed PDF); the limit is KYC_MAX_DOCUMENT_BYTES, 5 MB by default.',
+  },
+  too_many_documents: { status: 400, message: 'The KYC submission holds too many documents.', action: 'Send at most 6 documents: one per kind, and a few others.' },
+  kyc_under_review: {
+    status: 409,
+    message: 'A KYC submission of this merchant is under review.',
+    action: 'Wait for the review; you may submit again if it is rejected.',
+  },
+  kyc_already_validated: { status: 409, message: 'The merchant’s KYC is validated already.', action: 'Nothing to submit: live API keys can be created.' },
+  kyc_not_under_review: {
+    status: 409,
+    message: 'This KYC submission has been decided already.',
+    action: 'Read the submission again: only a submission in status submitted can be approved or rejected.',
+  },
+  admin_required: {
+    status: 403,
+    message: 'This is for the platform’s administrators.',
+    action: 'Ask whoever runs the server to grant you the role (`akwe admins grant <email>`).',
+  },
 } as const satisfies Record<string, { status: number; message: string; action: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;

@@ -13,6 +13,8 @@ import { callerOf, installDashboardContext, originOf } from './dashboard-context
 import { developerRoutes } from './developer-routes.js';
 import { approvalRoutes } from './approval-routes.js';
 import type { ApprovalService } from '../../core/approvals/approval-service.js';
+import { kycRoutes, type KycRoutesOptions } from './kyc-routes.js';
+import type { PlatformAdmins } from '../../core/admin/platform-admins.js';
 import { overviewRoutes } from './overview-routes.js';
 import type { DashboardOverview } from '../../core/dashboard/dashboard-overview.js';
 import {
@@ -64,6 +66,10 @@ export interface DashboardRoutesOptions {
   authPerMinute: number;
   redisUrl?: string;
   clock: Clock;
+  /** GET /me tells whether the user is a platform administrator. */
+  platformAdmins: PlatformAdmins;
+  /** The KYC section. */
+  kyc: Omit<KycRoutesOptions, 'dashboard'>;
 }
 
 const tags = ['dashboard'];
@@ -344,6 +350,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
       return {
         user: userToWire(caller.user),
         environment: request.dashboardEnvironment,
+        platform_admin: await options.platformAdmins.isAdmin(caller.user.id),
         memberships: caller.memberships.map((m) => ({ merchant_id: m.merchantId, merchant_name: m.merchantName, role: m.role, permissions: actionsOf(m.role) })),
       };
     },
@@ -490,4 +497,5 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
   // Last, so the document lists the developers section after the account and team routes.
   await app.register(developerRoutes, { dashboard, developers: options.developers, destinationUrls: options.destinationUrls, serverSecret: options.serverSecret });
   await app.register(approvalRoutes, { dashboard, approvals: options.approvals });
+  await app.register(kycRoutes, { dashboard, ...options.kyc });
 };

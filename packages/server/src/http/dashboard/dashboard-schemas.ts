@@ -132,6 +132,7 @@ export const MeObject = Type.Object(
   {
     user: UserObject,
     environment: Type.Union([Type.Literal('test'), Type.Literal('live')], { description: 'The active environment (X-Service-Environment; test when absent).' }),
+    platform_admin: Type.Boolean({ description: 'Whether the user may use the back office (/api/v1/admin); granted from the CLI only.' }),
     memberships: Type.Array(
       Type.Object({
         merchant_id: Type.String(),
@@ -147,6 +148,7 @@ export const MeObject = Type.Object(
       {
         user: userExample,
         environment: 'test',
+        platform_admin: false,
         memberships: [{ merchant_id: MERCHANT_ID, merchant_name: 'Boulangerie Sainte-Rita', role: 'owner', permissions: [...actions] }],
       },
     ],

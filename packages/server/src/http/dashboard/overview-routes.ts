@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { OVERVIEW_MAX_DAYS, type DashboardOverview } from '../../core/dashboard/dashboard-overview.js';
 import type { DashboardService } from '../../core/dashboard/dashboard-service.js';
 import { errorResponses } from '../shared/error-schemas.js';
+import { inCentimes } from '../shared/money-descriptions.js';
 import { callerOf } from './dashboard-context.js';
 import { MerchantParams } from './dashboard-schemas.js';
 
@@ -21,7 +22,7 @@ const OverviewObject = Type.Object(
         day: Type.String({ description: 'YYYY-MM-DD (UTC).' }),
         currency: Type.String(),
         count: Type.Integer({ description: 'Completed payments created that day (refunded ones included).' }),
-        amount_minor: Type.Integer({ description: 'Their amount, in centimes.' }),
+        amount_minor: Type.Integer({ description: inCentimes('Their amount.') }),
       }),
       { description: 'Oldest first; every day of the window for each currency seen, zeros included.' },
     ),
@@ -52,7 +53,7 @@ export const overviewRoutes: FastifyPluginAsyncTypebox<{ dashboard: DashboardSer
         security: [{ dashboardSession: [] }],
         params: MerchantParams,
         querystring: OverviewQuery,
-        response: { 200: OverviewObject, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: OverviewObject, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {

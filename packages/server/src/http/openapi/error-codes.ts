@@ -32,7 +32,7 @@ const scheduleChange = ['putSettlementSchedule'];
 const bulkCreation = ['createBulkPayment', 'importBulkPaymentCsv'];
 const bulkExecution = ['validateBulkPayment'];
 /** Routes whose body is not JSON (so not in the route's schema). */
-const rawBody = ['importBulkPaymentCsv'];
+const rawBody = ['importBulkPaymentCsv', 'dashboardSubmitKyc'];
 /** Operations that reach an operator (a status query with sync=true included). */
 const operatorCalls = [...creation, ...confirmation, ...checkoutPayment, ...refunding, 'getPayment', 'legacyGetPayment'];
 /** Operations that change a payment under a version check. */
@@ -63,7 +63,11 @@ const approvalWrites = ['dashboardSetApprovalPolicy', 'dashboardSubmitPayout', '
 const approvedPayouts = ['dashboardSubmitPayout'];
 const approvedBatches = ['dashboardSubmitBatch'];
 const dashboardLists = ['dashboardListWebhookEndpoints', 'dashboardListWebhookDeliveries', 'dashboardListAuditLog', 'dashboardListApprovals'];
-const inMerchant = ['dashboardListMembers', 'dashboardInvite', ...memberChanges, ...developerWrites, 'dashboardListAuditLog', ...approvalWrites];
+const kycSubmission = ['dashboardSubmitKyc'];
+const inMerchant = ['dashboardListMembers', 'dashboardInvite', ...memberChanges, ...developerWrites, 'dashboardListAuditLog', ...kycSubmission, ...approvalWrites];
+/** The back office (http/admin/admin-routes.ts). */
+const adminRoutes = (route: RouteFacts) => route.url.startsWith('/api/v1/admin/');
+const kycDecisions = ['adminApproveKycSubmission', 'adminRejectKycSubmission'];
 
 /**
  * Which routes can answer a code. A code absent from this table is listed on every route that
@@ -139,7 +143,7 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   payment_not_refundable: operations(...refunding),
   refund_exceeds_amount: operations(...refunding),
   refund_not_supported: operations(...refunding),
-  invalid_cursor: (route) => route.operationId?.startsWith('list') === true || operations(...dashboardLists)(route),
+  invalid_cursor: (route) => route.operationId?.startsWith('list') === true || operations(...dashboardLists, 'adminListKycSubmissions')(route),
   // A live payout for an operator no connector serves is refused before it is stored.
   operator_unavailable: operations(...operatorCalls, ...payoutCreation, ...approvedPayouts, 'dashboardApproveApproval'),
   operator_outcome_unknown: operations(...operatorCalls),
@@ -149,11 +153,12 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   // A bulk line's own problem, reported in the details of a validation_error, never as the code.
   operator_required: never,
   // The dashboard (docs/dashboard.md): X-Service-Environment is read on each of its routes.
-  invalid_environment: onDashboard,
+  // A dashboard session may call the merchant API too (docs/dashboard.md "The API from the dashboard").
+  invalid_environment: (route) => onDashboard(route) || behindKey(route),
   invalid_credentials: operations(...passwordSignIn, ...totpSignIn),
-  invalid_session: (route) => route.dashboard === 'session' || operations('dashboardRefresh')(route),
+  invalid_session: (route) => route.dashboard === 'session' || operations('dashboardRefresh')(route) || behindKey(route),
   email_not_verified: operations(...passwordSignIn),
-  insufficient_role: operations(...inMerchant),
+  insufficient_role: (route) => operations(...inMerchant)(route) || (behindKey(route) && route.scope !== undefined),
   csrf_token_invalid: operations(...refreshCookie),
   invalid_email_token: operations(...emailedTokens),
   invalid_totp_code: operations(...totpWithCode),
@@ -161,6 +166,13 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   totp_not_enabled: operations(...totpWithCode),
   last_owner: operations(...memberChanges),
   already_member: operations('dashboardInvite'),
+  unsupported_document_type: operations(...kycSubmission),
+  document_too_large: operations(...kycSubmission),
+  too_many_documents: operations(...kycSubmission),
+  kyc_under_review: operations(...kycSubmission),
+  kyc_already_validated: operations(...kycSubmission),
+  kyc_not_under_review: operations(...kycDecisions),
+  admin_required: adminRoutes,
   approval_required: operations(...payoutCreation, ...bulkExecution),
   self_approval_forbidden: operations('dashboardApproveApproval'),
   approval_not_pending: operations(...approvalDecisions),

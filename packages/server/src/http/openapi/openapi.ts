@@ -69,6 +69,11 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
           description:
             'The merchant dashboard’s own API: users, sign-in, sessions, team and roles. Signed in with a session (access token), not an API key; the active environment is X-Service-Environment (docs/dashboard.md).',
         },
+        {
+          name: 'admin',
+          description:
+            'The back office, under /api/v1/admin: KYC review, merchants’ suspension, discrepancies, operators’ health. Dashboard sessions of platform administrators only (granted with `akwe admins grant`); anyone else is 403 `admin_required`.',
+        },
       ],
       components: {
         securitySchemes: {

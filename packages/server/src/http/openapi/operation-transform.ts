@@ -6,6 +6,7 @@ import { narrowedToCodes } from './error-code-enum.js';
 import { errorCodesFor } from './error-codes.js';
 import { headersWithIdempotencyKey } from './idempotency-key-header.js';
 import { routeFacts, type RouteFacts } from './route-facts.js';
+import { kycMultipartBody } from '../dashboard/kyc-schemas.js';
 
 type RouteSchema = Record<string, unknown>;
 
@@ -19,6 +20,7 @@ const RESPONSE_DESCRIPTION = 'x-response-description';
 const batchFile = 'The batch file, UTF-8 (with or without BOM), comma or semicolon, header row first (docs/bulk.md; GET /bulk-payments/template.csv).';
 
 const rawBodies: Record<string, Record<string, unknown>> = {
+  dashboardSubmitKyc: kycMultipartBody,
   importBulkPaymentCsv: {
     'text/csv': { schema: { type: 'string', description: batchFile, examples: [batchTemplateCsv()] } },
     'multipart/form-data': {

@@ -26,7 +26,9 @@ export interface RouteFacts {
 
 export function routeFacts(route: RouteOptions, schema: Record<string, unknown>): RouteFacts {
   const config = (route.config ?? {}) as { public?: boolean; scope?: string; idempotency?: IdempotencyRouteConfig; dashboardSession?: boolean; dashboardAuthBudget?: boolean };
-  const dashboard = route.url.startsWith(`${DASHBOARD_PREFIX}/`) ? (config.dashboardSession === true ? 'session' : 'signedOut') : undefined;
+  // The back office (/api/v1/admin) signs in with the same sessions.
+  const dashboard =
+    route.url.startsWith(`${DASHBOARD_PREFIX}/`) || route.url.startsWith('/api/v1/admin/') ? (config.dashboardSession === true ? 'session' : 'signedOut') : undefined;
   const method = [route.method].flat().join(',');
   return {
     method,

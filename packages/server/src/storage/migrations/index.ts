@@ -22,6 +22,7 @@ import * as lighterCreationWrites from './0020-lighter-creation-writes.js';
 import * as transfers from './0021-transfers.js';
 import * as settlements from './0022-settlements.js';
 import * as dashboardUsers from './0023-dashboard-users.js';
+import * as kycAndAdmins from './0024-kyc-and-admins.js';
 import * as approvals from './0025-approvals.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
@@ -49,5 +50,6 @@ export const migrations: Record<string, Migration> = {
   '0021-transfers': transfers,
   '0022-settlements': settlements,
   '0023-dashboard-users': dashboardUsers,
+  '0024-kyc-and-admins': kycAndAdmins,
   '0025-approvals': approvals,
 };

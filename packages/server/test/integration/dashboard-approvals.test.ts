@@ -128,6 +128,33 @@ for (const target of testDatabases()) {
       assert.equal((await dash('GET', `/merchants/${owner.merchantId}/approval-policy`, stranger.access, 'test')).statusCode, 404);
     });
 
+    it('lets only roles that pay out submit, only deciders decide, and no one outside the merchant', async () => {
+      const { owner } = await team();
+      const developer = await member(owner, 'developer');
+      const viewer = await member(owner, 'viewer');
+      const request = (await submitPayout(owner, 'live', THRESHOLD * 2)).json();
+      for (const who of [developer, viewer]) {
+        const payout = await submitPayout(who, 'live', THRESHOLD);
+        assert.equal(payout.statusCode, 403, payout.body);
+        assert.equal(payout.json().error.code, 'insufficient_role');
+        const batch = await dash('POST', `/merchants/${owner.merchantId}/approvals/batches`, who.access, 'live', { batch_id: request.id });
+        assert.equal(batch.json().error.code, 'insufficient_role');
+        assert.equal((await approve(who, request.id)).json().error.code, 'insufficient_role');
+        const reject = await dash('POST', `/merchants/${owner.merchantId}/approvals/${request.id}/reject`, who.access, 'live', { reason: 'no' });
+        assert.equal(reject.json().error.code, 'insufficient_role');
+        assert.equal((await dash('GET', `/merchants/${owner.merchantId}/approvals/${request.id}`, who.access, 'live')).statusCode, 200, 'every member reads');
+      }
+      const stranger = await newOwner(call, dataDir);
+      assert.equal((await dash('GET', `/merchants/${owner.merchantId}/approvals`, stranger.access, 'live')).statusCode, 404);
+      assert.equal((await dash('POST', `/merchants/${owner.merchantId}/approvals/${request.id}/approve`, stranger.access, 'live')).statusCode, 404);
+      assert.equal(
+        (await dash('GET', `/merchants/${stranger.merchantId}/approvals/${request.id}`, stranger.access, 'live')).statusCode,
+        404,
+        'another merchant’s request is unknown',
+      );
+      assert.equal((await dash('GET', `/merchants/${owner.merchantId}/approvals`, owner.access, 'live')).json().data[0].status, 'pending');
+    });
+
     it('executes at once in test, and in live at or below the threshold, saying so', async () => {
       const { owner } = await team();
       const inTest = await submitPayout(owner, 'test', THRESHOLD * 5);

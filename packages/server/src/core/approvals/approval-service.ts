@@ -111,7 +111,12 @@ export class ApprovalService {
   async approve(caller: MemberCaller, environment: Environment, id: string, origin: RequestOrigin): Promise<ApprovalRequest> {
     const request = await this.get(caller, environment, id);
     if (request.makerId === caller.user.id && request.approvalRequired) throw new AkweError('self_approval_forbidden');
-    if (request.status === 'approved' && this.executionAbandoned(request)) return this.execute(request, caller, origin);
+    if (request.status === 'approved' && this.executionAbandoned(request)) {
+      // Taken over by one approval only: the others racing for it find it changed.
+      const takenOver = { status: 'approved' as const, updatedAt: this.now() };
+      if (!(await this.deps.store.move(request.id, 'approved', takenOver, request.updatedAt))) throw notPending(request.status);
+      return this.execute({ ...request, ...takenOver }, caller, origin);
+    }
     if (request.status !== 'pending') throw notPending(request.status);
     const now = this.now();
     const decision = { status: 'approved' as const, decidedBy: caller.user.id, decidedAt: now, updatedAt: now };

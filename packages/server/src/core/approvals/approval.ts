@@ -81,11 +81,13 @@ export interface ApprovalStore {
   /**
    * Moves a request from `from` to `changes.status` only if it is still in `from`: the condition
    * of the update, so of two deciders racing only one moves it. False when it had moved already.
+   * With `updatedAt`, only if the request was last changed then (taking over an abandoned execution).
    */
   move(
     id: string,
     from: ApprovalStatus,
     changes: Partial<Omit<ApprovalRequest, 'id' | 'merchantId' | 'environment' | 'kind' | 'request'>> & { status: ApprovalStatus },
+    updatedAt?: string,
   ): Promise<boolean>;
 }
 

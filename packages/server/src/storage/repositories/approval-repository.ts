@@ -128,8 +128,10 @@ export class ApprovalRepository implements ApprovalStore {
     return { data: rows.slice(0, filter.limit).map(fromRow), hasMore: rows.length > filter.limit };
   }
 
-  async move(id: string, from: ApprovalStatus, changes: Changes): Promise<boolean> {
-    const result = await this.db.updateTable('approval_requests').set(changesToRow(changes)).where('id', '=', id).where('status', '=', from).executeTakeFirst();
+  async move(id: string, from: ApprovalStatus, changes: Changes, updatedAt?: string): Promise<boolean> {
+    let update = this.db.updateTable('approval_requests').set(changesToRow(changes)).where('id', '=', id).where('status', '=', from);
+    if (updatedAt !== undefined) update = update.where('updated_at', '=', updatedAt);
+    const result = await update.executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 }

@@ -30,6 +30,7 @@ import { dashboardRoutes } from './http/dashboard/dashboard-routes.js';
 import { ADMIN_PREFIX, adminRoutes } from './http/admin/admin-routes.js';
 import { newId } from './core/shared/ids.js';
 import { installAuthentication } from './http/plugins/authentication.js';
+import { installSessionAudit } from './http/plugins/session-audit.js';
 import { answerFrameworkError, installRootErrorHandling, MAX_PATH_PARAMETER_LENGTH } from './http/plugins/framework-errors.js';
 import { installIdempotency } from './http/plugins/idempotency.js';
 import { installInFlightTracking } from './http/plugins/in-flight-work.js';
@@ -155,6 +156,8 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     async (api) => {
       // Order matters: who is calling, then their budget, then their idempotency key.
       installAuthentication(api, services.merchants, services.clock, services.dashboard);
+      // What a dashboard session changes or exports here goes to the merchant's audit log.
+      installSessionAudit(api, services.dashboardDevelopers, { exportsPrefix: `${API_PREFIX}/exports/` });
       await installRateLimits(api, { limits: config.rateLimits, redisUrl: config.redisUrl, clock: services.clock });
       installIdempotency(api, { store: services.idempotency, clock: services.clock, work: inFlightWork, leaseSeconds: config.idempotencyLeaseSeconds });
       openApiRoute(api);

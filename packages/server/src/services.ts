@@ -63,6 +63,7 @@ import type { Mailer } from './core/dashboard/mailer.js';
 import { SessionTokens } from './core/dashboard/session-tokens.js';
 import { SIGN_IN_THROTTLE_RULES, SignInThrottle } from './core/dashboard/sign-in-throttle.js';
 import { DashboardRepository } from './storage/repositories/dashboard-repository.js';
+import { TestEventRepository } from './storage/repositories/test-event-repository.js';
 import { join, resolve } from 'node:path';
 import { BackOffice } from './core/admin/back-office.js';
 import { PlatformAdmins } from './core/admin/platform-admins.js';
@@ -200,6 +201,7 @@ export function createServices(options: {
     newId: ids,
     keyCache: new ApiKeyCache(options.apiKeyCacheMs ?? DEFAULT_API_KEY_CACHE_MS),
     keyInvalidations: options.database.notifications && keyInvalidationsOver(options.database.notifications),
+    onKeyUseWriteFailure: () => metrics.keyUseWriteFailures.inc(),
   });
   // One lease and one set of crash points for every operator call (payments, refunds, payouts).
   const calls = new RecordedCalls({ clock, leaseSeconds: options.leaseSeconds, faults: options.faults });
@@ -316,7 +318,15 @@ export function createServices(options: {
     newId: ids,
     publicUrl: options.publicUrl ?? 'http://localhost:8080',
   });
-  const dashboardDevelopers = new DashboardDevelopers({ store: dashboardStore, merchants, webhooks: services.webhooks, clock, newId: ids });
+  const dashboardDevelopers = new DashboardDevelopers({
+    store: dashboardStore,
+    merchants,
+    webhooks: services.webhooks,
+    clock,
+    newId: ids,
+    contracts: contractVersions,
+    testEvents: new TestEventRepository(db),
+  });
   const kycDocuments = new KycDocumentVault(join(resolve(options.dataDir ?? './data'), 'kyc'), serverSecret);
   const publicUrl = options.publicUrl ?? 'http://localhost:8080';
   const kyc = new KycService({ store: new KycRepository(db), files: kycDocuments, merchants, users: dashboardStore, mailer: dashboardMailer, clock, newId: ids, publicUrl });

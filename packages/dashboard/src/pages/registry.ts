@@ -19,7 +19,15 @@ import { SecurityPage } from './account/security-page.js';
 import { ApprovalsPage } from './approvals/approvals-page.js';
 import { BatchDetailPage } from './bulk/batch-detail-page.js';
 import { BulkPage } from './bulk/bulk-page.js';
+import { SettlementDetailPage, SettlementsPage } from './settlements/settlements-page.js';
+import { TransfersPage } from './transfers/transfers-page.js';
+import { RefundsPage } from './refunds/refunds-page.js';
 import { TeamPage } from './account/team-page.js';
+import { AuditLogPage } from './audit/audit-log-page.js';
+import { ApiKeysPage } from './developers/api-keys-page.js';
+import { WebhookEndpointPage } from './developers/webhook-endpoint-page.js';
+import { WebhooksPage } from './developers/webhooks-page.js';
+import { ExportsPage } from './exports/exports-page.js';
 import { KycPage } from './kyc/kyc-page.js';
 import { KycReviewPage } from './admin/kyc-review-page.js';
 import { KycSubmissionPage } from './admin/kyc-submission-page.js';
@@ -50,12 +58,21 @@ export const pages: PageEntry[] = [
   { path: '/dashboard', component: HomePage, menu: { section: 'money', fr: 'Accueil', en: 'Home' } },
   { path: '/dashboard/payments', component: PaymentsPage, menu: { section: 'money', fr: 'Paiements', en: 'Payments' } },
   { path: '/dashboard/payments/:id', component: PaymentDetailPage },
+  { path: '/dashboard/refunds', component: RefundsPage, menu: { section: 'money', fr: 'Remboursements', en: 'Refunds' } },
   { path: '/dashboard/payouts', component: PayoutsPage, menu: { section: 'money', fr: 'Décaissements', en: 'Payouts' } },
   { path: '/dashboard/payouts/:id', component: PayoutDetailPage },
   { path: '/dashboard/bulk', component: BulkPage, menu: { section: 'money', fr: 'Lots de décaissement', en: 'Bulk batches' } },
   { path: '/dashboard/bulk/:id', component: BatchDetailPage },
   { path: '/dashboard/approvals', component: ApprovalsPage, menu: { section: 'money', fr: 'Approbations', en: 'Approvals' } },
   { path: '/dashboard/balances', component: BalancesPage, menu: { section: 'money', fr: 'Soldes', en: 'Balances' } },
+  { path: '/dashboard/settlements', component: SettlementsPage, menu: { section: 'money', fr: 'Règlements', en: 'Settlements' } },
+  { path: '/dashboard/settlements/:id', component: SettlementDetailPage },
+  { path: '/dashboard/transfers', component: TransfersPage, menu: { section: 'money', fr: 'Transferts', en: 'Transfers' } },
+  { path: '/dashboard/exports', component: ExportsPage, menu: { section: 'money', fr: 'Exports', en: 'Exports' } },
+  { path: '/dashboard/developers/keys', component: ApiKeysPage, menu: { section: 'developers', fr: 'Clés d’API', en: 'API keys' } },
+  { path: '/dashboard/developers/webhooks', component: WebhooksPage, menu: { section: 'developers', fr: 'Webhooks', en: 'Webhooks' } },
+  { path: '/dashboard/developers/webhooks/:id', component: WebhookEndpointPage },
+  { path: '/dashboard/audit-log', component: AuditLogPage, menu: { section: 'account', fr: 'Journal d’audit', en: 'Audit log' }, needs: 'team.manage' },
   { path: '/dashboard/team', component: TeamPage, menu: { section: 'account', fr: 'Équipe', en: 'Team' } },
   { path: '/dashboard/security', component: SecurityPage, menu: { section: 'account', fr: 'Sécurité', en: 'Security' } },
   { path: '/dashboard/kyc', component: KycPage, menu: { section: 'account', fr: 'Dossier KYC', en: 'KYC' } },

@@ -507,6 +507,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/dashboard/merchants/{merchantId}/webhook-endpoints/{id}/test-event': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a sample event to this endpoint only (webhooks.manage)
+     * @description A made-up object (ids starting with `00000000-7e57-`, references with `akwe_test_event_`, metadata `akwe_test_event: "true"`) in an event of a type the endpoint receives, rendered in its api_version, signed and delivered like any event; it shows in the endpoint’s deliveries. A disabled endpoint, or a type it does not receive: 400.
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardSendTestEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/dashboard/merchants/{merchantId}/events/{eventId}/resend': {
     parameters: {
       query?: never;
@@ -1129,6 +1151,30 @@ export interface paths {
      *     Header `Idempotency-Key`: required.
      */
     post: operations['createPaymentRefund'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/collect/refunds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List refunds of every payment, newest first
+     * @description Cursor pagination (limit, starting_after or ending_before, has_more). Filters combine: status, created_gte / created_lte.
+     *
+     *     Required scope: `collect:read` (an empty scope list grants every scope).
+     *
+     *     Rate-limit budget: `read` (per API key and minute; 429 `rate_limited` with `Retry-After` past it).
+     */
+    get: operations['listRefunds'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1911,6 +1957,30 @@ export interface paths {
      *     Rate-limit budget: `read` (per API key and minute; 429 `rate_limited` with `Retry-After` past it).
      */
     get: operations['exportBalanceTransactions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/exports/batch-lines.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Bulk batch lines as a CSV file
+     * @description The lines of one bulk batch (`batch_id`, in row order) or of every batch of the key’s environment (newest first), created in [from, to), optionally of one line status: the fields of GET /bulk-payments/{id}/items with the batch’s name, `problems` as `code: message` pairs. Amounts in centimes. A batch that is not the key’s merchant’s and environment’s: 404.
+     *
+     *     Required scope: `bulk:read` (an empty scope list grants every scope).
+     *
+     *     Rate-limit budget: `read` (per API key and minute; 429 `rate_limited` with `Retry-After` past it).
+     */
+    get: operations['exportBatchLines'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3159,7 +3229,8 @@ export interface components {
      *         "collect:write"
      *       ],
      *       "created_at": "2026-06-02T08:15:00.000Z",
-     *       "revoked_at": null
+     *       "revoked_at": null,
+     *       "last_used_at": "2026-06-02T09:41:00.000Z"
      *     }
      */
     DashboardApiKey: {
@@ -3177,6 +3248,8 @@ export interface components {
       /** Format: date-time */
       created_at: string;
       revoked_at: string | null;
+      /** @description When the key last authenticated a request, to the minute (written at most once a minute); null: never used. */
+      last_used_at: string | null;
     };
     /** DashboardApiKeyList */
     DashboardApiKeyList: {
@@ -3219,6 +3292,8 @@ export interface components {
       /** Format: date-time */
       created_at: string;
       revoked_at: string | null;
+      /** @description When the key last authenticated a request, to the minute (written at most once a minute); null: never used. */
+      last_used_at: string | null;
       /** @description The whole key: shown in this answer only, never again (only its hash is stored). */
       secret: string;
     };
@@ -3399,6 +3474,17 @@ export interface components {
       next_cursor: string | null;
       /** @description Pass as ending_before, with the same filters, for the objects before this page in this list's order. Null on a first page (no cursor), when has_more is false after a read with ending_before, or when the page is empty. */
       previous_cursor: string | null;
+    };
+    /**
+     * DashboardTestEventRequest
+     * @example {
+     *       "type": "collect.payment.completed"
+     *     }
+     * @example {}
+     */
+    DashboardTestEventRequest: {
+      /** @description An event type the endpoint receives (`collect.payment.completed`, `payout.failed` …); absent: `collect.payment.completed` if it receives it, else the first type it receives. */
+      type?: string;
     };
     /**
      * DashboardResendEventRequest
@@ -4119,6 +4205,21 @@ export interface components {
      * @description A payment’s refunds, newest first.
      */
     RefundList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['Refund'][];
+      /** @description More objects lie beyond this page in the direction read. */
+      has_more: boolean;
+      /** @description Pass as starting_after, with the same filters, for the objects after this page in this list's order. Null when there are none: has_more is false after a read forwards, or the page is empty. */
+      next_cursor: string | null;
+      /** @description Pass as ending_before, with the same filters, for the objects before this page in this list's order. Null on a first page (no cursor), when has_more is false after a read with ending_before, or when the page is empty. */
+      previous_cursor: string | null;
+    };
+    /**
+     * AllRefundsList
+     * @description Refunds of every payment, newest first.
+     */
+    AllRefundsList: {
       /** @enum {string} */
       object: 'list';
       data: components['schemas']['Refund'][];
@@ -6866,7 +6967,8 @@ export interface operations {
            *             "collect:write"
            *           ],
            *           "created_at": "2026-06-02T08:15:00.000Z",
-           *           "revoked_at": null
+           *           "revoked_at": null,
+           *           "last_used_at": "2026-06-02T09:41:00.000Z"
            *         }
            *       ]
            *     }
@@ -6952,6 +7054,7 @@ export interface operations {
            *       ],
            *       "created_at": "2026-06-02T08:15:00.000Z",
            *       "revoked_at": null,
+           *       "last_used_at": null,
            *       "secret": "ak_test_EXAMPLE-not-a-real-key-EXAMPLE-not-a-real-Q9zA"
            *     }
            */
@@ -7046,7 +7149,8 @@ export interface operations {
            *         "collect:write"
            *       ],
            *       "created_at": "2026-06-02T08:15:00.000Z",
-           *       "revoked_at": null
+           *       "revoked_at": null,
+           *       "last_used_at": "2026-06-02T09:41:00.000Z"
            *     }
            */
           'application/json': components['schemas']['DashboardApiKey'];
@@ -7633,6 +7737,112 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardSendTestEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "collect.payment.completed"
+         *     }
+         */
+        'application/json': components['schemas']['DashboardTestEventRequest'] | null;
+      };
+    };
+    responses: {
+      /** @description One event on its way to one destination. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "webhook_delivery",
+           *       "id": "0193a801-4d5e-7f60-8b7c-8d9e0f1a2b3c",
+           *       "event_id": "0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52",
+           *       "endpoint_id": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+           *       "destination": "0193a800-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+           *       "url": "https://shop.example.com/akwe/webhooks",
+           *       "status": "succeeded",
+           *       "attempts": 1,
+           *       "next_attempt_at": "2026-06-01T09:30:02.000Z",
+           *       "last_status_code": 200,
+           *       "last_error": null,
+           *       "succeeded_at": "2026-06-01T09:30:02.000Z",
+           *       "created_at": "2026-06-01T09:30:01.000Z",
+           *       "updated_at": "2026-06-01T09:30:02.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Delivery'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
             };
           };
         };
@@ -11623,6 +11833,121 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'operator_unavailable';
+            };
+          };
+        };
+      };
+    };
+  };
+  listRefunds: {
+    parameters: {
+      query?: {
+        /** @description Objects per page, 1 to 100. */
+        limit?: number;
+        /** @description Returns the objects after this position in this list's order (the next page). Either a cursor this list returned (next_cursor or previous_cursor: signed, valid only with the same path and filters, else 400 invalid_cursor) or the id of an object of this list (any status: objects change between pages; an id that is no object of this list is 400 invalid_cursor). */
+        starting_after?: string;
+        /** @description Returns the objects before this position in this list's order (the previous page). Not with starting_after. Either a cursor this list returned (next_cursor or previous_cursor: signed, valid only with the same path and filters, else 400 invalid_cursor) or the id of an object of this list (any status: objects change between pages; an id that is no object of this list is 400 invalid_cursor). */
+        ending_before?: string;
+        status?: 'pending' | 'completed' | 'failed';
+        /** @description Created at or after this instant. */
+        created_gte?: string;
+        /** @description Created at or before this instant. */
+        created_lte?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Refunds of every payment, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "collect.refund",
+           *           "id": "0193a7d0-11aa-7b2c-8d3e-5f6a7b8c9d01",
+           *           "payment_id": "0193a7c2-5b1e-7c3d-9f20-4a6b8c0d2e41",
+           *           "payment_reference": "order-1001",
+           *           "status": "completed",
+           *           "amount": 2000,
+           *           "amount_minor": 200000,
+           *           "currency": "XOF",
+           *           "reason": "Item returned",
+           *           "psp_reference": "sbx_rf_0193a7d0",
+           *           "environment": "test",
+           *           "sandbox": true,
+           *           "idempotent_replay": false,
+           *           "created_at": "2026-06-02T10:00:00.000Z",
+           *           "updated_at": "2026-06-02T10:00:01.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "next_cursor": null,
+           *       "previous_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['AllRefundsList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unauthenticated' | 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
             };
           };
         };
@@ -16507,6 +16832,110 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
+  exportBatchLines: {
+    parameters: {
+      query?: {
+        /** @description Rows created at or after this instant (inclusive). A date (`2026-06-01`: midnight UTC) or an RFC 3339 date-time with its offset (`2026-06-01T09:30:00Z`). Absent: no bound. */
+        from?: string;
+        /** @description Rows created before this instant (exclusive), later than `from`. A date (`2026-06-01`: midnight UTC) or an RFC 3339 date-time with its offset (`2026-06-01T09:30:00Z`). Absent: no bound. */
+        to?: string;
+        /** @description Only rows in this status, in any letter case. */
+        status?: 'pending' | 'invalid' | 'processing' | 'completed' | 'failed' | 'cancelled';
+        /** @description One batch’s lines, in row order; absent: the lines of every batch, newest first. */
+        batch_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Bulk batch lines as a CSV file. A `text/csv; charset=utf-8` file (RFC 4180: comma separated, CRLF line ends, no byte order mark), header line first, newest first. `Content-Disposition: attachment; filename="akwe-<export>-<environment>-<from>-<to>.csv"`. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading apostrophe so spreadsheets never run it as a formula; amounts are integers, never escaped. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example batch_id,batch_name,row,id,reference,created_at,updated_at,environment,status,beneficiary_name,phone,amount,amount_minor,fee_minor,currency,country,operator,payout_id,failure_code,problems,description,metadata
+           *     0193a7e2-0a1a-7c2d-8e3f-4a5b6c7d8e00,Salaires juin 2026,2,0193a7e2-0a1b-7c2d-8e3f-4a5b6c7d8e01,salary-2026-06-001,2026-06-01T09:30:00.000Z,2026-06-01T09:35:00.000Z,test,completed,Afi Mensah,'+2290197000000,2500000,2500000,37500,XOF,BJ,mtn_bj,0193a7e2-4c5d-7e6f-8a9b-0c1d2e3f4a5b,,,Salaire juin 2026,{}
+           *     0193a7e2-0a1a-7c2d-8e3f-4a5b6c7d8e00,Salaires juin 2026,3,0193a7e2-0a1b-7c2d-8e3f-4a5b6c7d8e02,salary-2026-06-002,2026-06-01T09:30:00.000Z,2026-06-01T09:36:00.000Z,test,failed,Kossi Agbo,'+2290196000000,1800000,1800000,27000,XOF,BJ,mtn_bj,0193a7e2-4c5d-7e6f-8a9b-0c1d2e3f4a5c,payer_not_found,,Salaire juin 2026,{}
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unauthenticated' | 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
             };
           };
         };

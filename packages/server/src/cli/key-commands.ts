@@ -14,6 +14,7 @@ function keyJson(k: ApiKey) {
     scopes: k.scopes,
     created_at: k.createdAt,
     revoked_at: k.revokedAt,
+    last_used_at: k.lastUsedAt,
   };
 }
 
@@ -62,6 +63,7 @@ export function keyCommands(): Command {
             key: `${k.keyPrefix}…${k.keyLastFour}`,
             scopes: k.scopes.join(',') || 'all',
             revoked: k.revokedAt ?? '',
+            last_used: k.lastUsedAt ?? '',
           })),
         ),
       );

@@ -50,6 +50,8 @@ export interface ApiKeyStore {
   findByHash(hash: string, probe?: IdempotencyProbe): Promise<{ key: ApiKey; merchant: Merchant | undefined; idempotencyRecordLive?: boolean } | undefined>;
   list(filter: { merchantId?: string }): Promise<ApiKey[]>;
   revoke(id: string, at: string): Promise<ApiKey | undefined>;
+  /** Sets the key's `last_used_at` to `at` unless it holds a later time already. */
+  recordKeyUse(id: string, at: string): Promise<void>;
 }
 
 /** Tells the other processes sharing the database to forget what they cached of a key or merchant. */

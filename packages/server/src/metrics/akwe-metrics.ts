@@ -74,6 +74,12 @@ export class AkweMetrics {
     registers: [this.registry],
   });
 
+  readonly keyUseWriteFailures = new Counter({
+    name: 'akwe_api_key_use_write_failures_total',
+    help: 'API key "last used" writes that failed (they run after the request, which never sees the failure).',
+    registers: [this.registry],
+  });
+
   constructor(options: MetricsOptions = {}) {
     // Known label values start at 0, so a rate() or an alert has its series before the first event.
     for (const outcome of ['succeeded', 'retrying', 'exhausted', 'cancelled']) this.webhookDeliveries.inc({ outcome }, 0);

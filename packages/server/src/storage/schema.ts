@@ -161,6 +161,8 @@ export interface ApiKeyTable {
   scopes: string;
   created_at: string;
   revoked_at: string | null;
+  /** Written at most once a minute per key and process (key-use-recorder.ts). */
+  last_used_at: string | null;
 }
 
 export interface EventTable {

@@ -107,8 +107,13 @@ describe('merchant dashboard in Chromium (SQLite)', { skip: browserSkip }, () =>
     await page.getByRole('heading', { name: 'Balances', level: 1 }).waitFor();
     await page.getByText('collection').first().waitFor();
     await checkPage(page, 'balances');
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Refunds' }).click();
+    await page.getByRole('link', { name: 'CMD-1001' }).waitFor();
     for (const [link, heading, shot] of [
+      ['Refunds', 'Refunds', 'refunds'],
       ['Payouts', 'Payouts', 'payouts'],
+      ['Settlements', 'Settlements', 'settlements'],
+      ['Transfers', 'Transfers', 'transfers'],
       ['Team', 'Team', 'team'],
       ['Security', 'Security', 'security'],
     ] as const) {

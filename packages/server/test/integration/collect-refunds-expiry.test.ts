@@ -75,6 +75,46 @@ for (const target of testDatabases()) {
         ]);
       });
 
+      it('lists every payment’s refunds newest first, by status and date, only the key’s merchant and environment, across pages', async () => {
+        const own = await t.newMerchant();
+        const ownApi = collectClient(t.app, own.testKey);
+        const first = await ownApi.createOk(direct({ amount: 3000 }));
+        const second = await ownApi.createOk(direct({ amount: 5000 }));
+        for (const [payment, amount] of [
+          [first, 1000],
+          [second, 2000],
+          [first, 500],
+        ] as const) {
+          assert.equal((await ownApi.post(payment.reference, 'refunds', { amount })).statusCode, 201);
+        }
+        // Another merchant's refund, and a live one of this merchant, never show.
+        const other = await api.createOk(direct({ amount: 3000 }));
+        await api.post(other.reference, 'refunds', { amount: 100 });
+        const list = (path: string, key = own.testKey) => t.app.inject({ method: 'GET', url: `/api/v1/collect/refunds${path}`, headers: { authorization: `Bearer ${key}` } });
+        const all = await list('');
+        assert.equal(all.statusCode, 200, all.body);
+        assert.deepEqual(
+          all.json().data.map((r: { amount: number; payment_reference: string }) => [r.payment_reference, r.amount]),
+          [
+            [first.reference, 500],
+            [second.reference, 2000],
+            [first.reference, 1000],
+          ],
+        );
+        const page1 = (await list('?limit=2')).json();
+        assert.equal(page1.has_more, true);
+        const page2 = (await list(`?limit=2&starting_after=${page1.next_cursor}`)).json();
+        assert.deepEqual(
+          page2.data.map((r: { amount: number }) => r.amount),
+          [1000],
+        );
+        assert.equal((await list('?status=failed')).json().data.length, 0);
+        assert.equal((await list('?status=completed')).json().data.length, 3);
+        assert.equal((await list(`?created_gte=${encodeURIComponent(new Date(clock.now().getTime() + 60_000).toISOString())}`)).json().data.length, 0);
+        assert.equal((await list('', own.liveKey)).json().data.length, 0, 'test refunds are not in live');
+        assert.equal((await list('?status=unknown')).statusCode, 400);
+      });
+
       it('refuses a refund larger than what is left', async () => {
         const payment = await api.createOk(direct({ amount: 3000 }));
         await api.post(payment.reference, 'refunds', { amount: 1000 });

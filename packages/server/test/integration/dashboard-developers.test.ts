@@ -79,6 +79,14 @@ for (const target of testDatabases()) {
         assert.equal(row.secret, undefined, 'the secret is never shown again');
         assert.ok(!listed.body.includes(key.secret));
         assert.equal(row.revoked_at, null);
+        // The call above is recorded after its answer: the list shows it once written.
+        let lastUsed: string | null = row.last_used_at;
+        for (let i = 0; lastUsed === null && i < 50; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          const again = await call('GET', `/merchants/${owner.merchantId}/keys`, developer.access);
+          lastUsed = again.json().data.find((k: { id: string }) => k.id === key.id).last_used_at;
+        }
+        assert.ok(lastUsed && lastUsed >= key.created_at, 'last used is shown once the key was used');
         const live = await call('GET', `/merchants/${owner.merchantId}/keys`, developer.access, undefined, 'live');
         assert.ok(!live.json().data.some((k: { id: string }) => k.id === key.id), 'a test key is not listed in live');
 

@@ -43,8 +43,8 @@ for (const target of testDatabases()) {
       // Watch the real generator from outside: each chunk pulled, and its end (finally).
       const exportsService = t.services.exports;
       const csv = exportsService.csv.bind(exportsService);
-      exportsService.csv = (...args: Parameters<typeof csv>): CsvExport => {
-        const file = csv(...args);
+      exportsService.csv = async (...args: Parameters<typeof csv>): Promise<CsvExport> => {
+        const file = await csv(...args);
         const inner = file.chunks;
         async function* watched() {
           try {

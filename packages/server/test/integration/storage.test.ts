@@ -30,6 +30,7 @@ function aKey(merchantId: string, overrides: Partial<ApiKey> = {}): ApiKey {
     scopes: ['collect:read'],
     createdAt: new Date().toISOString(),
     revokedAt: null,
+    lastUsedAt: null,
     ...overrides,
   };
 }

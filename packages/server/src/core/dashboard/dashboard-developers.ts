@@ -5,6 +5,11 @@ import type { Scope } from '../merchants/scopes.js';
 import { isoNow, type Clock } from '../shared/clock.js';
 import type { Environment, TenantScope } from '../shared/environment.js';
 import type { IdSource } from '../shared/ids.js';
+import { EVENT_TYPES } from '../events/event-types.js';
+import type { StoredEvent } from '../events/stored-event.js';
+import type { ContractVersions } from '../ports.js';
+import { subscribes } from '../webhooks/webhook-endpoint.js';
+import { sampleSubject, subjectKindOf } from './test-event-samples.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../webhooks/webhook-endpoint.js';
 import type { EndpointInput, WebhookService } from '../webhooks/webhook-service.js';
@@ -17,7 +22,18 @@ export interface DashboardDevelopersDeps {
   webhooks: WebhookService;
   clock: Clock;
   newId: IdSource;
+  /** What each webhook version can carry (a test event must be one the endpoint can receive). */
+  contracts: ContractVersions;
+  /** Stores a test event as already fanned out, so that only its one delivery sends it. */
+  testEvents: TestEventWrites;
 }
+
+export interface TestEventWrites {
+  insertFannedOutEvent(event: StoredEvent): Promise<void>;
+}
+
+/** The type a test event has when none is asked for: the one most integrations handle first, else the first the endpoint receives. */
+const PREFERRED_TEST_TYPES = ['collect.payment.completed', ...EVENT_TYPES];
 
 /**
  * The dashboard's developers section (docs/dashboard.md, "Developers"): API keys and webhook
@@ -90,11 +106,68 @@ export class DashboardDevelopers {
     return deliveries;
   }
 
+  /**
+   * Sends a sample event (test-event-samples.ts) to one endpoint through the normal pipeline: the
+   * event is stored as already fanned out, so no other endpoint gets it, and one delivery to this
+   * endpoint is queued; the worker renders it in the endpoint's api_version, signs and sends it,
+   * and it shows in the endpoint's deliveries. `type` must be one the endpoint receives; absent:
+   * `collect.payment.completed` if it does, else the first type it receives.
+   */
+  async sendTestEvent(caller: MemberCaller, environment: Environment, endpointId: string, type: string | undefined, origin: RequestOrigin): Promise<WebhookDelivery> {
+    const scope = scopeOf(caller, environment);
+    const endpoint = await this.deps.webhooks.getEndpoint(scope, endpointId);
+    if (!endpoint.enabled) throw AkweError.ofField('validation_error', 'endpoint', 'The endpoint is disabled; enable it first.');
+    const receives = (candidate: string) => {
+      const kind = subjectKindOf(candidate);
+      const limit = this.deps.contracts.receivingLimit(endpoint.apiVersion);
+      return kind !== undefined && subscribes(endpoint, candidate) && (limit === undefined || limit.subjects.includes(kind));
+    };
+    if (type !== undefined && !EVENT_TYPES.includes(type)) throw AkweError.ofField('validation_error', 'type', `type must be an event type (${EVENT_TYPES.join(', ')}).`);
+    const chosen = type ?? PREFERRED_TEST_TYPES.find(receives);
+    if (chosen === undefined || !receives(chosen)) {
+      throw AkweError.ofField(
+        'validation_error',
+        'type',
+        `This endpoint does not receive ${chosen ?? 'any known event type'} (its events: ${endpoint.eventTypes.join(', ') || 'all'}; version ${endpoint.apiVersion}).`,
+      );
+    }
+    const now = isoNow(this.deps.clock);
+    const event: StoredEvent = {
+      id: this.deps.newId(),
+      merchantId: caller.merchantId,
+      environment,
+      type: chosen,
+      createdAt: now,
+      subject: sampleSubject(chosen, scope, now, this.deps.newId),
+    };
+    await this.deps.testEvents.insertFannedOutEvent(event);
+    const [delivery] = await this.deps.webhooks.resend(scope, event.id, endpoint.id);
+    await this.audit(caller, 'webhook_endpoint.test_event_sent', `${endpoint.id} (${environment}): ${chosen}, event ${event.id}`, origin);
+    return delivery!;
+  }
+
   /** Newest first; `startingAfter` must be a row of this merchant's log (as list cursors elsewhere), else 400 invalid_cursor. */
   async auditLog(caller: MemberCaller, page: { limit: number; startingAfter?: string }): Promise<{ data: AuditEntry[]; hasMore: boolean }> {
     const found = await this.deps.store.pageAudit(caller.merchantId, page);
     if (!found) throw AkweError.ofField('invalid_cursor', 'starting_after', 'starting_after must be the next_cursor of a previous page of this log.');
     return found;
+  }
+
+  /**
+   * A signed-in user's call on the merchant API (a refund, a payout, an export…), recorded after
+   * the answer by http/plugins/session-audit.ts; the route has already checked the membership.
+   */
+  async recordApiCall(call: { userId: string; merchantId: string; action: `api.${string}`; target: string }, origin: RequestOrigin): Promise<void> {
+    await this.deps.store.insertAudit({
+      id: this.deps.newId(),
+      merchantId: call.merchantId,
+      userId: call.userId,
+      action: call.action,
+      target: call.target.slice(0, 500),
+      ip: origin.ip,
+      userAgent: origin.userAgent?.slice(0, 500) ?? null,
+      createdAt: isoNow(this.deps.clock),
+    });
   }
 
   private async audit(caller: MemberCaller, action: AuditAction, target: string, origin: RequestOrigin): Promise<void> {

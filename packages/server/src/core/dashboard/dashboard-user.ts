@@ -102,12 +102,15 @@ export type AuditAction =
   | 'admin.kyc_document_downloaded'
   | 'admin.merchant_suspended'
   | 'admin.merchant_reactivated'
+  | 'webhook_endpoint.test_event_sent'
   | 'approval_policy.changed'
   | 'approval.submitted'
   | 'approval.approved'
   | 'approval.rejected'
   | 'approval.executed'
-  | 'approval.failed';
+  | 'approval.failed'
+  /** A dashboard session's call on the merchant API (http/plugins/session-audit.ts): `api.` and the operation's id in snake_case. */
+  | `api.${string}`;
 
 /** Where a request came from, for the audit log and the refresh token's record. */
 export interface RequestOrigin {

@@ -6,7 +6,7 @@
 import type { BalanceTransaction } from '../ledger/ledger.js';
 import { toMajorUnitsFloor } from '../shared/money.js';
 import type { Cell } from './csv-cells.js';
-import type { PaymentExportRow, PayoutExportRow } from './export-store.js';
+import type { BatchLineExportRow, PaymentExportRow, PayoutExportRow } from './export-store.js';
 
 export interface Column<T> {
   heading: string;
@@ -78,4 +78,31 @@ export const balanceTransactionColumns: readonly Column<BalanceTransaction>[] = 
   { heading: 'source_id', cell: (t) => t.source.id },
   { heading: 'source_reference', cell: (t) => t.source.reference },
   { heading: 'description', cell: (t) => t.description },
+];
+
+/** A bulk batch's lines, as GET /bulk-payments/{id}/items shows them (amounts in centimes), with the batch's name. */
+export const batchLineColumns: readonly Column<BatchLineExportRow>[] = [
+  { heading: 'batch_id', cell: (l) => l.batchId },
+  { heading: 'batch_name', cell: (l) => l.batchName },
+  { heading: 'row', cell: (l) => l.row },
+  { heading: 'id', cell: (l) => l.id },
+  { heading: 'reference', cell: (l) => l.reference },
+  { heading: 'created_at', cell: (l) => l.createdAt },
+  { heading: 'updated_at', cell: (l) => l.updatedAt },
+  { heading: 'environment', cell: (l) => l.environment },
+  { heading: 'status', cell: (l) => l.status },
+  { heading: 'beneficiary_name', cell: (l) => l.beneficiaryName },
+  { heading: 'phone', cell: (l) => l.phone },
+  { heading: 'amount', cell: (l) => l.amountMinor },
+  { heading: 'amount_minor', cell: (l) => l.amountMinor },
+  { heading: 'fee_minor', cell: (l) => l.feeMinor },
+  { heading: 'currency', cell: (l) => l.currency },
+  { heading: 'country', cell: (l) => l.country },
+  { heading: 'operator', cell: (l) => l.operator },
+  { heading: 'payout_id', cell: (l) => l.payoutId },
+  { heading: 'failure_code', cell: (l) => l.failureCode },
+  // Why a line was not paid, as `code: message` pairs separated by ` | ` (empty when none).
+  { heading: 'problems', cell: (l) => (l.problems && l.problems.length > 0 ? l.problems.map((p) => `${p.code}: ${p.message}`).join(' | ') : null) },
+  { heading: 'description', cell: (l) => l.description },
+  { heading: 'metadata', cell: (l) => metadataCell(l.metadata) },
 ];

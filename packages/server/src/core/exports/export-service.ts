@@ -8,12 +8,15 @@
 import type { PaymentStatus } from '../payments/payment.js';
 import type { PayoutStatus } from '../payouts/payout.js';
 import type { TenantScope } from '../shared/environment.js';
-import { balanceTransactionColumns, paymentColumns, payoutColumns, type Column } from './export-columns.js';
+import { AkweError } from '../errors/index.js';
+import type { BulkItemStatus } from '../bulk/bulk-batch.js';
+import { looksLikeId } from '../shared/ids.js';
+import { balanceTransactionColumns, batchLineColumns, paymentColumns, payoutColumns, type Column } from './export-columns.js';
 import { csvLine } from './csv-cells.js';
 import { exportPeriod } from './export-period.js';
 import type { ExportFilters, ExportPageRequest, ExportStore } from './export-store.js';
 
-export const exportKinds = ['payments', 'payouts', 'balance-transactions'] as const;
+export const exportKinds = ['payments', 'payouts', 'balance-transactions', 'batch-lines'] as const;
 export type ExportKind = (typeof exportKinds)[number];
 
 /** Rows per database read: big enough that round trips do not dominate, small enough to stay light. */
@@ -22,8 +25,10 @@ export const DEFAULT_EXPORT_PAGE_SIZE = 1000;
 export interface ExportQuery {
   from?: string;
   to?: string;
-  /** Payments and payouts only, in the contract's casing (checked by the edge). */
+  /** Payments, payouts and batch lines only, in the contract's casing (checked by the edge). */
   status?: string;
+  /** Batch lines only: that batch's lines (in row order); absent: every batch's. */
+  batch_id?: string;
 }
 
 export interface CsvExport {
@@ -56,10 +61,14 @@ export class ExportService {
     if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new Error(`export page size must be a positive integer, got ${pageSize}`);
   }
 
-  /** Checks the query at once (a bad period throws before anything is read), then returns the lazy file. */
-  csv(scope: TenantScope, kind: ExportKind, query: ExportQuery): CsvExport {
+  /**
+   * Checks the query at once (a bad period throws before anything is read; a batch that is not
+   * the scope's is 404 before a byte is sent), then returns the lazy file.
+   */
+  async csv(scope: TenantScope, kind: ExportKind, query: ExportQuery): Promise<CsvExport> {
     const period = exportPeriod(query);
-    const fileName = `akwe-${kind}-${scope.environment}-${period.fromLabel}-${period.toLabel}.csv`;
+    const batchId = kind === 'batch-lines' ? await this.checkedBatch(scope, query.batch_id) : undefined;
+    const fileName = `akwe-${kind}${batchId ? `-${batchId}` : ''}-${scope.environment}-${period.fromLabel}-${period.toLabel}.csv`;
     const filters: ExportFilters<never> = { from: period.from, to: period.to };
     const { store, pageSize } = this;
     switch (kind) {
@@ -73,6 +82,18 @@ export class ExportService {
       }
       case 'balance-transactions':
         return { fileName, chunks: csvChunks(balanceTransactionColumns, (page) => store.balanceTransactionPage(scope, filters, page), pageSize) };
+      case 'batch-lines': {
+        const lineFilters = { ...filters, status: query.status as BulkItemStatus | undefined, batchId };
+        return { fileName, chunks: csvChunks(batchLineColumns, (page) => store.batchLinePage(scope, lineFilters, page), pageSize) };
+      }
     }
+  }
+
+  private async checkedBatch(scope: TenantScope, batchId: string | undefined): Promise<string | undefined> {
+    if (batchId === undefined) return undefined;
+    if (!looksLikeId(batchId)) throw AkweError.ofField('validation_error', 'batch_id', 'batch_id must be the id of a bulk batch.');
+    const id = batchId.toLowerCase();
+    if (!(await this.store.hasBatch(scope, id))) throw new AkweError('not_found', `No bulk batch ${batchId} in this environment.`);
+    return id;
   }
 }

@@ -2,6 +2,7 @@
 import type { BalanceTransaction } from '../ledger/ledger.js';
 import type { PaymentMode, PaymentStatus } from '../payments/payment.js';
 import type { PayoutStatus } from '../payouts/payout.js';
+import type { BulkItemStatus, BulkLineProblem } from '../bulk/bulk-batch.js';
 import type { TenantScope } from '../shared/environment.js';
 import type { FailureCode } from '../shared/failure-codes.js';
 import type { Metadata } from '../shared/metadata.js';
@@ -66,8 +67,45 @@ export interface PayoutExportRow {
   metadata: Metadata;
 }
 
+/** One line of a bulk batch, with its batch's name (the batch-lines export). */
+export interface BatchLineExportRow {
+  id: string;
+  batchId: string;
+  batchName: string;
+  row: number;
+  reference: string;
+  createdAt: string;
+  updatedAt: string;
+  environment: string;
+  status: BulkItemStatus;
+  beneficiaryName: string;
+  phone: string;
+  amountMinor: number;
+  feeMinor: number;
+  currency: string;
+  country: string;
+  operator: string;
+  payoutId: string | null;
+  failureCode: FailureCode | null;
+  problems: BulkLineProblem[] | null;
+  description: string | null;
+  metadata: Metadata;
+}
+
+/** The batch-lines export's filters: the period and status of the lines, and one batch or all. */
+export interface BatchLineFilters extends ExportFilters<BulkItemStatus> {
+  batchId?: string;
+}
+
 export interface ExportStore {
   paymentPage(scope: TenantScope, filters: ExportFilters<PaymentStatus>, page: ExportPageRequest): Promise<PaymentExportRow[]>;
   payoutPage(scope: TenantScope, filters: ExportFilters<PayoutStatus>, page: ExportPageRequest): Promise<PayoutExportRow[]>;
   balanceTransactionPage(scope: TenantScope, filters: ExportFilters<never>, page: ExportPageRequest): Promise<BalanceTransaction[]>;
+  /**
+   * Lines of the scope's batches. With a batch id: that batch's lines in row order (ids are made in
+   * row order), each page after the row `after`; without: newest first, as the other exports.
+   */
+  batchLinePage(scope: TenantScope, filters: BatchLineFilters, page: ExportPageRequest): Promise<BatchLineExportRow[]>;
+  /** Whether the scope has this batch (another merchant's or environment's: no). */
+  hasBatch(scope: TenantScope, batchId: string): Promise<boolean>;
 }

@@ -14,6 +14,8 @@ export interface ApiKey {
   scopes: Scope[];
   createdAt: string;
   revokedAt: string | null;
+  /** Recorded at most once a minute per key and process (key-use-recorder.ts): a lower bound, to the minute. */
+  lastUsedAt: string | null;
 }
 
 const keyPattern = /^ak_(test|live)_[A-Za-z0-9_-]{43}$/;

@@ -3,6 +3,7 @@ import type { ApiKeyStore, Clock, IdempotencyProbe, IdSource, KeyInvalidations, 
 import { isoNow } from '../shared/clock.js';
 import type { Environment } from '../shared/environment.js';
 import { ApiKeyCache, type KeyInvalidation } from './api-key-cache.js';
+import { KeyUseRecorder } from './key-use-recorder.js';
 import { generateApiKeySecret, hashApiKey, hashesMatch, looksLikeApiKey, type ApiKey } from './api-key.js';
 import type { KycStatus, Merchant, MerchantStatus } from './merchant.js';
 import { applyStatusChanges, initialStatusChanges, type MerchantStatusChange, type RequestedStatusChanges } from './merchant-status-change.js';
@@ -31,13 +32,18 @@ export interface MerchantServiceDeps {
   keyCache?: ApiKeyCache;
   /** Where revocations and merchant changes are announced to other processes (PostgreSQL); none on SQLite. */
   keyInvalidations?: KeyInvalidations;
+  /** A failed `last_used_at` write (counted in the metrics; the request never sees it). */
+  onKeyUseWriteFailure?: (error: unknown) => void;
 }
 
 export class MerchantService {
   private readonly keyCache: ApiKeyCache;
+  /** Writes each key's last use at most once a minute, never on the request's path. */
+  readonly keyUses: KeyUseRecorder;
 
   constructor(private readonly deps: MerchantServiceDeps) {
     this.keyCache = deps.keyCache ?? new ApiKeyCache(0);
+    this.keyUses = new KeyUseRecorder(deps.apiKeys, deps.clock, deps.onKeyUseWriteFailure);
   }
 
   async createMerchant(
@@ -137,13 +143,17 @@ export class MerchantService {
     if (presented === undefined || !looksLikeApiKey(presented)) return { outcome: 'invalid_key' };
     const hash = hashApiKey(presented);
     const cached = this.keyCache.get(hash);
-    if (cached) return { outcome: 'authenticated', principal: principalFor(cached.key, cached.merchant) };
+    if (cached) {
+      this.keyUses.noteUse(cached.key.id);
+      return { outcome: 'authenticated', principal: principalFor(cached.key, cached.merchant) };
+    }
     const ticket = this.keyCache.ticket();
     const found = await this.deps.apiKeys.findByHash(hash, probe);
     if (!found || !hashesMatch(found.key.keyHash, hash) || found.key.revokedAt !== null) return { outcome: 'invalid_key' };
     if (!found.merchant) return { outcome: 'merchant_not_found' };
     const { key, merchant } = found;
     this.keyCache.remember(hash, { key, merchant }, ticket);
+    this.keyUses.noteUse(key.id);
     return {
       outcome: 'authenticated',
       principal: principalFor(key, merchant),
@@ -184,6 +194,7 @@ export class MerchantService {
         scopes,
         createdAt,
         revokedAt: null,
+        lastUsedAt: null,
       },
     };
   }

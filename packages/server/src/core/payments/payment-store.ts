@@ -3,7 +3,7 @@ import type { LedgerPosting } from '../ledger/ledger.js';
 import type { ClaimWrite } from '../idempotency/idempotency-store.js';
 import type { TenantScope } from '../shared/environment.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
-import type { Payment, PaymentMode, PaymentStatus, Refund } from './payment.js';
+import type { Payment, PaymentMode, PaymentStatus, Refund, RefundStatus } from './payment.js';
 
 /** What a payment list can be narrowed to; every filter given must hold. */
 export interface PaymentFilters {
@@ -17,6 +17,14 @@ export interface PaymentFilters {
   createdLte?: string;
   /** One metadata key and its exact value. */
   metadata?: { key: string; value: string };
+}
+
+/** What the scope's refund list can be narrowed to. */
+export interface RefundFilters {
+  status?: RefundStatus;
+  /** ISO 8601 instants, inclusive. */
+  createdGte?: string;
+  createdLte?: string;
 }
 
 /**
@@ -84,6 +92,8 @@ export interface PaymentStore {
   list(scope: TenantScope, filters: PaymentFilters, page: PageRequest): Promise<Page<Payment>>;
   /** One payment's refunds, newest first, one page at a time. */
   listRefunds(scope: TenantScope, paymentId: string, page: PageRequest): Promise<Page<Refund>>;
+  /** Every refund of the scope (any payment), newest first, one page at a time. */
+  listAllRefunds(scope: TenantScope, filters: RefundFilters, page: PageRequest): Promise<Page<Refund>>;
   findRefund(scope: TenantScope, refundId: string): Promise<Refund | undefined>;
   /**
    * Live payments whose reconciliation check is due at `now` and that no operator call holds:

@@ -12,7 +12,7 @@ import type { TenantScope } from '../shared/environment.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Payment, Refund } from './payment.js';
 import { answerOnly, findPayment } from './payment-records.js';
-import { RefundTakenOver, type LockedChange, type PaymentStore } from './payment-store.js';
+import { RefundTakenOver, type LockedChange, type PaymentStore, type RefundFilters } from './payment-store.js';
 import type { PaymentTransitions } from './payment-transitions.js';
 
 export interface RefundServiceDeps {
@@ -94,6 +94,11 @@ export class RefundService {
   async listRefunds(ctx: TenantScope, referenceOrId: string, page: PageRequest): Promise<Page<Refund>> {
     const payment = await this.findPayment(ctx, referenceOrId);
     return this.deps.store.listRefunds(ctx, payment.id, page);
+  }
+
+  /** Every refund of the scope, whatever the payment, newest first. */
+  listAllRefunds(ctx: TenantScope, filters: RefundFilters, page: PageRequest): Promise<Page<Refund>> {
+    return this.deps.store.listAllRefunds(ctx, filters, page);
   }
 
   /** One refund of one payment: a refund of another payment is not found here. */

@@ -15,7 +15,19 @@ import { deliveryToWire, endpointToWire } from '../webhooks/webhook-mapper.js';
 import { CreateEndpointBody, DeliveryList, DeliveryObject, EndpointList, EndpointObject, PageQuery, RotateSecretBody, UpdateEndpointBody } from '../webhooks/webhook-schemas.js';
 import { callerOf, originOf } from './dashboard-context.js';
 import { MerchantParams } from './dashboard-schemas.js';
-import { AuditList, AuditQuery, CreatedKey, CreateKeyBody, DashboardResendBody, EndpointParams, EventParams, KeyList, KeyObject, KeyParams } from './developer-schemas.js';
+import {
+  AuditList,
+  AuditQuery,
+  CreatedKey,
+  CreateKeyBody,
+  DashboardResendBody,
+  EndpointParams,
+  EventParams,
+  KeyList,
+  KeyObject,
+  KeyParams,
+  TestEventBody,
+} from './developer-schemas.js';
 
 export interface DeveloperRoutesOptions {
   dashboard: DashboardService;
@@ -38,6 +50,7 @@ const keyToWire = (key: ApiKey) => ({
   scopes: key.scopes,
   created_at: key.createdAt,
   revoked_at: key.revokedAt,
+  last_used_at: key.lastUsedAt,
 });
 
 const auditToWire = (entry: AuditEntry) => ({
@@ -247,6 +260,29 @@ export const developerRoutes: FastifyPluginAsyncTypebox<DeveloperRoutesOptions> 
       const scope = scopeOf(caller, request);
       const list = readList(request, 'dashboard_webhook_deliveries', {}, request.params.id, scope);
       return list.envelope(await developers.listDeliveries(caller, scope.environment, request.params.id, list.page), deliveryToWire);
+    },
+  );
+
+  app.post(
+    '/merchants/:merchantId/webhook-endpoints/:id/test-event',
+    {
+      config,
+      schema: {
+        tags,
+        security: session,
+        operationId: 'dashboardSendTestEvent',
+        summary: 'Send a sample event to this endpoint only (webhooks.manage)',
+        description:
+          'A made-up object (ids starting with `00000000-7e57-`, references with `akwe_test_event_`, metadata `akwe_test_event: "true"`) in an event of a type the endpoint receives, rendered in its api_version, signed and delivered like any event; it shows in the endpoint’s deliveries. A disabled endpoint, or a type it does not receive: 400.',
+        params: EndpointParams,
+        body: TestEventBody,
+        response: { 202: DeliveryObject, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const caller = await acting(request, 'webhooks.manage');
+      const delivery = await developers.sendTestEvent(caller, request.dashboardEnvironment, request.params.id, request.body?.type, originOf(request));
+      return reply.code(202).send(deliveryToWire(delivery));
     },
   );
 

@@ -15,6 +15,7 @@ const keyExample = {
   scopes: ['collect:read', 'collect:write'],
   created_at: '2026-06-02T08:15:00.000Z',
   revoked_at: null,
+  last_used_at: '2026-06-02T09:41:00.000Z',
 };
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
@@ -38,6 +39,9 @@ const keyFields = {
   scopes: Type.Array(Type.String(), { description: 'Empty: every scope.' }),
   created_at: Type.String({ format: 'date-time' }),
   revoked_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  last_used_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the key last authenticated a request, to the minute (written at most once a minute); null: never used.',
+  }),
 };
 export const KeyObject = Type.Object(keyFields, { title: 'DashboardApiKey', examples: [keyExample] });
 export const KeyList = Type.Object(
@@ -48,7 +52,7 @@ export const CreatedKey = Type.Object(
   { ...keyFields, secret: Type.String({ description: 'The whole key: shown in this answer only, never again (only its hash is stored).' }) },
   {
     title: 'DashboardCreatedApiKey',
-    examples: [{ ...keyExample, secret: 'ak_test_EXAMPLE-not-a-real-key-EXAMPLE-not-a-real-Q9zA' }],
+    examples: [{ ...keyExample, last_used_at: null, secret: 'ak_test_EXAMPLE-not-a-real-key-EXAMPLE-not-a-real-Q9zA' }],
   },
 );
 
@@ -56,6 +60,23 @@ export const DashboardResendBody = Type.Union([
   Type.Object(
     { endpoint_id: Type.Optional(Type.String({ maxLength: 64, description: 'Only to this endpoint; absent: to every destination of the event.' })) },
     { additionalProperties: false, title: 'DashboardResendEventRequest', examples: [{ endpoint_id: '0193b3a1-7c2d-7e3f-8a4b-5c6d7e8f9a0b' }, {}] },
+  ),
+  Type.Null(),
+]);
+
+export const TestEventBody = Type.Union([
+  Type.Object(
+    {
+      type: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 100,
+          description:
+            'An event type the endpoint receives (`collect.payment.completed`, `payout.failed` …); absent: `collect.payment.completed` if it receives it, else the first type it receives.',
+        }),
+      ),
+    },
+    { additionalProperties: false, title: 'DashboardTestEventRequest', examples: [{ type: 'collect.payment.completed' }, {}] },
   ),
   Type.Null(),
 ]);

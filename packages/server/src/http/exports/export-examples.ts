@@ -1,5 +1,5 @@
 /** Example files for the OpenAPI document, written by the exports' own columns and quoting. */
-import { balanceTransactionColumns, paymentColumns, payoutColumns, type Column } from '../../core/exports/export-columns.js';
+import { balanceTransactionColumns, batchLineColumns, paymentColumns, payoutColumns, type Column } from '../../core/exports/export-columns.js';
 import { csvLine } from '../../core/exports/csv-cells.js';
 
 function exampleFile<T>(columns: readonly Column<T>[], rows: T[]): string {
@@ -65,6 +65,55 @@ export const balanceTransactionsCsvExample = exampleFile(balanceTransactionColum
     source: { type: 'payout', id: '0193a7e1-4c5d-7e6f-8a9b-0c1d2e3f4a5b', reference: 'salary-2026-06-042' },
     description: 'Payout salary-2026-06-042 reserved (amount and fee)',
     settlementId: null,
+  },
+]);
+
+export const batchLinesCsvExample = exampleFile(batchLineColumns, [
+  {
+    id: '0193a7e2-0a1b-7c2d-8e3f-4a5b6c7d8e01',
+    batchId: '0193a7e2-0a1a-7c2d-8e3f-4a5b6c7d8e00',
+    batchName: 'Salaires juin 2026',
+    row: 2,
+    reference: 'salary-2026-06-001',
+    createdAt: '2026-06-01T09:30:00.000Z',
+    updatedAt: '2026-06-01T09:35:00.000Z',
+    environment: 'test',
+    status: 'completed',
+    beneficiaryName: 'Afi Mensah',
+    phone: '+2290197000000',
+    amountMinor: 2500000,
+    feeMinor: 37500,
+    currency: 'XOF',
+    country: 'BJ',
+    operator: 'mtn_bj',
+    payoutId: '0193a7e2-4c5d-7e6f-8a9b-0c1d2e3f4a5b',
+    failureCode: null,
+    problems: null,
+    description: 'Salaire juin 2026',
+    metadata: {},
+  },
+  {
+    id: '0193a7e2-0a1b-7c2d-8e3f-4a5b6c7d8e02',
+    batchId: '0193a7e2-0a1a-7c2d-8e3f-4a5b6c7d8e00',
+    batchName: 'Salaires juin 2026',
+    row: 3,
+    reference: 'salary-2026-06-002',
+    createdAt: '2026-06-01T09:30:00.000Z',
+    updatedAt: '2026-06-01T09:36:00.000Z',
+    environment: 'test',
+    status: 'failed',
+    beneficiaryName: 'Kossi Agbo',
+    phone: '+2290196000000',
+    amountMinor: 1800000,
+    feeMinor: 27000,
+    currency: 'XOF',
+    country: 'BJ',
+    operator: 'mtn_bj',
+    payoutId: '0193a7e2-4c5d-7e6f-8a9b-0c1d2e3f4a5c',
+    failureCode: 'payer_not_found',
+    problems: null,
+    description: 'Salaire juin 2026',
+    metadata: {},
   },
 ]);
 

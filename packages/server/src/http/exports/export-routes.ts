@@ -1,5 +1,5 @@
 /**
- * GET /exports/payments.csv, /exports/payouts.csv and /exports/balance-transactions.csv
+ * GET /exports/payments.csv, /exports/payouts.csv, /exports/balance-transactions.csv and /exports/batch-lines.csv
  * (docs/exports.md): the key's environment's rows as a CSV file, streamed page by page.
  */
 import { Readable } from 'node:stream';
@@ -10,7 +10,7 @@ import type { Scope } from '../../core/merchants/scopes.js';
 import { principalOf } from '../plugins/authentication.js';
 import { errorResponses } from '../shared/error-schemas.js';
 import { enumFiltersInAnyCase } from '../shared/list-filters.js';
-import { BalanceTransactionExportQuery, PaymentExportQuery, PayoutExportQuery } from './export-schemas.js';
+import { BalanceTransactionExportQuery, BatchLineExportQuery, PaymentExportQuery, PayoutExportQuery } from './export-schemas.js';
 
 export interface ExportRoutesOptions {
   exports: ExportService;
@@ -32,7 +32,7 @@ const csvResponse = (what: string) => ({ description: `${what}. ${fileDescriptio
 function sendCsv(exports: ExportService, kind: ExportKind) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     // The query is checked before anything is sent: a bad period is a 400, not a broken file.
-    const file = exports.csv(principalOf(request), kind, request.query as ExportQuery);
+    const file = await exports.csv(principalOf(request), kind, request.query as ExportQuery);
     // Readable.from pulls the next page only when the socket has room; a client that goes away
     // destroys the stream, which ends the generator (no further page is read).
     const body = Readable.from(file.chunks, { objectMode: false, highWaterMark: STREAM_BUFFER_BYTES });
@@ -40,7 +40,13 @@ function sendCsv(exports: ExportService, kind: ExportKind) {
   };
 }
 
-function exportRoute(summary: string, operationId: string, scope: Scope, querystring: typeof PaymentExportQuery | typeof BalanceTransactionExportQuery, description: string) {
+function exportRoute(
+  summary: string,
+  operationId: string,
+  scope: Scope,
+  querystring: typeof PaymentExportQuery | typeof BalanceTransactionExportQuery | typeof BatchLineExportQuery,
+  description: string,
+) {
   return {
     config: { scope, rateLimitBucket: 'read' as const },
     ...('status' in querystring.properties ? { preValidation: enumFiltersInAnyCase(querystring) } : {}),
@@ -50,7 +56,7 @@ function exportRoute(summary: string, operationId: string, scope: Scope, queryst
       summary,
       description,
       querystring,
-      response: { 200: csvResponse(summary), ...errorResponses(400, 401, 403, 429) },
+      response: { 200: csvResponse(summary), ...errorResponses(400, 401, 403, ...('batch_id' in querystring.properties ? [404] : []), 429) },
     },
   };
 }
@@ -88,5 +94,16 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRoutesOptions> = asyn
       'Every balance transaction of the key’s environment created in [from, to), with the fields of GET /balance-transactions (`source` as three columns). Amounts in centimes.',
     ),
     sendCsv(exports, 'balance-transactions'),
+  );
+  app.get(
+    '/exports/batch-lines.csv',
+    exportRoute(
+      'Bulk batch lines as a CSV file',
+      'exportBatchLines',
+      'bulk:read',
+      BatchLineExportQuery,
+      'The lines of one bulk batch (`batch_id`, in row order) or of every batch of the key’s environment (newest first), created in [from, to), optionally of one line status: the fields of GET /bulk-payments/{id}/items with the batch’s name, `problems` as `code: message` pairs. Amounts in centimes. A batch that is not the key’s merchant’s and environment’s: 404.',
+    ),
+    sendCsv(exports, 'batch-lines'),
   );
 };

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { paymentStatuses } from '../../core/payments/payment.js';
 import { payoutStatuses } from '../../core/payouts/payout.js';
+import { bulkItemStatuses } from '../../core/bulk/bulk-batch.js';
 
 const bound = (description: string) =>
   Type.Optional(
@@ -22,3 +23,11 @@ const statusFilter = (statuses: readonly string[]) => Type.Optional(Type.Enum(st
 export const PaymentExportQuery = Type.Object({ ...period, status: statusFilter(paymentStatuses) }, { additionalProperties: false });
 export const PayoutExportQuery = Type.Object({ ...period, status: statusFilter(payoutStatuses) }, { additionalProperties: false });
 export const BalanceTransactionExportQuery = Type.Object(period, { additionalProperties: false });
+export const BatchLineExportQuery = Type.Object(
+  {
+    ...period,
+    status: statusFilter(bulkItemStatuses),
+    batch_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'One batch’s lines, in row order; absent: the lines of every batch, newest first.' })),
+  },
+  { additionalProperties: false },
+);

@@ -55,6 +55,7 @@ const developerWrites = [
   'dashboardUpdateWebhookEndpoint',
   'dashboardRotateWebhookEndpointSecret',
   'dashboardResendEvent',
+  'dashboardSendTestEvent',
 ];
 /** Maker-checker (http/dashboard/approval-routes.ts): an approval executes what was submitted, a payout or a batch's validation. */
 const approvalDecisions = ['dashboardApproveApproval', 'dashboardRejectApproval'];
@@ -96,7 +97,8 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   idempotency_key_reused: withIdempotency,
   idempotency_request_in_progress: withIdempotency,
   // A settlement names its account in the body: an unknown one is 404 like a path's.
-  not_found: (route) => route.hasPathParameters || operations(...confirmation, ...settlementCreation)(route),
+  // exportBatchLines: its batch_id names a batch (in the query, not the path).
+  not_found: (route) => route.hasPathParameters || operations(...confirmation, ...settlementCreation, 'exportBatchLines')(route),
   kyc_required: operations(
     'dashboardCreateApiKey',
     ...payoutCreation,

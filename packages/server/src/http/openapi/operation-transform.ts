@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { RouteOptions } from 'fastify';
 import { batchTemplateCsv } from '../../core/bulk/batch-template.js';
-import { balanceTransactionsCsvExample, paymentsCsvExample, payoutsCsvExample, statementCsvExample } from '../exports/export-examples.js';
+import { balanceTransactionsCsvExample, batchLinesCsvExample, paymentsCsvExample, payoutsCsvExample, statementCsvExample } from '../exports/export-examples.js';
 import { narrowedToCodes } from './error-code-enum.js';
 import { errorCodesFor } from './error-codes.js';
 import { headersWithIdempotencyKey } from './idempotency-key-header.js';
@@ -40,6 +40,7 @@ const rawResponseExamples: Record<string, Record<string, unknown>> = {
   exportPayments: { 200: paymentsCsvExample },
   exportPayouts: { 200: payoutsCsvExample },
   exportBalanceTransactions: { 200: balanceTransactionsCsvExample },
+  exportBatchLines: { 200: batchLinesCsvExample },
   getSettlementStatementCsv: { 200: statementCsvExample },
 };
 

@@ -70,6 +70,16 @@ export class ApiKeyRepository implements ApiKeyStore {
     return (await query.execute()).map(apiKeyFromRow);
   }
 
+  async recordKeyUse(id: string, at: string): Promise<void> {
+    // Another process may have written a later time meanwhile: never move it back.
+    await this.db
+      .updateTable('api_keys')
+      .set({ last_used_at: at })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+      .execute();
+  }
+
   async revoke(id: string, at: string): Promise<ApiKey | undefined> {
     // Revoking twice keeps the first time, so the record says when the key really stopped working.
     await this.db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();

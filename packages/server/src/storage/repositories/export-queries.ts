@@ -6,7 +6,8 @@
  * query-plan test explains the very queries run.
  */
 import type { Kysely } from 'kysely';
-import type { ExportFilters, ExportPageRequest, ExportStore, PaymentExportRow, PayoutExportRow } from '../../core/exports/export-store.js';
+import type { BatchLineExportRow, BatchLineFilters, ExportFilters, ExportPageRequest, ExportStore, PaymentExportRow, PayoutExportRow } from '../../core/exports/export-store.js';
+import type { BulkItemStatus, BulkLineProblem } from '../../core/bulk/bulk-batch.js';
 import type { BalanceTransaction } from '../../core/ledger/ledger.js';
 import type { PaymentMode, PaymentStatus } from '../../core/payments/payment.js';
 import type { PayoutStatus } from '../../core/payouts/payout.js';
@@ -101,6 +102,30 @@ export function balanceTransactionExportQuery(db: Kysely<Database>, scope: Tenan
   return query.orderBy('id', 'desc').limit(page.limit);
 }
 
+/**
+ * A page of batch lines. One batch: its lines in row order through `bulk_batch_items_batch_id`
+ * (batch_id, id). Every batch: the scope's batches (`bulk_batches_scope_id`), their lines newest first.
+ */
+export function batchLineExportQuery(db: Kysely<Database>, scope: TenantScope, filters: BatchLineFilters, page: ExportPageRequest) {
+  let query = db
+    .selectFrom('bulk_batch_items as i')
+    .innerJoin('bulk_batches as b', 'b.id', 'i.batch_id')
+    .selectAll('i')
+    .select(['b.name as batch_name', 'b.environment as environment'])
+    .where('b.merchant_id', '=', scope.merchantId)
+    .where('b.environment', '=', scope.environment);
+  if (filters.batchId) query = query.where('i.batch_id', '=', filters.batchId);
+  if (filters.status) query = query.where('i.status', '=', filters.status);
+  if (filters.from) query = query.where('i.created_at', '>=', filters.from);
+  if (filters.to) query = query.where('i.created_at', '<', filters.to);
+  if (filters.batchId) {
+    if (page.after) query = query.where('i.id', '>', page.after);
+    return query.orderBy('i.id', 'asc').limit(page.limit);
+  }
+  if (page.after) query = query.where('i.id', '<', page.after);
+  return query.orderBy('i.id', 'desc').limit(page.limit);
+}
+
 /** bigint columns come back as strings from PostgreSQL. */
 const integer = (value: number | string | bigint | null): number | null => (value === null ? null : Number(value));
 
@@ -153,6 +178,44 @@ export class ExportQueries implements ExportStore {
       description: row.description,
       metadata: JSON.parse(row.metadata) as Metadata,
     }));
+  }
+
+  async batchLinePage(scope: TenantScope, filters: BatchLineFilters, page: ExportPageRequest): Promise<BatchLineExportRow[]> {
+    const rows = await batchLineExportQuery(this.db, scope, filters, page).execute();
+    return rows.map((row) => ({
+      id: row.id,
+      batchId: row.batch_id,
+      batchName: row.batch_name,
+      row: Number(row.row_number),
+      reference: row.reference,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      environment: row.environment,
+      status: row.status as BulkItemStatus,
+      beneficiaryName: row.beneficiary_name,
+      phone: row.phone,
+      amountMinor: Number(row.amount_minor),
+      feeMinor: Number(row.fee_minor),
+      currency: row.currency,
+      country: row.country,
+      operator: row.operator,
+      payoutId: row.payout_id,
+      failureCode: row.failure_code as FailureCode | null,
+      problems: row.problems === null ? null : (JSON.parse(row.problems) as BulkLineProblem[]),
+      description: row.description,
+      metadata: JSON.parse(row.metadata) as Metadata,
+    }));
+  }
+
+  async hasBatch(scope: TenantScope, batchId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('bulk_batches')
+      .select('id')
+      .where('id', '=', batchId)
+      .where('merchant_id', '=', scope.merchantId)
+      .where('environment', '=', scope.environment)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   async balanceTransactionPage(scope: TenantScope, filters: ExportFilters<never>, page: ExportPageRequest): Promise<BalanceTransaction[]> {

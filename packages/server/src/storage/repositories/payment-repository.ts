@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { AkweError } from '../../core/errors/index.js';
 import type { Payment, Refund } from '../../core/payments/payment.js';
 import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
-import { RefundTakenOver, type LockedChange, type PaymentChange, type PaymentFilters, type PaymentStore } from '../../core/payments/payment-store.js';
+import { RefundTakenOver, type LockedChange, type PaymentChange, type PaymentFilters, type PaymentStore, type RefundFilters } from '../../core/payments/payment-store.js';
 import { nonFinalStatuses } from '../../core/payments/payment-state-machine.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import type { Page, PageRequest } from '../../core/shared/pagination.js';
@@ -89,6 +89,11 @@ export function refundListQuery(db: Kysely<Database>, scope: TenantScope, paymen
 /** One payment's refunds, before paging. */
 export function refundListRows(db: Kysely<Database>, scope: TenantScope, paymentId: string) {
   return listRows(refundsWithReference(db).where('refunds.payment_id', '=', paymentId), { scope, table: 'refunds' });
+}
+
+/** The scope's refunds of every payment that the filters keep, before paging. */
+export function allRefundRows(db: Kysely<Database>, scope: TenantScope, filters: RefundFilters) {
+  return listRows(refundsWithReference(db), { scope, table: 'refunds', filters: [['status', '=', filters.status], ...createdWithin(filters)] });
 }
 
 /** Refund rows with their payment's reference, which the domain Refund carries. */
@@ -241,6 +246,10 @@ export class PaymentRepository implements PaymentStore {
   async listRefunds(scope: TenantScope, paymentId: string, page: PageRequest): Promise<Page<Refund>> {
     const refunds = refundListRows(this.db, scope, paymentId);
     return listPage({ all: refunds, filtered: refunds }, page, (row) => refundFromRow(row, row.payment_reference));
+  }
+
+  async listAllRefunds(scope: TenantScope, filters: RefundFilters, page: PageRequest): Promise<Page<Refund>> {
+    return listPage({ all: allRefundRows(this.db, scope, {}), filtered: allRefundRows(this.db, scope, filters) }, page, (row) => refundFromRow(row, row.payment_reference));
   }
 
   async findAnyRefundById(refundId: string): Promise<Refund | undefined> {

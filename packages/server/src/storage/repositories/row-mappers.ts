@@ -41,6 +41,7 @@ export function apiKeyFromRow(row: Selectable<ApiKeyTable>): ApiKey {
     scopes: JSON.parse(row.scopes) as Scope[],
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
   };
 }
 
@@ -55,6 +56,7 @@ export function apiKeyToRow(key: ApiKey): Selectable<ApiKeyTable> {
     scopes: JSON.stringify(key.scopes),
     created_at: key.createdAt,
     revoked_at: key.revokedAt,
+    last_used_at: key.lastUsedAt,
   };
 }
 

@@ -23,6 +23,8 @@ import {
   GetPaymentQuery,
   ListPaymentsQuery,
   ListRefundsQuery,
+  ListAllRefundsQuery,
+  AllRefundsList,
   PayBody,
   PaymentList,
   PaymentObject,
@@ -224,6 +226,27 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
     async (request) => {
       const list = readList(request, 'refunds', {}, request.params.reference_or_id);
       return list.envelope(await refunds.listRefunds(principalOf(request), request.params.reference_or_id, list.page), refundToWire);
+    },
+  );
+
+  app.get(
+    '/collect/refunds',
+    {
+      config: { scope: 'collect:read', rateLimitBucket: 'read' },
+      schema: {
+        tags,
+        operationId: 'listRefunds',
+        summary: 'List refunds of every payment, newest first',
+        description: 'Cursor pagination (limit, starting_after or ending_before, has_more). Filters combine: status, created_gte / created_lte.',
+        querystring: ListAllRefundsQuery,
+        response: { 200: AllRefundsList, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      const filters = { status: query.status, createdGte: instantFilter(query.created_gte, 'created_gte'), createdLte: instantFilter(query.created_lte, 'created_lte') };
+      const list = readList(request, 'all-refunds', filters);
+      return list.envelope(await refunds.listAllRefunds(principalOf(request), filters, list.page), refundToWire);
     },
   );
 

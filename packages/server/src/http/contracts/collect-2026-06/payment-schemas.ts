@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { inCentimes, inMajorUnits } from '../../shared/money-descriptions.js';
 import { failureCodeList } from '../../../core/shared/failure-codes.js';
-import { paymentModes, paymentStatuses } from '../../../core/payments/payment.js';
+import { paymentModes, paymentStatuses, refundStatuses } from '../../../core/payments/payment.js';
 import { MetadataInput, MetadataObject, metadataFilterProperties } from '../../shared/metadata-schema.js';
 import { listOf, listQuery } from '../../shared/pagination.js';
 
@@ -71,6 +71,11 @@ export const ListPaymentsQuery = listQuery(
 export const RefundParams = Type.Object({ reference_or_id: Type.String({ minLength: 1, maxLength: 100 }), refund_id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 export const ListRefundsQuery = listQuery({});
+export const ListAllRefundsQuery = listQuery({
+  status: Type.Optional(Type.Enum(refundStatuses)),
+  created_gte: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after this instant.' })),
+  created_lte: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or before this instant.' })),
+});
 
 export const PaymentParams = Type.Object({ reference_or_id: Type.String({ minLength: 1, maxLength: 100 }) });
 
@@ -259,5 +264,6 @@ export const RefundObject = Type.Object(
 );
 
 export const RefundList = listOf(RefundObject, { title: 'RefundList', description: 'A payment’s refunds, newest first.' });
+export const AllRefundsList = listOf(RefundObject, { title: 'AllRefundsList', description: 'Refunds of every payment, newest first.' });
 
 export const PaymentList = listOf(PaymentObject, { title: 'PaymentList', description: 'Payments, newest first.' });

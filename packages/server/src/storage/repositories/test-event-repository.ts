@@ -1,0 +1,17 @@
+import type { Kysely } from 'kysely';
+import type { TestEventWrites } from '../../core/dashboard/dashboard-developers.js';
+import type { StoredEvent } from '../../core/events/stored-event.js';
+import type { Database } from '../schema.js';
+import { eventToRow } from './event-repository.js';
+
+/** The dashboard's test events (dashboard-developers.ts): stored like any event, but never fanned out to every endpoint. */
+export class TestEventRepository implements TestEventWrites {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insertFannedOutEvent(event: StoredEvent): Promise<void> {
+    await this.db
+      .insertInto('events')
+      .values({ ...eventToRow(event), fanned_out: 1 })
+      .execute();
+  }
+}

@@ -178,6 +178,29 @@ describe('bulk payouts and approvals in Chromium (SQLite)', { skip: browserSkip 
     await a.page.getByRole('heading', { name: /^Lot / }).waitFor();
     await checkPage(a.page, 'bulk-batch-completed');
 
+    // A single payout from the dashboard: above the threshold it waits, at or below it goes at once.
+    await menuA.getByRole('link', { name: 'Approbations' }).click();
+    await a.page.getByRole('link', { name: 'Nouveau décaissement' }).click();
+    await a.page.getByRole('heading', { name: 'Nouveau décaissement', level: 1 }).waitFor();
+    const sendPayout = async (reference: string, amountFcfa: string) => {
+      await a.page.getByLabel('Référence').fill(reference);
+      await a.page.getByLabel('Montant en FCFA').fill(amountFcfa);
+      await a.page.getByLabel('Numéro du bénéficiaire').fill('0197000000');
+      await a.page.getByRole('button', { name: 'Envoyer' }).click();
+      await a.page.getByRole('button', { name: 'Confirmer' }).click();
+    };
+    await sendPayout(`SUP-${run}-1`, '20000');
+    await a.page.getByText('Le décaissement attend l’approbation d’un autre membre de l’équipe.').waitFor();
+    await checkPage(a.page, 'new-payout-pending');
+    await sendPayout(`SUP-${run}-2`, '5000');
+    await a.page.getByText('Décaissement créé.').waitFor();
+    const livePayouts = await t.services.payouts.list({ merchantId: merchant.id, environment: 'live' }, {}, { limit: 10 });
+    assert.deepEqual(
+      livePayouts.data.filter((p) => p.reference.startsWith('SUP-')).map((p) => [p.reference, p.amountMinor]),
+      [[`SUP-${run}-2`, 500_000]],
+      'only the payout at or below the threshold went out',
+    );
+
     assert.deepEqual(a.problems, []);
     assert.deepEqual(b.problems, []);
     await a.context.close();

@@ -41,6 +41,7 @@ export const approvalTexts = defineTexts(
     reason_of: 'Motif : {reason}',
     none: 'Aucune demande.',
     more: 'Plus anciennes',
+    new_payout: 'Nouveau décaissement',
   },
   {
     title: 'Approvals',
@@ -82,6 +83,7 @@ export const approvalTexts = defineTexts(
     reason_of: 'Reason: {reason}',
     none: 'No requests.',
     more: 'Older',
+    new_payout: 'New payout',
   },
 );
 

@@ -60,7 +60,16 @@ export function ApprovalsPage() {
       : t('batch');
 
   return (
-    <Page title={t('title')}>
+    <Page
+      title={t('title')}
+      actions={
+        can('payouts.create') ? (
+          <a class="button" href="/dashboard/approvals/new-payout">
+            {t('new_payout')}
+          </a>
+        ) : null
+      }
+    >
       <ApprovalPolicy />
       <h2>{t('list_title')}</h2>
       <SelectField label={t('filter_status')} value={status} onChange={(event) => navigate(withQuery(location.path, { status: (event.currentTarget as HTMLSelectElement).value }))}>

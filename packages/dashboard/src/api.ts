@@ -12,9 +12,18 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly field?: string,
+    /** Every problem, when the API lists them (a bulk file's bad lines: `{row, field, code, message}`). */
+    readonly details?: ApiErrorDetail[],
   ) {
     super(message);
   }
+}
+
+export interface ApiErrorDetail {
+  field: string;
+  message: string;
+  row?: number;
+  code?: string;
 }
 
 interface Credentials {
@@ -82,9 +91,9 @@ async function send(path: string, options: CallOptions, merchantScoped: boolean)
 }
 
 async function errorOf(response: Response): Promise<ApiError> {
-  const parsed = (await response.json().catch(() => undefined)) as { error?: { code?: string; message?: string; field?: string } } | undefined;
+  const parsed = (await response.json().catch(() => undefined)) as { error?: { code?: string; message?: string; field?: string; details?: ApiErrorDetail[] } } | undefined;
   const error = parsed?.error;
-  return new ApiError(response.status, error?.code ?? 'http_error', error?.message ?? `HTTP ${response.status}`, error?.field);
+  return new ApiError(response.status, error?.code ?? 'http_error', error?.message ?? `HTTP ${response.status}`, error?.field, error?.details);
 }
 
 async function call(path: string, options: CallOptions, merchantScoped: boolean): Promise<Response> {

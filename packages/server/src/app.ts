@@ -132,6 +132,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     prefix: `${API_PREFIX}/dashboard`,
     dashboard: services.dashboard,
     developers: services.dashboardDevelopers,
+    approvals: services.approvals,
     overview: services.dashboardOverview,
     destinationUrls,
     serverSecret: services.serverSecret,
@@ -164,7 +165,12 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
       await api.register(accountRoutes);
       // Each contract version's routes (collect 2026-06, collect legacy, payouts 2025-01: http/contracts/index.ts).
       await api.register(contractRoutes, { services, config, destinationUrls });
-      await api.register(bulkRoutes, { catalog: services.catalog, bulk: services.bulk, limits: { maxLines: config.bulkMaxLines, maxBytes: config.bulkMaxBytes } });
+      await api.register(bulkRoutes, {
+        catalog: services.catalog,
+        bulk: services.bulk,
+        approvals: services.approvals,
+        limits: { maxLines: config.bulkMaxLines, maxBytes: config.bulkMaxBytes },
+      });
       await api.register(balanceRoutes, { ledger: services.ledger });
       await api.register(transferRoutes, { transfers: services.transfers });
       await api.register(settlementRoutes, { settlements: services.settlements });

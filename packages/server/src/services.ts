@@ -71,6 +71,8 @@ import { KycService } from './core/kyc/kyc-service.js';
 import { KycDocumentVault } from './storage/kyc-document-vault.js';
 import { KycRepository } from './storage/repositories/kyc-repository.js';
 import { PlatformAdminRepository } from './storage/repositories/platform-admin-repository.js';
+import { ApprovalService } from './core/approvals/approval-service.js';
+import { ApprovalRepository } from './storage/repositories/approval-repository.js';
 
 export interface Services {
   database: AkweDatabase;
@@ -120,6 +122,8 @@ export interface Services {
   /** The back office's merchants, discrepancies and operators. */
   backOffice: BackOffice;
   dashboardOverview: DashboardOverview;
+  /** Maker-checker for live money-out submitted from the dashboard. */
+  approvals: ApprovalService;
 }
 
 export function createServices(options: {
@@ -239,7 +243,7 @@ export function createServices(options: {
   });
   const services: Omit<
     Services,
-    'checkout' | 'serverSecret' | 'metrics' | 'dashboard' | 'dashboardDevelopers' | 'dashboardOverview' | 'kyc' | 'kycDocuments' | 'platformAdmins' | 'backOffice'
+    'checkout' | 'serverSecret' | 'metrics' | 'dashboard' | 'dashboardDevelopers' | 'dashboardOverview' | 'kyc' | 'kycDocuments' | 'platformAdmins' | 'backOffice' | 'approvals'
   > = {
     database: options.database,
     catalog: options.catalog,
@@ -329,5 +333,14 @@ export function createServices(options: {
   const platformAdmins = new PlatformAdmins({ store: new PlatformAdminRepository(db), users: dashboardStore, clock, newId: ids });
   const backOffice = new BackOffice({ merchants, discrepancies, catalog: options.catalog, operators, users: dashboardStore, clock, newId: ids });
   const dashboardOverview = new DashboardOverview({ volumes: new PaymentVolumeRepository(db), clock });
-  return { ...services, checkout, serverSecret, metrics, dashboard, dashboardDevelopers, dashboardOverview, kyc, kycDocuments, platformAdmins, backOffice };
+  const approvals = new ApprovalService({
+    store: new ApprovalRepository(db),
+    audit: dashboardStore,
+    payouts,
+    bulk: services.bulk,
+    merchants,
+    clock,
+    newId: ids,
+  });
+  return { ...services, checkout, serverSecret, metrics, dashboard, dashboardDevelopers, dashboardOverview, kyc, kycDocuments, platformAdmins, backOffice, approvals };
 }

@@ -16,6 +16,10 @@ import { PaymentsPage } from './payments/payments-page.js';
 import { PayoutDetailPage } from './payouts/payout-detail-page.js';
 import { PayoutsPage } from './payouts/payouts-page.js';
 import { SecurityPage } from './account/security-page.js';
+import { ApprovalsPage } from './approvals/approvals-page.js';
+import { NewPayoutPage } from './approvals/new-payout-page.js';
+import { BatchDetailPage } from './bulk/batch-detail-page.js';
+import { BulkPage } from './bulk/bulk-page.js';
 import { SettlementDetailPage, SettlementsPage } from './settlements/settlements-page.js';
 import { TransfersPage } from './transfers/transfers-page.js';
 import { RefundsPage } from './refunds/refunds-page.js';
@@ -58,6 +62,10 @@ export const pages: PageEntry[] = [
   { path: '/dashboard/refunds', component: RefundsPage, menu: { section: 'money', fr: 'Remboursements', en: 'Refunds' } },
   { path: '/dashboard/payouts', component: PayoutsPage, menu: { section: 'money', fr: 'Décaissements', en: 'Payouts' } },
   { path: '/dashboard/payouts/:id', component: PayoutDetailPage },
+  { path: '/dashboard/bulk', component: BulkPage, menu: { section: 'money', fr: 'Lots de décaissement', en: 'Bulk batches' } },
+  { path: '/dashboard/bulk/:id', component: BatchDetailPage },
+  { path: '/dashboard/approvals', component: ApprovalsPage, menu: { section: 'money', fr: 'Approbations', en: 'Approvals' } },
+  { path: '/dashboard/approvals/new-payout', component: NewPayoutPage, needs: 'payouts.create' },
   { path: '/dashboard/balances', component: BalancesPage, menu: { section: 'money', fr: 'Soldes', en: 'Balances' } },
   { path: '/dashboard/settlements', component: SettlementsPage, menu: { section: 'money', fr: 'Règlements', en: 'Settlements' } },
   { path: '/dashboard/settlements/:id', component: SettlementDetailPage },

@@ -591,6 +591,156 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/dashboard/merchants/{merchantId}/approval-policy': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The live amounts, per currency, above which money-out needs a second user
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['dashboardGetApprovalPolicy'];
+    /**
+     * Set the approval thresholds (approvals.manage); an empty list turns approvals off
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    put: operations['dashboardSetApprovalPolicy'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/approvals/payouts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Submit a payout (payouts.create): executed at once, or pending a second user’s approval
+     * @description The body is the payout contract’s (POST /api/v1/payout/mobile-money/), checked at once the same way. In live above the threshold it answers 201 `pending`; otherwise the payout is made now and it answers 201 `executed` (`result.id` is the payout’s id), or the payout’s own error.
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardSubmitPayout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/approvals/batches': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Submit a draft batch for execution (payouts.create): executed at once, or pending approval
+     * @description In live above the threshold (the lines’ total, fees aside) it answers 201 `pending`; otherwise the batch is validated now (as POST /api/v1/bulk-payments/{id}/validate/) and it answers 201 `executed`. A batch with a request still pending answers that request, 200.
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardSubmitBatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/approvals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The approval requests of the active environment, newest first
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['dashboardListApprovals'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/approvals/{approvalId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One approval request
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['dashboardGetApproval'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/approvals/{approvalId}/approve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Approve a pending request (approvals.decide), never one’s own; it is executed at once
+     * @description Answers the request `executed` (with `result`), or `failed` (with `error`: the execution’s refusal, the balance for instance). Of two approvers at once, one executes and the other gets 409 `approval_not_pending`.
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardApproveApproval'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/approvals/{approvalId}/reject': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reject a pending request with a reason (approvals.decide); nothing is executed
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardRejectApproval'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/dashboard/merchants/{merchantId}/kyc': {
     parameters: {
       query?: never;
@@ -2847,6 +2997,9 @@ export interface components {
          * @example totp_not_enabled
          * @example last_owner
          * @example already_member
+         * @example approval_required
+         * @example self_approval_forbidden
+         * @example approval_not_pending
          * @example unsupported_document_type
          * @example document_too_large
          * @example too_many_documents
@@ -3006,7 +3159,7 @@ export interface components {
          */
         role: 'owner' | 'admin' | 'developer' | 'finance' | 'viewer';
         /** @description What the role allows (the roles table of docs/dashboard.md). */
-        permissions: ('read' | 'keys.manage' | 'webhooks.manage' | 'refunds.create' | 'payouts.create' | 'team.manage' | 'kyc.submit')[];
+        permissions: ('read' | 'keys.manage' | 'webhooks.manage' | 'refunds.create' | 'payouts.create' | 'team.manage' | 'kyc.submit' | 'approvals.decide' | 'approvals.manage')[];
       }[];
     };
     /** DashboardTotpEnrolment */
@@ -3416,6 +3569,148 @@ export interface components {
       has_more: boolean;
       /** @description Pass as starting_after for the older rows; null when there are none. */
       next_cursor: string | null;
+    };
+    /** DashboardApprovalPolicy */
+    DashboardApprovalPolicy: {
+      /** @enum {string} */
+      object: 'approval_policy';
+      merchant_id: string;
+      thresholds: {
+        currency: string;
+        /** @description Centimes (10000 = 100 FCFA). Live money-out above it needs approval. */
+        amount_minor: number;
+      }[];
+      /**
+       * @description Test money-out never waits for an approval.
+       * @enum {string}
+       */
+      applies_to: 'live';
+    };
+    /** DashboardSetApprovalPolicyRequest */
+    DashboardSetApprovalPolicyRequest: {
+      /** @description One per currency; empty: approvals off. */
+      thresholds: {
+        /** @description ISO 4217 code (XOF). */
+        currency: string;
+        /** @description Centimes (10000 = 100 FCFA). Live money-out above this amount needs approval; 0: all of it. */
+        amount_minor: number;
+      }[];
+    };
+    /** DashboardSubmitPayoutRequest */
+    DashboardSubmitPayoutRequest: {
+      /** @description Centimes (10000 = 100 FCFA). Minimum 10000 for XOF. */
+      amount: number;
+      /** @description Beneficiary’s wallet number, national or E.164. */
+      phone: string;
+      /** @description BJ, TG or CI. */
+      country: string;
+      /** @description Operator slug or alias from the payout catalog. */
+      operator: string;
+      /** @description Optional: the country’s currency (XOF in BJ, TG and CI), the one payouts use; another gets 400 unsupported_currency. */
+      currency?: string;
+      /** @description Merchant reference, unique per merchant and environment; usable in paths. */
+      reference: string;
+      recipient_first_name?: string;
+      recipient_last_name?: string;
+      description?: string;
+      /** @description Your own key-value pairs, returned as given and carried in events: at most 50 keys of 1 to 40 characters, string values of at most 500. Lists filter on one of them with `metadata[key]=value`. */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    /**
+     * DashboardApproval
+     * @example {
+     *       "object": "approval",
+     *       "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+     *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+     *       "environment": "live",
+     *       "kind": "payout",
+     *       "status": "executed",
+     *       "approval_required": true,
+     *       "amount_minor": 75000000,
+     *       "currency": "XOF",
+     *       "request": {
+     *         "amount": 75000000,
+     *         "phone": "+22890112233",
+     *         "country": "TG",
+     *         "operator": "tmoney_tg",
+     *         "reference": "supplier-2026-06-007"
+     *       },
+     *       "maker_id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+     *       "decided_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e30",
+     *       "decided_at": "2026-06-02T09:00:00.000Z",
+     *       "reason": null,
+     *       "result": {
+     *         "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+     *         "status": "PENDING"
+     *       },
+     *       "error": null,
+     *       "created_at": "2026-06-02T08:15:00.000Z",
+     *       "updated_at": "2026-06-02T09:00:00.000Z"
+     *     }
+     */
+    DashboardApproval: {
+      /** @enum {string} */
+      object: 'approval';
+      id: string;
+      merchant_id: string;
+      /** @enum {string} */
+      environment: 'test' | 'live';
+      /** @enum {string} */
+      kind: 'payout' | 'batch';
+      /**
+       * @description pending (waits for a second user), approved (being executed), executed, rejected, failed (the execution was refused: see error).
+       * @enum {unknown}
+       */
+      status: 'pending' | 'approved' | 'executed' | 'rejected' | 'failed';
+      /** @description False: in test, or at or below the threshold; executed at submission. */
+      approval_required: boolean;
+      /** @description Centimes (10000 = 100 FCFA). The payout’s amount, or the batch’s lines’ total, fees aside. */
+      amount_minor: number;
+      currency: string;
+      /** @description As submitted: the payout’s fields, or {batch_id}. */
+      request: unknown;
+      /** @description Who submitted it. */
+      maker_id: string;
+      /** @description Who approved or rejected it. */
+      decided_by: string | null;
+      decided_at: string | null;
+      /** @description Why it was rejected. */
+      reason: string | null;
+      /** @description Once executed: the payout (its id is the request’s) or the batch, with its status then. */
+      result: {
+        id: string;
+        status: string;
+      } | null;
+      /** @description Why the execution was refused (status failed). */
+      error: {
+        code: string;
+        message: string;
+      } | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    /** DashboardSubmitBatchRequest */
+    DashboardSubmitBatchRequest: {
+      /** @description A draft batch of the active environment (created by POST /api/v1/bulk-payments/ or its CSV import). */
+      batch_id: string;
+    };
+    /** DashboardApprovalList */
+    DashboardApprovalList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['DashboardApproval'][];
+      has_more: boolean;
+      /** @description Pass as starting_after for the older requests; null when there are none. */
+      next_cursor: string | null;
+    };
+    /** DashboardRejectApprovalRequest */
+    DashboardRejectApprovalRequest: {
+      /** @description Why: shown to the maker and kept in the audit log. */
+      reason: string;
     };
     /** KycDocument */
     KycDocument: {
@@ -5931,7 +6226,9 @@ export interface operations {
            *             "refunds.create",
            *             "payouts.create",
            *             "team.manage",
-           *             "kyc.submit"
+           *             "kyc.submit",
+           *             "approvals.decide",
+           *             "approvals.manage"
            *           ]
            *         }
            *       ]
@@ -7890,6 +8187,1007 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardGetApprovalPolicy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "approval_policy",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "thresholds": [
+           *         {
+           *           "currency": "XOF",
+           *           "amount_minor": 50000000
+           *         }
+           *       ],
+           *       "applies_to": "live"
+           *     }
+           */
+          'application/json': components['schemas']['DashboardApprovalPolicy'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardSetApprovalPolicy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DashboardSetApprovalPolicyRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "approval_policy",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "thresholds": [
+           *         {
+           *           "currency": "XOF",
+           *           "amount_minor": 50000000
+           *         }
+           *       ],
+           *       "applies_to": "live"
+           *     }
+           */
+          'application/json': components['schemas']['DashboardApprovalPolicy'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardSubmitPayout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "amount": 2500000,
+         *       "phone": "+22890112233",
+         *       "country": "TG",
+         *       "operator": "tmoney_tg",
+         *       "reference": "salary-2026-06-042",
+         *       "recipient_first_name": "Afi",
+         *       "recipient_last_name": "Mensah",
+         *       "description": "June salary"
+         *     }
+         */
+        'application/json': components['schemas']['DashboardSubmitPayoutRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "approval",
+           *       "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "environment": "live",
+           *       "kind": "payout",
+           *       "status": "executed",
+           *       "approval_required": true,
+           *       "amount_minor": 75000000,
+           *       "currency": "XOF",
+           *       "request": {
+           *         "amount": 75000000,
+           *         "phone": "+22890112233",
+           *         "country": "TG",
+           *         "operator": "tmoney_tg",
+           *         "reference": "supplier-2026-06-007"
+           *       },
+           *       "maker_id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "decided_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e30",
+           *       "decided_at": "2026-06-02T09:00:00.000Z",
+           *       "reason": null,
+           *       "result": {
+           *         "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *         "status": "PENDING"
+           *       },
+           *       "error": null,
+           *       "created_at": "2026-06-02T08:15:00.000Z",
+           *       "updated_at": "2026-06-02T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['DashboardApproval'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `invalid_phone`, `unsupported_currency`, `amount_too_low`, `amount_too_high`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?:
+                'validation_error' | 'invalid_json' | 'invalid_operator' | 'invalid_phone' | 'unsupported_currency' | 'amount_too_low' | 'amount_too_high' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `kyc_required`, `account_inactive`, `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'kyc_required' | 'account_inactive' | 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `duplicate_reference`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'duplicate_reference';
+            };
+          };
+        };
+      };
+      /** @description Unprocessable Entity. Codes: `insufficient_balance`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_balance';
+            };
+          };
+        };
+      };
+      /** @description Service Unavailable. Codes: `operator_unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'operator_unavailable';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardSubmitBatch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "batch_id": "0193c4d5-0000-7a8b-9c0d-1e2f3a4b5c6d"
+         *     }
+         */
+        'application/json': components['schemas']['DashboardSubmitBatchRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "approval",
+           *       "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "environment": "live",
+           *       "kind": "payout",
+           *       "status": "executed",
+           *       "approval_required": true,
+           *       "amount_minor": 75000000,
+           *       "currency": "XOF",
+           *       "request": {
+           *         "amount": 75000000,
+           *         "phone": "+22890112233",
+           *         "country": "TG",
+           *         "operator": "tmoney_tg",
+           *         "reference": "supplier-2026-06-007"
+           *       },
+           *       "maker_id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "decided_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e30",
+           *       "decided_at": "2026-06-02T09:00:00.000Z",
+           *       "reason": null,
+           *       "result": {
+           *         "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *         "status": "PENDING"
+           *       },
+           *       "error": null,
+           *       "created_at": "2026-06-02T08:15:00.000Z",
+           *       "updated_at": "2026-06-02T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['DashboardApproval'];
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "approval",
+           *       "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "environment": "live",
+           *       "kind": "payout",
+           *       "status": "executed",
+           *       "approval_required": true,
+           *       "amount_minor": 75000000,
+           *       "currency": "XOF",
+           *       "request": {
+           *         "amount": 75000000,
+           *         "phone": "+22890112233",
+           *         "country": "TG",
+           *         "operator": "tmoney_tg",
+           *         "reference": "supplier-2026-06-007"
+           *       },
+           *       "maker_id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "decided_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e30",
+           *       "decided_at": "2026-06-02T09:00:00.000Z",
+           *       "reason": null,
+           *       "result": {
+           *         "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *         "status": "PENDING"
+           *       },
+           *       "error": null,
+           *       "created_at": "2026-06-02T08:15:00.000Z",
+           *       "updated_at": "2026-06-02T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['DashboardApproval'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `kyc_required`, `account_inactive`, `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'kyc_required' | 'account_inactive' | 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `invalid_state_transition`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_state_transition';
+            };
+          };
+        };
+      };
+      /** @description Unprocessable Entity. Codes: `insufficient_balance`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_balance';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardListApprovals: {
+    parameters: {
+      query?: {
+        status?: 'pending' | 'approved' | 'executed' | 'rejected' | 'failed';
+        /** @description Rows per page, 1 to 100. */
+        limit?: number;
+        /** @description The next_cursor of the previous page: the older requests. */
+        starting_after?: string;
+      };
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "approval",
+           *           "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *           "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *           "environment": "live",
+           *           "kind": "payout",
+           *           "status": "executed",
+           *           "approval_required": true,
+           *           "amount_minor": 75000000,
+           *           "currency": "XOF",
+           *           "request": {
+           *             "amount": 75000000,
+           *             "phone": "+22890112233",
+           *             "country": "TG",
+           *             "operator": "tmoney_tg",
+           *             "reference": "supplier-2026-06-007"
+           *           },
+           *           "maker_id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *           "decided_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e30",
+           *           "decided_at": "2026-06-02T09:00:00.000Z",
+           *           "reason": null,
+           *           "result": {
+           *             "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *             "status": "PENDING"
+           *           },
+           *           "error": null,
+           *           "created_at": "2026-06-02T08:15:00.000Z",
+           *           "updated_at": "2026-06-02T09:00:00.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['DashboardApprovalList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardGetApproval: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+        approvalId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "approval",
+           *       "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "environment": "live",
+           *       "kind": "payout",
+           *       "status": "executed",
+           *       "approval_required": true,
+           *       "amount_minor": 75000000,
+           *       "currency": "XOF",
+           *       "request": {
+           *         "amount": 75000000,
+           *         "phone": "+22890112233",
+           *         "country": "TG",
+           *         "operator": "tmoney_tg",
+           *         "reference": "supplier-2026-06-007"
+           *       },
+           *       "maker_id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "decided_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e30",
+           *       "decided_at": "2026-06-02T09:00:00.000Z",
+           *       "reason": null,
+           *       "result": {
+           *         "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *         "status": "PENDING"
+           *       },
+           *       "error": null,
+           *       "created_at": "2026-06-02T08:15:00.000Z",
+           *       "updated_at": "2026-06-02T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['DashboardApproval'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardApproveApproval: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+        approvalId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "approval",
+           *       "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "environment": "live",
+           *       "kind": "payout",
+           *       "status": "executed",
+           *       "approval_required": true,
+           *       "amount_minor": 75000000,
+           *       "currency": "XOF",
+           *       "request": {
+           *         "amount": 75000000,
+           *         "phone": "+22890112233",
+           *         "country": "TG",
+           *         "operator": "tmoney_tg",
+           *         "reference": "supplier-2026-06-007"
+           *       },
+           *       "maker_id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "decided_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e30",
+           *       "decided_at": "2026-06-02T09:00:00.000Z",
+           *       "reason": null,
+           *       "result": {
+           *         "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *         "status": "PENDING"
+           *       },
+           *       "error": null,
+           *       "created_at": "2026-06-02T08:15:00.000Z",
+           *       "updated_at": "2026-06-02T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['DashboardApproval'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`, `self_approval_forbidden`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role' | 'self_approval_forbidden';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `approval_not_pending`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'approval_not_pending';
+            };
+          };
+        };
+      };
+      /** @description Service Unavailable. Codes: `operator_unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'operator_unavailable';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardRejectApproval: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+        approvalId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "reason": "Wrong beneficiary"
+         *     }
+         */
+        'application/json': components['schemas']['DashboardRejectApprovalRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "approval",
+           *       "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "environment": "live",
+           *       "kind": "payout",
+           *       "status": "executed",
+           *       "approval_required": true,
+           *       "amount_minor": 75000000,
+           *       "currency": "XOF",
+           *       "request": {
+           *         "amount": 75000000,
+           *         "phone": "+22890112233",
+           *         "country": "TG",
+           *         "operator": "tmoney_tg",
+           *         "reference": "supplier-2026-06-007"
+           *       },
+           *       "maker_id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "decided_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e30",
+           *       "decided_at": "2026-06-02T09:00:00.000Z",
+           *       "reason": null,
+           *       "result": {
+           *         "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *         "status": "PENDING"
+           *       },
+           *       "error": null,
+           *       "created_at": "2026-06-02T08:15:00.000Z",
+           *       "updated_at": "2026-06-02T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['DashboardApproval'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `approval_not_pending`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'approval_not_pending';
             };
           };
         };
@@ -11729,7 +13027,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`, `approval_required`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11738,7 +13036,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role' | 'approval_required';
             };
           };
         };
@@ -12589,7 +13887,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`, `approval_required`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12598,7 +13896,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role' | 'approval_required';
             };
           };
         };

@@ -84,6 +84,38 @@ export interface AuditLogTable {
   created_at: string;
 }
 
+/** Maker-checker thresholds (0025): live money-out above threshold_minor needs a second user. */
+export interface ApprovalPolicyTable {
+  merchant_id: string;
+  currency: string;
+  threshold_minor: number;
+  updated_by: string | null;
+  updated_at: string;
+}
+
+/** Dashboard submissions of money-out (0025); `request` is JSON. */
+export interface ApprovalRequestTable {
+  id: string;
+  merchant_id: string;
+  environment: string;
+  kind: string;
+  request: string;
+  amount_minor: number;
+  currency: string;
+  approval_required: number;
+  maker_id: string;
+  status: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  reason: string | null;
+  result_id: string | null;
+  result_status: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface KycSubmissionTable {
   id: string;
   merchant_id: string;
@@ -512,6 +544,8 @@ export interface Database {
   refresh_tokens: RefreshTokenTable;
   email_tokens: EmailTokenTable;
   audit_log: AuditLogTable;
+  approval_policies: ApprovalPolicyTable;
+  approval_requests: ApprovalRequestTable;
   kyc_submissions: KycSubmissionTable;
   kyc_documents: KycDocumentTable;
   platform_admins: PlatformAdminTable;

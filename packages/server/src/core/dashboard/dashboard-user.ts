@@ -103,6 +103,12 @@ export type AuditAction =
   | 'admin.merchant_suspended'
   | 'admin.merchant_reactivated'
   | 'webhook_endpoint.test_event_sent'
+  | 'approval_policy.changed'
+  | 'approval.submitted'
+  | 'approval.approved'
+  | 'approval.rejected'
+  | 'approval.executed'
+  | 'approval.failed'
   /** A dashboard session's call on the merchant API (http/plugins/session-audit.ts): `api.` and the operation's id in snake_case. */
   | `api.${string}`;
 

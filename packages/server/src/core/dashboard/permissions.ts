@@ -24,6 +24,10 @@ export const permissions = {
   /** Invite people, change their roles, remove them; read the audit log. */
   'team.manage': ['owner', 'admin'],
   'kyc.submit': ['owner', 'admin'],
+  /** Approve or reject another member's live money-out above the threshold (maker-checker). */
+  'approvals.decide': ['owner', 'admin', 'finance'],
+  /** Set the approval thresholds. */
+  'approvals.manage': ['owner', 'admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof permissions;
@@ -61,6 +65,8 @@ const scopesOfAction: Record<Action, readonly Scope[]> = {
   'payouts.create': ['collect:write', 'payout:write', 'bulk:write', 'transfers:write', 'settlements:write'],
   'team.manage': [],
   'kyc.submit': [],
+  'approvals.decide': [],
+  'approvals.manage': [],
 };
 
 export function scopesOf(role: Role): Scope[] {

@@ -285,6 +285,22 @@ export const errorCatalog = {
     action: 'Make another member owner first, then change or remove this one.',
   },
   already_member: { status: 409, message: 'This person is already a member of the merchant.', action: 'Change their role instead of inviting them again.' },
+  approval_required: {
+    status: 403,
+    message: "Live money-out above the merchant's approval threshold needs a second user's approval.",
+    action:
+      'From the dashboard, submit it through the approvals routes (POST /api/v1/dashboard/merchants/{merchantId}/approvals/payouts or …/approvals/batches); another member with the approver permission then approves it. API keys are not concerned.',
+  },
+  self_approval_forbidden: {
+    status: 403,
+    message: 'You cannot approve a request you submitted.',
+    action: 'Ask another member of the merchant with the approver permission (owner, admin or finance) to approve it.',
+  },
+  approval_not_pending: {
+    status: 409,
+    message: 'This approval request is no longer pending.',
+    action: 'Read the request again (GET …/approvals/{id}): it was approved, rejected or executed meanwhile, maybe by another approver.',
+  },
   unsupported_document_type: {
     status: 415,
     message: 'A KYC document is not a PDF, PNG or JPEG file.',

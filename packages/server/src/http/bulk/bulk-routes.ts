@@ -6,6 +6,7 @@ import type { BatchCsvLimits } from '../../core/bulk/batch-csv.js';
 import { acceptedBatchFileEncodings } from '../../core/bulk/batch-file-encoding.js';
 import { batchTemplateCsv, batchTemplateFileName } from '../../core/bulk/batch-template.js';
 import type { BulkBatchDetail, BulkService } from '../../core/bulk/bulk-service.js';
+import type { ApprovalService } from '../../core/approvals/approval-service.js';
 import { AkweError } from '../../core/errors/index.js';
 import { principalOf } from '../plugins/authentication.js';
 import { answerWithoutStoring, recordedRequest } from '../plugins/idempotency.js';
@@ -23,12 +24,14 @@ export interface BulkRoutesOptions {
   bulk: BulkService;
   /** BULK_MAX_LINES and BULK_MAX_BYTES: the CSV reader's limits and the JSON body limit. */
   limits: BatchCsvLimits;
+  /** A dashboard session's live execution above the approval threshold goes through the approvals instead. */
+  approvals: Pick<ApprovalService, 'guardApiCall'>;
 }
 
 const tags = ['bulk payments'];
 
 /** Bulk payments (docs/bulk.md): paths end with a slash, as the contract writes them. */
-export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (app, { catalog, bulk, limits }) => {
+export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (app, { catalog, bulk, limits, approvals }) => {
   app.addContentTypeParser('text/csv', async (request: FastifyRequest, payload: AsyncIterable<Buffer>) => readCsvBody(request, payload, catalog, limits));
   app.addContentTypeParser('multipart/form-data', async (request: FastifyRequest, payload: Readable) => readMultipartCsv(request, payload, catalog, limits));
   const render = (detail: BulkBatchDetail) => ({ status: 201, body: bulkBatchToWire(detail) });
@@ -122,7 +125,14 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
         response: { 200: BulkBatchObject, ...errorResponses(400, 401, 403, 404, 409, 422, 429) },
       },
     },
-    async (request) => bulkBatchToWire(await bulk.validate(principalOf(request), request.params.id)),
+    async (request) => {
+      const principal = principalOf(request);
+      if (principal.actor) {
+        const { batch } = await bulk.get(principal, request.params.id);
+        if (batch.status === 'draft') await approvals.guardApiCall(principal, batch.currency, batch.totalAmountMinor);
+      }
+      return bulkBatchToWire(await bulk.validate(principal, request.params.id));
+    },
   );
 
   app.post(

@@ -11,6 +11,8 @@ import { errorResponses } from '../shared/error-schemas.js';
 import type { DestinationUrlCheck } from '../shared/url-policy.js';
 import { callerOf, installDashboardContext, originOf } from './dashboard-context.js';
 import { developerRoutes } from './developer-routes.js';
+import { approvalRoutes } from './approval-routes.js';
+import type { ApprovalService } from '../../core/approvals/approval-service.js';
 import { kycRoutes, type KycRoutesOptions } from './kyc-routes.js';
 import type { PlatformAdmins } from '../../core/admin/platform-admins.js';
 import { overviewRoutes } from './overview-routes.js';
@@ -51,6 +53,8 @@ export interface DashboardRoutesOptions {
   dashboard: DashboardService;
   /** The developers section: API keys, webhook endpoints, the audit log. */
   developers: DashboardDevelopers;
+  /** Maker-checker approvals of live money-out. */
+  approvals: ApprovalService;
   /** The home page's figures. */
   overview: DashboardOverview;
   /** Where a webhook endpoint may point (http/shared/url-policy.ts). */
@@ -492,5 +496,6 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
   await app.register(overviewRoutes, { dashboard, overview: options.overview });
   // Last, so the document lists the developers section after the account and team routes.
   await app.register(developerRoutes, { dashboard, developers: options.developers, destinationUrls: options.destinationUrls, serverSecret: options.serverSecret });
+  await app.register(approvalRoutes, { dashboard, approvals: options.approvals });
   await app.register(kycRoutes, { dashboard, ...options.kyc });
 };

@@ -57,9 +57,15 @@ const developerWrites = [
   'dashboardResendEvent',
   'dashboardSendTestEvent',
 ];
-const dashboardLists = ['dashboardListWebhookEndpoints', 'dashboardListWebhookDeliveries', 'dashboardListAuditLog'];
+/** Maker-checker (http/dashboard/approval-routes.ts): an approval executes what was submitted, a payout or a batch's validation. */
+const approvalDecisions = ['dashboardApproveApproval', 'dashboardRejectApproval'];
+const approvalWrites = ['dashboardSetApprovalPolicy', 'dashboardSubmitPayout', 'dashboardSubmitBatch', ...approvalDecisions];
+/** Executed at submission when no approval is needed; an approval's execution refused is answered as the request `failed`, not as an error. */
+const approvedPayouts = ['dashboardSubmitPayout'];
+const approvedBatches = ['dashboardSubmitBatch'];
+const dashboardLists = ['dashboardListWebhookEndpoints', 'dashboardListWebhookDeliveries', 'dashboardListAuditLog', 'dashboardListApprovals'];
 const kycSubmission = ['dashboardSubmitKyc'];
-const inMerchant = ['dashboardListMembers', 'dashboardInvite', ...memberChanges, ...developerWrites, 'dashboardListAuditLog', ...kycSubmission];
+const inMerchant = ['dashboardListMembers', 'dashboardInvite', ...memberChanges, ...developerWrites, 'dashboardListAuditLog', ...kycSubmission, ...approvalWrites];
 /** The back office (http/admin/admin-routes.ts). */
 const adminRoutes = (route: RouteFacts) => route.url.startsWith('/api/v1/admin/');
 const kycDecisions = ['adminApproveKycSubmission', 'adminRejectKycSubmission'];
@@ -93,15 +99,33 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   // A settlement names its account in the body: an unknown one is 404 like a path's.
   // exportBatchLines: its batch_id names a batch (in the query, not the path).
   not_found: (route) => route.hasPathParameters || operations(...confirmation, ...settlementCreation, 'exportBatchLines')(route),
-  kyc_required: operations('dashboardCreateApiKey', ...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
-  account_inactive: operations(...creation, ...payoutCreation, ...bulkCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
-  unsupported_currency: operations(...creation, ...transferCreation, ...scheduleRead, ...scheduleChange),
-  invalid_operator: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, ...settlementAccountChanges),
-  invalid_phone: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, ...settlementAccountChanges),
-  amount_too_low: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation),
-  amount_too_high: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation),
-  duplicate_reference: operations(...creation, ...payoutCreation, ...transferCreation, ...settlementCreation),
-  insufficient_balance: operations(...refunding, ...payoutCreation, ...bulkExecution, ...transferCreation, ...settlementCreation),
+  kyc_required: operations(
+    'dashboardCreateApiKey',
+    ...payoutCreation,
+    ...bulkCreation,
+    ...bulkExecution,
+    ...transferCreation,
+    ...settlementCreation,
+    ...approvedPayouts,
+    ...approvedBatches,
+  ),
+  account_inactive: operations(
+    ...creation,
+    ...payoutCreation,
+    ...bulkCreation,
+    ...bulkExecution,
+    ...transferCreation,
+    ...settlementCreation,
+    ...approvedPayouts,
+    ...approvedBatches,
+  ),
+  unsupported_currency: operations(...creation, ...transferCreation, ...scheduleRead, ...scheduleChange, 'dashboardSubmitPayout'),
+  invalid_operator: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, ...settlementAccountChanges, 'dashboardSubmitPayout'),
+  invalid_phone: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, ...settlementAccountChanges, 'dashboardSubmitPayout'),
+  amount_too_low: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, 'dashboardSubmitPayout'),
+  amount_too_high: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, 'dashboardSubmitPayout'),
+  duplicate_reference: operations(...creation, ...payoutCreation, ...transferCreation, ...settlementCreation, 'dashboardSubmitPayout'),
+  insufficient_balance: operations(...refunding, ...payoutCreation, ...bulkExecution, ...transferCreation, ...settlementCreation, ...approvedPayouts, ...approvedBatches),
   settlement_account_cooling: operations(...settlementCreation),
   settlement_account_removed: operations(...settlementCreation, 'updateSettlementAccount', ...scheduleChange),
   settlement_currency_mismatch: operations(...settlementCreation, ...scheduleChange),
@@ -123,10 +147,10 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   refund_not_supported: operations(...refunding),
   invalid_cursor: (route) => route.operationId?.startsWith('list') === true || operations(...dashboardLists, 'adminListKycSubmissions')(route),
   // A live payout for an operator no connector serves is refused before it is stored.
-  operator_unavailable: operations(...operatorCalls, ...payoutCreation),
+  operator_unavailable: operations(...operatorCalls, ...payoutCreation, ...approvedPayouts, 'dashboardApproveApproval'),
   operator_outcome_unknown: operations(...operatorCalls),
   operator_call_in_progress: operations(...operatorCalls),
-  invalid_state_transition: operations(...paymentChanges, ...bulkExecution, 'cancelBulkPayment'),
+  invalid_state_transition: operations(...paymentChanges, ...bulkExecution, 'cancelBulkPayment', ...approvedBatches),
   endpoint_limit_reached: operations('createWebhookEndpoint', 'dashboardCreateWebhookEndpoint'),
   // A bulk line's own problem, reported in the details of a validation_error, never as the code.
   operator_required: never,
@@ -151,6 +175,9 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   kyc_already_validated: operations(...kycSubmission),
   kyc_not_under_review: operations(...kycDecisions),
   admin_required: adminRoutes,
+  approval_required: operations(...payoutCreation, ...bulkExecution),
+  self_approval_forbidden: operations('dashboardApproveApproval'),
+  approval_not_pending: operations(...approvalDecisions),
 };
 
 /** The status a route answers a code with: the catalog's, except where the earlier contract keeps its own. */

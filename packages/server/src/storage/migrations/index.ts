@@ -23,6 +23,7 @@ import * as transfers from './0021-transfers.js';
 import * as settlements from './0022-settlements.js';
 import * as dashboardUsers from './0023-dashboard-users.js';
 import * as kycAndAdmins from './0024-kyc-and-admins.js';
+import * as approvals from './0025-approvals.js';
 import * as apiKeyLastUsed from './0026-api-key-last-used.js';
 import * as refundsScopeIndex from './0027-refunds-scope-index.js';
 
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   '0022-settlements': settlements,
   '0023-dashboard-users': dashboardUsers,
   '0024-kyc-and-admins': kycAndAdmins,
+  '0025-approvals': approvals,
   '0026-api-key-last-used': apiKeyLastUsed,
   '0027-refunds-scope-index': refundsScopeIndex,
 };

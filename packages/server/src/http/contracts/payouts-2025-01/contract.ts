@@ -7,7 +7,7 @@ import { payoutRoutes } from './payout-routes.js';
 import { PayoutObject } from './payout-schemas.js';
 
 const routes: FastifyPluginAsyncTypebox<ContractRouteDeps> = async (api, { services }) => {
-  await api.register(payoutRoutes, { catalog: services.catalog, payouts: services.payouts, operators: services.operators });
+  await api.register(payoutRoutes, { catalog: services.catalog, payouts: services.payouts, operators: services.operators, approvals: services.approvals });
 };
 
 /**

@@ -3,6 +3,7 @@ import type { OperatorCatalog } from '../../../core/catalog/operator-catalog.js'
 import { AkweError } from '../../../core/errors/index.js';
 import type { Payout } from '../../../core/payouts/payout.js';
 import type { PayoutService } from '../../../core/payouts/payout-service.js';
+import type { ApprovalService } from '../../../core/approvals/approval-service.js';
 import { principalOf } from '../../plugins/authentication.js';
 import { recordedRequest } from '../../plugins/idempotency.js';
 import { errorResponses } from '../../shared/error-schemas.js';
@@ -17,6 +18,8 @@ export interface PayoutRoutesOptions {
   catalog: OperatorCatalog;
   payouts: PayoutService;
   operators: OperatorConnectors;
+  /** A dashboard session's live payout above the approval threshold goes through the approvals instead. */
+  approvals: Pick<ApprovalService, 'guardApiCall'>;
 }
 
 const tags = ['payouts'];
@@ -36,7 +39,7 @@ async function payoutFault<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** Payouts, contract 2025-01: paths end with a slash as the payout contract writes them; amounts in centimes. */
-export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = async (app, { catalog, payouts, operators }) => {
+export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = async (app, { catalog, payouts, operators, approvals }) => {
   app.get(
     '/payout/operators/',
     {
@@ -66,8 +69,11 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = asyn
     },
     async (request, reply) =>
       payoutFault(async () => {
-        const recorded = recordedRequest(request, reply, (payout: Payout) => ({ status: 201, body: payoutToWire(payout) }));
         const input = request.body;
+        // An unknown country is the payout checks' to refuse; its currency is the country's.
+        const currency = catalog.country(input.country)?.defaultCurrency;
+        if (currency !== undefined) await approvals.guardApiCall(principalOf(request), currency, input.amount);
+        const recorded = recordedRequest(request, reply, (payout: Payout) => ({ status: 201, body: payoutToWire(payout) }));
         const payout = await payouts.create(
           principalOf(request),
           {

@@ -5,7 +5,7 @@ import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { Page } from '../../components/page.js';
 import { StatusBadge } from '../../components/status-badge.js';
 import { useApi } from '../../components/use-api.js';
-import { formatDateTime, formatMinor, formatMoney } from '../../format.js';
+import { formatDateTime, formatMinor } from '../../format.js';
 import { useLanguage, useTexts } from '../../i18n.js';
 import { payoutTexts, type Payout } from './payouts-page.js';
 
@@ -21,7 +21,7 @@ export function PayoutDetailPage({ params }: { params: Record<string, string> })
   const name = [p.recipient_first_name, p.recipient_last_name].filter(Boolean).join(' ');
   const rows: [string, preact.ComponentChildren][] = [
     [c('status'), <StatusBadge status={p.status} />],
-    [c('amount'), formatMoney(p.amount, p.currency, language)],
+    [c('amount'), formatMinor(p.amount, p.currency, language)],
     [t('fee'), formatMinor(p.fee_minor, p.currency, language)],
     [t('recipient'), `${name ? `${name} · ` : ''}${p.phone}`],
     [c('operator'), p.operator],

@@ -4,7 +4,7 @@ import { Filters, listQueryFrom } from '../../components/filters.js';
 import { Field, SelectField } from '../../components/form.js';
 import { Page } from '../../components/page.js';
 import { StatusBadge, useStatusLabel } from '../../components/status-badge.js';
-import { formatDateTime, formatMoney } from '../../format.js';
+import { formatDateTime, formatMinor } from '../../format.js';
 import { defineTexts, useLanguage, useTexts } from '../../i18n.js';
 import { useLocation } from '../../router.js';
 
@@ -37,6 +37,7 @@ export interface Payout {
   id: string;
   reference: string;
   status: string;
+  /** Centimes, as the payouts API gives it. */
   amount: number;
   fee_minor: number;
   currency: string;
@@ -79,7 +80,7 @@ export function PayoutsPage() {
         rowHref={(payout) => `/dashboard/payouts/${payout.id}`}
         columns={[
           { label: c('reference'), render: (p) => p.reference },
-          { label: c('amount'), numeric: true, render: (p) => formatMoney(p.amount, p.currency, language) },
+          { label: c('amount'), numeric: true, render: (p) => formatMinor(p.amount, p.currency, language) },
           { label: c('status'), render: (p) => <StatusBadge status={p.status} /> },
           { label: c('phone'), render: (p) => p.phone },
           { label: c('created'), render: (p) => formatDateTime(p.created_at, language) },

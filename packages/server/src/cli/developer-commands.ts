@@ -88,7 +88,9 @@ async function listen(options: ListenOptions, stop: AbortSignal): Promise<void> 
   say(dim(`Forwarding ${options.events ? `${options.events} ` : ''}events to ${options.forwardTo}; check the X-Service-Signature header with this secret.`));
   const query = options.events ? `?types=${encodeURIComponent(options.events)}` : '';
   const position = new ListenPosition(cliStateDir(), client.connection.baseUrl, client.connection.apiKey, options.events);
-  let lastId = options.after ?? (options.resume ? position.read() : undefined);
+  const saved = options.after === undefined && options.resume ? position.read() : undefined;
+  let lastId = options.after ?? saved;
+  if (saved) say(dim(`Resuming after ${saved}, the last event an earlier run forwarded (--no-resume starts from now).`));
   let connectedOnce = false;
   while (!stop.aborted) {
     let response: Response;
@@ -243,7 +245,7 @@ export function developerCommands(): Command[] {
   )
     .addHelpText(
       'after',
-      '\nExamples:\n  AKWE_API_KEY=ak_test_… akwe listen --forward-to http://localhost:3000/webhooks\n  akwe listen --forward-to http://localhost:3000/webhooks --events payout.*,collect.payment.* --after <last id>',
+      '\nThe last forwarded event is kept in AKWE_CLI_STATE_DIR (default ~/.config/akwe), so a new run resumes there.\n\nExamples:\n  AKWE_API_KEY=ak_test_… akwe listen --forward-to http://localhost:3000/webhooks\n  akwe listen --forward-to http://localhost:3000/webhooks --events payout.*,collect.payment.* --no-resume',
     )
     .action(async (options: ListenOptions) => {
       const stop = new AbortController();

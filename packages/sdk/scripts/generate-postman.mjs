@@ -12,7 +12,7 @@ import { fetchServedDocument } from './generate-types.mjs';
 export const POSTMAN_COLLECTION_PATH = fileURLToPath(new URL('../../../examples/akwe.postman_collection.json', import.meta.url));
 
 const POSTMAN_SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+export const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 function bearer(variable) {
   return { type: 'bearer', bearer: [{ key: 'token', value: `{{${variable}}}`, type: 'string' }] };
@@ -26,7 +26,7 @@ function authFor(operation) {
   return undefined;
 }
 
-function exampleOf(media) {
+export function exampleOf(media) {
   if (media.example !== undefined) return media.example;
   const first = Object.values(media.examples ?? {})[0];
   return first?.value;

@@ -24,7 +24,7 @@ export interface RequestSpec {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   query?: object | undefined;
-  /** A JSON value, or text sent as `contentType`. */
+  /** A JSON value, text sent as `contentType`, or a FormData (multipart; fetch writes its Content-Type). */
   body?: unknown;
   contentType?: string;
   /** The operation takes an Idempotency-Key: send one (the caller's or a new one). */
@@ -119,8 +119,11 @@ export class Transport {
       Accept: spec.responseType === 'text' ? 'text/csv, application/json' : 'application/json',
       ...options.headers,
     };
-    let body: string | undefined;
-    if (spec.body !== undefined) {
+    let body: string | FormData | undefined;
+    if (typeof FormData !== 'undefined' && spec.body instanceof FormData) {
+      // No Content-Type of ours: fetch writes multipart/form-data with the boundary it chose.
+      body = spec.body;
+    } else if (spec.body !== undefined) {
       const json = spec.contentType === undefined;
       headers['Content-Type'] = spec.contentType ?? 'application/json';
       body = json ? JSON.stringify(spec.body) : String(spec.body);

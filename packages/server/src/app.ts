@@ -178,7 +178,13 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
       await api.register(settlementScheduleRoutes, { schedules: services.settlementSchedules });
       await api.register(exportRoutes, { exports: services.exports });
       await api.register(operatorPredictionRoutes, { catalog: services.catalog });
-      await api.register(eventRoutes, { events: services.events, webhooks: services.webhooks, publicUrl: config.publicUrl });
+      await api.register(eventRoutes, {
+        events: services.events,
+        webhooks: services.webhooks,
+        publicUrl: config.publicUrl,
+        signals: services.signals,
+        streamPollMs: config.eventStreamPollMs,
+      });
       await api.register(webhookEndpointRoutes, { webhooks: services.webhooks, destinationUrls });
       if (apiExtensions) await api.register(async (scope) => apiExtensions(scope as unknown as FastifyInstance));
     },

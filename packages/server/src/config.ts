@@ -79,6 +79,8 @@ export interface Config {
   apiKeyCacheMs: number;
   /** How long /ready waits for the database before answering 503 (READY_TIMEOUT_MS). */
   readyTimeoutMs: number;
+  /** The events stream's fallback poll, for events committed by another process (EVENT_STREAM_POLL_MS). */
+  eventStreamPollMs: number;
   /** Centimes every test balance starts with (SANDBOX_FLOAT, in major units). */
   sandboxFloatMinor: number;
   /** How long a sandbox payout stays PROCESSING before its outcome (SANDBOX_PAYOUT_DELAY_MS). */
@@ -167,6 +169,7 @@ export const configVariables = [
   'IDEMPOTENCY_LEASE_SECONDS',
   'API_KEY_CACHE_MS',
   'READY_TIMEOUT_MS',
+  'EVENT_STREAM_POLL_MS',
   'SANDBOX_FLOAT',
   'SANDBOX_PAYOUT_DELAY_MS',
   'PAYOUT_CHECK_INTERVAL_MS',
@@ -371,6 +374,7 @@ export function loadConfig(env: Env = process.env): Config {
     idempotencyLeaseSeconds: reader.integer('IDEMPOTENCY_LEASE_SECONDS', 60, 1, 60),
     apiKeyCacheMs: reader.integer('API_KEY_CACHE_MS', DEFAULT_API_KEY_CACHE_MS, 0, 60_000),
     readyTimeoutMs: reader.integer('READY_TIMEOUT_MS', 2_000, 10, 60_000),
+    eventStreamPollMs: reader.integer('EVENT_STREAM_POLL_MS', 1_000, 50, 3_600_000),
     sandboxFloatMinor: reader.integer('SANDBOX_FLOAT', 100_000_000, 0, 1_000_000_000_000) * 100,
     sandboxPayoutDelayMs: reader.integer('SANDBOX_PAYOUT_DELAY_MS', 2_000, 0, 600_000),
     payoutCheckIntervalMs: reader.integer('PAYOUT_CHECK_INTERVAL_MS', 1_000, 100, 3_600_000),

@@ -2,6 +2,11 @@ import type { CreateBulkPaymentParams, QueryParams } from '../api-types.js';
 import type { RequestOptions } from '../transport.js';
 import { Resource, segment } from './resource.js';
 
+function fileName(file: Blob): string {
+  const name = (file as Blob & { name?: unknown }).name;
+  return typeof name === 'string' && name !== '' ? name : 'batch.csv';
+}
+
 /** Bulk payment batches: many payouts checked line by line, then executed by validate(). */
 export class Bulk extends Resource {
   /** POST /bulk-payments/ with JSON items, with an Idempotency-Key. */
@@ -9,13 +14,18 @@ export class Bulk extends Resource {
     return this.call('createBulkPayment', { method: 'POST', path: '/bulk-payments/', body: params, idempotent: true }, options);
   }
 
-  /** POST /bulk-payments/import_csv/: a batch from CSV text (docs/bulk.md; template() gives the header row). */
-  importCsv(csv: string, query: QueryParams<'importBulkPaymentCsv'>, options?: RequestOptions) {
-    return this.call(
-      'importBulkPaymentCsv',
-      { method: 'POST', path: '/bulk-payments/import_csv/', query, body: csv, contentType: 'text/csv; charset=utf-8', idempotent: true },
-      options,
-    );
+  /**
+   * POST /bulk-payments/import_csv/: a batch from a CSV file (docs/bulk.md; template() gives the
+   * header row). Text is sent as the body (`text/csv`); a Blob or File (a browser's file input,
+   * `new Blob([bytes])`, Node's `fs.openAsBlob`) as a `multipart/form-data` upload, its bytes
+   * untouched, so a file in UTF-16 or Windows-1252 is read as the server reads an upload.
+   */
+  importCsv(file: string | Blob, query: QueryParams<'importBulkPaymentCsv'>, options?: RequestOptions) {
+    const spec = { method: 'POST', path: '/bulk-payments/import_csv/', query, idempotent: true } as const;
+    if (typeof file === 'string') return this.call('importBulkPaymentCsv', { ...spec, body: file, contentType: 'text/csv; charset=utf-8' }, options);
+    const form = new FormData();
+    form.append('file', file, fileName(file));
+    return this.call('importBulkPaymentCsv', { ...spec, body: form }, options);
   }
 
   /** GET /bulk-payments/{id}/. */

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Command } from 'commander';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from '../core/webhooks/webhook-signature.js';
 import { ApiClient, connectionFrom, errorOf, isTestKey } from './api-client.js';
+import { cliStateDir, ListenPosition } from './listen-position.js';
 import { table } from './output.js';
 import { SseParser, type SseMessage } from './server-sent-events.js';
 
@@ -71,6 +72,8 @@ interface ListenOptions extends ConnectionOptions {
   events?: string;
   after?: string;
   secret?: string;
+  /** false with --no-resume: ignore (and overwrite) the position saved by an earlier run. */
+  resume: boolean;
 }
 
 async function listen(options: ListenOptions, stop: AbortSignal): Promise<void> {
@@ -84,7 +87,10 @@ async function listen(options: ListenOptions, stop: AbortSignal): Promise<void> 
   say(`Signing secret: ${secret}`);
   say(dim(`Forwarding ${options.events ? `${options.events} ` : ''}events to ${options.forwardTo}; check the X-Service-Signature header with this secret.`));
   const query = options.events ? `?types=${encodeURIComponent(options.events)}` : '';
-  let lastId = options.after;
+  const position = new ListenPosition(cliStateDir(), client.connection.baseUrl, client.connection.apiKey, options.events);
+  const saved = options.after === undefined && options.resume ? position.read() : undefined;
+  let lastId = options.after ?? saved;
+  if (saved) say(dim(`Resuming after ${saved}, the last event an earlier run forwarded (--no-resume starts from now).`));
   let connectedOnce = false;
   while (!stop.aborted) {
     let response: Response;
@@ -112,7 +118,10 @@ async function listen(options: ListenOptions, stop: AbortSignal): Promise<void> 
         for (const message of parser.push(decoder.decode(chunk as Uint8Array, { stream: true }))) {
           const status = await forward(options.forwardTo, message, secret);
           say(`${new Date().toISOString()} ${message.event ?? 'message'} ${message.id ?? '-'} -> ${status}`);
-          if (message.id) lastId = message.id;
+          if (message.id) {
+            lastId = message.id;
+            position.write(lastId);
+          }
         }
       }
     } catch {
@@ -122,7 +131,7 @@ async function listen(options: ListenOptions, stop: AbortSignal): Promise<void> 
     say(red(`stream lost; reconnecting in ${RECONNECT_DELAY_MS / 1000} s`));
     await sleep(RECONNECT_DELAY_MS, undefined, { signal: stop }).catch(() => undefined);
   }
-  if (lastId) say(dim(`Stopped. Resume with --after ${lastId}`));
+  if (lastId) say(dim(`Stopped after ${lastId}; the next listen (same server, key and --events) resumes there.`));
 }
 
 type Created = { what: string; id: string; reference: string; note: string };
@@ -230,12 +239,13 @@ export function developerCommands(): Command[] {
       .description("forward the key's events, as they happen, to a local handler, signed with a secret printed at start")
       .requiredOption('--forward-to <url>', 'where each event is POSTed (http://localhost:3000/webhooks)')
       .option('--events <list>', 'comma-separated types or families, as endpoint subscriptions take them (payout.*,collect.payment.*); default all')
-      .option('--after <event id>', 'start after this event (the id printed last by an earlier run); default: from now on')
+      .option('--after <event id>', 'start after this event; default: after the last event an earlier run forwarded (same server, key and --events), else from now on')
+      .option('--no-resume', 'ignore the position saved by an earlier run: start from now (or --after)')
       .option('--secret <whsec>', 'sign with this secret instead of a new one (keeps a handler configured across runs)'),
   )
     .addHelpText(
       'after',
-      '\nExamples:\n  AKWE_API_KEY=ak_test_… akwe listen --forward-to http://localhost:3000/webhooks\n  akwe listen --forward-to http://localhost:3000/webhooks --events payout.*,collect.payment.* --after <last id>',
+      '\nThe last forwarded event is kept in AKWE_CLI_STATE_DIR (default ~/.config/akwe), so a new run resumes there.\n\nExamples:\n  AKWE_API_KEY=ak_test_… akwe listen --forward-to http://localhost:3000/webhooks\n  akwe listen --forward-to http://localhost:3000/webhooks --events payout.*,collect.payment.* --no-resume',
     )
     .action(async (options: ListenOptions) => {
       const stop = new AbortController();

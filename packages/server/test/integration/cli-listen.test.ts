@@ -14,12 +14,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SIGNATURE_HEADER, verifySignature } from '../../src/core/webhooks/webhook-signature.js';
-import { freePort, runAkwe, startAkwe, waitForUrl, type AkweProcess } from '../support/child-process.js';
+import { freePort, runAkwe, runAkweJson, startAkwe, waitForUrl, type AkweProcess } from '../support/child-process.js';
 
 interface Received {
   body: string;
   signature: string;
-  envelope: { id: string; type: string; data: { object: { reference: string } } };
+  envelope: { id: string; type: string; data: { object: { id: string; reference: string | null; payment_id?: string } } };
 }
 
 const HANDLER_STATUS = 202;
@@ -29,6 +29,7 @@ describe('akwe listen and akwe trigger', { timeout: 120_000 }, () => {
   let server: AkweProcess;
   let baseUrl: string;
   let key: string;
+  let serverEnv: Record<string, string>;
   let handler: Server;
   let handlerUrl: string;
   const received: Received[] = [];
@@ -38,10 +39,8 @@ describe('akwe listen and akwe trigger', { timeout: 120_000 }, () => {
     folder = mkdtempSync(join(tmpdir(), 'akwe-cli-listen-'));
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
-    server = startAkwe(['serve'], {
-      env: { PORT: String(port), HOST: '127.0.0.1', AKWE_DEV: 'true', AKWE_DATA_DIR: join(folder, 'data'), LOG_LEVEL: 'silent', SANDBOX_PAYOUT_DELAY_MS: '200' },
-      cwd: folder,
-    });
+    serverEnv = { AKWE_DEV: 'true', AKWE_DATA_DIR: join(folder, 'data'), LOG_LEVEL: 'silent', SANDBOX_PAYOUT_DELAY_MS: '200' };
+    server = startAkwe(['serve'], { env: { ...serverEnv, PORT: String(port), HOST: '127.0.0.1' }, cwd: folder });
     key = (await server.waitForStdout(/ak_test_[A-Za-z0-9_-]{20,}/)).trim();
     await waitForUrl(`${baseUrl}/health`, { process: server });
 
@@ -69,7 +68,7 @@ describe('akwe listen and akwe trigger', { timeout: 120_000 }, () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  const cli = (args: string[]) => ({ env: { AKWE_API_KEY: key, AKWE_BASE_URL: baseUrl }, cwd: folder, args });
+  const cli = (args: string[]) => ({ env: { AKWE_API_KEY: key, AKWE_BASE_URL: baseUrl, AKWE_CLI_STATE_DIR: join(folder, 'cli-state') }, cwd: folder, args });
 
   async function startListen(extra: string[] = []): Promise<{ listener: AkweProcess; secret: string }> {
     const { env, cwd, args } = cli(['listen', '--forward-to', handlerUrl, '--events', 'payout.*', ...extra]);
@@ -88,12 +87,16 @@ describe('akwe listen and akwe trigger', { timeout: 120_000 }, () => {
   }
 
   async function receivedEvent(type: string, reference: string): Promise<Received> {
+    return receivedEventWhere(type, (object) => object.reference === reference);
+  }
+
+  async function receivedEventWhere(type: string, matches: (object: Received['envelope']['data']['object']) => boolean): Promise<Received> {
     for (let waited = 0; waited < 30_000; waited += 100) {
-      const found = received.find((each) => each.envelope.type === type && each.envelope.data.object.reference === reference);
+      const found = received.find((each) => each.envelope.type === type && matches(each.envelope.data.object));
       if (found) return found;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    assert.fail(`the handler never received ${type} for ${reference}; it got ${received.map((each) => each.envelope.type).join(', ')}`);
+    assert.fail(`the handler never received that ${type}; it got ${received.map((each) => each.envelope.type).join(', ')}`);
   }
 
   it('refuses to trigger with a live key', async () => {
@@ -111,26 +114,80 @@ describe('akwe listen and akwe trigger', { timeout: 120_000 }, () => {
     await listener.waitForStdout(new RegExp(`payout\\.completed ${completed.envelope.id} -> ${HANDLER_STATUS}`));
   });
 
-  it('started again with --after the last id it printed, forwards what happened while it was down, once', async () => {
+  it('started again without --after, resumes after the last event it forwarded: every event reaches the handler once', async () => {
     const first = listeners.at(-1)!;
     first.child.kill('SIGTERM');
     const stopped = await first.exited;
     assert.equal(stopped.code, 0, stopped.stderr);
-    const lastId = /Resume with --after (\S+)/.exec(stopped.stdout)?.[1];
-    assert.ok(lastId, `listen printed where to resume:\n${stopped.stdout}`);
+    const lastForwarded = received.at(-1)!.envelope.id;
+    assert.ok(stopped.stdout.includes(`Stopped after ${lastForwarded}`), stopped.stdout);
 
-    const whileDown = await trigger('payout.completed');
-    await waitForPayout(whileDown, 'COMPLETED');
+    const completedWhileDown = await trigger('payout.completed');
+    const failedWhileDown = await trigger('payout.failed');
+    const whileDown = [completedWhileDown, failedWhileDown];
+    await waitForPayout(completedWhileDown, 'COMPLETED');
+    await waitForPayout(failedWhileDown, 'FAILED');
     const before = received.length;
-    const { secret } = await startListen(['--after', lastId]);
-    const completed = await receivedEvent('payout.completed', whileDown);
-    assert.equal(verifySignature(completed.body, completed.signature, secret).ok, true);
+    const { listener, secret } = await startListen();
+    await listener.waitForStdout(new RegExp(`Ready: listening after ${lastForwarded}`));
+    for (const [type, reference] of [
+      ['payout.completed', completedWhileDown],
+      ['payout.failed', failedWhileDown],
+    ] as const) {
+      const event = await receivedEvent(type, reference);
+      assert.equal(verifySignature(event.body, event.signature, secret).ok, true);
+    }
+    const afterRestart = await trigger('payout.completed');
+    await receivedEvent('payout.completed', afterRestart);
     const ids = received.map((each) => each.envelope.id);
     assert.equal(new Set(ids).size, ids.length, 'no event reached the handler twice');
     assert.ok(
-      received.slice(before).every((each) => each.envelope.id > lastId),
+      received.slice(before).every((each) => each.envelope.id > lastForwarded),
       'nothing from before the resume point was sent again',
     );
+    // payout.initiated then payout.completed/failed for each of the three payouts, nothing missing (payout.updated aside).
+    assert.deepEqual(
+      received
+        .slice(before)
+        .filter((each) => each.envelope.type !== 'payout.updated')
+        .map((each) => `${each.envelope.data.object.reference} ${each.envelope.type}`)
+        .sort(),
+      [...whileDown, afterRestart].flatMap((reference, index) => [`${reference} payout.initiated`, `${reference} payout.${index === 1 ? 'failed' : 'completed'}`]).sort(),
+    );
+  });
+
+  it('with --no-resume, starts from now and not after the saved position', async () => {
+    const running = listeners.at(-1)!;
+    running.child.kill('SIGTERM');
+    await running.exited;
+    const { listener } = await startListen(['--no-resume']);
+    assert.doesNotMatch(listener.stdout(), /Ready: listening after/);
+    listener.child.kill('SIGTERM');
+    await listener.exited;
+  });
+
+  it('every type trigger offers reaches the handler through listen, signed with the printed secret', async () => {
+    const running = listeners.at(-1)!;
+    if (running.child.exitCode === null) running.child.kill('SIGTERM');
+    await running.exited;
+    const receiver = await runAkweJson<{ merchant: { id: string } }>(['merchants', 'create', '--name', 'Transfer receiver', '--json'], { env: serverEnv, cwd: folder });
+    const { secret } = await startListen(['--events', '*', '--no-resume']);
+    const expectations: [type: string, extra: string[]][] = [
+      ['collect.payment.completed', []],
+      ['collect.payment.failed', []],
+      ['collect.refund.completed', []],
+      ['payout.completed', []],
+      ['payout.failed', []],
+      ['transfer.sent', ['--receiver', receiver.merchant.id]],
+    ];
+    for (const [type, extra] of expectations) {
+      const { env, cwd, args } = cli(['trigger', type, '--json', ...extra]);
+      const result = await runAkwe(args, { env, cwd });
+      assert.equal(result.code, 0, `${type}: ${result.stderr}`);
+      const made = JSON.parse(result.stdout) as { id: string; reference: string };
+      const event = await receivedEventWhere(type, (object) => object.id === made.id || object.reference === made.reference);
+      assert.equal(verifySignature(event.body, event.signature, secret).ok, true, `${type} verifies with the printed secret`);
+    }
   });
 
   it('lists and reads payouts through the API, and prints an API error with its code and hint', async () => {

@@ -9,6 +9,7 @@ import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
 
 const READ_BUDGET = 777_777;
+const HOUR_MS = 3_600_000;
 
 interface Envelope {
   id: string;
@@ -27,7 +28,8 @@ for (const target of testDatabases()) {
 
     before(async () => {
       // A read budget of its own value, so the stream's RateLimit-Limit shows which bucket it spends.
-      t = await buildTestApp(target, { env: { RATE_LIMIT_READ_PER_MINUTE: String(READ_BUDGET) } });
+      // A poll of an hour: every event these tests wait for comes because its commit woke the stream.
+      t = await buildTestApp(target, { env: { RATE_LIMIT_READ_PER_MINUTE: String(READ_BUDGET), EVENT_STREAM_POLL_MS: String(HOUR_MS) } });
       await t.app.listen({ port: 0, host: '127.0.0.1' });
       baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
       ({ merchantId, testKey: key } = await t.newMerchant());
@@ -70,6 +72,16 @@ for (const target of testDatabases()) {
       assert.equal(envelope.data.object.reference, reference);
       const listed = await t.app.inject({ url: `/api/v1/events/${envelope.id}`, headers: { authorization: `Bearer ${key}` } });
       assert.deepEqual(envelope, listed.json());
+      await reader.close();
+    });
+
+    it('wakes when an event commits, without waiting for its (hour-long) poll', async () => {
+      const reader = await open(key);
+      await newPayment();
+      await nextEnvelope(reader);
+      // The stream has read its page and waits now: only the commit's signal can bring the next event.
+      const next = await newPayment();
+      assert.equal((await nextEnvelope(reader)).data.object.reference, next);
       await reader.close();
     });
 

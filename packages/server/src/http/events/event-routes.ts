@@ -13,12 +13,17 @@ import { readList } from '../shared/list-cursors.js';
 import type { WebhookService } from '../../core/webhooks/webhook-service.js';
 import { DeliveryObject } from '../webhooks/webhook-schemas.js';
 import { deliveryToWire } from '../webhooks/webhook-mapper.js';
+import type { WorkSignals } from '../../core/shared/work-signals.js';
 import { eventStreamRoute } from './event-stream-route.js';
 
 export interface EventRoutesOptions {
   events: EventStore;
   webhooks: WebhookService;
   publicUrl: string;
+  /** Wakes the events stream when an event commits in this process (or, bridged, in another). */
+  signals: WorkSignals;
+  /** The stream's fallback poll, ms (EVENT_STREAM_POLL_MS). */
+  streamPollMs: number;
 }
 
 // An unknown filter used to be ignored silently, returning everything: listQuery refuses it.
@@ -45,8 +50,8 @@ export const EventEnvelope = Type.Object(
 );
 
 /** Catch-up reads of events. Only the key's own merchant and environment are visible; anything else is 404. */
-export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async (app, { events, webhooks, publicUrl }) => {
-  await app.register(eventStreamRoute, { webhooks, publicUrl });
+export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async (app, { events, webhooks, publicUrl, signals, streamPollMs }) => {
+  await app.register(eventStreamRoute, { webhooks, publicUrl, signals, pollMs: streamPollMs });
   app.get(
     '/events/:id',
     {

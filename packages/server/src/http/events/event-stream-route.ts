@@ -6,6 +6,9 @@
  * of connection. Events are ordered by id (UUIDv7, docs/webhooks.md "Ordering events"); an event
  * whose transaction commits after a later id was already sent would be skipped by a plain
  * "id > last sent" cursor, so every poll looks back LOOKBACK_MS and sends what it has not sent yet.
+ * A commit wakes the stream (the `events` work signal the webhook fan-out also waits on); polling
+ * every EVENT_STREAM_POLL_MS stays as the fallback for commits no signal reports (another process
+ * on SQLite, a lost PostgreSQL notice).
  */
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,13 +17,13 @@ import { Type } from 'typebox';
 import { AkweError } from '../../core/errors/index.js';
 import type { StoredEvent } from '../../core/events/stored-event.js';
 import type { TenantScope } from '../../core/shared/environment.js';
+import type { WorkSignals } from '../../core/shared/work-signals.js';
 import { subscribes } from '../../core/webhooks/webhook-endpoint.js';
 import type { WebhookService } from '../../core/webhooks/webhook-service.js';
 import { contractVersions, renderDelivery } from '../contracts/index.js';
 import { principalOf } from '../plugins/authentication.js';
 import { errorResponses } from '../shared/error-schemas.js';
 
-export const STREAM_POLL_MS = 500;
 export const STREAM_HEARTBEAT_MS = 15_000;
 /** How far back each poll looks for events that committed late (see the header comment). */
 const LOOKBACK_MS = 5_000;
@@ -68,6 +71,8 @@ function message(event: StoredEvent, publicUrl: string): string {
 
 interface StreamDeps {
   webhooks: WebhookService;
+  signals: WorkSignals;
+  pollMs: number;
   publicUrl: string;
   scope: TenantScope;
   types: string[];
@@ -75,36 +80,79 @@ interface StreamDeps {
   signal: AbortSignal;
 }
 
-async function* eventStream({ webhooks, publicUrl, scope, types, after, signal }: StreamDeps): AsyncGenerator<string> {
+/**
+ * Sleeps until an event commits (the `events` work signal, which the PostgreSQL bridge also brings
+ * from other processes), the poll interval passes, or the stream ends. A signal that came while
+ * the stream was reading makes the next wait end at once, so a commit is never slept through.
+ */
+function eventWaiter(signals: WorkSignals, stop: AbortSignal): { wait(ms: number): Promise<void>; close(): void } {
+  let signalled = false;
+  let wake: (() => void) | undefined;
+  const unsubscribe = signals.subscribe('events', () => {
+    signalled = true;
+    wake?.();
+  });
+  return {
+    async wait(ms) {
+      if (!signalled) {
+        const woken = new Promise<void>((resolve) => (wake = resolve));
+        const cancel = new AbortController();
+        await Promise.race([woken, sleep(ms, undefined, { signal: AbortSignal.any([stop, cancel.signal]) }).catch(() => undefined)]);
+        cancel.abort();
+        wake = undefined;
+      }
+      signalled = false;
+    },
+    close: unsubscribe,
+  };
+}
+
+async function* eventStream({ webhooks, signals, pollMs, publicUrl, scope, types, after, signal }: StreamDeps): AsyncGenerator<string> {
   const filter = { eventTypes: types };
   const sent = new Set<string>();
+  const waiter = eventWaiter(signals, signal);
   let lastWrite = Date.now();
-  yield ': connected\n\n';
-  while (!signal.aborted) {
-    const floor = idFloorAt(Date.now() - LOOKBACK_MS);
-    let cursor = after > floor ? after : floor;
-    for (;;) {
-      const page = await webhooks.eventsAfter(scope, cursor, PAGE);
-      for (const event of page) {
-        cursor = event.id;
-        if (sent.has(event.id)) continue;
-        sent.add(event.id);
-        if (!subscribes(filter, event.type)) continue;
-        lastWrite = Date.now();
-        yield message(event, publicUrl);
+  // The first pass reads everything after the resume point, however old; later passes look back LOOKBACK_MS only.
+  let resumeFrom = after;
+  try {
+    yield ': connected\n\n';
+    while (!signal.aborted) {
+      const floor = idFloorAt(Date.now() - LOOKBACK_MS);
+      let cursor = resumeFrom;
+      for (;;) {
+        const page = await webhooks.eventsAfter(scope, cursor, PAGE);
+        for (const event of page) {
+          cursor = event.id;
+          if (sent.has(event.id)) continue;
+          sent.add(event.id);
+          if (!subscribes(filter, event.type)) continue;
+          lastWrite = Date.now();
+          yield message(event, publicUrl);
+        }
+        if (page.length < PAGE || signal.aborted) break;
       }
-      if (page.length < PAGE || signal.aborted) break;
+      resumeFrom = after > floor ? after : floor;
+      for (const id of sent) if (id <= floor) sent.delete(id);
+      if (Date.now() - lastWrite >= STREAM_HEARTBEAT_MS) {
+        lastWrite = Date.now();
+        yield ': heartbeat\n\n';
+      }
+      await waiter.wait(Math.min(pollMs, STREAM_HEARTBEAT_MS));
     }
-    for (const id of sent) if (id <= floor) sent.delete(id);
-    if (Date.now() - lastWrite >= STREAM_HEARTBEAT_MS) {
-      lastWrite = Date.now();
-      yield ': heartbeat\n\n';
-    }
-    await sleep(STREAM_POLL_MS, undefined, { signal }).catch(() => undefined);
+  } finally {
+    waiter.close();
   }
 }
 
-export const eventStreamRoute: FastifyPluginAsyncTypebox<{ webhooks: WebhookService; publicUrl: string }> = async (app, { webhooks, publicUrl }) => {
+export interface EventStreamOptions {
+  webhooks: WebhookService;
+  signals: WorkSignals;
+  /** The fallback poll, ms: events committed in this process (or bridged from another) wake the stream at once. */
+  pollMs: number;
+  publicUrl: string;
+}
+
+export const eventStreamRoute: FastifyPluginAsyncTypebox<EventStreamOptions> = async (app, { webhooks, signals, pollMs, publicUrl }) => {
   // Open streams end when the server closes, so a shutdown never waits on them.
   const closing = new AbortController();
   app.addHook('preClose', async () => closing.abort());
@@ -137,9 +185,12 @@ export const eventStreamRoute: FastifyPluginAsyncTypebox<{ webhooks: WebhookServ
       const gone = new AbortController();
       reply.raw.once('close', () => gone.abort());
       const signal = AbortSignal.any([gone.signal, closing.signal]);
-      const body = Readable.from(eventStream({ webhooks, publicUrl, scope: { merchantId: scope.merchantId, environment: scope.environment }, types: types ?? [], after, signal }), {
-        objectMode: false,
-      });
+      const body = Readable.from(
+        eventStream({ webhooks, signals, pollMs, publicUrl, scope: { merchantId: scope.merchantId, environment: scope.environment }, types: types ?? [], after, signal }),
+        {
+          objectMode: false,
+        },
+      );
       return (
         reply
           .type('text/event-stream; charset=utf-8')

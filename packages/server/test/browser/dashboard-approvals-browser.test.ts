@@ -7,20 +7,12 @@
  * passes axe-core and is photographed at 360 px and 1280 px.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { OperatorRegistry } from '../../src/operators/operator-registry.js';
-import { SandboxOperator } from '../../src/operators/sandbox/sandbox-operator.js';
 import { dashboardCall, mailedToken, PASSWORD, signIn, uniqueEmail } from '../support/dashboard.js';
-import { browserSkip, checkPage, launchBrowser, openTab, signInInBrowser, signUpInBrowser } from '../support/dashboard-browser.js';
+import { browserSkip, checkPage, openTab, signInInBrowser, signUpInBrowser, startDashboardServer, stopDashboardServer } from '../support/dashboard-browser.js';
 import { seedLiveBalance } from '../support/live-balance.js';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
-import { testDatabases } from '../support/test-databases.js';
-
-const sqlite = testDatabases().find((target) => target.name === 'sqlite')!;
+import { type TestApp } from '../support/test-app.js';
 
 describe('bulk payouts and approvals in Chromium (SQLite)', { skip: browserSkip }, () => {
   let t: TestApp;
@@ -29,20 +21,10 @@ describe('bulk payouts and approvals in Chromium (SQLite)', { skip: browserSkip 
   let dataDir: string;
 
   before(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'akwe-approvals-browser-'));
-    // The sandbox answers live MTN Benin payouts too, so the live batch reaches an operator.
-    const sandbox = new SandboxOperator();
-    t = await buildTestApp(sqlite, {
-      env: { AKWE_DATA_DIR: dataDir, AKWE_DEV: 'true', RATE_LIMIT_DASHBOARD_AUTH_PER_IP: '1000000' },
-      operators: new OperatorRegistry({ test: sandbox, live: new Map([['MTN_BJ', sandbox]]) }),
-    });
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchBrowser();
+    ({ t, base, browser, dataDir } = await startDashboardServer('approvals-browser', { liveSandbox: true }));
   });
   after(async () => {
-    await browser?.close();
-    await t?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await stopDashboardServer({ t, browser, dataDir });
   });
 
   const run = Date.now();

@@ -7,17 +7,12 @@
  * elsewhere. The page weight and time to first render are written to test-artifacts.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { collectClient, direct } from '../support/collect-client.js';
-import { artifacts, browserSkip, checkPage, launchBrowser, openTab, signInInBrowser, signUpInBrowser } from '../support/dashboard-browser.js';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
-import { testDatabases } from '../support/test-databases.js';
-
-const sqlite = testDatabases().find((target) => target.name === 'sqlite')!;
+import { artifacts, browserSkip, checkPage, openTab, signInInBrowser, signUpInBrowser, startDashboardServer, stopDashboardServer } from '../support/dashboard-browser.js';
+import { type TestApp } from '../support/test-app.js';
 
 describe('merchant dashboard in Chromium (SQLite)', { skip: browserSkip }, () => {
   let t: TestApp;
@@ -26,15 +21,10 @@ describe('merchant dashboard in Chromium (SQLite)', { skip: browserSkip }, () =>
   let dataDir: string;
 
   before(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'akwe-dashboard-browser-'));
-    t = await buildTestApp(sqlite, { env: { AKWE_DATA_DIR: dataDir, AKWE_DEV: 'true', RATE_LIMIT_DASHBOARD_AUTH_PER_IP: '1000000' } });
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchBrowser();
+    ({ t, base, browser, dataDir } = await startDashboardServer('dashboard-browser'));
   });
   after(async () => {
-    await browser?.close();
-    await t?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await stopDashboardServer({ t, browser, dataDir });
   });
 
   /** The merchant the person signed up with, and a test key of it for the API side of the story. */

@@ -6,23 +6,14 @@
  * reads the audit log. Every page passes axe-core and is photographed at 360 px and 1280 px.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { newId } from '../../src/core/shared/ids.js';
 import { verifySignature } from '../../src/core/webhooks/webhook-signature.js';
-import { renderDelivery } from '../../src/http/contracts/index.js';
-import { WebhookDeliveryJob } from '../../src/webhooks/webhook-delivery-job.js';
-import { webhookSenders } from '../../src/webhooks/webhook-senders.js';
 import { collectClient, direct } from '../support/collect-client.js';
-import { browserSkip, checkPage, launchBrowser, openTab, signUpInBrowser } from '../support/dashboard-browser.js';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
-import { testDatabases } from '../support/test-databases.js';
+import { browserSkip, checkPage, openTab, signUpInBrowser, startDashboardServer, stopDashboardServer, deliverAllWebhooks } from '../support/dashboard-browser.js';
+import { type TestApp } from '../support/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-
-const sqlite = testDatabases().find((target) => target.name === 'sqlite')!;
 
 describe('dashboard developers pages in Chromium (SQLite)', { skip: browserSkip }, () => {
   let t: TestApp;
@@ -32,37 +23,15 @@ describe('dashboard developers pages in Chromium (SQLite)', { skip: browserSkip 
   let receiver: WebhookReceiver;
 
   before(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'akwe-dashboard-dev-browser-'));
-    t = await buildTestApp(sqlite, { env: { AKWE_DATA_DIR: dataDir, AKWE_DEV: 'true', RATE_LIMIT_DASHBOARD_AUTH_PER_IP: '1000000' } });
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchBrowser();
+    ({ t, base, browser, dataDir } = await startDashboardServer('dashboard-dev-browser'));
     receiver = await startWebhookReceiver();
   });
   after(async () => {
     await receiver?.close();
-    await browser?.close();
-    await t?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await stopDashboardServer({ t, browser, dataDir });
   });
 
-  /** The delivery worker, run until nothing is left (the test app runs no workers of its own). */
-  async function deliverAll() {
-    const job = new WebhookDeliveryJob(
-      {
-        store: t.services.webhookStore,
-        webhooks: t.services.webhooks,
-        senderFor: webhookSenders({ dev: true }),
-        clock: t.services.clock,
-        newId,
-        publicUrl: base,
-        render: renderDelivery,
-      },
-      { timeoutMs: 2_000, random: () => 0.5 },
-    );
-    while ((await t.services.webhooks.fanOut()) > 0);
-    while ((await job.runOnce()) > 0) await job.drain();
-    await job.drain();
-  }
+  const deliverAll = () => deliverAllWebhooks(t, base);
 
   it('creates a test key and uses it, revokes it; adds an endpoint, sends a test event and sees its delivery; downloads an export; reads the audit log', async () => {
     const { context, page, problems } = await openTab(browser, base);

@@ -9,28 +9,26 @@
  * made.) SQLite; the API suites cover PostgreSQL.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { newId } from '../../src/core/shared/ids.js';
 import { verifySignature } from '../../src/core/webhooks/webhook-signature.js';
-import { renderDelivery } from '../../src/http/contracts/index.js';
-import { OperatorRegistry } from '../../src/operators/operator-registry.js';
-import { SandboxOperator } from '../../src/operators/sandbox/sandbox-operator.js';
-import { WebhookDeliveryJob } from '../../src/webhooks/webhook-delivery-job.js';
-import { webhookSenders } from '../../src/webhooks/webhook-senders.js';
 import { collectClient, direct } from '../support/collect-client.js';
 import { mailedToken, PASSWORD, uniqueEmail } from '../support/dashboard.js';
-import { browserSkip, checkPage, launchBrowser, openTab, signInInBrowser, signUpInBrowser } from '../support/dashboard-browser.js';
+import {
+  browserSkip,
+  checkPage,
+  openTab,
+  signInInBrowser,
+  signUpInBrowser,
+  startDashboardServer,
+  stopDashboardServer,
+  deliverAllWebhooks,
+  runBatchesUntilFinal,
+} from '../support/dashboard-browser.js';
 import { jpegFile, pdfFile, pngFile } from '../support/kyc-files.js';
 import { seedLiveBalance } from '../support/live-balance.js';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
-import { testDatabases } from '../support/test-databases.js';
+import { type TestApp } from '../support/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-
-const sqlite = testDatabases().find((target) => target.name === 'sqlite')!;
 
 describe('a new merchant from sign-up to an approved live batch, in Chromium (SQLite)', { skip: browserSkip }, () => {
   let t: TestApp;
@@ -40,55 +38,17 @@ describe('a new merchant from sign-up to an approved live batch, in Chromium (SQ
   let receiver: WebhookReceiver;
 
   before(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'akwe-journey-browser-'));
-    // The sandbox also answers live MTN Benin payouts, so the live batch reaches an operator.
-    const sandbox = new SandboxOperator();
-    t = await buildTestApp(sqlite, {
-      env: { AKWE_DATA_DIR: dataDir, AKWE_DEV: 'true', RATE_LIMIT_DASHBOARD_AUTH_PER_IP: '1000000' },
-      operators: new OperatorRegistry({ test: sandbox, live: new Map([['MTN_BJ', sandbox]]) }),
-    });
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchBrowser();
+    ({ t, base, browser, dataDir } = await startDashboardServer('journey-browser', { liveSandbox: true }));
     receiver = await startWebhookReceiver();
   });
   after(async () => {
     await receiver?.close();
-    await browser?.close();
-    await t?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await stopDashboardServer({ t, browser, dataDir });
   });
 
-  /** What the delivery worker does, until nothing is left (the test app runs no workers). */
-  async function deliverAll() {
-    const job = new WebhookDeliveryJob(
-      {
-        store: t.services.webhookStore,
-        webhooks: t.services.webhooks,
-        senderFor: webhookSenders({ dev: true }),
-        clock: t.services.clock,
-        newId,
-        publicUrl: base,
-        render: renderDelivery,
-      },
-      { timeoutMs: 2_000, random: () => 0.5 },
-    );
-    while ((await t.services.webhooks.fanOut()) > 0);
-    while ((await job.runOnce()) > 0) await job.drain();
-    await job.drain();
-  }
+  const deliverAll = () => deliverAllWebhooks(t, base);
 
-  /** What the bulk and payout workers do, until the batch is final. */
-  async function runBatches(merchantId: string, environment: 'test' | 'live') {
-    for (let pass = 0; pass < 100; pass++) {
-      await t.services.bulk.followDue();
-      await t.services.payouts.handOffDue();
-      await t.services.payouts.checkDue();
-      const page = await t.services.bulk.list({ merchantId, environment }, {}, { limit: 10 });
-      if (page.data.every((batch) => batch.status !== 'processing')) return page.data.map((batch) => batch.status);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    return ['still processing'];
-  }
+  const runBatches = (merchantId: string, environment: 'test' | 'live') => runBatchesUntilFinal(t, merchantId, environment);
 
   const run = Date.now();
   const csv = (prefix: string, amounts: number[]) =>

@@ -5,17 +5,12 @@
  * merchants and operators pages pass axe-core too; screenshots at 360 px and 1280 px.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { browserSkip, checkPage, launchBrowser, openTab, signUpInBrowser } from '../support/dashboard-browser.js';
+import { browserSkip, checkPage, openTab, signUpInBrowser, startDashboardServer, stopDashboardServer } from '../support/dashboard-browser.js';
 import { jpegFile, pdfFile, pngFile } from '../support/kyc-files.js';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
-import { testDatabases } from '../support/test-databases.js';
-
-const sqlite = testDatabases().find((target) => target.name === 'sqlite')!;
+import { type TestApp } from '../support/test-app.js';
 
 describe('KYC and its review in Chromium (SQLite)', { skip: browserSkip }, () => {
   let t: TestApp;
@@ -24,15 +19,10 @@ describe('KYC and its review in Chromium (SQLite)', { skip: browserSkip }, () =>
   let dataDir: string;
 
   before(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'akwe-kyc-browser-'));
-    t = await buildTestApp(sqlite, { env: { AKWE_DATA_DIR: dataDir, AKWE_DEV: 'true', RATE_LIMIT_DASHBOARD_AUTH_PER_IP: '1000000' } });
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchBrowser();
+    ({ t, base, browser, dataDir } = await startDashboardServer('kyc-browser'));
   });
   after(async () => {
-    await browser?.close();
-    await t?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await stopDashboardServer({ t, browser, dataDir });
   });
 
   it('a merchant submits its KYC, an administrator validates it, the merchant sees it validated', async () => {

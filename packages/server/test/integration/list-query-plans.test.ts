@@ -11,7 +11,15 @@ import type { Database } from '../../src/storage/schema.js';
 import { cursorLookup } from '../../src/storage/keyset-page.js';
 import { eventListQuery, eventListRows } from '../../src/storage/repositories/event-repository.js';
 import { unfannedEventsQuery } from '../../src/storage/repositories/webhook-repository.js';
-import { checkoutQuery, dueForExpiryQuery, paymentListQuery, paymentListRows, refundListQuery, refundListRows } from '../../src/storage/repositories/payment-repository.js';
+import {
+  checkoutQuery,
+  dueForExpiryQuery,
+  paymentListQuery,
+  paymentListRows,
+  refundListQuery,
+  allRefundListQuery,
+  refundListRows,
+} from '../../src/storage/repositories/payment-repository.js';
 import { payoutListQuery, payoutListRows } from '../../src/storage/repositories/payout-repository.js';
 import { bulkBatchListQuery, bulkBatchListRows } from '../../src/storage/repositories/bulk-batch-repository.js';
 import { balanceTransactionQuery, balanceTransactionRows } from '../../src/storage/repositories/ledger-repository.js';
@@ -104,6 +112,14 @@ for (const target of testDatabases()) {
 
     it('refunds of one payment', async () => {
       assertIndexed(await plan(refundListQuery(db, scope, syntheticId(42), firstPage)), 'refunds_payment', 'refunds');
+    });
+
+    it('refunds of every payment (the merchant-wide list), and by status', async () => {
+      // Every seeded refund is this merchant's, so PostgreSQL may as well walk the primary key
+      // backwards (no scan, no sort either way); SQLite takes the scope index.
+      const index = postgres ? undefined : 'refunds_scope_id';
+      assertIndexed(await plan(allRefundListQuery(db, scope, {}, firstPage)), index, 'all refunds');
+      assertIndexed(await plan(allRefundListQuery(db, scope, { status: 'completed' }, firstPage)), index, 'all refunds by status');
     });
 
     it('the seeded rows are there (the plans are about a million rows, not an empty table)', async () => {

@@ -313,7 +313,8 @@ async function buildRecordingRoutes(target: TestDatabase, env: Record<string, st
         [route.method].flat().map((method) => ({
           method,
           url: route.url,
-          withoutKey: route.config?.public === true || route.url.startsWith('/api/v1/dashboard/'),
+          // Dashboard and back-office routes sign a person in (a session), never an API key.
+          withoutKey: route.config?.public === true || route.url.startsWith('/api/v1/dashboard/') || route.url.startsWith('/api/v1/admin/'),
         })),
       ),
   };
@@ -398,6 +399,7 @@ for (const target of testDatabases()) {
       }
       assert.ok(!seen.has('GET /health') && !seen.has('GET /api/v1/collect/openapi.json'), 'public routes are left out');
       assert.ok(!seen.has('GET /api/v1/dashboard/me') && !seen.has('POST /api/v1/dashboard/auth/sign-in'), 'dashboard routes are left out');
+      assert.ok(!seen.has('GET /api/v1/admin/kyc-submissions'), 'back-office routes are left out');
     });
 
     it("limits every one of them per API key, 429 rate_limited with Retry-After and RateLimit headers in its contract's shape", async () => {

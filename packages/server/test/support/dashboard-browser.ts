@@ -7,11 +7,21 @@
  * with the reason. CHROMIUM_PATH names another binary.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { newId } from '../../src/core/shared/ids.js';
+import { renderDelivery } from '../../src/http/contracts/index.js';
+import { OperatorRegistry } from '../../src/operators/operator-registry.js';
+import { SandboxOperator } from '../../src/operators/sandbox/sandbox-operator.js';
+import { WebhookDeliveryJob } from '../../src/webhooks/webhook-delivery-job.js';
+import { webhookSenders } from '../../src/webhooks/webhook-senders.js';
 import { mailedToken, PASSWORD, uniqueEmail } from './dashboard.js';
+import { buildTestApp, type TestApp } from './test-app.js';
+import { testDatabases } from './test-databases.js';
 
 export const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const missing = existsSync(executablePath) ? false : `no Chromium at ${executablePath} (apt-get install chromium, or set CHROMIUM_PATH)`;
@@ -102,4 +112,69 @@ export async function signInInBrowser(page: Page, base: string, email: string): 
   await page.getByLabel('Mot de passe').fill(PASSWORD);
   await page.getByRole('button', { name: 'Se connecter' }).click();
   await page.getByRole('heading', { name: 'Accueil', level: 1 }).waitFor();
+}
+
+export interface DashboardServer {
+  t: TestApp;
+  /** The server's origin, listening on a real socket. */
+  base: string;
+  browser: Browser;
+  /** The data folder: the dev mailbox and the KYC documents. */
+  dataDir: string;
+}
+
+/**
+ * A server on SQLite listening on a port, in development mode (cookies without Secure on
+ * http://127.0.0.1, the mailbox folder), and Chromium. `liveSandbox`: the sandbox also answers live
+ * MTN Benin payouts, so a live batch reaches an operator.
+ */
+export async function startDashboardServer(label: string, options: { liveSandbox?: boolean } = {}): Promise<DashboardServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), `akwe-${label}-`));
+  const sandbox = new SandboxOperator();
+  const t = await buildTestApp(sqliteTarget(), {
+    env: { AKWE_DATA_DIR: dataDir, AKWE_DEV: 'true', RATE_LIMIT_DASHBOARD_AUTH_PER_IP: '1000000' },
+    ...(options.liveSandbox ? { operators: new OperatorRegistry({ test: sandbox, live: new Map([['MTN_BJ', sandbox]]) }) } : {}),
+  });
+  const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return { t, base, browser: await launchBrowser(), dataDir };
+}
+
+export async function stopDashboardServer(server: Partial<DashboardServer>): Promise<void> {
+  await server.browser?.close();
+  await server.t?.close();
+  if (server.dataDir) rmSync(server.dataDir, { recursive: true, force: true });
+}
+
+const sqliteTarget = () => testDatabases().find((target) => target.name === 'sqlite')!;
+
+/** What the webhook delivery worker does, until nothing is left (test apps run no workers). */
+export async function deliverAllWebhooks(t: TestApp, base: string): Promise<void> {
+  const job = new WebhookDeliveryJob(
+    {
+      store: t.services.webhookStore,
+      webhooks: t.services.webhooks,
+      senderFor: webhookSenders({ dev: true }),
+      clock: t.services.clock,
+      newId,
+      publicUrl: base,
+      render: renderDelivery,
+    },
+    { timeoutMs: 2_000, random: () => 0.5 },
+  );
+  while ((await t.services.webhooks.fanOut()) > 0);
+  while ((await job.runOnce()) > 0) await job.drain();
+  await job.drain();
+}
+
+/** What the bulk and payout workers do, until none of the scope's batches is processing; answers their statuses, newest first. */
+export async function runBatchesUntilFinal(t: TestApp, merchantId: string, environment: 'test' | 'live'): Promise<string[]> {
+  for (let pass = 0; pass < 100; pass++) {
+    await t.services.bulk.followDue();
+    await t.services.payouts.handOffDue();
+    await t.services.payouts.checkDue();
+    const page = await t.services.bulk.list({ merchantId, environment }, {}, { limit: 10 });
+    if (page.data.every((batch) => batch.status !== 'processing')) return page.data.map((batch) => batch.status);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return ['still processing'];
 }

@@ -3,12 +3,12 @@ import { commonTexts } from '../../common-texts.js';
 import { DataList } from '../../components/data-list.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { Filters, listQueryFrom } from '../../components/filters.js';
-import { Field } from '../../components/form.js';
 import { Page } from '../../components/page.js';
 import { useApi } from '../../components/use-api.js';
 import { formatDateTime, formatMinor } from '../../format.js';
 import { defineTexts, useLanguage, useTexts } from '../../i18n.js';
 import { useLocation } from '../../router.js';
+import { DateRangeFields } from '../../components/filter-fields.js';
 
 export const balanceTexts = defineTexts(
   {
@@ -86,8 +86,7 @@ export function BalancesPage() {
       <BalanceCards />
       <h2>{t('transactions')}</h2>
       <Filters label={t('filters')}>
-        <Field label={c('from')} name="from" type="date" defaultValue={query.get('from') ?? ''} />
-        <Field label={c('to')} name="to" type="date" defaultValue={query.get('to') ?? ''} />
+        <DateRangeFields />
       </Filters>
       <DataList<BalanceTransaction>
         path="/balance-transactions"

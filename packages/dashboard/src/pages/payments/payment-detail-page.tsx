@@ -14,6 +14,7 @@ import { formatDateTime, formatMoney } from '../../format.js';
 import { useLanguage, useTexts } from '../../i18n.js';
 import { paymentTexts } from './payment-texts.js';
 import type { Payment } from './payments-page.js';
+import { DetailsList } from '../../components/details-list.js';
 
 interface Refund {
   id: string;
@@ -67,14 +68,7 @@ export function PaymentDetailPage({ params }: { params: Record<string, string> }
   ];
   return (
     <Page title={t('detail_title', { reference: p.reference })} actions={<a href="/dashboard/payments">{c('back')}</a>}>
-      <dl class="details">
-        {rows.map(([label, value]) => (
-          <div>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailsList rows={rows} />
       <section aria-labelledby="refunds-title">
         <h2 id="refunds-title">{t('refunds')}</h2>
         {refunds.data && refunds.data.data.length > 0 ? (

@@ -8,6 +8,7 @@ import { useApi } from '../../components/use-api.js';
 import { formatDateTime, formatMinor } from '../../format.js';
 import { useLanguage, useTexts } from '../../i18n.js';
 import { payoutTexts, type Payout } from './payouts-page.js';
+import { DetailsList } from '../../components/details-list.js';
 
 export function PayoutDetailPage({ params }: { params: Record<string, string> }) {
   const t = useTexts(payoutTexts);
@@ -31,14 +32,7 @@ export function PayoutDetailPage({ params }: { params: Record<string, string> })
   ];
   return (
     <Page title={t('detail_title', { reference: p.reference })} actions={<a href="/dashboard/payouts">{c('back')}</a>}>
-      <dl class="details">
-        {rows.map(([label, value]) => (
-          <div>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailsList rows={rows} />
       <EventTimeline reference={p.reference} title={t('timeline')} empty={t('no_events')} />
     </Page>
   );

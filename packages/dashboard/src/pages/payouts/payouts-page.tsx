@@ -1,12 +1,12 @@
 import { commonTexts } from '../../common-texts.js';
 import { DataList } from '../../components/data-list.js';
 import { Filters, listQueryFrom } from '../../components/filters.js';
-import { Field, SelectField } from '../../components/form.js';
 import { Page } from '../../components/page.js';
-import { StatusBadge, useStatusLabel } from '../../components/status-badge.js';
+import { StatusBadge } from '../../components/status-badge.js';
 import { formatDateTime, formatMinor } from '../../format.js';
 import { defineTexts, useLanguage, useTexts } from '../../i18n.js';
 import { useLocation } from '../../router.js';
+import { DateRangeFields, ReferenceField, StatusField } from '../../components/filter-fields.js';
 
 export const payoutTexts = defineTexts(
   {
@@ -58,20 +58,13 @@ export function PayoutsPage() {
   const t = useTexts(payoutTexts);
   const c = useTexts(commonTexts);
   const language = useLanguage();
-  const statusLabel = useStatusLabel();
   const { query } = useLocation();
   return (
     <Page title={t('title')}>
       <Filters label={t('filters')}>
-        <Field label={c('reference')} name="reference" defaultValue={query.get('reference') ?? ''} />
-        <SelectField label={c('status')} name="status" defaultValue={query.get('status') ?? ''}>
-          <option value="">{c('all')}</option>
-          {statuses.map((status) => (
-            <option value={status}>{statusLabel(status)}</option>
-          ))}
-        </SelectField>
-        <Field label={c('from')} name="from" type="date" defaultValue={query.get('from') ?? ''} />
-        <Field label={c('to')} name="to" type="date" defaultValue={query.get('to') ?? ''} />
+        <ReferenceField />
+        <StatusField statuses={statuses} />
+        <DateRangeFields />
       </Filters>
       <DataList<Payout>
         path="/payout/mobile-money/"

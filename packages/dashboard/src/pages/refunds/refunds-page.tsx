@@ -1,12 +1,12 @@
 import { commonTexts } from '../../common-texts.js';
 import { DataList } from '../../components/data-list.js';
 import { Filters, listQueryFrom } from '../../components/filters.js';
-import { Field, SelectField } from '../../components/form.js';
 import { Page } from '../../components/page.js';
-import { StatusBadge, useStatusLabel } from '../../components/status-badge.js';
+import { StatusBadge } from '../../components/status-badge.js';
 import { formatDateTime, formatMoney } from '../../format.js';
 import { defineTexts, useLanguage, useTexts } from '../../i18n.js';
 import { useLocation } from '../../router.js';
+import { DateRangeFields, StatusField } from '../../components/filter-fields.js';
 
 const texts = defineTexts(
   { title: 'Remboursements', list: 'Liste des remboursements', filters: 'Filtrer les remboursements', payment: 'Paiement', reason: 'Motif' },
@@ -28,19 +28,12 @@ export function RefundsPage() {
   const t = useTexts(texts);
   const c = useTexts(commonTexts);
   const language = useLanguage();
-  const statusLabel = useStatusLabel();
   const { query } = useLocation();
   return (
     <Page title={t('title')}>
       <Filters label={t('filters')}>
-        <SelectField label={c('status')} name="status" defaultValue={query.get('status') ?? ''}>
-          <option value="">{c('all')}</option>
-          {['pending', 'completed', 'failed'].map((status) => (
-            <option value={status}>{statusLabel(status)}</option>
-          ))}
-        </SelectField>
-        <Field label={c('from')} name="from" type="date" defaultValue={query.get('from') ?? ''} />
-        <Field label={c('to')} name="to" type="date" defaultValue={query.get('to') ?? ''} />
+        <StatusField statuses={['pending', 'completed', 'failed']} />
+        <DateRangeFields />
       </Filters>
       <DataList<Refund>
         path="/collect/refunds"

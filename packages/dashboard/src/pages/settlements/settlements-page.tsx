@@ -3,13 +3,15 @@ import { commonTexts } from '../../common-texts.js';
 import { DataList } from '../../components/data-list.js';
 import { ErrorMessage, Loading } from '../../components/feedback.js';
 import { Filters, listQueryFrom } from '../../components/filters.js';
-import { Field, useAction } from '../../components/form.js';
+import { useAction } from '../../components/form.js';
 import { Page } from '../../components/page.js';
 import { StatusBadge } from '../../components/status-badge.js';
 import { useApi } from '../../components/use-api.js';
 import { formatDateTime, formatMinor } from '../../format.js';
 import { defineTexts, useLanguage, useTexts } from '../../i18n.js';
 import { useLocation } from '../../router.js';
+import { DetailsList } from '../../components/details-list.js';
+import { DateRangeFields, ReferenceField } from '../../components/filter-fields.js';
 
 const texts = defineTexts(
   {
@@ -80,9 +82,8 @@ export function SettlementsPage() {
   return (
     <Page title={t('title')}>
       <Filters label={t('filters')}>
-        <Field label={c('reference')} name="reference" defaultValue={query.get('reference') ?? ''} />
-        <Field label={c('from')} name="from" type="date" defaultValue={query.get('from') ?? ''} />
-        <Field label={c('to')} name="to" type="date" defaultValue={query.get('to') ?? ''} />
+        <ReferenceField />
+        <DateRangeFields />
       </Filters>
       <DataList<Settlement>
         path="/settlements/"
@@ -125,14 +126,7 @@ export function SettlementDetailPage({ params }: { params: Record<string, string
   ];
   return (
     <Page title={t('detail_title', { reference: s.reference })} actions={<a href="/dashboard/settlements">{c('back')}</a>}>
-      <dl class="details">
-        {rows.map(([label, value]) => (
-          <div>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailsList rows={rows} />
       <h2>{t('statement')}</h2>
       <button type="button" class="button-secondary" disabled={csv.busy} onClick={() => void csv.run()}>
         {t('download')}

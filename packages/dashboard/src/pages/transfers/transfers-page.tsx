@@ -2,11 +2,11 @@ import { useApp } from '../../app-context.js';
 import { commonTexts } from '../../common-texts.js';
 import { DataList } from '../../components/data-list.js';
 import { Filters, listQueryFrom } from '../../components/filters.js';
-import { Field } from '../../components/form.js';
 import { Page } from '../../components/page.js';
 import { formatDateTime, formatMinor } from '../../format.js';
 import { defineTexts, useLanguage, useTexts } from '../../i18n.js';
 import { useLocation } from '../../router.js';
+import { DateRangeFields, ReferenceField } from '../../components/filter-fields.js';
 
 const texts = defineTexts(
   {
@@ -50,9 +50,8 @@ export function TransfersPage() {
   return (
     <Page title={t('title')}>
       <Filters label={t('filters')}>
-        <Field label={c('reference')} name="reference" defaultValue={query.get('reference') ?? ''} />
-        <Field label={c('from')} name="from" type="date" defaultValue={query.get('from') ?? ''} />
-        <Field label={c('to')} name="to" type="date" defaultValue={query.get('to') ?? ''} />
+        <ReferenceField />
+        <DateRangeFields />
       </Filters>
       <DataList<Transfer>
         path="/transfers/"

@@ -1,3 +1,4 @@
+import { auditEntry } from '../dashboard/dashboard-user.js';
 import type { OperatorCatalog } from '../catalog/operator-catalog.js';
 import type { AuditAction, DashboardStore, DashboardUser, RequestOrigin } from '../dashboard/dashboard-user.js';
 import { AkweError } from '../errors/index.js';
@@ -5,7 +6,7 @@ import type { Merchant, MerchantStatus } from '../merchants/merchant.js';
 import type { MerchantService } from '../merchants/merchant-service.js';
 import type { OperatorConnectors, OperatorHealth } from '../operators/operator-connector.js';
 import type { DiscrepancyStore, OperatorDiscrepancy } from '../operators/operator-discrepancy.js';
-import { isoNow, type Clock } from '../shared/clock.js';
+import type { Clock } from '../shared/clock.js';
 import type { Environment } from '../shared/environment.js';
 import type { IdSource } from '../shared/ids.js';
 
@@ -82,15 +83,6 @@ export class BackOffice {
   }
 
   private async audit(action: AuditAction, userId: string, merchantId: string, target: string, origin: RequestOrigin): Promise<void> {
-    await this.deps.users.insertAudit({
-      id: this.deps.newId(),
-      merchantId,
-      userId,
-      action,
-      target,
-      ip: origin.ip,
-      userAgent: origin.userAgent?.slice(0, 500) ?? null,
-      createdAt: isoNow(this.deps.clock),
-    });
+    await this.deps.users.insertAudit(auditEntry(this.deps, { action, userId, merchantId, target }, origin));
   }
 }

@@ -1,3 +1,4 @@
+import { auditEntry } from '../dashboard/dashboard-user.js';
 import type { BulkService } from '../bulk/bulk-service.js';
 import type { MemberCaller } from '../dashboard/dashboard-service.js';
 import type { AuditAction, AuditEntry, RequestOrigin } from '../dashboard/dashboard-user.js';
@@ -233,16 +234,7 @@ export class ApprovalService {
   }
 
   private async audit(caller: MemberCaller, action: AuditAction, target: string, origin: RequestOrigin): Promise<void> {
-    await this.deps.audit.insertAudit({
-      id: this.deps.newId(),
-      merchantId: caller.merchantId,
-      userId: caller.user.id,
-      action,
-      target,
-      ip: origin.ip,
-      userAgent: origin.userAgent?.slice(0, 500) ?? null,
-      createdAt: this.now(),
-    });
+    await this.deps.audit.insertAudit(auditEntry(this.deps, { action, userId: caller.user.id, merchantId: caller.merchantId, target }, origin));
   }
 
   private now(): string {

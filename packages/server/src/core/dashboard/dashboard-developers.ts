@@ -1,3 +1,4 @@
+import { auditEntry } from './dashboard-user.js';
 import { AkweError } from '../errors/index.js';
 import type { ApiKey } from '../merchants/api-key.js';
 import type { IssuedKey, MerchantService } from '../merchants/merchant-service.js';
@@ -162,29 +163,11 @@ export class DashboardDevelopers {
    * the answer by http/plugins/session-audit.ts; the route has already checked the membership.
    */
   async recordApiCall(call: { userId: string; merchantId: string; action: `api.${string}`; target: string }, origin: RequestOrigin): Promise<void> {
-    await this.deps.store.insertAudit({
-      id: this.deps.newId(),
-      merchantId: call.merchantId,
-      userId: call.userId,
-      action: call.action,
-      target: call.target.slice(0, 500),
-      ip: origin.ip,
-      userAgent: origin.userAgent?.slice(0, 500) ?? null,
-      createdAt: isoNow(this.deps.clock),
-    });
+    await this.deps.store.insertAudit(auditEntry(this.deps, { action: call.action, userId: call.userId, merchantId: call.merchantId, target: call.target }, origin));
   }
 
   private async audit(caller: MemberCaller, action: AuditAction, target: string, origin: RequestOrigin): Promise<void> {
-    await this.deps.store.insertAudit({
-      id: this.deps.newId(),
-      merchantId: caller.merchantId,
-      userId: caller.user.id,
-      action,
-      target,
-      ip: origin.ip,
-      userAgent: origin.userAgent?.slice(0, 500) ?? null,
-      createdAt: isoNow(this.deps.clock),
-    });
+    await this.deps.store.insertAudit(auditEntry(this.deps, { action, userId: caller.user.id, merchantId: caller.merchantId, target }, origin));
   }
 }
 

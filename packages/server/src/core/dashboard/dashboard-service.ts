@@ -1,3 +1,4 @@
+import { auditEntry } from './dashboard-user.js';
 import { AkweError } from '../errors/index.js';
 import type { MerchantService } from '../merchants/merchant-service.js';
 import type { Clock } from '../shared/clock.js';
@@ -462,16 +463,7 @@ export class DashboardService {
   }
 
   private async audit(action: AuditAction, fields: { userId: string | null; merchantId?: string; target: string | null }, origin: RequestOrigin): Promise<void> {
-    await this.deps.store.insertAudit({
-      id: this.deps.newId(),
-      merchantId: fields.merchantId ?? null,
-      userId: fields.userId,
-      action,
-      target: fields.target,
-      ip: origin.ip,
-      userAgent: origin.userAgent?.slice(0, 500) ?? null,
-      createdAt: this.now(),
-    });
+    await this.deps.store.insertAudit(auditEntry(this.deps, { action, userId: fields.userId, merchantId: fields.merchantId ?? null, target: fields.target }, origin));
   }
 
   private now(): string {

@@ -74,6 +74,24 @@ export interface AuditEntry {
   createdAt: string;
 }
 
+/** An audit row: who (`userId`) did what in which merchant, from where, now. */
+export function auditEntry(
+  make: { newId: () => string; clock: { now(): Date } },
+  fields: { action: AuditAction; userId: string | null; merchantId: string | null; target: string | null },
+  origin: RequestOrigin,
+): AuditEntry {
+  return {
+    id: make.newId(),
+    merchantId: fields.merchantId,
+    userId: fields.userId,
+    action: fields.action,
+    target: fields.target === null ? null : fields.target.slice(0, 500),
+    ip: origin.ip,
+    userAgent: origin.userAgent?.slice(0, 500) ?? null,
+    createdAt: make.clock.now().toISOString(),
+  };
+}
+
 export type AuditAction =
   | 'user.signed_up'
   | 'user.email_verified'

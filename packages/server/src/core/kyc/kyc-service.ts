@@ -1,3 +1,4 @@
+import { auditEntry } from '../dashboard/dashboard-user.js';
 import { AkweError } from '../errors/index.js';
 import type { MemberCaller } from '../dashboard/dashboard-service.js';
 import type { AuditAction, DashboardStore, DashboardUser, RequestOrigin } from '../dashboard/dashboard-user.js';
@@ -172,16 +173,7 @@ export class KycService {
   }
 
   private async audit(action: AuditAction, userId: string, merchantId: string, target: string, origin: RequestOrigin): Promise<void> {
-    await this.deps.users.insertAudit({
-      id: this.deps.newId(),
-      merchantId,
-      userId,
-      action,
-      target,
-      ip: origin.ip,
-      userAgent: origin.userAgent?.slice(0, 500) ?? null,
-      createdAt: this.now(),
-    });
+    await this.deps.users.insertAudit(auditEntry(this.deps, { action, userId, merchantId, target }, origin));
   }
 
   private now(): string {

@@ -4,38 +4,11 @@
  */
 import { createHmac } from 'node:crypto';
 import { sameText } from '../../core/shared/constant-time.js';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { RateLimitCounter } from '../plugins/rate-limit-store.js';
 
-/**
- * Same-origin script and stylesheet only: no inline script, no inline style, no third party.
- * `frame-ancestors 'none'`: the page is never framed (a framed payment page invites clickjacking;
- * merchants redirect or open a new tab instead). `form-action 'self'`: forms post only to us.
- */
-export const CHECKOUT_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  // data: only for the empty icon that spares the browser a /favicon.ico request.
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
-
-/** Headers of every checkout response; `cache` is `no-store` unless the caller says otherwise (assets). */
-export function securityHeaders(reply: FastifyReply, cache = 'no-store'): void {
-  reply.header('content-security-policy', CHECKOUT_CSP);
-  reply.header('x-frame-options', 'DENY');
-  reply.header('x-content-type-options', 'nosniff');
-  // The URL carries the checkout token: it must not travel to the merchant's site in Referer.
-  reply.header('referrer-policy', 'no-referrer');
-  reply.header('cross-origin-opener-policy', 'same-origin');
-  reply.header('cross-origin-resource-policy', 'same-origin');
-  reply.header('cache-control', cache);
-  if (cache === 'no-store') reply.header('pragma', 'no-cache');
-}
+/** The checkout page's headers are those of every page we serve (http/shared/page-security.ts). */
+export { PAGE_CSP as CHECKOUT_CSP, pageSecurityHeaders as securityHeaders } from '../shared/page-security.js';
 
 /**
  * The form token: HMAC-SHA256 of the checkout token under the server's secret, base64url. Stateless

@@ -4,29 +4,8 @@
  * script and stylesheet. Strict CSP: same-origin script and style only, never framed.
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { pageSecurityHeaders } from '../shared/page-security.js';
 import { loadDashboardAssets, type DashboardAssets } from './dashboard-assets.js';
-
-export const DASHBOARD_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
-
-function securityHeaders(reply: FastifyReply, cache: string): void {
-  reply.header('content-security-policy', DASHBOARD_CSP);
-  reply.header('x-frame-options', 'DENY');
-  reply.header('x-content-type-options', 'nosniff');
-  // Email links carry one-time tokens in the address: they must not leak in Referer.
-  reply.header('referrer-policy', 'no-referrer');
-  reply.header('cross-origin-opener-policy', 'same-origin');
-  reply.header('cross-origin-resource-policy', 'same-origin');
-  reply.header('cache-control', cache);
-}
 
 function shell(assets: DashboardAssets): string {
   return [
@@ -57,7 +36,7 @@ export const dashboardUiRoutes: FastifyPluginAsync<{ distDir?: string }> = async
   const assets = loadDashboardAssets(options.distDir);
   const html = assets ? shell(assets) : undefined;
   const page = async (_request: unknown, reply: FastifyReply) => {
-    securityHeaders(reply, 'no-store');
+    pageSecurityHeaders(reply, 'no-store');
     reply.type('text/html; charset=utf-8');
     if (!html) return reply.code(503).send(NOT_BUILT);
     return reply.send(html);
@@ -72,7 +51,7 @@ export const dashboardUiRoutes: FastifyPluginAsync<{ distDir?: string }> = async
     { config: { public: true }, schema: { hide: true, params: { type: 'object', properties: { name: { type: 'string', maxLength: 64 } }, required: ['name'] } } },
     async (request, reply) => {
       const asset = assets?.byName.get(request.params.name);
-      securityHeaders(reply, asset ? 'public, max-age=31536000, immutable' : 'no-store');
+      pageSecurityHeaders(reply, asset ? 'public, max-age=31536000, immutable' : 'no-store');
       if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('not found');
       return reply.type(asset.contentType).send(asset.body);
     },

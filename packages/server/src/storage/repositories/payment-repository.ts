@@ -91,6 +91,12 @@ export function refundListRows(db: Kysely<Database>, scope: TenantScope, payment
   return listRows(refundsWithReference(db).where('refunds.payment_id', '=', paymentId), { scope, table: 'refunds' });
 }
 
+/** A page of the scope's refunds of every payment, newest first (the query-plan tests read it). */
+export function allRefundListQuery(db: Kysely<Database>, scope: TenantScope, filters: RefundFilters, page: PageRequest) {
+  const { query, idColumn } = allRefundRows(db, scope, filters);
+  return keysetQuery(query, idColumn, page);
+}
+
 /** The scope's refunds of every payment that the filters keep, before paging. */
 export function allRefundRows(db: Kysely<Database>, scope: TenantScope, filters: RefundFilters) {
   return listRows(refundsWithReference(db), { scope, table: 'refunds', filters: [['status', '=', filters.status], ...createdWithin(filters)] });

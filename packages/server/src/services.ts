@@ -329,7 +329,17 @@ export function createServices(options: {
   });
   const kycDocuments = new KycDocumentVault(join(resolve(options.dataDir ?? './data'), 'kyc'), serverSecret);
   const publicUrl = options.publicUrl ?? 'http://localhost:8080';
-  const kyc = new KycService({ store: new KycRepository(db), files: kycDocuments, merchants, users: dashboardStore, mailer: dashboardMailer, clock, newId: ids, publicUrl });
+  const kyc = new KycService({
+    store: new KycRepository(db),
+    files: kycDocuments,
+    merchants,
+    users: dashboardStore,
+    mailer: dashboardMailer,
+    events: eventFactory,
+    clock,
+    newId: ids,
+    publicUrl,
+  });
   const platformAdmins = new PlatformAdmins({ store: new PlatformAdminRepository(db), users: dashboardStore, clock, newId: ids });
   const backOffice = new BackOffice({ merchants, discrepancies, catalog: options.catalog, operators, users: dashboardStore, clock, newId: ids });
   const dashboardOverview = new DashboardOverview({ volumes: new PaymentVolumeRepository(db), clock });

@@ -2905,6 +2905,46 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'merchant.kyc.validated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * merchant.kyc.validated
+     * @description A merchant’s status became `kyc.validated`. `data.object` is the merchant as it is after the change. See docs/webhooks.md for verifying the signature.
+     */
+    post: operations['merchantKycValidatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'merchant.kyc.rejected': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * merchant.kyc.rejected
+     * @description A merchant’s status became `kyc.rejected`. `data.object` is the merchant as it is after the change. See docs/webhooks.md for verifying the signature.
+     */
+    post: operations['merchantKycRejectedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -5522,6 +5562,31 @@ export interface components {
       object: 'callback_secret';
       environment: string;
       secret: string;
+    };
+    /**
+     * MerchantAccount
+     * @example {
+     *       "object": "merchant",
+     *       "id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+     *       "name": "Boulangerie Sainte-Rita",
+     *       "status": "active",
+     *       "kyc_status": "rejected",
+     *       "kyc_rejection_reason": "The registration certificate is unreadable: please send a clearer scan.",
+     *       "updated_at": "2026-06-01T09:30:00.000Z"
+     *     }
+     */
+    MerchantAccount: {
+      /** @enum {string} */
+      object: 'merchant';
+      id: string;
+      name: string;
+      /** @description active or suspended. */
+      status: string;
+      /** @description validated or rejected, as decided. */
+      kyc_status: string;
+      /** @description Why the KYC was rejected; null when validated. */
+      kyc_rejection_reason: string | null;
+      updated_at: string;
     };
   };
   responses: never;
@@ -21530,6 +21595,154 @@ export interface operations {
           created_at: string;
           data: {
             object: components['schemas']['SettlementAccount'];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: Akwe disables the endpoint. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received. Answer within 30 seconds; any other answer is retried with backoff. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  merchantKycValidatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, one v1 per active secret. */
+        'X-Service-Signature': string;
+        /** @description The event id (`id` in the body): deduplicate on it, delivery is at least once. */
+        'X-Service-Event-Id': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52",
+         *       "type": "merchant.kyc.validated",
+         *       "event_version": "2026-06",
+         *       "environment": "test",
+         *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+         *       "created_at": "2026-06-01T09:30:01.000Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "merchant",
+         *           "id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+         *           "name": "Boulangerie Sainte-Rita",
+         *           "status": "active",
+         *           "kyc_status": "rejected",
+         *           "kyc_rejection_reason": "The registration certificate is unreadable: please send a clearer scan.",
+         *           "updated_at": "2026-06-01T09:30:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': {
+          /** @example 0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52 */
+          id: string;
+          /** @enum {string} */
+          type: 'merchant.kyc.validated';
+          /** @enum {string} */
+          event_version: '2026-06';
+          /**
+           * @description Check it (and `data.object.sandbox`) before acting: a test event never moves money.
+           * @enum {string}
+           */
+          environment: 'test' | 'live';
+          /** @example 0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f */
+          merchant_id: string;
+          /** @example 2026-06-01T09:30:01.000Z */
+          created_at: string;
+          data: {
+            object: components['schemas']['MerchantAccount'];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: Akwe disables the endpoint. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received. Answer within 30 seconds; any other answer is retried with backoff. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  merchantKycRejectedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, one v1 per active secret. */
+        'X-Service-Signature': string;
+        /** @description The event id (`id` in the body): deduplicate on it, delivery is at least once. */
+        'X-Service-Event-Id': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52",
+         *       "type": "merchant.kyc.rejected",
+         *       "event_version": "2026-06",
+         *       "environment": "test",
+         *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+         *       "created_at": "2026-06-01T09:30:01.000Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "merchant",
+         *           "id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+         *           "name": "Boulangerie Sainte-Rita",
+         *           "status": "active",
+         *           "kyc_status": "rejected",
+         *           "kyc_rejection_reason": "The registration certificate is unreadable: please send a clearer scan.",
+         *           "updated_at": "2026-06-01T09:30:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': {
+          /** @example 0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52 */
+          id: string;
+          /** @enum {string} */
+          type: 'merchant.kyc.rejected';
+          /** @enum {string} */
+          event_version: '2026-06';
+          /**
+           * @description Check it (and `data.object.sandbox`) before acting: a test event never moves money.
+           * @enum {string}
+           */
+          environment: 'test' | 'live';
+          /** @example 0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f */
+          merchant_id: string;
+          /** @example 2026-06-01T09:30:01.000Z */
+          created_at: string;
+          data: {
+            object: components['schemas']['MerchantAccount'];
           };
         };
       };

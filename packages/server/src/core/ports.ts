@@ -24,7 +24,8 @@ export interface MerchantStore {
    * undefined writes nothing. Resolves to the merchant as it is afterwards, or undefined when
    * there is no such merchant.
    */
-  changeStatuses(id: string, decide: (current: Merchant) => MerchantStatusUpdate | undefined): Promise<Merchant | undefined>;
+  /** `eventsFor`: outbox rows written in the same transaction when the change happens. */
+  changeStatuses(id: string, decide: (current: Merchant) => MerchantStatusUpdate | undefined, eventsFor?: (updated: Merchant) => StoredEvent[]): Promise<Merchant | undefined>;
   /** The merchant's recorded status changes, newest first. */
   listStatusChanges(merchantId: string): Promise<MerchantStatusChange[]>;
 }

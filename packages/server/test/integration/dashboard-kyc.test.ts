@@ -42,6 +42,16 @@ for (const target of testDatabases()) {
         payload: body,
       });
     };
+    /** The merchant.kyc.* events an owner sees on the merchant API (their session), in one environment. */
+    const kycEvents = async (owner: { access: string; merchantId: string }, environment: 'test' | 'live') => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/events?type=merchant.kyc.*',
+        headers: { authorization: `Bearer ${owner.access}`, 'x-akwe-merchant': owner.merchantId, 'x-service-environment': environment },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json().data as { type: string; data: { object: { object: string; id: string; kyc_status: string; kyc_rejection_reason: string | null } } }[];
+    };
     const admin = (method: 'GET' | 'POST', url: string, access: string, payload?: object) =>
       t.app.inject({ method, url: `/api/v1/admin${url}`, headers: { authorization: `Bearer ${access}` }, ...(payload ? { payload } : {}) });
     const filesOf = (merchantId: string) => {
@@ -248,6 +258,15 @@ for (const target of testDatabases()) {
         const again = await admin('POST', `/kyc-submissions/${submitted.id}/approve`, boss.access);
         assert.equal(again.statusCode, 409);
         assert.equal(again.json().error.code, 'kyc_not_under_review');
+        // The decision is an event in each environment, once (the refused second approval adds none).
+        for (const environment of ['test', 'live'] as const) {
+          const events = await kycEvents(owner, environment);
+          assert.deepEqual(
+            events.map((e) => [e.type, e.data.object.object, e.data.object.id, e.data.object.kyc_status, e.data.object.kyc_rejection_reason]),
+            [['merchant.kyc.validated', 'merchant', owner.merchantId, 'validated', null]],
+            environment,
+          );
+        }
 
         const live = await call('POST', `/merchants/${owner.merchantId}/keys`, owner.access, {}, 'live');
         assert.equal(live.statusCode, 201, live.body);
@@ -278,6 +297,9 @@ for (const target of testDatabases()) {
         const mails = readdirSync(join(dataDir, 'mailbox')).map((name) => readFileSync(join(dataDir, 'mailbox', name), 'utf8'));
         assert.ok(mails.some((mail) => mail.includes(`To: ${owner.email.toLowerCase()}`) && mail.includes('trois mois')));
         assert.ok((await auditActions(owner.merchantId)).includes('kyc.rejected'));
+        const [event] = await kycEvents(owner, 'live');
+        assert.equal(event?.type, 'merchant.kyc.rejected');
+        assert.equal(event?.data.object.kyc_rejection_reason, reason);
 
         const again = await submit(owner, [...companyFields(), ...requiredDocuments()]);
         assert.equal(again.statusCode, 201, again.body);

@@ -346,7 +346,7 @@ describe('OpenAPI document', () => {
     for (const code of Object.keys(errorCatalog)) assert.ok(document.info.description.includes(`\`${code}\``), code);
   });
 
-  it('describes each event type in its webhooks section, with the payment, refund, payout, bulk payment batch, transfer, settlement or settlement account in data.object', () => {
+  it('describes each event type in its webhooks section, with the payment, refund, payout, bulk payment batch, transfer, settlement, settlement account or merchant account in data.object', () => {
     assert.deepEqual(Object.keys(document.webhooks).sort(), [...EVENT_TYPES].sort());
     for (const type of EVENT_TYPES) {
       const operation = document.webhooks[type].post;
@@ -362,6 +362,7 @@ describe('OpenAPI document', () => {
         ['transfer.', 'Transfer'],
         ['settlement.', 'Settlement'],
         ['settlement_account.', 'SettlementAccount'],
+        ['merchant.', 'MerchantAccount'],
       ];
       const object = families.find(([prefix]) => type.startsWith(prefix))?.[1] ?? 'Payment';
       assert.deepEqual(body.properties.data.properties.object, { $ref: `#/components/schemas/${object}` }, type);

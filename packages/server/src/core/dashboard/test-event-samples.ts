@@ -33,6 +33,7 @@ export function subjectKindOf(type: string): EventSubject['kind'] | undefined {
   if (type.startsWith('transfer.')) return 'transfer';
   if (type.startsWith('settlement_account.')) return 'settlement_account';
   if (type.startsWith('settlement.')) return 'settlement';
+  if (type.startsWith('merchant.')) return 'merchant';
   return undefined;
 }
 
@@ -227,6 +228,15 @@ export function sampleSubject(type: string, scope: TenantScope, now: string, new
           version: 1,
         },
       };
+    case 'merchant': {
+      const rejected = change(type) === 'rejected';
+      return {
+        kind,
+        // A made-up account like every sample object (the envelope's merchant_id stays the real one).
+        merchant: { id: id(), name: DESCRIPTION, status: 'active', kycStatus: rejected ? 'rejected' : 'validated', createdAt: now, updatedAt: now },
+        kycRejectionReason: rejected ? 'A sample reason (akwe_test_event).' : null,
+      };
+    }
     default:
       throw new Error(`no test event sample for ${type}`);
   }

@@ -6,6 +6,8 @@ import type { Transfer } from '../transfers/transfer.js';
 import type { Settlement } from '../settlements/settlement.js';
 import type { SettlementAccount } from '../settlements/settlement-account.js';
 import type { StoredEvent } from './stored-event.js';
+import type { Merchant } from '../merchants/merchant.js';
+import type { Environment } from '../shared/environment.js';
 
 export type PayoutEventType = 'initiated' | 'updated' | 'completed' | 'failed' | 'cancelled';
 
@@ -56,6 +58,14 @@ export class EventFactory {
   /** bulk_payment.processing (validated), .completed, .partially_completed, .failed, .cancelled (docs/bulk.md). */
   bulkBatch(status: Exclude<BulkBatchStatus, 'draft'>, batch: BulkBatch, totals: BulkStatusTotal[]): StoredEvent {
     return this.base(`bulk_payment.${status}`, batch, { kind: 'bulk_batch', batch: { ...batch, metadata: { ...batch.metadata } }, totals: totals.map((total) => ({ ...total })) });
+  }
+
+  /**
+   * merchant.kyc.validated, .rejected: the platform's KYC decision, told in `environment` (the
+   * decision concerns the whole account: one event per environment, so test endpoints hear it too).
+   */
+  merchantKyc(decision: 'validated' | 'rejected', merchant: Merchant, kycRejectionReason: string | null, environment: Environment): StoredEvent {
+    return this.base(`merchant.kyc.${decision}`, { merchantId: merchant.id, environment }, { kind: 'merchant', merchant: { ...merchant }, kycRejectionReason });
   }
 
   private payment(type: string, payment: Payment): StoredEvent {

@@ -27,6 +27,8 @@ export const EVENT_TYPES: readonly string[] = [
   'settlement_account.created',
   'settlement_account.updated',
   'settlement_account.removed',
+  'merchant.kyc.validated',
+  'merchant.kyc.rejected',
 ];
 
 /** `collect.payment.*`-style families: every prefix of a known type, with `.*`. */

@@ -5,6 +5,7 @@ import type { Transfer } from '../transfers/transfer.js';
 import type { Settlement } from '../settlements/settlement.js';
 import type { SettlementAccount } from '../settlements/settlement-account.js';
 import type { Environment } from '../shared/environment.js';
+import type { Merchant } from '../merchants/merchant.js';
 
 /** What an event is about, as the domain saw it at that moment; each contract renders it at its edge. */
 export type EventSubject =
@@ -14,7 +15,9 @@ export type EventSubject =
   | { kind: 'transfer'; transfer: Transfer }
   | { kind: 'settlement'; settlement: Settlement }
   | { kind: 'settlement_account'; account: SettlementAccount }
-  | { kind: 'bulk_batch'; batch: BulkBatch; totals: BulkStatusTotal[] };
+  | { kind: 'bulk_batch'; batch: BulkBatch; totals: BulkStatusTotal[] }
+  /** The account itself: a KYC decision (the reason when rejected). */
+  | { kind: 'merchant'; merchant: Merchant; kycRejectionReason: string | null };
 
 /** The merchant reference of what an event is about (GET /events?reference=). */
 export function subjectReference(subject: EventSubject): string {
@@ -30,6 +33,8 @@ export function subjectReference(subject: EventSubject): string {
       return subject.account.id; // an account has no merchant reference: GET /events?reference=<account id>
     case 'bulk_batch':
       return subject.batch.id; // a batch has no merchant reference: GET /events?reference=<batch id>
+    case 'merchant':
+      return subject.merchant.id; // GET /events?reference=<merchant id>
     default:
       return subject.payment.reference;
   }

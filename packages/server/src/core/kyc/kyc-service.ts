@@ -3,6 +3,7 @@ import { AkweError } from '../errors/index.js';
 import type { MemberCaller } from '../dashboard/dashboard-service.js';
 import type { AuditAction, DashboardStore, DashboardUser, RequestOrigin } from '../dashboard/dashboard-user.js';
 import type { Mailer } from '../dashboard/mailer.js';
+import type { EventFactory } from '../events/event-factory.js';
 import type { MerchantService } from '../merchants/merchant-service.js';
 import { isoNow, type Clock } from '../shared/clock.js';
 import type { IdSource } from '../shared/ids.js';
@@ -36,6 +37,8 @@ export interface KycServiceDeps {
   /** Owners to email, and the audit log. */
   users: DashboardStore;
   mailer: Mailer;
+  /** The decision's events (merchant.kyc.validated / .rejected). */
+  events: EventFactory;
   clock: Clock;
   newId: IdSource;
   publicUrl: string;
@@ -45,7 +48,8 @@ export interface KycServiceDeps {
  * KYC (docs/dashboard.md "KYC"): a merchant's owners and admins submit the company's details and
  * documents, which moves the merchant's KYC status to `submitted`; a platform administrator
  * validates or rejects the submission (with a reason), which sets the merchant's KYC status, writes
- * it in the merchant's audit log and emails the merchant's owners. A validated merchant may create
+ * it in the merchant's audit log, emits merchant.kyc.validated / .rejected (in both environments)
+ * and emails the merchant's owners. A validated merchant may create
  * live keys. Every change of KYC status goes through MerchantService.updateMerchant, which records
  * it in the merchant's status history.
  */
@@ -148,7 +152,10 @@ export class KycService {
     const status = rejectionReason === null ? 'validated' : 'rejected';
     const decided = await this.deps.store.decide(current.id, { status, reviewedBy: admin.id, reviewedAt: this.now(), rejectionReason });
     if (!decided) throw new AkweError('kyc_not_under_review', `This submission is ${current.status} already.`);
-    await this.deps.merchants.updateMerchant(decided.merchantId, { kycStatus: status }, { actor: `admin:${admin.id}` });
+    // The decision's events commit with the status change (one per environment: test endpoints hear it too).
+    await this.deps.merchants.updateMerchant(decided.merchantId, { kycStatus: status }, { actor: `admin:${admin.id}` }, (merchant) =>
+      (['test', 'live'] as const).map((environment) => this.deps.events.merchantKyc(status, merchant, rejectionReason, environment)),
+    );
     await this.audit(status === 'validated' ? 'kyc.validated' : 'kyc.rejected', admin.id, decided.merchantId, rejectionReason ?? decided.id, origin);
     await this.tellOwners(decided);
     return decided;

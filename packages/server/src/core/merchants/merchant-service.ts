@@ -1,3 +1,4 @@
+import type { StoredEvent } from '../events/stored-event.js';
 import { AkweError } from '../errors/index.js';
 import type { ApiKeyStore, Clock, IdempotencyProbe, IdSource, KeyInvalidations, MerchantStore } from '../ports.js';
 import { isoNow } from '../shared/clock.js';
@@ -113,13 +114,16 @@ export class MerchantService {
   /**
    * Sets the account status and/or the KYC status, recording each status that really changes
    * (from, to, when, by whom) in the same transaction. Setting a status to the value it has
-   * already changes nothing: no history row, and `updated_at` stays.
+   * already changes nothing: no history row, no event, and `updated_at` stays. `eventsFor` gives
+   * the events of a change that happens, committed with it (the outbox).
    */
-  async updateMerchant(id: string, requested: RequestedStatusChanges, by: ChangeActor = {}): Promise<Merchant> {
+  async updateMerchant(id: string, requested: RequestedStatusChanges, by: ChangeActor = {}, eventsFor?: (updated: Merchant) => StoredEvent[]): Promise<Merchant> {
     const actor = by.actor ?? UNNAMED_ACTOR;
     // The time is read once the merchant is locked, so history times follow the order of the changes.
-    const updated = await this.deps.merchants.changeStatuses(id, (current) =>
-      applyStatusChanges(current, requested, { actor, at: isoNow(this.deps.clock), newId: this.deps.newId }),
+    const updated = await this.deps.merchants.changeStatuses(
+      id,
+      (current) => applyStatusChanges(current, requested, { actor, at: isoNow(this.deps.clock), newId: this.deps.newId }),
+      eventsFor,
     );
     if (!updated) throw new AkweError('not_found', `no merchant with id ${id}`);
     // Principals carry the merchant (its status decides what a key may do): every cached copy goes.

@@ -7,12 +7,17 @@ import type { DatabaseCapabilities } from '../database.js';
 import type { Database } from '../schema.js';
 import { insertStatusChanges, statusChangeFromRow, statusChangesQuery } from './merchant-status-changes.js';
 import { apiKeyToRow, merchantFromRow, merchantToRow } from './row-mappers.js';
+import { EventOutbox } from './event-repository.js';
 
 export class MerchantRepository implements MerchantStore {
+  private readonly outbox: EventOutbox;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly capabilities: Pick<DatabaseCapabilities, 'rowLocks'>,
-  ) {}
+  ) {
+    this.outbox = new EventOutbox(db);
+  }
 
   async createWithKeys(merchant: Merchant, keys: ApiKey[], history: MerchantStatusChange[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
@@ -40,7 +45,11 @@ export class MerchantRepository implements MerchantStore {
     return Number(count);
   }
 
-  async changeStatuses(id: string, decide: Parameters<MerchantStore['changeStatuses']>[1]): Promise<Merchant | undefined> {
+  async changeStatuses(
+    id: string,
+    decide: Parameters<MerchantStore['changeStatuses']>[1],
+    eventsFor?: Parameters<MerchantStore['changeStatuses']>[2],
+  ): Promise<Merchant | undefined> {
     return this.db.transaction().execute(async (trx) => {
       // PostgreSQL: two changes of one merchant queue here, so the second sees the first's result
       // as its "from". SQLite runs one write transaction at a time, which gives the same order.
@@ -57,6 +66,7 @@ export class MerchantRepository implements MerchantStore {
         .where('id', '=', id)
         .execute();
       await insertStatusChanges(trx, id, update.changes);
+      if (eventsFor) await this.outbox.insert(trx, eventsFor(update.merchant));
       return update.merchant;
     });
   }

@@ -12,6 +12,7 @@ import { settlementToWire } from '../../settlements/settlement-mapper.js';
 import { SettlementObject } from '../../settlements/settlement-schemas.js';
 import { settlementAccountToWire } from '../../settlements/settlement-account-mapper.js';
 import { SettlementAccountObject } from '../../settlements/settlement-account-schemas.js';
+import { MerchantEventObject, merchantToEventObject } from '../../account/merchant-event-object.js';
 
 const routes: FastifyPluginAsyncTypebox<ContractRouteDeps> = async (api, { services, config, destinationUrls }) => {
   await api.register(collectV2026Routes, { catalog: services.catalog, operators: services.operators });
@@ -27,7 +28,7 @@ const routes: FastifyPluginAsyncTypebox<ContractRouteDeps> = async (api, { servi
 
 /**
  * Collect, current contract: payments, refunds and their catalog; its events and webhooks carry its
- * version. Wallet transfers and settlements (routes in http/transfers and http/settlements) are of this
+ * version. The account's KYC decisions, wallet transfers and settlements (routes in http/transfers and http/settlements) are of this
  * version's family of objects: their events carry its event_version.
  */
 export const collect202606: ContractVersion = {
@@ -35,13 +36,14 @@ export const collect202606: ContractVersion = {
   routes,
   events: {
     version: CURRENT_API_VERSION,
-    subjects: ['payment', 'refund', 'transfer', 'settlement', 'settlement_account'],
+    subjects: ['payment', 'refund', 'transfer', 'settlement', 'settlement_account', 'merchant'],
     families: [
       { prefix: 'collect.payment.', object: PaymentObject, subject: 'payment' },
       { prefix: 'collect.refund.', object: RefundObject, subject: 'refund' },
       { prefix: 'transfer.', object: TransferObject, subject: 'transfer' },
       { prefix: 'settlement.', object: SettlementObject, subject: 'settlement' },
       { prefix: 'settlement_account.', object: SettlementAccountObject, subject: 'settlement_account' },
+      { prefix: 'merchant.', object: MerchantEventObject, subject: 'merchant' },
     ],
     object(subject, publicUrl) {
       if (subject.kind === 'payment') return paymentToWire(subject.payment, publicUrl);
@@ -50,7 +52,8 @@ export const collect202606: ContractVersion = {
       if (subject.kind === 'settlement') return settlementToWire(subject.settlement);
       // As of the change the event tells (its updated_at), not of the delivery: a late delivery still says `cooling`.
       if (subject.kind === 'settlement_account') return settlementAccountToWire(subject.account, new Date(subject.account.updatedAt));
-      throw new Error(`collect-2026-06 renders payment, refund, transfer and settlement events, not ${subject.kind}`);
+      if (subject.kind === 'merchant') return merchantToEventObject(subject.merchant, subject.kycRejectionReason);
+      throw new Error(`collect-2026-06 renders payment, refund, transfer, settlement and merchant events, not ${subject.kind}`);
     },
   },
   webhook: { apiVersion: CURRENT_API_VERSION, render: renderDelivery },

@@ -1,9 +1,11 @@
 /**
- * The quick start under Bun and Deno (installed from the npm registry as dev dependencies): the
- * SDK is built as it is published (dist/, ESM), a script imports it and, against a real server,
- * creates a payment, finds it by iterating a list, and verifies a webhook signed by the server's
- * own signing code, refusing it with another secret. Edge runtimes (Workers, Vercel Edge) are not
- * run; runtime-neutral.test.ts checks the sources use nothing they lack.
+ * The quick start under Bun, Deno and an edge runtime (installed from the npm registry as dev
+ * dependencies): the SDK is built as it is published (dist/, ESM), a script imports it and, against
+ * a real server, creates a payment, finds it by iterating a list, and verifies a webhook signed by
+ * the server's own signing code, refusing it with another secret. The edge runtime is Vercel's
+ * `edge-runtime` (the one `next dev` uses for edge routes): a VM context with Web APIs only, no
+ * `process`, `Buffer` or `require`. It runs classic scripts, not modules, so there dist/ is bundled
+ * by esbuild into one script (platform neutral: a `node:` import would fail the bundle).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -13,6 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { EdgeRuntime } from 'edge-runtime';
+import { build as bundle } from 'esbuild';
 import { signatureHeader } from '../../server/src/core/webhooks/webhook-signature.js';
 import { startRealServer, type RealServer } from './support/real-server.js';
 
@@ -44,7 +48,7 @@ function binaryOf(name: 'bun' | 'deno'): string {
   return join(sdkRoot, '..', '..', 'node_modules', '.bin', name);
 }
 
-describe('the quick start on Bun and Deno', { timeout: 180_000 }, () => {
+describe('the quick start on Bun, Deno and an edge runtime', { timeout: 180_000 }, () => {
   let server: RealServer;
   let folder: string;
   let key: string;
@@ -62,15 +66,17 @@ describe('the quick start on Bun and Deno', { timeout: 180_000 }, () => {
     if (folder) rmSync(folder, { recursive: true, force: true });
   });
 
-  /** The quick start as a plain ES module, with this run's server, key and a server-signed webhook written in. */
-  function quickStart(runtime: string): string {
+  /**
+   * The quick start's statements, with this run's server, key and a server-signed webhook written
+   * in; `Akwe` and `SignatureVerificationError` in scope, top-level `await` allowed, the outcome left
+   * in `answer`.
+   */
+  function quickStartBody(runtime: string): string {
     const secret = 'whsec_quick_start_secret';
     const body = JSON.stringify({ id: '0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52', type: 'collect.payment.completed', data: { object: { reference: 'order-1' } } });
     const header = signatureHeader(body, [secret], Math.floor(Date.now() / 1000));
     const reference = `quick-start-${runtime}-${Date.now()}`;
-    const script = `
-import { Akwe, SignatureVerificationError } from './sdk/index.js';
-
+    return `
 const akwe = new Akwe(${JSON.stringify(key)}, { baseUrl: ${JSON.stringify(server.baseUrl)} });
 const payment = await akwe.payments.create({
   reference: ${JSON.stringify(reference)}, amount: 5000, currency: 'XOF', country: 'BJ', mode: 'direct', operator: 'mtn_bj',
@@ -86,7 +92,15 @@ try {
 } catch (error) {
   refusedCode = error instanceof SignatureVerificationError ? error.code : String(error);
 }
-console.log(JSON.stringify({ runtime: ${JSON.stringify(runtime)}, status: payment.status, listed, eventType: event.type, refusedCode }));
+const answer = { runtime: ${JSON.stringify(runtime)}, status: payment.status, listed, eventType: event.type, refusedCode };
+`;
+  }
+
+  /** The quick start as a plain ES module importing dist/, printing its answer. */
+  function quickStart(runtime: string): string {
+    const script = `import { Akwe, SignatureVerificationError } from './sdk/index.js';
+${quickStartBody(runtime)}
+console.log(JSON.stringify(answer));
 `;
     const file = join(folder, `quick-start-${runtime}.mjs`);
     writeFileSync(file, script);
@@ -108,4 +122,33 @@ console.log(JSON.stringify({ runtime: ${JSON.stringify(runtime)}, status: paymen
       assert.deepEqual(answer, { runtime, status: 'completed', listed: true, eventType: 'collect.payment.completed', refusedCode: 'signature_mismatch' });
     });
   }
+
+  it('creates a payment, iterates a list and verifies a webhook on an edge runtime (no process, no Buffer)', async () => {
+    const bundled = await bundle({
+      entryPoints: [join(folder, 'sdk', 'index.js')],
+      bundle: true,
+      format: 'iife',
+      globalName: 'AkweSdk',
+      platform: 'neutral',
+      write: false,
+      logLevel: 'silent',
+    });
+    const edge = new EdgeRuntime({ initialCode: bundled.outputFiles[0]!.text });
+    // The answer crosses realms as JSON: objects made in the VM have the VM's prototypes.
+    const outcome = (await edge.evaluate(`(async () => {
+const { Akwe, SignatureVerificationError } = AkweSdk;
+${quickStartBody('edge-runtime')}
+return JSON.stringify({ ...answer, process: typeof process, Buffer: typeof Buffer, require: typeof require });
+})()`)) as string;
+    assert.deepEqual(JSON.parse(outcome), {
+      runtime: 'edge-runtime',
+      status: 'completed',
+      listed: true,
+      eventType: 'collect.payment.completed',
+      refusedCode: 'signature_mismatch',
+      process: 'undefined',
+      Buffer: 'undefined',
+      require: 'undefined',
+    });
+  });
 });

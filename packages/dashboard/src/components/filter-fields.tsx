@@ -11,6 +11,13 @@ export function ReferenceField() {
   return <Field label={c('reference')} name="reference" defaultValue={query.get('reference') ?? ''} />;
 }
 
+/** The number in international form, as the API matches it exactly. */
+export function PhoneField() {
+  const c = useTexts(commonTexts);
+  const { query } = useLocation();
+  return <Field label={c('phone')} name="phone" type="tel" inputMode="tel" placeholder="+229 01 97 00 00 00" hint={c('phone_hint')} defaultValue={query.get('phone') ?? ''} />;
+}
+
 export function StatusField({ statuses }: { statuses: readonly string[] }) {
   const c = useTexts(commonTexts);
   const statusLabel = useStatusLabel();

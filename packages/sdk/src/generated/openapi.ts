@@ -1024,7 +1024,7 @@ export interface paths {
     };
     /**
      * List payments, newest first
-     * @description Cursor pagination (limit, starting_after or ending_before, has_more). Filters combine: status, mode, operator, reference, created_gte / created_lte, and one `metadata[key]=value`.
+     * @description Cursor pagination (limit, starting_after or ending_before, has_more). Filters combine: status, mode, operator, reference, phone (E.164), created_gte / created_lte, and one `metadata[key]=value`.
      *
      *     Required scope: `collect:read` (an empty scope list grants every scope).
      *
@@ -1352,7 +1352,7 @@ export interface paths {
     };
     /**
      * List payouts, newest first
-     * @description Cursor pagination like every list. Filters combine: status, operator, reference, created_gte / created_lte, one `metadata[key]=value`.
+     * @description Cursor pagination like every list. Filters combine: status, operator, reference, phone (E.164), created_gte / created_lte, one `metadata[key]=value`.
      *
      *     Required scope: `payout:read` (an empty scope list grants every scope).
      *
@@ -10722,6 +10722,8 @@ export interface operations {
         /** @description Slug or alias; an alias shared by several countries matches each. */
         operator?: string;
         reference?: string;
+        /** @description The customer’s number in E.164 (+2290197000000); spaces ignored. */
+        phone?: string;
         /** @description Created at or after this instant. */
         created_gte?: string;
         /** @description Created at or before this instant. */
@@ -12882,6 +12884,8 @@ export interface operations {
         status?: 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
         operator?: string;
         reference?: string;
+        /** @description The beneficiary’s number in E.164 (+2290197000000); spaces ignored. */
+        phone?: string;
         created_gte?: string;
         created_lte?: string;
       };

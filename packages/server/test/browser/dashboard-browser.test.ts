@@ -35,8 +35,8 @@ describe('merchant dashboard in Chromium (SQLite)', { skip: browserSkip }, () =>
     return { merchant, api: collectClient(t.app, key.secret) };
   }
 
-  async function completedPayment(api: ReturnType<typeof collectClient>, reference: string, amount: number) {
-    const created = await api.create(direct({ reference, amount, customer: { phone: '0197000000' } }));
+  async function completedPayment(api: ReturnType<typeof collectClient>, reference: string, amount: number, phone = '0197000000') {
+    const created = await api.create(direct({ reference, amount, customer: { phone } }));
     assert.equal(created.statusCode, 201, created.body);
     for (let i = 0; i < 50 && (await api.get(reference)).json().status !== 'completed'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal((await api.get(reference)).json().status, 'completed');
@@ -50,7 +50,7 @@ describe('merchant dashboard in Chromium (SQLite)', { skip: browserSkip }, () =>
     await signUpInBrowser(page, base, dataDir, 'Boutique Adjoa');
     const { api } = await merchantNamed('Boutique Adjoa');
     await completedPayment(api, 'CMD-1001', 15000);
-    await completedPayment(api, 'CMD-1002', 2500);
+    await completedPayment(api, 'CMD-1002', 2500, '0197001000');
 
     await page.reload();
     await page.getByRole('heading', { name: 'Accueil', level: 1 }).waitFor();
@@ -63,6 +63,12 @@ describe('merchant dashboard in Chromium (SQLite)', { skip: browserSkip }, () =>
     await page.getByRole('heading', { name: 'Paiements', level: 1 }).waitFor();
     await page.getByRole('link', { name: 'CMD-1001' }).waitFor();
     await checkPage(page, 'payments');
+    await page.getByLabel('Téléphone').fill('+229 01 97 00 10 00');
+    await page.getByRole('button', { name: 'Filtrer' }).click();
+    await page.waitForURL(/phone=/);
+    await page.getByRole('link', { name: 'CMD-1002' }).waitFor();
+    await page.getByRole('link', { name: 'CMD-1001' }).waitFor({ state: 'detached' });
+    await page.getByLabel('Téléphone').fill('');
     await page.getByLabel('Référence').fill('CMD-1001');
     await page.getByRole('button', { name: 'Filtrer' }).click();
     await page.waitForURL(/reference=CMD-1001/);

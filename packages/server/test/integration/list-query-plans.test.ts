@@ -110,6 +110,11 @@ for (const target of testDatabases()) {
       assertIndexed(await plan(unfannedEventsQuery(db, 100)), 'events_unfanned', 'fan-out worker');
     });
 
+    it('payments and payouts of one phone number read their phone index', async () => {
+      assertIndexed(await plan(paymentListQuery(db, scope, { phone: '+2290197000042' }, firstPage)), 'payments_scope_phone', 'payments by phone');
+      assertIndexed(await plan(payoutListQuery(db, scope, { phone: '+2290197000042' }, firstPage)), 'payouts_scope_phone', 'payouts by phone');
+    });
+
     it('refunds of one payment', async () => {
       assertIndexed(await plan(refundListQuery(db, scope, syntheticId(42), firstPage)), 'refunds_payment', 'refunds');
     });

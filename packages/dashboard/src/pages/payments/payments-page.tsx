@@ -7,7 +7,7 @@ import { formatDateTime, formatMoney } from '../../format.js';
 import { useLanguage, useTexts } from '../../i18n.js';
 import { useLocation } from '../../router.js';
 import { paymentTexts } from './payment-texts.js';
-import { DateRangeFields, ReferenceField, StatusField } from '../../components/filter-fields.js';
+import { DateRangeFields, PhoneField, ReferenceField, StatusField } from '../../components/filter-fields.js';
 
 export interface Payment {
   id: string;
@@ -37,13 +37,14 @@ export function PaymentsPage() {
     <Page title={t('title')}>
       <Filters label={t('filters')}>
         <ReferenceField />
+        <PhoneField />
         <StatusField statuses={statuses} />
         <DateRangeFields />
       </Filters>
       <DataList<Payment>
         path="/collect/payments"
         caption={t('list')}
-        query={listQueryFrom(query, ['reference', 'status'])}
+        query={listQueryFrom(query, ['reference', 'phone', 'status'])}
         rowHref={(payment) => `/dashboard/payments/${payment.id}`}
         columns={[
           { label: c('reference'), render: (p) => p.reference },

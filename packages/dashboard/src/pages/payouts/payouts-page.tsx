@@ -6,7 +6,7 @@ import { StatusBadge } from '../../components/status-badge.js';
 import { formatDateTime, formatMinor } from '../../format.js';
 import { defineTexts, useLanguage, useTexts } from '../../i18n.js';
 import { useLocation } from '../../router.js';
-import { DateRangeFields, ReferenceField, StatusField } from '../../components/filter-fields.js';
+import { DateRangeFields, PhoneField, ReferenceField, StatusField } from '../../components/filter-fields.js';
 
 export const payoutTexts = defineTexts(
   {
@@ -63,13 +63,14 @@ export function PayoutsPage() {
     <Page title={t('title')}>
       <Filters label={t('filters')}>
         <ReferenceField />
+        <PhoneField />
         <StatusField statuses={statuses} />
         <DateRangeFields />
       </Filters>
       <DataList<Payout>
         path="/payout/mobile-money/"
         caption={t('list')}
-        query={listQueryFrom(query, ['reference', 'status'])}
+        query={listQueryFrom(query, ['reference', 'phone', 'status'])}
         rowHref={(payout) => `/dashboard/payouts/${payout.id}`}
         columns={[
           { label: c('reference'), render: (p) => p.reference },

@@ -12,6 +12,8 @@ export interface PaymentFilters {
   /** Canonical operator slugs; a payment of any of them matches. */
   operators?: readonly string[];
   reference?: string;
+  /** The customer's number, E.164. */
+  phone?: string;
   /** ISO 8601 instants, inclusive. */
   createdGte?: string;
   createdLte?: string;

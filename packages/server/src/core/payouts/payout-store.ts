@@ -9,6 +9,8 @@ export interface PayoutFilters {
   status?: PayoutStatus;
   operators?: readonly string[];
   reference?: string;
+  /** The beneficiary's number, E.164. */
+  phone?: string;
   createdGte?: string;
   createdLte?: string;
   metadata?: { key: string; value: string };

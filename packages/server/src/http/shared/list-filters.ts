@@ -44,3 +44,17 @@ export function enumFiltersInAnyCase(querySchema: TObject): preValidationHookHan
     done();
   };
 }
+
+/**
+ * The `phone` filter of the payment and payout lists: an E.164 number (`+` then 8 to 15 digits;
+ * spaces, dots and dashes are ignored), as the objects show their numbers. A national number is
+ * refused, since without its country it cannot be matched exactly.
+ */
+export function phoneFilter(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const compact = value.replace(/[\s.-]/g, '');
+  if (!/^\+[1-9]\d{7,14}$/.test(compact)) {
+    throw AkweError.ofField('validation_error', 'phone', `phone must be an international (E.164) number such as +2290197000000; got ${JSON.stringify(value.slice(0, 32))}.`);
+  }
+  return compact;
+}

@@ -26,6 +26,7 @@ import * as kycAndAdmins from './0024-kyc-and-admins.js';
 import * as approvals from './0025-approvals.js';
 import * as apiKeyLastUsed from './0026-api-key-last-used.js';
 import * as refundsScopeIndex from './0027-refunds-scope-index.js';
+import * as phoneSearch from './0028-phone-search.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0025-approvals': approvals,
   '0026-api-key-last-used': apiKeyLastUsed,
   '0027-refunds-scope-index': refundsScopeIndex,
+  '0028-phone-search': phoneSearch,
 };

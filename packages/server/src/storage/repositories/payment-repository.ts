@@ -75,6 +75,7 @@ export function paymentListRows(db: Kysely<Database>, scope: TenantScope, filter
       ['mode', '=', filters.mode],
       ['operator', 'in', filters.operators],
       ['reference', '=', filters.reference || undefined],
+      ['phone', '=', filters.phone || undefined],
       ...createdWithin(filters),
     ],
   });

@@ -98,7 +98,13 @@ export function payoutListRows(db: Kysely<Database>, scope: TenantScope, filters
     scope,
     table: 'payouts',
     metadata: { objectType: 'payout', match: filters.metadata },
-    filters: [['status', '=', filters.status], ['operator', 'in', filters.operators], ['reference', '=', filters.reference || undefined], ...createdWithin(filters)],
+    filters: [
+      ['status', '=', filters.status],
+      ['operator', 'in', filters.operators],
+      ['reference', '=', filters.reference || undefined],
+      ['phone', '=', filters.phone || undefined],
+      ...createdWithin(filters),
+    ],
   });
 }
 

@@ -34,7 +34,7 @@ import {
   RefundObject,
   RefundParams,
 } from './payment-schemas.js';
-import { enumFiltersInAnyCase, instantFilter, metadataFilter } from '../../shared/list-filters.js';
+import { enumFiltersInAnyCase, instantFilter, metadataFilter, phoneFilter } from '../../shared/list-filters.js';
 import { readList } from '../../shared/list-cursors.js';
 
 export interface PaymentRoutesOptions {
@@ -87,7 +87,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
         operationId: 'listPayments',
         summary: 'List payments, newest first',
         description:
-          'Cursor pagination (limit, starting_after or ending_before, has_more). Filters combine: status, mode, operator, reference, created_gte / created_lte, and one `metadata[key]=value`.',
+          'Cursor pagination (limit, starting_after or ending_before, has_more). Filters combine: status, mode, operator, reference, phone (E.164), created_gte / created_lte, and one `metadata[key]=value`.',
         querystring: ListPaymentsQuery,
         response: { 200: PaymentList, ...errorResponses(400, 401, 403, 429) },
       },
@@ -99,6 +99,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
         mode: query.mode,
         operator: query.operator,
         reference: query.reference,
+        phone: phoneFilter(query.phone),
         createdGte: instantFilter(query.created_gte, 'created_gte'),
         createdLte: instantFilter(query.created_lte, 'created_lte'),
         metadata: metadataFilter(query),

@@ -62,6 +62,7 @@ export const ListPaymentsQuery = listQuery(
     mode: Type.Optional(Type.Enum(paymentModes)),
     operator: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'Slug or alias; an alias shared by several countries matches each.' })),
     reference: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    phone: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'The customer’s number in E.164 (+2290197000000); spaces ignored.' })),
     created_gte: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after this instant.' })),
     created_lte: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or before this instant.' })),
   },

@@ -7,7 +7,7 @@ import type { ApprovalService } from '../../../core/approvals/approval-service.j
 import { principalOf } from '../../plugins/authentication.js';
 import { recordedRequest } from '../../plugins/idempotency.js';
 import { errorResponses } from '../../shared/error-schemas.js';
-import { enumFiltersInAnyCase, instantFilter, metadataFilter } from '../../shared/list-filters.js';
+import { enumFiltersInAnyCase, instantFilter, metadataFilter, phoneFilter } from '../../shared/list-filters.js';
 import { readList } from '../../shared/list-cursors.js';
 import { PayoutOperatorCatalog, payoutCatalogBody } from './payout-catalog.js';
 import type { OperatorConnectors } from '../../../core/operators/operator-connector.js';
@@ -103,7 +103,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = asyn
         tags,
         operationId: 'listPayouts',
         summary: 'List payouts, newest first',
-        description: 'Cursor pagination like every list. Filters combine: status, operator, reference, created_gte / created_lte, one `metadata[key]=value`.',
+        description: 'Cursor pagination like every list. Filters combine: status, operator, reference, phone (E.164), created_gte / created_lte, one `metadata[key]=value`.',
         querystring: ListPayoutsQuery,
         response: { 200: PayoutList, ...errorResponses(400, 401, 403, 429) },
       },
@@ -114,6 +114,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = asyn
         status: query.status,
         operator: query.operator,
         reference: query.reference,
+        phone: phoneFilter(query.phone),
         createdGte: instantFilter(query.created_gte, 'created_gte'),
         createdLte: instantFilter(query.created_lte, 'created_lte'),
         metadata: metadataFilter(query),

@@ -113,6 +113,7 @@ export const ListPayoutsQuery = listQuery(
     status: Type.Optional(Type.Enum(payoutStatuses)),
     operator: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
     reference: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    phone: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'The beneficiary’s number in E.164 (+2290197000000); spaces ignored.' })),
     created_gte: Type.Optional(Type.String({ format: 'date-time' })),
     created_lte: Type.Optional(Type.String({ format: 'date-time' })),
   },

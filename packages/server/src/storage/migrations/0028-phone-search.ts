@@ -7,7 +7,7 @@ type AnyDb = Kysely<any>;
  * Search by phone (the `phone` filter of the payment and payout lists; the dashboard's search):
  * a scope's rows of one number, newest first, read through an index rather than by walking the
  * merchant's history. One more index entry per payment and payout created (measured in
- * docs/decisions.md "Lists").
+ * docs/decisions.md "Dashboard").
  */
 export async function up(db: AnyDb): Promise<void> {
   await db.schema.createIndex('payments_scope_phone').on('payments').columns(['merchant_id', 'environment', 'phone', 'id']).execute();

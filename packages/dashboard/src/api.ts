@@ -128,7 +128,7 @@ export async function adminApi<T>(path: string, options: CallOptions = {}): Prom
   return json<T>(await call(`/api/v1/admin${path}`, options, false));
 }
 
-/** A file from the merchant API (exports), saved by the browser under `filename`. */
+/** A file from the API (exports, KYC documents), saved by the browser under `filename`. */
 export async function download(path: string, query: CallOptions['query'], filename: string): Promise<void> {
   const response = await call(`/api/v1${path}`, { query }, true);
   const link = document.createElement('a');

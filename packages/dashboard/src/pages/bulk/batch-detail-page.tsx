@@ -19,6 +19,7 @@ import { useLanguage, useTexts } from '../../i18n.js';
 import type { Approval, ApprovalList } from '../approvals/approval-texts.js';
 import { BatchStatus } from './batch-status.js';
 import { bulkTexts, type Batch, type BatchItem } from './bulk-texts.js';
+import { DetailsList } from '../../components/details-list.js';
 
 const POLL_MS = 2_000;
 
@@ -54,34 +55,16 @@ export function BatchDetailPage({ params }: { params: Record<string, string> }) 
   const done = count('completed') + count('failed') + count('cancelled') + count('invalid');
   return (
     <Page title={b.name} actions={<a href="/dashboard/bulk">{c('back')}</a>}>
-      <dl class="details">
-        <div>
-          <dt>{c('status')}</dt>
-          <dd>
-            <BatchStatus status={b.status} />
-          </dd>
-        </div>
-        <div>
-          <dt>{t('lines')}</dt>
-          <dd>{b.item_count}</dd>
-        </div>
-        <div>
-          <dt>{t('total')}</dt>
-          <dd>{formatMinor(b.total_amount_minor, b.currency, language)}</dd>
-        </div>
-        <div>
-          <dt>{t('fees')}</dt>
-          <dd>{formatMinor(b.total_fee_minor, b.currency, language)}</dd>
-        </div>
-        <div>
-          <dt>{c('created')}</dt>
-          <dd>{formatDateTime(b.created_at, language)}</dd>
-        </div>
-        <div>
-          <dt>{t('validated')}</dt>
-          <dd>{formatDateTime(b.validated_at, language)}</dd>
-        </div>
-      </dl>
+      <DetailsList
+        rows={[
+          [c('status'), <BatchStatus status={b.status} />],
+          [t('lines'), b.item_count],
+          [t('total'), formatMinor(b.total_amount_minor, b.currency, language)],
+          [t('fees'), formatMinor(b.total_fee_minor, b.currency, language)],
+          [c('created'), formatDateTime(b.created_at, language)],
+          [t('validated'), formatDateTime(b.validated_at, language)],
+        ]}
+      />
 
       {b.status === 'draft' ? (
         <section aria-label={t('submit')}>

@@ -17,6 +17,7 @@ import { formatDateTime } from '../../format.js';
 import { useLanguage, useTexts } from '../../i18n.js';
 import { developerTexts, testEventTypes, type Delivery, type WebhookEndpoint } from './developer-texts.js';
 import { SecretOnce } from './secret-once.js';
+import { DetailsList } from '../../components/details-list.js';
 
 export function WebhookEndpointPage({ params }: { params: Record<string, string> }) {
   const t = useTexts(developerTexts);
@@ -68,30 +69,15 @@ export function WebhookEndpointPage({ params }: { params: Record<string, string>
   const current = endpoint.data;
   return (
     <Page title={t('endpoint_title')} actions={<a href="/dashboard/developers/webhooks">{c('back')}</a>}>
-      <dl class="details">
-        <div>
-          <dt>{t('url')}</dt>
-          <dd>{current.url}</dd>
-        </div>
-        <div>
-          <dt>{t('events')}</dt>
-          <dd>{current.events.length === 0 ? t('all_events') : current.events.join(', ')}</dd>
-        </div>
-        <div>
-          <dt>{t('state')}</dt>
-          <dd>{current.enabled ? t('enabled') : t('disabled')}</dd>
-        </div>
-        <div>
-          <dt>{t('api_version')}</dt>
-          <dd>{current.api_version}</dd>
-        </div>
-        {current.description ? (
-          <div>
-            <dt>{t('description')}</dt>
-            <dd>{current.description}</dd>
-          </div>
-        ) : null}
-      </dl>
+      <DetailsList
+        rows={[
+          [t('url'), current.url],
+          [t('events'), current.events.length === 0 ? t('all_events') : current.events.join(', ')],
+          [t('state'), current.enabled ? t('enabled') : t('disabled')],
+          [t('api_version'), current.api_version],
+          ...(current.description ? [[t('description'), current.description] as [string, string]] : []),
+        ]}
+      />
       {secret ? <SecretOnce label={t('signing_secret')} secret={secret} warning={t('shown_once')} /> : null}
       {notice ? <Notice kind="success">{notice}</Notice> : null}
       <ErrorMessage error={change.error ?? rotate.error ?? resend.error ?? showRequest.error} />

@@ -19,6 +19,9 @@ const texts = defineTexts(
     'batch-lines': 'Lignes de lots',
     batch: 'Identifiant du lot (facultatif)',
     batch_hint: 'Lignes de lots seulement : un lot, dans l’ordre de ses lignes.',
+    format: 'Format',
+    semicolon: 'Excel en français (points-virgules)',
+    comma: 'CSV standard (virgules)',
     download: 'Télécharger',
     downloaded: 'Fichier {file} téléchargé.',
   },
@@ -32,12 +35,17 @@ const texts = defineTexts(
     'batch-lines': 'Batch lines',
     batch: 'Batch id (optional)',
     batch_hint: 'Batch lines only: one batch, in the order of its lines.',
+    format: 'Format',
+    semicolon: 'French Excel (semicolons)',
+    comma: 'Standard CSV (commas)',
     download: 'Download',
     downloaded: 'File {file} downloaded.',
   },
 );
 
 const kinds = ['payments', 'payouts', 'balance-transactions', 'batch-lines'] as const;
+/** French first: Excel in French splits a CSV on semicolons, not commas. */
+const delimiters = ['semicolon', 'comma'] as const;
 
 export function ExportsPage() {
   const t = useTexts(texts);
@@ -50,7 +58,8 @@ export function ExportsPage() {
     const batch = chosen === 'batch-lines' && values.batch_id ? values.batch_id.trim() : undefined;
     const file = `akwe-${chosen}${batch ? `-${batch}` : ''}-${app.environment}-${values.from || 'start'}-${values.to || 'now'}.csv`;
     setDone(undefined);
-    await download(`/exports/${chosen}.csv`, { from: values.from, to: values.to, batch_id: batch }, file);
+    const delimiter = values.delimiter === 'comma' ? 'comma' : 'semicolon';
+    await download(`/exports/${chosen}.csv`, { from: values.from, to: values.to, batch_id: batch, delimiter }, file);
     setDone(file);
   });
   return (
@@ -66,6 +75,11 @@ export function ExportsPage() {
           <Field label={c('from')} name="from" type="date" error={run.fieldError('from')} />
           <Field label={c('to')} name="to" type="date" error={run.fieldError('to')} />
         </div>
+        <SelectField label={t('format')} name="delimiter">
+          {delimiters.map((d) => (
+            <option value={d}>{t(d)}</option>
+          ))}
+        </SelectField>
         {kind === 'batch-lines' ? <Field label={t('batch')} name="batch_id" hint={t('batch_hint')} error={run.fieldError('batch_id')} /> : null}
         <button type="submit" class="button" disabled={run.busy}>
           {t('download')}

@@ -28,6 +28,7 @@ const texts = defineTexts(
     opening: 'Solde d’ouverture',
     closing: 'Solde de clôture',
     download: 'Télécharger le relevé (CSV)',
+    download_excel_fr: 'Télécharger le relevé (Excel en français)',
     lines: 'Lignes du relevé',
   },
   {
@@ -44,6 +45,7 @@ const texts = defineTexts(
     opening: 'Opening balance',
     closing: 'Closing balance',
     download: 'Download the statement (CSV)',
+    download_excel_fr: 'Download the statement (French Excel)',
     lines: 'Statement lines',
   },
 );
@@ -108,7 +110,7 @@ export function SettlementDetailPage({ params }: { params: Record<string, string
   const language = useLanguage();
   const id = params.id ?? '';
   const settlement = useApi(() => merchantApi<Settlement>(`/settlements/${encodeURIComponent(id)}`), [id]);
-  const csv = useAction(async () => download(`/settlements/${encodeURIComponent(id)}/statement.csv`, {}, `statement-${id}.csv`));
+  const csv = useAction(async (delimiter: 'comma' | 'semicolon') => download(`/settlements/${encodeURIComponent(id)}/statement.csv`, { delimiter }, `statement-${id}.csv`));
   if (settlement.error) return <ErrorMessage error={settlement.error} onRetry={settlement.reload} />;
   if (!settlement.data) return <Loading />;
   const s = settlement.data;
@@ -128,7 +130,10 @@ export function SettlementDetailPage({ params }: { params: Record<string, string
     <Page title={t('detail_title', { reference: s.reference })} actions={<a href="/dashboard/settlements">{c('back')}</a>}>
       <DetailsList rows={rows} />
       <h2>{t('statement')}</h2>
-      <button type="button" class="button-secondary" disabled={csv.busy} onClick={() => void csv.run()}>
+      <button type="button" class="button-secondary" disabled={csv.busy} onClick={() => void csv.run('semicolon')}>
+        {t('download_excel_fr')}
+      </button>{' '}
+      <button type="button" class="button-secondary" disabled={csv.busy} onClick={() => void csv.run('comma')}>
         {t('download')}
       </button>
       <ErrorMessage error={csv.error} />

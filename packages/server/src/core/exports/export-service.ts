@@ -12,7 +12,7 @@ import { AkweError } from '../errors/index.js';
 import type { BulkItemStatus } from '../bulk/bulk-batch.js';
 import { looksLikeId } from '../shared/ids.js';
 import { balanceTransactionColumns, batchLineColumns, paymentColumns, payoutColumns, type Column } from './export-columns.js';
-import { csvLine } from './csv-cells.js';
+import { csvDialects, csvLine, csvPreamble, type CsvDialect, type CsvDialectName } from './csv-cells.js';
 import { exportPeriod } from './export-period.js';
 import type { ExportFilters, ExportPageRequest, ExportStore } from './export-store.js';
 
@@ -29,6 +29,8 @@ export interface ExportQuery {
   status?: string;
   /** Batch lines only: that batch's lines (in row order); absent: every batch's. */
   batch_id?: string;
+  /** `semicolon`: the French Excel variant (semicolons and a byte order mark); default `comma`. */
+  delimiter?: CsvDialectName;
 }
 
 export interface CsvExport {
@@ -41,12 +43,27 @@ export async function* csvChunks<T extends { id: string }>(
   columns: readonly Column<T>[],
   readPage: (page: ExportPageRequest) => Promise<T[]>,
   pageSize: number,
+  dialect: CsvDialect = csvDialects.comma,
 ): AsyncGenerator<string, void, undefined> {
-  yield csvLine(columns.map((column) => column.heading));
+  yield (
+    csvPreamble(dialect) +
+    csvLine(
+      columns.map((column) => column.heading),
+      dialect,
+    )
+  );
   let after: string | undefined;
   for (;;) {
     const rows = await readPage({ after, limit: pageSize });
-    if (rows.length > 0) yield rows.map((row) => csvLine(columns.map((column) => column.cell(row)))).join('');
+    if (rows.length > 0)
+      yield rows
+        .map((row) =>
+          csvLine(
+            columns.map((column) => column.cell(row)),
+            dialect,
+          ),
+        )
+        .join('');
     // A short page is the last; a full one may be too, which the next (empty) read tells.
     if (rows.length < pageSize) return;
     after = rows[rows.length - 1]!.id;
@@ -71,20 +88,21 @@ export class ExportService {
     const fileName = `akwe-${kind}${batchId ? `-${batchId}` : ''}-${scope.environment}-${period.fromLabel}-${period.toLabel}.csv`;
     const filters: ExportFilters<never> = { from: period.from, to: period.to };
     const { store, pageSize } = this;
+    const dialect = csvDialects[query.delimiter ?? 'comma'];
     switch (kind) {
       case 'payments': {
         const byStatus = { ...filters, status: query.status as PaymentStatus | undefined };
-        return { fileName, chunks: csvChunks(paymentColumns, (page) => store.paymentPage(scope, byStatus, page), pageSize) };
+        return { fileName, chunks: csvChunks(paymentColumns, (page) => store.paymentPage(scope, byStatus, page), pageSize, dialect) };
       }
       case 'payouts': {
         const byStatus = { ...filters, status: query.status as PayoutStatus | undefined };
-        return { fileName, chunks: csvChunks(payoutColumns, (page) => store.payoutPage(scope, byStatus, page), pageSize) };
+        return { fileName, chunks: csvChunks(payoutColumns, (page) => store.payoutPage(scope, byStatus, page), pageSize, dialect) };
       }
       case 'balance-transactions':
-        return { fileName, chunks: csvChunks(balanceTransactionColumns, (page) => store.balanceTransactionPage(scope, filters, page), pageSize) };
+        return { fileName, chunks: csvChunks(balanceTransactionColumns, (page) => store.balanceTransactionPage(scope, filters, page), pageSize, dialect) };
       case 'batch-lines': {
         const lineFilters = { ...filters, status: query.status as BulkItemStatus | undefined, batchId };
-        return { fileName, chunks: csvChunks(batchLineColumns, (page) => store.batchLinePage(scope, lineFilters, page), pageSize) };
+        return { fileName, chunks: csvChunks(batchLineColumns, (page) => store.batchLinePage(scope, lineFilters, page), pageSize, dialect) };
       }
     }
   }

@@ -3,6 +3,7 @@ import { AkweError } from '../errors/index.js';
 import type { EventFactory } from '../events/event-factory.js';
 import type { StoredEvent } from '../events/stored-event.js';
 import { csvChunks, type CsvExport } from '../exports/export-service.js';
+import { csvDialects, type CsvDialectName } from '../exports/csv-cells.js';
 import { balanceTransactionColumns } from '../exports/export-columns.js';
 import { finishWrite, reportCommitted, type RecordedRequest } from '../idempotency/request-journal.js';
 import { feeFor, type BalanceTransaction, type LedgerReader } from '../ledger/ledger.js';
@@ -190,11 +191,11 @@ export class SettlementService {
   }
 
   /** The statement's lines as a CSV file, oldest first, read page by page as the reader takes them. */
-  async statementCsv(ctx: TenantScope, referenceOrId: string): Promise<CsvExport> {
+  async statementCsv(ctx: TenantScope, referenceOrId: string, delimiter: CsvDialectName = 'comma'): Promise<CsvExport> {
     const settlement = await this.get(ctx, referenceOrId);
     return {
       fileName: `akwe-settlement-${settlement.reference.replace(/[^A-Za-z0-9._-]/g, '_')}-statement.csv`,
-      chunks: csvChunks(balanceTransactionColumns, (page) => this.deps.statementLines(settlement.id, page), this.deps.pageSize ?? 1000),
+      chunks: csvChunks(balanceTransactionColumns, (page) => this.deps.statementLines(settlement.id, page), this.deps.pageSize ?? 1000, csvDialects[delimiter]),
     };
   }
 

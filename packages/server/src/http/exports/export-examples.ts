@@ -3,7 +3,7 @@ import { balanceTransactionColumns, batchLineColumns, paymentColumns, payoutColu
 import { csvLine } from '../../core/exports/csv-cells.js';
 
 function exampleFile<T>(columns: readonly Column<T>[], rows: T[]): string {
-  return [columns.map((column) => column.heading), ...rows.map((row) => columns.map((column) => column.cell(row)))].map(csvLine).join('');
+  return [columns.map((column) => column.heading), ...rows.map((row) => columns.map((column) => column.cell(row)))].map((cells) => csvLine(cells)).join('');
 }
 
 export const paymentsCsvExample = exampleFile(paymentColumns, [

@@ -25,7 +25,8 @@ const tags = ['exports'];
 const STREAM_BUFFER_BYTES = 64 * 1024;
 
 const fileDescription =
-  'A `text/csv; charset=utf-8` file (RFC 4180: comma separated, CRLF line ends, no byte order mark), header line first, newest first. `Content-Disposition: attachment; filename="akwe-<export>-<environment>-<from>-<to>.csv"`. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading apostrophe so spreadsheets never run it as a formula; amounts are integers, never escaped.';
+  'A `text/csv; charset=utf-8` file (RFC 4180: comma separated, CRLF line ends, no byte order mark; with `delimiter=semicolon`, semicolons and a UTF-8 byte order mark for a French Excel), header line first, newest first. `Content-Disposition: attachment; filename="akwe-<export>-<environment>-<from>-<to>.csv"`. ' +
+  'Where a text cell would start a formula (`=`, `+`, `-`, `@`, a tab or a carriage return), at its start or after a comma or semicolon in it, an apostrophe goes before that character, so no spreadsheet runs it whichever delimiter it splits on; cells holding either delimiter are quoted; amounts are integers, never escaped.';
 
 const csvResponse = (what: string) => ({ description: `${what}. ${fileDescription}`, content: { 'text/csv': { schema: { type: 'string' } } } });
 

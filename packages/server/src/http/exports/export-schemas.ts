@@ -12,9 +12,19 @@ const bound = (description: string) =>
     }),
   );
 
+/** Every CSV file's delimiter choice (exports and statements), as the bulk template names it. */
+export const csvDelimiter = {
+  delimiter: Type.Optional(
+    Type.Enum(['comma', 'semicolon'], {
+      description: '`comma` (default): RFC 4180. `semicolon`: the variant a French Excel opens as columns (semicolons, a UTF-8 byte order mark); the same columns and cells.',
+    }),
+  ),
+};
+
 const period = {
   from: bound('Rows created at or after this instant (inclusive).'),
   to: bound('Rows created before this instant (exclusive), later than `from`.'),
+  ...csvDelimiter,
 };
 
 const statusFilter = (statuses: readonly string[]) => Type.Optional(Type.Enum(statuses as string[], { description: 'Only rows in this status, in any letter case.' }));

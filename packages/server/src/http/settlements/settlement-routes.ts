@@ -9,7 +9,16 @@ import { errorResponses } from '../shared/error-schemas.js';
 import { enumFiltersInAnyCase, instantFilter, metadataFilter } from '../shared/list-filters.js';
 import { readList } from '../shared/list-cursors.js';
 import { settlementToWire } from './settlement-mapper.js';
-import { CreateSettlementBody, ListSettlementsQuery, SettlementList, SettlementObject, SettlementParams, SettlementStatementObject } from './settlement-schemas.js';
+import {
+  CreateSettlementBody,
+  ListSettlementsQuery,
+  SettlementList,
+  SettlementObject,
+  SettlementParams,
+  SettlementStatementObject,
+  StatementCsvQuery,
+} from './settlement-schemas.js';
+import type { CsvDialectName } from '../../core/exports/csv-cells.js';
 
 export interface SettlementRoutesOptions {
   settlements: SettlementService;
@@ -49,7 +58,8 @@ function statementToWire({ settlement, totals, lineCount, availableChangeMinor, 
 function sendStatementCsv(settlements: SettlementService) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { id } = request.params as { id: string };
-    const file = await settlements.statementCsv(principalOf(request), id);
+    const { delimiter } = request.query as { delimiter?: CsvDialectName };
+    const file = await settlements.statementCsv(principalOf(request), id, delimiter);
     const body = Readable.from(file.chunks, { objectMode: false, highWaterMark: STREAM_BUFFER_BYTES });
     return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${file.fileName}"`).header('cache-control', 'no-store').send(body);
   };
@@ -158,8 +168,9 @@ export const settlementRoutes: FastifyPluginAsyncTypebox<SettlementRoutesOptions
         operationId: 'getSettlementStatementCsv',
         summary: 'A settlement’s statement lines as a CSV file',
         description:
-          'Every balance transaction the statement covers, oldest first, with the columns of the balance-transactions export; amounts in centimes. `text/csv; charset=utf-8`, RFC 4180, formulas escaped. Its available changes sum to the statement’s `available_change_minor`.',
+          'Every balance transaction the statement covers, oldest first, with the columns of the balance-transactions export; amounts in centimes. `text/csv; charset=utf-8`, RFC 4180 (or semicolons and a byte order mark with `delimiter=semicolon`), formulas escaped as in the exports. Its available changes sum to the statement’s `available_change_minor`.',
         params: SettlementParams,
+        querystring: StatementCsvQuery,
         response: { 200: { description: 'The statement as CSV.', content: { 'text/csv': { schema: { type: 'string' } } } }, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },

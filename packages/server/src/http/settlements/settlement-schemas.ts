@@ -5,6 +5,7 @@ import { Reference } from '../contracts/collect-2026-06/payment-schemas.js';
 import { MetadataInput, MetadataObject, metadataFilterProperties } from '../shared/metadata-schema.js';
 import { inCentimes } from '../shared/money-descriptions.js';
 import { listOf, listQuery } from '../shared/pagination.js';
+import { csvDelimiter } from '../exports/export-schemas.js';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -120,6 +121,9 @@ export const CreateSettlementBody = Type.Object(
     ],
   },
 );
+
+/** The statement file's query: only its delimiter (the exports' choice). */
+export const StatementCsvQuery = Type.Object({ ...csvDelimiter }, { additionalProperties: false });
 
 export const SettlementParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: 'The settlement’s id, or your reference.' }) });
 

@@ -328,6 +328,29 @@ for (const target of testDatabases()) {
         assert.equal(empty.json().error.code, 'validation_error');
       });
 
+      it('takes an import with only the file, as the contract shows it: named after the uploaded file, else dated', async () => {
+        const { testKey } = await t.newMerchant();
+        const csv = () => `beneficiary_name;phone;amount;currency;reference;country;operator\r\nAfi;0197000000;1000000;XOF;NN-${newId()};BJ;mtn_bj\r\n`;
+        const upload = (fileName: string) =>
+          t.app.inject({
+            method: 'POST',
+            url: '/api/v1/bulk-payments/import_csv/',
+            headers: { authorization: `Bearer ${testKey}`, 'idempotency-key': newId(), 'content-type': 'multipart/form-data; boundary=akweboundary' },
+            payload: `--akweboundary\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: text/csv\r\n\r\n${csv()}\r\n--akweboundary--\r\n`,
+          });
+        const named = await upload('Paie juin 2026.csv');
+        assert.equal(named.statusCode, 201, named.body);
+        assert.equal(named.json().name, 'Paie juin 2026');
+        const raw = await importCsv(testKey, csv(), '');
+        assert.equal(raw.statusCode, 201, raw.body);
+        assert.match(raw.json().name as string, /^Import \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+        const nameless = await upload('.csv');
+        assert.equal(nameless.statusCode, 201, nameless.body);
+        assert.match(nameless.json().name as string, /^Import /);
+        const given = await importCsv(testKey, csv(), 'name=Primes');
+        assert.equal(given.json().name, 'Primes', 'a name given wins');
+      });
+
       it('replays the same file under the same key and refuses another file under it', async () => {
         const { testKey } = await t.newMerchant();
         const csv = `${header}\nA;0197000000;2500000;XOF;I-1;BJ;mtn_bj\n`;

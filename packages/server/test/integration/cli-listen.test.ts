@@ -162,6 +162,11 @@ describe('akwe listen and akwe trigger', { timeout: 120_000 }, () => {
     await running.exited;
     const { listener } = await startListen(['--no-resume']);
     assert.doesNotMatch(listener.stdout(), /Ready: listening after/);
+    // What a start from now prints, as docs/cli.md shows it.
+    const lines = listener.stdout().trim().split('\n');
+    assert.match(lines[0]!, /^Signing secret: whsec_\S+$/);
+    assert.equal(lines[1], `Forwarding payout.* events to ${handlerUrl}; check the X-Service-Signature header with this secret.`);
+    assert.equal(lines[2], 'Ready: listening (Ctrl-C to stop).');
     listener.child.kill('SIGTERM');
     await listener.exited;
   });

@@ -143,6 +143,8 @@ describe('operator catalogs over HTTP', () => {
     const national = await ask({ phone: '0197000000' });
     assert.deepEqual([national.statusCode, national.json().error.code, national.json().error.field], [400, 'validation_error', 'country']);
     assert.equal((await ask({ phone: '+33612345678' })).json().error.code, 'invalid_phone');
+    const nowhere = await ask({ phone: '12345' });
+    assert.deepEqual([nowhere.statusCode, nowhere.json().error.code, nowhere.json().error.field], [400, 'invalid_phone', 'phone'], 'fits no served country: the number is wrong');
     assert.equal((await t.app.inject({ method: 'POST', url: '/api/v1/operators/predict', payload: { phone: '+2290197000000' } })).statusCode, 401);
   });
 });

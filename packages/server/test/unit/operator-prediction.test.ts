@@ -101,6 +101,9 @@ describe('predictOperator: what it takes', () => {
       ['+2250701020304', 'BJ', 'invalid_phone', 'phone'],
       ['+33612345678', undefined, 'invalid_phone', 'phone'],
       ['0197', 'BJ', 'invalid_phone', 'phone'],
+      // A national number that no served country's plan takes: the number is wrong, not the country missing.
+      ['12345', undefined, 'invalid_phone', 'phone'],
+      ['0800000000000', undefined, 'invalid_phone', 'phone'],
     ];
     for (const [phone, country, code, field] of cases) {
       const result = predictOperator(catalog, phone, country);

@@ -86,9 +86,21 @@ export class BulkService {
   }
 
   /** `POST /bulk-payments/import_csv/`: the file was read and checked as it arrived (checkBatchCsv). */
-  async createFromCsv(ctx: PaymentContext, input: CreateBatchInput, file: CheckedBatchFile, request: RecordedRequest<BulkBatchDetail> = {}): Promise<BulkBatchDetail> {
+  /**
+   * A batch from a checked CSV file. The contract names no batch name for an import, so without
+   * one the batch is named after the uploaded file (its name without `.csv`), else after the day
+   * and minute of the import (`Import 2026-06-30 14:05 UTC`).
+   */
+  async createFromCsv(
+    ctx: PaymentContext,
+    input: Omit<CreateBatchInput, 'name'> & { name?: string; fileName?: string },
+    file: CheckedBatchFile,
+    request: RecordedRequest<BulkBatchDetail> = {},
+  ): Promise<BulkBatchDetail> {
     this.gate(ctx);
-    return this.store(ctx, input, 'csv', file, 'file', request);
+    const { fileName, ...rest } = input;
+    const name = input.name ?? importedFileName(fileName) ?? `Import ${this.deps.clock.now().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    return this.store(ctx, { ...rest, name }, 'csv', file, 'file', request);
   }
 
   async get(ctx: TenantScope, id: string): Promise<BulkBatchDetail> {
@@ -377,4 +389,16 @@ export class BulkService {
 
 function notValidated(batch: BulkBatch): AkweError {
   return new AkweError('invalid_state_transition', `Batch ${batch.id} is ${batch.status}: only a draft is validated.`);
+}
+
+/** An uploaded file's name as a batch name: no folders, no `.csv`, no control characters, at most 200 characters. */
+function importedFileName(fileName: string | undefined): string | undefined {
+  const base = fileName
+    ?.split(/[\\/]/)
+    .pop()
+    ?.replace(/\.csv$/i, '')
+    .replace(/\p{Cc}/gu, '')
+    .trim()
+    .slice(0, 200);
+  return base ? base : undefined;
 }

@@ -96,6 +96,15 @@ export function countryOfPhone(catalog: OperatorCatalog, phone: string, named?: 
     if (fallback !== undefined) return byCode(fallback);
     const fits = catalog.countries().filter((country) => normalizePhone(country.code, phone).ok);
     if (fits.length === 1) return { ok: true, country: fits[0]! };
+    if (fits.length === 0) {
+      // No country would take it: naming a country could not help, the number itself is wrong.
+      return {
+        ok: false,
+        code: 'invalid_phone',
+        field: 'phone',
+        message: `${phone} fits the numbering plan of no served country (${served()}): check the number, or write it in international form (+229…, +228…, +225…).`,
+      };
+    }
     const which = fits.length > 1 ? `${phone} is a national number of ${fits.map((c) => c.name).join(' and of ')}: ` : '';
     return {
       ok: false,

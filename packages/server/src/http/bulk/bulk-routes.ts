@@ -11,13 +11,14 @@ import { AkweError } from '../../core/errors/index.js';
 import { principalOf } from '../plugins/authentication.js';
 import { answerWithoutStoring, recordedRequest } from '../plugins/idempotency.js';
 import { errorResponses } from '../shared/error-schemas.js';
-import { enumFiltersInAnyCase, instantFilter } from '../shared/list-filters.js';
+import { enumFiltersInAnyCase } from '../shared/list-filters.js';
 import { readList } from '../shared/list-cursors.js';
 import { toAkweError } from '../shared/to-akwe-error.js';
 import { itemSchemaProblems, withoutRefusedFields } from './item-schema-problems.js';
 import { CsvUpload, IMPORT_PATH, readCsvBody, readMultipartCsv } from './csv-upload.js';
 import { bulkBatchSummaryToWire, bulkBatchToWire, bulkItemToWire } from './bulk-mapper.js';
 import { BulkBatchList, BulkBatchObject, BulkItemList, BulkParams, CreateBulkBody, ImportCsvQuery, ListBulkItemsQuery, ListBulkQuery, TemplateQuery } from './bulk-schemas.js';
+import { listRoute, createdFilters } from '../shared/list-route.js';
 
 export interface BulkRoutesOptions {
   catalog: OperatorCatalog;
@@ -96,7 +97,7 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
         tags,
         operationId: 'importBulkPaymentCsv',
         summary: 'Create a bulk payment batch from a CSV file',
-        description: `The body is the file itself, \`Content-Type: text/csv\`, or a \`multipart/form-data\` upload holding exactly one file field (format in docs/bulk.md and the template), in ${acceptedBatchFileEncodings}. The batch is named by the \`name\` query parameter. As for a create, every problem of every line is reported at once (rows as a spreadsheet shows them, header = row 1) and a file with any problem stores nothing. A file over BULK_MAX_BYTES (or a multipart body over it by more than 64 KiB) is 413 \`payload_too_large\`; over BULK_MAX_LINES lines is 400; a second file part, a workbook or binary file, or mixed encodings is 400. Header Idempotency-Key is required; the same file with the same key replays.`,
+        description: `The body is the file itself, \`Content-Type: text/csv\`, or a \`multipart/form-data\` upload holding exactly one file field (format in docs/bulk.md and the template), in ${acceptedBatchFileEncodings}. The batch is named by the \`name\` query parameter; without it, by the uploaded file's name (without \`.csv\`), else \`Import <YYYY-MM-DD HH:MM> UTC\`. As for a create, every problem of every line is reported at once (rows as a spreadsheet shows them, header = row 1) and a file with any problem stores nothing. A file over BULK_MAX_BYTES (or a multipart body over it by more than 64 KiB) is 413 \`payload_too_large\`; over BULK_MAX_LINES lines is 400; a second file part, a workbook or binary file, or mixed encodings is 400. Header Idempotency-Key is required; the same file with the same key replays.`,
         querystring: ImportCsvQuery,
         response: { 201: BulkBatchObject, ...errorResponses(400, 401, 403, 409, 413, 415, 422, 429) },
       },
@@ -106,7 +107,12 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
       if (!(upload instanceof CsvUpload))
         throw new AkweError('unsupported_media_type', 'Send the file as the body with Content-Type: text/csv, or as a multipart/form-data upload.');
       const recorded = recordedRequest(request, reply, render);
-      const detail = await bulk.createFromCsv(principalOf(request), { name: request.query.name, description: request.query.description }, upload.checked, recorded);
+      const detail = await bulk.createFromCsv(
+        principalOf(request),
+        { name: request.query.name, description: request.query.description, fileName: upload.fileName },
+        upload.checked,
+        recorded,
+      );
       return recorded.send(detail);
     },
   );
@@ -174,24 +180,19 @@ export const bulkRoutes: FastifyPluginAsyncTypebox<BulkRoutesOptions> = async (a
 
   app.get(
     '/bulk-payments/',
-    {
-      config: { scope: 'bulk:read', rateLimitBucket: 'read' },
-      preValidation: enumFiltersInAnyCase(ListBulkQuery),
-      schema: {
-        tags,
-        operationId: 'listBulkPayments',
-        summary: 'List bulk payment batches, newest first',
-        description: 'Cursor pagination like every list. Filters combine: status, created_gte / created_lte.',
-        querystring: ListBulkQuery,
-        response: { 200: BulkBatchList, ...errorResponses(400, 401, 403, 429) },
-      },
-    },
-    async (request) => {
-      const query = request.query;
-      const filters = { status: query.status, createdGte: instantFilter(query.created_gte, 'created_gte'), createdLte: instantFilter(query.created_lte, 'created_lte') };
-      const list = readList(request, 'bulk_batches', filters);
-      return list.envelope(await bulk.list(principalOf(request), filters, list.page), bulkBatchSummaryToWire);
-    },
+    ...listRoute({
+      list: 'bulk_batches',
+      scope: 'bulk:read',
+      tags,
+      operationId: 'listBulkPayments',
+      summary: 'List bulk payment batches, newest first',
+      description: 'Cursor pagination like every list. Filters combine: status, created_gte / created_lte.',
+      querystring: ListBulkQuery,
+      response: BulkBatchList,
+      filters: (query) => ({ status: query.status, ...createdFilters(query) }),
+      read: (principal, filters, page) => bulk.list(principal, filters, page),
+      toWire: bulkBatchSummaryToWire,
+    }),
   );
 
   app.get(

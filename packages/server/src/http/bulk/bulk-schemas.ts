@@ -72,7 +72,13 @@ export const CreateBulkBody = Type.Object(
 
 export const ImportCsvQuery = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200, description: "The batch's name." }),
+    name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: "The batch's name. Absent: the uploaded file's name without `.csv` (multipart), else `Import <YYYY-MM-DD HH:MM> UTC`.",
+      }),
+    ),
     description: Type.Optional(Type.String({ maxLength: 500 })),
     country: Type.Optional(Type.String({ minLength: 2, maxLength: 2, description: 'BJ, TG or CI: the country of rows whose number is national and whose country cell is empty.' })),
   },

@@ -25,10 +25,13 @@ export class CsvUpload {
     readonly checked: CheckedBatchFile,
     private readonly sha256: string,
     private readonly bytes: number,
+    /** The multipart part's file name, when the upload gave one (a raw body has none). */
+    readonly fileName?: string,
   ) {}
 
   toJSON() {
-    return { csv_sha256: this.sha256, csv_bytes: this.bytes };
+    // The file name can name the batch, so it is part of what a replay must repeat.
+    return { csv_sha256: this.sha256, csv_bytes: this.bytes, ...(this.fileName === undefined ? {} : { file_name: this.fileName }) };
   }
 }
 
@@ -49,7 +52,13 @@ export async function readCsvBody(request: FastifyRequest, payload: AsyncIterabl
   return readCsvFile(payload, catalog, limits, batchCountry(request));
 }
 
-async function readCsvFile(payload: AsyncIterable<Buffer>, catalog: OperatorCatalog, limits: BatchCsvLimits, defaultCountry: string | undefined): Promise<CsvUpload> {
+async function readCsvFile(
+  payload: AsyncIterable<Buffer>,
+  catalog: OperatorCatalog,
+  limits: BatchCsvLimits,
+  defaultCountry: string | undefined,
+  fileName?: string,
+): Promise<CsvUpload> {
   const hash = createHash('sha256');
   let bytes = 0;
   async function* hashed(): AsyncGenerator<Buffer> {
@@ -60,14 +69,14 @@ async function readCsvFile(payload: AsyncIterable<Buffer>, catalog: OperatorCata
     }
   }
   const checked = await checkBatchCsv(hashed(), catalog, limits, { defaultCountry });
-  return new CsvUpload(checked, hash.digest('hex'), bytes);
+  return new CsvUpload(checked, hash.digest('hex'), bytes, fileName);
 }
 
 const unreadable = (reason: string) => new AkweError('validation_error', `The multipart body cannot be read: ${reason}.`, { field: 'body' });
 
 /**
  * A multipart upload: exactly one file part (in any field) streams through the reader; other
- * fields are ignored (the batch's name comes from the query, as for a raw body). The answer is
+ * fields are ignored (the batch's name comes from the query, as for a raw body, else from the file's name). The answer is
  * settled by the first of: the file refused (its 4xx), the body over its limit (413), a second
  * file (400), busboy's error (400), the client gone, or the body's end with the file read. On a
  * refusal the rest of the body is drained unread, so the 4xx goes out at once and the socket is
@@ -108,9 +117,9 @@ export function readMultipartCsv(request: FastifyRequest, payload: Readable, cat
     }
 
     let file: Promise<CsvUpload> | undefined;
-    parser.on('file', (_field, stream) => {
+    parser.on('file', (_field, stream, info) => {
       if (file) return void stream.resume();
-      file = readCsvFile(stream as AsyncIterable<Buffer>, catalog, limits, batchCountry(request));
+      file = readCsvFile(stream as AsyncIterable<Buffer>, catalog, limits, batchCountry(request), info.filename || undefined);
       file.catch(refuse);
     });
     parser.on('filesLimit', () => refuse(new AkweError('validation_error', 'The upload holds more than one file: send one CSV file per request.', { field: 'body' })));

@@ -5,9 +5,8 @@ import type { SettlementAccountService } from '../../core/settlements/settlement
 import { principalOf } from '../plugins/authentication.js';
 import { recordedRequest } from '../plugins/idempotency.js';
 import { errorResponses } from '../shared/error-schemas.js';
-import { enumFiltersInAnyCase } from '../shared/list-filters.js';
-import { readList } from '../shared/list-cursors.js';
 import { settlementAccountToWire } from './settlement-account-mapper.js';
+import { listRoute } from '../shared/list-route.js';
 import {
   CreateSettlementAccountBody,
   ListSettlementAccountsQuery,
@@ -68,23 +67,19 @@ export const settlementAccountRoutes: FastifyPluginAsyncTypebox<SettlementAccoun
 
   app.get(
     '/settlement-accounts/',
-    {
-      config: { scope: 'settlements:read', rateLimitBucket: 'read' },
-      preValidation: enumFiltersInAnyCase(ListSettlementAccountsQuery),
-      schema: {
-        tags,
-        operationId: 'listSettlementAccounts',
-        summary: 'List settlement accounts, newest first',
-        description: 'Cursor pagination like every list. Filter by `kind`; removed accounts are left out unless `include_removed=true`.',
-        querystring: ListSettlementAccountsQuery,
-        response: { 200: SettlementAccountList, ...errorResponses(400, 401, 403, 429) },
-      },
-    },
-    async (request) => {
-      const filters = { kind: request.query.kind, includeRemoved: request.query.include_removed === true };
-      const list = readList(request, 'settlement_accounts', filters);
-      return list.envelope(await settlementAccounts.list(principalOf(request), filters, list.page), toWire);
-    },
+    ...listRoute({
+      list: 'settlement_accounts',
+      scope: 'settlements:read',
+      tags,
+      operationId: 'listSettlementAccounts',
+      summary: 'List settlement accounts, newest first',
+      description: 'Cursor pagination like every list. Filter by `kind`; removed accounts are left out unless `include_removed=true`.',
+      querystring: ListSettlementAccountsQuery,
+      response: SettlementAccountList,
+      filters: (query) => ({ kind: query.kind, includeRemoved: query.include_removed === true }),
+      read: (principal, filters, page) => settlementAccounts.list(principal, filters, page),
+      toWire: toWire,
+    }),
   );
 
   app.get(

@@ -6,8 +6,6 @@ import type { SettlementService, SettlementStatement } from '../../core/settleme
 import { principalOf } from '../plugins/authentication.js';
 import { recordedRequest } from '../plugins/idempotency.js';
 import { errorResponses } from '../shared/error-schemas.js';
-import { enumFiltersInAnyCase, instantFilter, metadataFilter } from '../shared/list-filters.js';
-import { readList } from '../shared/list-cursors.js';
 import { settlementToWire } from './settlement-mapper.js';
 import {
   CreateSettlementBody,
@@ -19,6 +17,7 @@ import {
   StatementCsvQuery,
 } from './settlement-schemas.js';
 import type { CsvDialectName } from '../../core/exports/csv-cells.js';
+import { listRoute, commonListFilters } from '../shared/list-route.js';
 
 export interface SettlementRoutesOptions {
   settlements: SettlementService;
@@ -102,30 +101,19 @@ export const settlementRoutes: FastifyPluginAsyncTypebox<SettlementRoutesOptions
 
   app.get(
     '/settlements/',
-    {
-      config: { scope: 'settlements:read', rateLimitBucket: 'read' },
-      preValidation: enumFiltersInAnyCase(ListSettlementsQuery),
-      schema: {
-        tags,
-        operationId: 'listSettlements',
-        summary: 'List settlements, newest first',
-        description: 'Cursor pagination like every list. Filters combine: status, reference, created_gte / created_lte, one `metadata[key]=value`.',
-        querystring: ListSettlementsQuery,
-        response: { 200: SettlementList, ...errorResponses(400, 401, 403, 429) },
-      },
-    },
-    async (request) => {
-      const query = request.query;
-      const filters = {
-        status: query.status,
-        reference: query.reference,
-        createdGte: instantFilter(query.created_gte, 'created_gte'),
-        createdLte: instantFilter(query.created_lte, 'created_lte'),
-        metadata: metadataFilter(query),
-      };
-      const list = readList(request, 'settlements', filters);
-      return list.envelope(await settlements.list(principalOf(request), filters, list.page), settlementToWire);
-    },
+    ...listRoute({
+      list: 'settlements',
+      scope: 'settlements:read',
+      tags,
+      operationId: 'listSettlements',
+      summary: 'List settlements, newest first',
+      description: 'Cursor pagination like every list. Filters combine: status, reference, created_gte / created_lte, one `metadata[key]=value`.',
+      querystring: ListSettlementsQuery,
+      response: SettlementList,
+      filters: (query) => ({ status: query.status, ...commonListFilters(query) }),
+      read: (principal, filters, page) => settlements.list(principal, filters, page),
+      toWire: settlementToWire,
+    }),
   );
 
   app.get(

@@ -4,10 +4,9 @@ import type { TransferService } from '../../core/transfers/transfer-service.js';
 import { principalOf } from '../plugins/authentication.js';
 import { recordedRequest } from '../plugins/idempotency.js';
 import { errorResponses } from '../shared/error-schemas.js';
-import { enumFiltersInAnyCase, instantFilter, metadataFilter } from '../shared/list-filters.js';
-import { readList } from '../shared/list-cursors.js';
 import { transferToWire } from './transfer-mapper.js';
 import { CreateTransferBody, ListTransfersQuery, TransferList, TransferObject, TransferParams } from './transfer-schemas.js';
+import { listRoute, commonListFilters } from '../shared/list-route.js';
 
 export interface TransferRoutesOptions {
   transfers: TransferService;
@@ -52,30 +51,19 @@ export const transferRoutes: FastifyPluginAsyncTypebox<TransferRoutesOptions> = 
 
   app.get(
     '/transfers/',
-    {
-      config: { scope: 'transfers:read', rateLimitBucket: 'read' },
-      preValidation: enumFiltersInAnyCase(ListTransfersQuery),
-      schema: {
-        tags,
-        operationId: 'listTransfers',
-        summary: 'List transfers sent and received, newest first',
-        description: 'Cursor pagination like every list. Filters combine: direction (sent or received), reference, created_gte / created_lte, one `metadata[key]=value`.',
-        querystring: ListTransfersQuery,
-        response: { 200: TransferList, ...errorResponses(400, 401, 403, 429) },
-      },
-    },
-    async (request) => {
-      const query = request.query;
-      const filters = {
-        direction: query.direction,
-        reference: query.reference,
-        createdGte: instantFilter(query.created_gte, 'created_gte'),
-        createdLte: instantFilter(query.created_lte, 'created_lte'),
-        metadata: metadataFilter(query),
-      };
-      const list = readList(request, 'transfers', filters);
-      return list.envelope(await transfers.list(principalOf(request), filters, list.page), transferToWire);
-    },
+    ...listRoute({
+      list: 'transfers',
+      scope: 'transfers:read',
+      tags,
+      operationId: 'listTransfers',
+      summary: 'List transfers sent and received, newest first',
+      description: 'Cursor pagination like every list. Filters combine: direction (sent or received), reference, created_gte / created_lte, one `metadata[key]=value`.',
+      querystring: ListTransfersQuery,
+      response: TransferList,
+      filters: (query) => ({ direction: query.direction, ...commonListFilters(query) }),
+      read: (principal, filters, page) => transfers.list(principal, filters, page),
+      toWire: transferToWire,
+    }),
   );
 
   app.get(

@@ -34,8 +34,9 @@ import {
   RefundObject,
   RefundParams,
 } from './payment-schemas.js';
-import { enumFiltersInAnyCase, instantFilter, metadataFilter, phoneFilter } from '../../shared/list-filters.js';
+import { instantFilter, phoneFilter } from '../../shared/list-filters.js';
 import { readList } from '../../shared/list-cursors.js';
+import { listRoute, commonListFilters } from '../../shared/list-route.js';
 
 export interface PaymentRoutesOptions {
   payments: PaymentService;
@@ -79,34 +80,20 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
 
   app.get(
     '/collect/payments',
-    {
-      config: { scope: 'collect:read', rateLimitBucket: 'read' },
-      preValidation: enumFiltersInAnyCase(ListPaymentsQuery),
-      schema: {
-        tags,
-        operationId: 'listPayments',
-        summary: 'List payments, newest first',
-        description:
-          'Cursor pagination (limit, starting_after or ending_before, has_more). Filters combine: status, mode, operator, reference, phone (E.164), created_gte / created_lte, and one `metadata[key]=value`.',
-        querystring: ListPaymentsQuery,
-        response: { 200: PaymentList, ...errorResponses(400, 401, 403, 429) },
-      },
-    },
-    async (request) => {
-      const query = request.query;
-      const filters = {
-        status: query.status,
-        mode: query.mode,
-        operator: query.operator,
-        reference: query.reference,
-        phone: phoneFilter(query.phone),
-        createdGte: instantFilter(query.created_gte, 'created_gte'),
-        createdLte: instantFilter(query.created_lte, 'created_lte'),
-        metadata: metadataFilter(query),
-      };
-      const list = readList(request, 'payments', filters);
-      return list.envelope(await payments.list(principalOf(request), filters, list.page), wire);
-    },
+    ...listRoute({
+      list: 'payments',
+      scope: 'collect:read',
+      tags,
+      operationId: 'listPayments',
+      summary: 'List payments, newest first',
+      description:
+        'Cursor pagination (limit, starting_after or ending_before, has_more). Filters combine: status, mode, operator, reference, phone (E.164), created_gte / created_lte, and one `metadata[key]=value`.',
+      querystring: ListPaymentsQuery,
+      response: PaymentList,
+      filters: (query) => ({ status: query.status, mode: query.mode, operator: query.operator, phone: phoneFilter(query.phone), ...commonListFilters(query) }),
+      read: (principal, filters, page) => payments.list(principal, filters, page),
+      toWire: wire,
+    }),
   );
 
   app.get(

@@ -7,12 +7,12 @@ import type { ApprovalService } from '../../../core/approvals/approval-service.j
 import { principalOf } from '../../plugins/authentication.js';
 import { recordedRequest } from '../../plugins/idempotency.js';
 import { errorResponses } from '../../shared/error-schemas.js';
-import { enumFiltersInAnyCase, instantFilter, metadataFilter, phoneFilter } from '../../shared/list-filters.js';
-import { readList } from '../../shared/list-cursors.js';
+import { phoneFilter } from '../../shared/list-filters.js';
 import { PayoutOperatorCatalog, payoutCatalogBody } from './payout-catalog.js';
 import type { OperatorConnectors } from '../../../core/operators/operator-connector.js';
 import { payoutToWire } from './payout-mapper.js';
 import { CreatePayoutBody, GetPayoutQuery, ListPayoutsQuery, PayoutList, PayoutObject, PayoutParams } from './payout-schemas.js';
+import { listRoute, commonListFilters } from '../../shared/list-route.js';
 
 export interface PayoutRoutesOptions {
   catalog: OperatorCatalog;
@@ -96,32 +96,19 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = asyn
 
   app.get(
     '/payout/mobile-money/',
-    {
-      config: { scope: 'payout:read', rateLimitBucket: 'read' },
-      preValidation: enumFiltersInAnyCase(ListPayoutsQuery),
-      schema: {
-        tags,
-        operationId: 'listPayouts',
-        summary: 'List payouts, newest first',
-        description: 'Cursor pagination like every list. Filters combine: status, operator, reference, phone (E.164), created_gte / created_lte, one `metadata[key]=value`.',
-        querystring: ListPayoutsQuery,
-        response: { 200: PayoutList, ...errorResponses(400, 401, 403, 429) },
-      },
-    },
-    async (request) => {
-      const query = request.query;
-      const filters = {
-        status: query.status,
-        operator: query.operator,
-        reference: query.reference,
-        phone: phoneFilter(query.phone),
-        createdGte: instantFilter(query.created_gte, 'created_gte'),
-        createdLte: instantFilter(query.created_lte, 'created_lte'),
-        metadata: metadataFilter(query),
-      };
-      const list = readList(request, 'payouts', filters);
-      return list.envelope(await payouts.list(principalOf(request), filters, list.page), payoutToWire);
-    },
+    ...listRoute({
+      list: 'payouts',
+      scope: 'payout:read',
+      tags,
+      operationId: 'listPayouts',
+      summary: 'List payouts, newest first',
+      description: 'Cursor pagination like every list. Filters combine: status, operator, reference, phone (E.164), created_gte / created_lte, one `metadata[key]=value`.',
+      querystring: ListPayoutsQuery,
+      response: PayoutList,
+      filters: (query) => ({ status: query.status, operator: query.operator, phone: phoneFilter(query.phone), ...commonListFilters(query) }),
+      read: (principal, filters, page) => payouts.list(principal, filters, page),
+      toWire: payoutToWire,
+    }),
   );
 
   app.get(

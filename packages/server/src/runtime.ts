@@ -62,6 +62,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     mailer: configuredMailer(config, options.logger),
     publicUrl: config.publicUrl,
     dataDir: config.dataDir,
+    onMailError: options.logger && ((error: unknown) => options.logger?.error({ err: error }, 'a dashboard email could not be sent (password reset)')),
   });
 }
 

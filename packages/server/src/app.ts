@@ -122,6 +122,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     payouts: services.payouts,
     operators: services.operators,
     publicUrl: config.publicUrl,
+    serverSecret: services.serverSecret,
     perAddressPerMinute: config.operatorCallbacksPerMinute,
     redisUrl: config.redisUrl,
     clock: services.clock,

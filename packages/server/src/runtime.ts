@@ -62,12 +62,15 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     mailer: configuredMailer(config, options.logger),
     publicUrl: config.publicUrl,
     dataDir: config.dataDir,
+    onMailError: options.logger && ((error: unknown) => options.logger?.error({ err: error }, 'a dashboard email could not be sent (password reset)')),
   });
 }
 
 /** The sandbox for test traffic, and the live connectors OPERATORS_FILE configures (none without it). */
 export function configuredOperators(config: Config, catalog: OperatorCatalog): OperatorRegistry {
-  const live = config.operatorsFile ? loadOperatorsFile(config.operatorsFile, { catalog, publicUrl: config.publicUrl, clock: systemClock }) : [];
+  const live = config.operatorsFile
+    ? loadOperatorsFile(config.operatorsFile, { catalog, publicUrl: config.publicUrl, serverSecret: () => resolveSecret(config), clock: systemClock })
+    : [];
   return new OperatorRegistry({
     test: new SandboxOperator(new SandboxLedger(), { payoutDelayMs: config.sandboxPayoutDelayMs }),
     live: new Map(live.map((entry) => [entry.gatewayCode, new BreakerConnector(entry.connector, config.operatorBreaker)])),

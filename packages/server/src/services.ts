@@ -167,6 +167,8 @@ export function createServices(options: {
   publicUrl?: string;
   /** AKWE_DATA_DIR: KYC documents go under its kyc/ folder (default ./data). */
   dataDir?: string;
+  /** Told when a dashboard email sent after its answer (a password reset's) fails (the server logs it). */
+  onMailError?: (error: unknown) => void;
 }): Services {
   const clock = options.clock ?? systemClock;
   const ids = options.newId ?? newId;
@@ -317,6 +319,7 @@ export function createServices(options: {
     clock,
     newId: ids,
     publicUrl: options.publicUrl ?? 'http://localhost:8080',
+    onMailError: options.onMailError,
   });
   const dashboardDevelopers = new DashboardDevelopers({
     store: dashboardStore,

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { systemClock } from '../core/shared/clock.js';
+import { resolveSecret } from '../secret.js';
 import { output, table } from './output.js';
 
 /** `akwe operators check`: each configured live connector asked something harmless, its state printed. */
@@ -18,7 +19,7 @@ export function operatorCommands(): Command {
         import('../operators/operators-file.js'),
       ]);
       const catalog = config.catalogFile ? OperatorCatalog.fromFile(config.catalogFile) : loadDefaultCatalog();
-      const configured = loadOperatorsFile(config.operatorsFile, { catalog, publicUrl: config.publicUrl, clock: systemClock });
+      const configured = loadOperatorsFile(config.operatorsFile, { catalog, publicUrl: config.publicUrl, serverSecret: () => resolveSecret(config), clock: systemClock });
       const results = await Promise.all(
         configured.map(async (entry) => ({
           operator: entry.slug,

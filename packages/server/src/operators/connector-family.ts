@@ -13,6 +13,8 @@ export interface ConnectorBuildContext {
   secret(value: string, field: string): SecretValue;
   /** The server's public URL, which operator callbacks are sent to. */
   publicUrl: string;
+  /** The server's secret (AKWE_SECRET), read when first needed: Wave's return URLs carry a proof made with it. */
+  serverSecret: () => string;
   clock: Clock;
   fetchImpl?: typeof fetch;
 }

@@ -16,6 +16,8 @@ import { SecretValue } from './secret-value.js';
 export interface OperatorsFileContext {
   catalog: OperatorCatalog;
   publicUrl: string;
+  /** The server's secret, for what a connector must sign (Wave's return URLs). */
+  serverSecret: () => string;
   clock: Clock;
   env?: NodeJS.ProcessEnv;
   fetchImpl?: typeof fetch;
@@ -91,7 +93,15 @@ export function parseOperatorsConfig(data: unknown, source: string, context: Ope
       if (resolved === undefined || resolved === '') problems.push(`${at}.${field} names the environment variable ${name}, which is not set`);
       return new SecretValue(resolved ?? '');
     };
-    const connector = family.build(entry as never, { slug, country, secret, publicUrl: context.publicUrl, clock: context.clock, fetchImpl: context.fetchImpl });
+    const connector = family.build(entry as never, {
+      slug,
+      country,
+      secret,
+      publicUrl: context.publicUrl,
+      serverSecret: context.serverSecret,
+      clock: context.clock,
+      fetchImpl: context.fetchImpl,
+    });
     if (problems.length > before) continue;
     const other = servedCodes.get(operator.gatewayCode);
     if (other) problems.push(`${at}: ${operator.label} is configured twice (also as ${other})`);

@@ -35,6 +35,9 @@ export interface UserTable {
   totp_enabled_at: string | null;
   email_verified_at: string | null;
   sessions_revoked_at: string | null;
+  /** The last 30-second TOTP step whose code was accepted, and when (0031): a code works once. */
+  totp_last_step: number | null;
+  totp_used_at: string | null;
   created_at: string;
   updated_at: string;
 }

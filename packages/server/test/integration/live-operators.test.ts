@@ -421,6 +421,41 @@ for (const target of testDatabases()) {
         assert.match(await (await fetch(created.checkout_url)).text(), /data-state="paid"/, 'the checkout page shows it paid');
       });
 
+      it('gives the checkout page only to a return URL carrying the payment’s proof (the one Wave was given)', async () => {
+        const { created } = await payWithWave();
+        const [session] = wave().sessionsByReference(created.id);
+        assert.ok(session, 'Wave holds the session');
+        const returnBase = `${running.url}/api/v1/operators/wave/checkout-return/${created.id}`;
+        assert.ok(session.successUrl.startsWith(`${returnBase}/success/`), `Wave was given a return URL with a proof: ${session.successUrl}`);
+        const proof = session.successUrl.slice(`${returnBase}/success/`.length);
+        assert.ok(session.errorUrl.endsWith(`/error/${proof}`));
+        const token = created.checkout_url.split('/checkout/')[1] as string;
+
+        const withProof = await fetch(session.successUrl, { redirect: 'manual' });
+        assert.equal(withProof.status, 303);
+        assert.equal(withProof.headers.get('location'), created.checkout_url);
+
+        // Someone who knows the payment id only: no proof, a wrong one, another payment's.
+        const other = await payWithWave();
+        const otherProof = wave().sessionsByReference(other.created.id)[0]!.successUrl.split('/').at(-1)!;
+        for (const url of [`${returnBase}/success/${otherProof}`, `${returnBase}/error/${'A'.repeat(43)}`, `${returnBase}/success/x`]) {
+          const refused = await fetch(url, { redirect: 'manual' });
+          const body = await refused.text();
+          assert.equal(refused.status, 404, url);
+          assert.equal(refused.headers.get('location'), null);
+          assert.ok(!body.includes(token), 'never the checkout token');
+        }
+        // A return URL of a session made before the proof existed: a page that tells nothing.
+        for (const url of [`${returnBase}/success`, `${running.url}/api/v1/operators/wave/checkout-return/${newId()}/error`]) {
+          const legacy = await fetch(url, { redirect: 'manual', headers: { 'accept-language': 'en' } });
+          const body = await legacy.text();
+          assert.equal(legacy.status, 200, url);
+          assert.equal(legacy.headers.get('location'), null);
+          assert.match(body, /Payment being processed/);
+          assert.ok(!body.includes(token) && !body.includes('/checkout/'.concat(token)), 'never the checkout token');
+        }
+      });
+
       it('refunds a Wave payment in full (Wave refunds whole payments only), and refuses a partial refund cleanly', async () => {
         const { created, launch } = await payWithWave(2000);
         await fetch(launch, form({ outcome: 'succeeded' }));

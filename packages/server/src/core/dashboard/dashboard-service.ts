@@ -5,15 +5,15 @@ import type { Clock } from '../shared/clock.js';
 import { isoNow } from '../shared/clock.js';
 import type { IdSource } from '../shared/ids.js';
 import type { AuditAction, DashboardStore, DashboardUser, EmailTokenPurpose, Member, Membership, RequestOrigin, UserMembership } from './dashboard-user.js';
-import type { Mailer } from './mailer.js';
+import type { Mail, Mailer } from './mailer.js';
 import { hashOpaqueToken, looksLikeOpaqueToken, newOpaqueToken } from './opaque-tokens.js';
 import { checkPasswordRules, decoyPasswordHash, hashPassword, passwordMatches } from './passwords.js';
 import { may, mayAssign, scopesOf, type Action, type Role } from './permissions.js';
 import type { Principal } from '../merchants/principal.js';
 import type { Environment } from '../shared/environment.js';
 import type { SessionTokens } from './session-tokens.js';
-import type { SignInThrottle } from './sign-in-throttle.js';
-import { newTotpSecret, totpCodeMatches, totpUrl } from './totp.js';
+import type { SignInAttempt, SignInThrottle, ThrottleKeys } from './sign-in-throttle.js';
+import { newTotpSecret, totpStepOf, totpUrl } from './totp.js';
 
 export const REFRESH_TOKEN_DAYS = 14;
 const HOUR_MS = 3_600_000;
@@ -37,6 +37,8 @@ export interface DashboardServiceDeps {
   newId: IdSource;
   /** PUBLIC_URL: the links in emails point there. */
   publicUrl: string;
+  /** An email sent after the answer (a password reset's) could not be sent. */
+  onMailError?: (error: unknown) => void;
 }
 
 /** A signed-in session: the short access token and the rotating refresh token (a cookie at the edge). */
@@ -85,6 +87,9 @@ function checkName(name: string, field: string): string {
  * roles. Every answer that could tell whether an address has an account is the same either way.
  */
 export class DashboardService {
+  /** Emails sent after their answer and not yet handed to the mailer. */
+  private readonly pendingMails = new Set<Promise<void>>();
+
   constructor(private readonly deps: DashboardServiceDeps) {}
 
   /**
@@ -139,41 +144,56 @@ export class DashboardService {
 
   async signIn(input: { email: string; password: string }, origin: RequestOrigin): Promise<SignInResult> {
     const email = normaliseEmail(input.email);
-    const keys = { email, ip: origin.ip };
-    this.refuseWhileLocked(keys);
-    const user = await this.deps.store.findUserByEmail(email);
-    // An unknown address costs one argon2 verification too, and gets the same answer.
-    const matches = await passwordMatches(user?.passwordHash ?? (await decoyPasswordHash()), input.password);
-    if (!user || !matches) {
-      this.deps.throttle.failed(keys);
-      await this.audit('sign_in.failed', { userId: user?.id ?? null, target: email }, origin);
-      throw new AkweError('invalid_credentials');
+    // Counted before the slow check, so parallel guesses get no more checks than sequential ones.
+    const attempt = this.admit({ email, ip: origin.ip });
+    try {
+      const user = await this.deps.store.findUserByEmail(email);
+      // An unknown address costs one argon2 verification too, and gets the same answer.
+      const matches = await passwordMatches(user?.passwordHash ?? (await decoyPasswordHash()), input.password);
+      if (!user || !matches) {
+        attempt.settle('failed');
+        await this.audit('sign_in.failed', { userId: user?.id ?? null, target: email }, origin);
+        throw new AkweError('invalid_credentials');
+      }
+      if (user.emailVerifiedAt === null) throw new AkweError('email_not_verified');
+      if (user.totpEnabledAt !== null) {
+        const challenge = await this.deps.tokens.issue(user.id, 'totp');
+        return { kind: 'totp_required', challengeToken: challenge.token, expiresInSeconds: challenge.expiresInSeconds };
+      }
+      attempt.settle('succeeded');
+      await this.audit('sign_in.succeeded', { userId: user.id, target: email }, origin);
+      return { kind: 'session', session: await this.startSession(user, origin) };
+    } finally {
+      attempt.settle('neither');
     }
-    if (user.emailVerifiedAt === null) throw new AkweError('email_not_verified');
-    if (user.totpEnabledAt !== null) {
-      const challenge = await this.deps.tokens.issue(user.id, 'totp');
-      return { kind: 'totp_required', challengeToken: challenge.token, expiresInSeconds: challenge.expiresInSeconds };
-    }
-    this.deps.throttle.succeeded(keys);
-    await this.audit('sign_in.succeeded', { userId: user.id, target: email }, origin);
-    return { kind: 'session', session: await this.startSession(user, origin) };
   }
 
-  /** The second step: the challenge from signIn and the authenticator's code. Wrong codes count as failures. */
+  /**
+   * The second step: the challenge from signIn and the authenticator's code. Wrong codes count as
+   * failures. A code works once (its 30-second step is recorded) and so does a challenge (one issued
+   * before the last accepted code is spent): both are claimed by one conditional update, so two
+   * requests with the same challenge and code cannot both get a session.
+   */
   async signInWithTotp(input: { challengeToken: string; code: string }, origin: RequestOrigin): Promise<Session> {
     const verified = await this.deps.tokens.verify(input.challengeToken, 'totp');
     const user = verified && (await this.deps.store.findUserById(verified.userId));
-    if (!user || user.totpEnabledAt === null || user.totpSecretSealed === null) throw new AkweError('invalid_credentials');
-    const keys = { email: user.email, ip: origin.ip };
-    this.refuseWhileLocked(keys);
-    if (!totpCodeMatches(this.deps.sealer.open(user.totpSecretSealed), input.code, this.deps.clock.now())) {
-      this.deps.throttle.failed(keys);
-      await this.audit('sign_in.failed', { userId: user.id, target: user.email }, origin);
-      throw new AkweError('invalid_credentials');
+    if (!verified || !user || user.totpEnabledAt === null || user.totpSecretSealed === null) throw new AkweError('invalid_credentials');
+    const attempt = this.admit({ email: user.email, ip: origin.ip });
+    try {
+      const now = this.deps.clock.now();
+      const step = totpStepOf(this.deps.sealer.open(user.totpSecretSealed), input.code, now);
+      const claimed = step !== undefined && (await this.deps.store.claimTotpStep(user.id, step, now.toISOString(), new Date(verified.issuedAtMs).toISOString()));
+      if (!claimed) {
+        attempt.settle('failed');
+        await this.audit('sign_in.failed', { userId: user.id, target: user.email }, origin);
+        throw new AkweError('invalid_credentials');
+      }
+      attempt.settle('succeeded');
+      await this.audit('sign_in.succeeded', { userId: user.id, target: user.email }, origin);
+      return await this.startSession(user, origin);
+    } finally {
+      attempt.settle('neither');
     }
-    this.deps.throttle.succeeded(keys);
-    await this.audit('sign_in.succeeded', { userId: user.id, target: user.email }, origin);
-    return this.startSession(user, origin);
   }
 
   /**
@@ -199,11 +219,11 @@ export class DashboardService {
       await this.deps.store.revokeRefreshFamily(record.familyId, now);
       throw new AkweError('invalid_session');
     }
-    const access = await this.deps.tokens.issue(user.id, 'access');
+    const access = await this.deps.tokens.issue(user.id, 'access', record.familyId);
     return { user, accessToken: access.token, expiresInSeconds: access.expiresInSeconds, refreshToken: next.token, refreshExpiresAt: next.record.expiresAt };
   }
 
-  /** Ends the session the refresh token belongs to (its family); an unknown token is not an error. */
+  /** Ends the session the refresh token belongs to (its family), its access tokens included; an unknown token is not an error. */
   async signOut(refreshToken: string | undefined): Promise<void> {
     if (!looksLikeOpaqueToken(refreshToken)) return;
     const record = await this.deps.store.findRefreshToken(hashOpaqueToken(refreshToken));
@@ -216,21 +236,31 @@ export class DashboardService {
     await this.audit('sessions.revoked', { userId: user.id, target: user.id }, origin);
   }
 
-  /** Always accepted (the caller learns nothing); a link is mailed only when the address has an account. */
+  /**
+   * Always accepted (the caller learns nothing), and the same work whether or not the address has an
+   * account, so the time taken tells nothing either: a link token is made and stored (without an
+   * account it has no user and can never be used), the request is audited, and the email, sent only
+   * to an account, leaves after the answer.
+   */
   async requestPasswordReset(rawEmail: string, origin: RequestOrigin): Promise<void> {
     const email = normaliseEmail(rawEmail);
     const user = await this.deps.store.findUserByEmail(email);
+    const token = await this.newEmailToken('reset', { email, userId: user?.id ?? null });
+    await this.audit('password_reset.requested', { userId: user?.id ?? null, target: email }, origin);
     if (!user) return;
-    const token = await this.newEmailToken('reset', { email, userId: user.id });
-    await this.audit('password_reset.requested', { userId: user.id, target: email }, origin);
-    await this.deps.mailer.send({
+    this.sendAfterAnswer({
       to: email,
       subject: 'Reset your Akwe password',
       text: `Open this link to choose a new password (it works for one hour):\n${this.link('password-reset', token)}\n\nIf you did not ask for this, ignore this email: your password stays as it is.\n`,
     });
   }
 
-  /** Sets the new password and signs the user out everywhere. Opening the link also proves the address. */
+  /** Resolves once every email sent after its answer has been handed to the mailer (tests, shutdown). */
+  async mailsSent(): Promise<void> {
+    while (this.pendingMails.size > 0) await Promise.all(this.pendingMails);
+  }
+
+  /** Sets the new password, signs the user out everywhere and voids their other reset links. Opening the link also proves the address. */
   async completePasswordReset(input: { token: string; password: string }, origin: RequestOrigin): Promise<void> {
     checkPasswordRules(input.password);
     const passwordHash = await hashPassword(input.password);
@@ -240,15 +270,20 @@ export class DashboardService {
     await this.deps.store.resetPassword(used.userId, passwordHash, now);
     const user = await this.deps.store.findUserById(used.userId);
     if (user && user.emailVerifiedAt === null) await this.deps.store.updateUser(user.id, { emailVerifiedAt: now, updatedAt: now });
-    this.deps.throttle.succeeded({ email: used.email, ip: null });
+    this.deps.throttle.forgive(used.email);
     await this.audit('password_reset.completed', { userId: used.userId, target: used.email }, origin);
   }
 
-  /** The caller of a dashboard request, from its access token; undefined for anything not a live session. */
+  /**
+   * The caller of a dashboard request, from its access token; undefined for anything not a live
+   * session. The token names its session (refresh-token family), read with the user in one query:
+   * once that session is signed out (or its tokens revoked), its access tokens stop at once. Tokens
+   * naming no session (issued before sessions were named, 10 minutes at most) are refused.
+   */
   async authenticate(accessToken: string): Promise<DashboardCaller | undefined> {
     const verified = await this.deps.tokens.verify(accessToken, 'access');
-    if (!verified) return undefined;
-    const user = await this.deps.store.findUserById(verified.userId);
+    if (!verified?.sessionId) return undefined;
+    const user = await this.deps.store.findUserOfLiveSession(verified.userId, verified.sessionId, this.now());
     if (!user) return undefined;
     if (user.sessionsRevokedAt !== null && verified.issuedAtMs < Date.parse(user.sessionsRevokedAt)) return undefined;
     return { user, memberships: await this.deps.store.listMembershipsOfUser(user.id) };
@@ -377,8 +412,7 @@ export class DashboardService {
   async confirmTotp(user: DashboardUser, code: string, origin: RequestOrigin): Promise<void> {
     if (user.totpEnabledAt !== null) throw new AkweError('totp_already_enabled');
     if (user.totpSecretSealed === null) throw new AkweError('totp_not_enabled');
-    if (!totpCodeMatches(this.deps.sealer.open(user.totpSecretSealed), code, this.deps.clock.now()))
-      throw AkweError.ofField('invalid_totp_code', 'code', 'The authenticator code is not right.');
+    await this.useTotpCode(user, user.totpSecretSealed, code);
     const now = this.now();
     await this.deps.store.updateUser(user.id, { totpEnabledAt: now, updatedAt: now });
     await this.audit('totp.enabled', { userId: user.id, target: user.id }, origin);
@@ -386,23 +420,43 @@ export class DashboardService {
 
   async disableTotp(user: DashboardUser, code: string, origin: RequestOrigin): Promise<void> {
     if (user.totpEnabledAt === null || user.totpSecretSealed === null) throw new AkweError('totp_not_enabled');
-    if (!totpCodeMatches(this.deps.sealer.open(user.totpSecretSealed), code, this.deps.clock.now()))
-      throw AkweError.ofField('invalid_totp_code', 'code', 'The authenticator code is not right.');
+    await this.useTotpCode(user, user.totpSecretSealed, code);
     await this.deps.store.updateUser(user.id, { totpEnabledAt: null, totpSecretSealed: null, updatedAt: this.now() });
     await this.audit('totp.disabled', { userId: user.id, target: user.id }, origin);
   }
 
-  private refuseWhileLocked(keys: { email: string; ip: string | null }): void {
-    const retryAfterSeconds = this.deps.throttle.retryAfterSeconds(keys);
-    if (retryAfterSeconds !== undefined) {
+  /** A code of the user's authenticator, accepted once: a wrong code or one already used is refused. */
+  private async useTotpCode(user: DashboardUser, sealedSecret: string, code: string): Promise<void> {
+    const now = this.deps.clock.now();
+    const step = totpStepOf(this.deps.sealer.open(sealedSecret), code, now);
+    if (step === undefined || !(await this.deps.store.claimTotpStep(user.id, step, now.toISOString()))) {
+      throw AkweError.ofField('invalid_totp_code', 'code', 'The authenticator code is not right (or was used already).');
+    }
+  }
+
+  /** One sign-in attempt admitted by the throttle, or 429 while the address or client is locked or at its allowance. */
+  private admit(keys: ThrottleKeys): SignInAttempt {
+    const admitted = this.deps.throttle.admit(keys);
+    if ('retryAfterSeconds' in admitted) {
+      const { retryAfterSeconds } = admitted;
       throw new AkweError('rate_limited', `Too many failed sign-ins; retry in ${retryAfterSeconds} s.`, { retryAfterSeconds });
     }
+    return admitted;
+  }
+
+  /** Sends an email without making the request wait for it; a failure goes to onMailError. */
+  private sendAfterAnswer(mail: Mail): void {
+    const sending: Promise<void> = this.deps.mailer
+      .send(mail)
+      .catch((error: unknown) => this.deps.onMailError?.(error))
+      .finally(() => this.pendingMails.delete(sending));
+    this.pendingMails.add(sending);
   }
 
   private async startSession(user: DashboardUser, origin: RequestOrigin): Promise<Session> {
     const refresh = this.newRefreshToken(user.id, this.deps.newId(), origin);
     await this.deps.store.insertRefreshToken(refresh.record);
-    const access = await this.deps.tokens.issue(user.id, 'access');
+    const access = await this.deps.tokens.issue(user.id, 'access', refresh.record.familyId);
     return { user, accessToken: access.token, expiresInSeconds: access.expiresInSeconds, refreshToken: refresh.token, refreshExpiresAt: refresh.record.expiresAt };
   }
 

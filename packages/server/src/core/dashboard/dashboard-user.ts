@@ -144,6 +144,14 @@ export interface DashboardStore {
   insertUser(user: DashboardUser): Promise<boolean>;
   findUserByEmail(email: string): Promise<DashboardUser | undefined>;
   findUserById(id: string): Promise<DashboardUser | undefined>;
+  /** The user, if the session (refresh-token family) `sessionId` of theirs still has a live token at `now`; one read. */
+  findUserOfLiveSession(userId: string, sessionId: string, now: string): Promise<DashboardUser | undefined>;
+  /**
+   * Records that the user's TOTP code of `step` was accepted, atomically, only if no code of this
+   * step or a later one was accepted before, and (with `challengeIssuedAt`) none since the sign-in
+   * challenge was issued. False: the code or the challenge is spent.
+   */
+  claimTotpStep(userId: string, step: number, now: string, challengeIssuedAt?: string): Promise<boolean>;
   updateUser(id: string, changes: Partial<Pick<DashboardUser, 'name' | 'passwordHash' | 'totpSecretSealed' | 'totpEnabledAt' | 'emailVerifiedAt' | 'updatedAt'>>): Promise<void>;
 
   insertMembership(membership: Membership): Promise<boolean>;
@@ -160,7 +168,7 @@ export interface DashboardStore {
   revokeRefreshFamily(familyId: string, now: string): Promise<void>;
   /** Revokes every refresh token of the user and refuses their access tokens issued until now. */
   revokeAllSessions(userId: string, now: string): Promise<void>;
-  /** Sets the password and, in the same transaction, revokes every session (a password reset). */
+  /** Sets the password and, in the same transaction, revokes every session and voids every reset link still out. */
   resetPassword(userId: string, passwordHash: string, now: string): Promise<void>;
 
   insertEmailToken(token: EmailTokenRecord): Promise<void>;

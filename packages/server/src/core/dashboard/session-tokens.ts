@@ -14,12 +14,15 @@ export interface VerifiedToken {
   userId: string;
   /** When it was issued, in milliseconds (compared with the user's sessions_revoked_at). */
   issuedAtMs: number;
+  /** An access token's session: its refresh-token family, which must still be live for the token to count. */
+  sessionId: string | undefined;
 }
 
 /**
  * The dashboard's access tokens (and the short token between password and TOTP code): HS256 JWTs
- * under a key derived from AKWE_SECRET, carrying the user and the issue time only. Memberships and
- * roles are read on every request, so a changed role counts at once.
+ * under a key derived from AKWE_SECRET, carrying the user, the issue time and (access tokens) the
+ * session they belong to: signing that session out ends them at once. Memberships and roles are
+ * read on every request, so a changed role counts at once.
  */
 export class SessionTokens {
   private key: Uint8Array | undefined;
@@ -29,10 +32,11 @@ export class SessionTokens {
     private readonly clock: Clock,
   ) {}
 
-  async issue(userId: string, kind: SessionTokenKind): Promise<{ token: string; expiresInSeconds: number }> {
+  /** `sessionId`: the refresh-token family an access token belongs to. */
+  async issue(userId: string, kind: SessionTokenKind, sessionId?: string): Promise<{ token: string; expiresInSeconds: number }> {
     const nowMs = this.clock.now().getTime();
     const seconds = kind === 'access' ? ACCESS_TOKEN_SECONDS : CHALLENGE_TOKEN_SECONDS;
-    const token = await new SignJWT({ iat_ms: nowMs })
+    const token = await new SignJWT({ iat_ms: nowMs, ...(sessionId === undefined ? {} : { sid: sessionId }) })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE[kind])
@@ -54,7 +58,7 @@ export class SessionTokens {
         clockTolerance: 0,
       });
       if (typeof payload.sub !== 'string' || typeof payload.iat_ms !== 'number') return undefined;
-      return { userId: payload.sub, issuedAtMs: payload.iat_ms };
+      return { userId: payload.sub, issuedAtMs: payload.iat_ms, sessionId: typeof payload['sid'] === 'string' ? payload['sid'] : undefined };
     } catch {
       return undefined;
     }

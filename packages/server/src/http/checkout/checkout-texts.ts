@@ -60,6 +60,9 @@ export interface Texts {
   expiredTitle: string;
   expiredText: string;
   backTo: (merchant: string) => string;
+  /** A customer back from an operator's page by a return link that cannot lead to the checkout page (docs/operators.md). */
+  returnedTitle: string;
+  returnedText: string;
   switchLabel: string;
   poweredBy: string;
   errors: {
@@ -111,6 +114,8 @@ const fr: Texts = {
   expiredTitle: 'Paiement expiré',
   expiredText: 'Le délai pour payer est dépassé. Demandez un nouveau lien au marchand.',
   backTo: (merchant) => `Retour chez ${merchant}`,
+  returnedTitle: 'Paiement en cours de traitement',
+  returnedText: 'Le marchand sera informé du résultat de votre paiement. Vous pouvez fermer cette page.',
   switchLabel: 'English',
   poweredBy: 'Paiement sécurisé par Akwe',
   errors: {
@@ -161,6 +166,8 @@ const en: Texts = {
   expiredTitle: 'Payment expired',
   expiredText: 'The time to pay has run out. Ask the merchant for a new link.',
   backTo: (merchant) => `Back to ${merchant}`,
+  returnedTitle: 'Payment being processed',
+  returnedText: 'The merchant will be told how your payment went. You can close this page.',
   switchLabel: 'Français',
   poweredBy: 'Secure payment by Akwe',
   errors: {

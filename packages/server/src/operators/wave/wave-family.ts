@@ -1,13 +1,14 @@
 import type { ConnectorFamily } from '../connector-family.js';
 import { WaveConnector } from './wave-connector.js';
-import { DEFAULT_WAVE_TIMEOUT_MS, WaveEntrySchema, waveReturnUrls, type WaveEntry } from './wave-settings.js';
+import { waveReturnUrls } from './wave-return.js';
+import { DEFAULT_WAVE_TIMEOUT_MS, WaveEntrySchema, type WaveEntry } from './wave-settings.js';
 
 /** How the operators file's `wave` entries become connectors. */
 export const waveFamily: ConnectorFamily<WaveEntry> = {
   name: 'wave',
   gatewayCodes: ['WAVE_CI'],
   schema: WaveEntrySchema,
-  build(entry, { slug, country, secret, publicUrl, fetchImpl }) {
+  build(entry, { slug, country, secret, publicUrl, serverSecret, fetchImpl }) {
     return new WaveConnector(
       {
         slug,
@@ -16,7 +17,7 @@ export const waveFamily: ConnectorFamily<WaveEntry> = {
         webhookSecret: secret(entry.webhook_secret, 'webhook_secret'),
         currency: entry.currency ?? country.defaultCurrency,
         timeoutMs: entry.timeout_ms ?? DEFAULT_WAVE_TIMEOUT_MS,
-        ...waveReturnUrls(publicUrl),
+        ...waveReturnUrls(publicUrl, serverSecret),
       },
       fetchImpl,
     );

@@ -27,9 +27,10 @@ export type WaveEntry = Static<typeof WaveEntrySchema>;
  *
  * Wave sends the customer's browser back to `success_url` or `error_url` when the checkout ends, so
  * every session needs both. They are functions of our payment id (not fixed strings) so that the
- * page the customer lands on can tell which payment it is about; `waveReturnUrls` builds the usual
- * pair under the server's public URL. Wave's redirect proves nothing (the customer can type it):
- * the page must ask Wave (or wait for the signed webhook) before showing an outcome.
+ * page the customer lands on can tell which payment it is about; `waveReturnUrls` (wave-return.ts)
+ * builds the usual pair under the server's public URL, each with the payment's proof. The redirect
+ * says nothing of the outcome (success or error alike): the page must ask Wave (or wait for the
+ * signed webhook) before showing one.
  */
 export interface WaveSettings {
   slug: string;
@@ -43,14 +44,3 @@ export interface WaveSettings {
 }
 
 export const DEFAULT_WAVE_TIMEOUT_MS = 10_000;
-
-/** Where Wave sends the customer back: `<PUBLIC_URL>/api/v1/operators/wave/checkout-return/<payment id>/success|error`. */
-export const WAVE_RETURN_PATH = '/api/v1/operators/wave/checkout-return';
-
-export function waveReturnUrls(publicUrl: string): Pick<WaveSettings, 'successUrlFor' | 'errorUrlFor'> {
-  const base = `${publicUrl.replace(/\/+$/, '')}${WAVE_RETURN_PATH}`;
-  return {
-    successUrlFor: (paymentId) => `${base}/${encodeURIComponent(paymentId)}/success`,
-    errorUrlFor: (paymentId) => `${base}/${encodeURIComponent(paymentId)}/error`,
-  };
-}

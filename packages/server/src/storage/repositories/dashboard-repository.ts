@@ -89,6 +89,8 @@ const userToRow = (user: DashboardUser): UserTable => ({
   totp_enabled_at: user.totpEnabledAt,
   email_verified_at: user.emailVerifiedAt,
   sessions_revoked_at: user.sessionsRevokedAt,
+  totp_last_step: null,
+  totp_used_at: null,
   created_at: user.createdAt,
   updated_at: user.updatedAt,
 });
@@ -117,6 +119,38 @@ export class DashboardRepository implements DashboardStore {
   async findUserById(id: string): Promise<DashboardUser | undefined> {
     const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     return row && userFromRow(row);
+  }
+
+  async findUserOfLiveSession(userId: string, sessionId: string, now: string): Promise<DashboardUser | undefined> {
+    // One read per authenticated request: the user, only while the session (its refresh-token family)
+    // still has a token that is neither revoked nor expired.
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll('users')
+      .where('users.id', '=', userId)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('refresh_tokens')
+            .select('refresh_tokens.id')
+            .where('refresh_tokens.family_id', '=', sessionId)
+            .whereRef('refresh_tokens.user_id', '=', 'users.id')
+            .where('refresh_tokens.revoked_at', 'is', null)
+            .where('refresh_tokens.expires_at', '>', now),
+        ),
+      )
+      .executeTakeFirst();
+    return row && userFromRow(row);
+  }
+
+  async claimTotpStep(userId: string, step: number, now: string, challengeIssuedAt?: string): Promise<boolean> {
+    let update = this.db
+      .updateTable('users')
+      .set({ totp_last_step: step, totp_used_at: now })
+      .where('id', '=', userId)
+      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]));
+    if (challengeIssuedAt !== undefined) update = update.where((eb) => eb.or([eb('totp_used_at', 'is', null), eb('totp_used_at', '<', challengeIssuedAt)]));
+    const result = await update.executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   async updateUser(id: string, changes: Parameters<DashboardStore['updateUser']>[1]): Promise<void> {
@@ -227,6 +261,8 @@ export class DashboardRepository implements DashboardStore {
     await this.db.transaction().execute(async (trx) => {
       await trx.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
       await trx.updateTable('users').set({ password_hash: passwordHash, sessions_revoked_at: now, updated_at: now }).where('id', '=', userId).execute();
+      // A new password voids every reset link still out (the one just used is used already).
+      await trx.updateTable('email_tokens').set({ used_at: now }).where('user_id', '=', userId).where('purpose', '=', 'reset').where('used_at', 'is', null).execute();
     });
   }
 

@@ -11,7 +11,13 @@ import { loadOperatorsFile, parseOperatorsConfig } from '../../../src/operators/
 import { SecretValue } from '../../../src/operators/secret-value.js';
 import { FakeClock } from '../../support/fake-clock.js';
 
-const context = (env: Record<string, string> = {}) => ({ catalog: loadDefaultCatalog(), publicUrl: 'https://akwe.example/', clock: new FakeClock(), env });
+const context = (env: Record<string, string> = {}) => ({
+  catalog: loadDefaultCatalog(),
+  publicUrl: 'https://akwe.example/',
+  serverSecret: () => 'operators-file-test-secret',
+  clock: new FakeClock(),
+  env,
+});
 
 const product = { subscription_key: 'env:MTN_SUB', api_user: '7c2f53f2-1b1e-4f8f-9d1e-2b0c6e6f0a01', api_key: 'inline-api-key' };
 const mtnBenin = { connector: 'mtn-momo', base_url: 'https://proxy.momoapi.mtn.com', target_environment: 'mtnbenin', collection: product, disbursement: product };

@@ -42,7 +42,8 @@ import {
   wavePayoutErrors,
   WaveProtocolError,
 } from '../../../src/operators/wave/wave-responses.js';
-import { WaveEntrySchema, waveReturnUrls, type WaveSettings } from '../../../src/operators/wave/wave-settings.js';
+import { waveReturnProof, waveReturnProofMatches, waveReturnUrls } from '../../../src/operators/wave/wave-return.js';
+import { WaveEntrySchema, type WaveSettings } from '../../../src/operators/wave/wave-settings.js';
 import { parseWaveEvent, signWaveWebhook, verifyWaveSignature, waveWebhookSubject } from '../../../src/operators/wave/wave-webhooks.js';
 
 // As the operators file is checked (operators-file.ts).
@@ -54,6 +55,8 @@ const fixturePath = (name: string) => new URL(`../../fixtures/wave/${name}.json`
 const fixture = (name: string): unknown => JSON.parse(readFileSync(fixturePath(name), 'utf8'));
 const rawFixture = (name: string): Buffer => readFileSync(fixturePath(name));
 
+const SERVER_SECRET = 'wave-wire-test-server-secret-0123456789';
+
 const settings: WaveSettings = {
   slug: 'wave_ci',
   baseUrl: 'https://api.wave.com',
@@ -61,7 +64,7 @@ const settings: WaveSettings = {
   webhookSecret: new SecretValue('wave_ci_WHS_secret'),
   currency: 'XOF',
   timeoutMs: 10_000,
-  ...waveReturnUrls('https://akwe.example/'),
+  ...waveReturnUrls('https://akwe.example/', () => SERVER_SECRET),
 };
 
 const payment = {
@@ -95,9 +98,21 @@ describe('Wave settings', () => {
     assert.equal(validEntry(noSecret), false);
   });
 
-  it('builds return URLs naming the payment under the public URL', () => {
-    assert.equal(settings.successUrlFor(payment.id), `https://akwe.example/api/v1/operators/wave/checkout-return/${payment.id}/success`);
-    assert.equal(settings.errorUrlFor(payment.id), `https://akwe.example/api/v1/operators/wave/checkout-return/${payment.id}/error`);
+  it('builds return URLs naming the payment under the public URL, with the payment’s proof', () => {
+    const proof = waveReturnProof(SERVER_SECRET, payment.id);
+    assert.match(proof, /^[A-Za-z0-9_-]{43}$/);
+    assert.equal(settings.successUrlFor(payment.id), `https://akwe.example/api/v1/operators/wave/checkout-return/${payment.id}/success/${proof}`);
+    assert.equal(settings.errorUrlFor(payment.id), `https://akwe.example/api/v1/operators/wave/checkout-return/${payment.id}/error/${proof}`);
+  });
+
+  it('binds a return proof to one payment and one server secret', () => {
+    const proof = waveReturnProof(SERVER_SECRET, payment.id);
+    assert.equal(waveReturnProofMatches(SERVER_SECRET, payment.id, proof), true);
+    assert.equal(waveReturnProofMatches(SERVER_SECRET, payment.id.toUpperCase(), proof), true, 'ids are compared lower-cased');
+    assert.equal(waveReturnProofMatches(SERVER_SECRET, '01a21189-6b76-74aa-b6b6-dcd3c1dbfbc1', proof), false, 'another payment');
+    assert.equal(waveReturnProofMatches('another-server-secret-0123456789abcdef', payment.id, proof), false, 'another server');
+    assert.equal(waveReturnProofMatches(SERVER_SECRET, payment.id, ''), false);
+    assert.equal(waveReturnProofMatches(SERVER_SECRET, payment.id, `${proof}x`), false);
   });
 });
 
@@ -122,8 +137,8 @@ describe('Wave requests', () => {
     assert.deepEqual(request.body, {
       amount: '1500',
       currency: 'XOF',
-      success_url: `https://akwe.example/api/v1/operators/wave/checkout-return/${payment.id}/success`,
-      error_url: `https://akwe.example/api/v1/operators/wave/checkout-return/${payment.id}/error`,
+      success_url: `https://akwe.example/api/v1/operators/wave/checkout-return/${payment.id}/success/${waveReturnProof(SERVER_SECRET, payment.id)}`,
+      error_url: `https://akwe.example/api/v1/operators/wave/checkout-return/${payment.id}/error/${waveReturnProof(SERVER_SECRET, payment.id)}`,
       client_reference: payment.id,
     });
   });

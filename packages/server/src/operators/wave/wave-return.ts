@@ -1,0 +1,33 @@
+import { createHmac } from 'node:crypto';
+import { sameText } from '../../core/shared/constant-time.js';
+import type { WaveSettings } from './wave-settings.js';
+
+/**
+ * Where Wave sends the customer back:
+ * `<PUBLIC_URL>/api/v1/operators/wave/checkout-return/<payment id>/<success|error>/<proof>`.
+ * The route answers with the payment's checkout page, whose address is the checkout token: a
+ * secret. So the return URL carries a proof only the Wave session was given (docs/operators.md):
+ * without it, anyone knowing a payment id could be led to that payment's checkout page.
+ */
+export const WAVE_RETURN_PATH = '/api/v1/operators/wave/checkout-return';
+
+/**
+ * The proof of a return URL: HMAC-SHA256 of the payment id under the server's secret (base64url).
+ * Stateless, so nothing is stored with the payment, and a proof of one payment is worth nothing for
+ * another.
+ */
+export function waveReturnProof(serverSecret: string, paymentId: string): string {
+  return createHmac('sha256', serverSecret).update(`akwe-wave-return\0${paymentId.toLowerCase()}`).digest('base64url');
+}
+
+/** Whether a presented proof is the payment's, compared in constant time. */
+export function waveReturnProofMatches(serverSecret: string, paymentId: string, presented: string): boolean {
+  return sameText(presented, waveReturnProof(serverSecret, paymentId));
+}
+
+/** The pair of return URLs of a checkout session, under the public URL, each with the payment's proof. */
+export function waveReturnUrls(publicUrl: string, serverSecret: () => string): Pick<WaveSettings, 'successUrlFor' | 'errorUrlFor'> {
+  const base = `${publicUrl.replace(/\/+$/, '')}${WAVE_RETURN_PATH}`;
+  const url = (paymentId: string, outcome: 'success' | 'error') => `${base}/${encodeURIComponent(paymentId)}/${outcome}/${waveReturnProof(serverSecret(), paymentId)}`;
+  return { successUrlFor: (paymentId) => url(paymentId, 'success'), errorUrlFor: (paymentId) => url(paymentId, 'error') };
+}

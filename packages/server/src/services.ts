@@ -223,8 +223,9 @@ export function createServices(options: {
     onDiscrepancy,
   });
   const settlementRows = new SettlementRepository(db, idempotency, ledger, payoutRows, signals);
+  const settlementAccountRows = new SettlementAccountRepository(db, idempotency, signals);
   const settlementAccounts = new SettlementAccountService({
-    store: new SettlementAccountRepository(db, idempotency, signals),
+    store: settlementAccountRows,
     catalog: options.catalog,
     events: eventFactory,
     clock,
@@ -288,6 +289,7 @@ export function createServices(options: {
     settlements,
     settlementSchedules: new SettlementScheduleService({
       store: new SettlementScheduleRepository(db, capabilities),
+      accounts: settlementAccountRows,
       settlements,
       ledger,
       merchants: merchantRows,

@@ -21,6 +21,7 @@ import { SettlementScheduleService, type ScheduleSettlements } from '../../src/c
 import type { Environment, TenantScope } from '../../src/core/shared/environment.js';
 import { newId } from '../../src/core/shared/ids.js';
 import { MerchantRepository } from '../../src/storage/repositories/merchant-repository.js';
+import { SettlementAccountRepository } from '../../src/storage/repositories/settlement-account-repository.js';
 import { SettlementScheduleRepository } from '../../src/storage/repositories/settlement-schedule-repository.js';
 import type { Database } from '../../src/storage/schema.js';
 import { isUniqueViolation } from '../../src/storage/unique-violation.js';
@@ -171,6 +172,8 @@ for (const target of testDatabases()) {
     function scheduleService(settlements: ScheduleSettlements, store = new SettlementScheduleRepository(db, t.services.database.capabilities)) {
       return new SettlementScheduleService({
         store,
+        // Schedules only look accounts up: the repository's claim writer is never reached.
+        accounts: new SettlementAccountRepository(db, { writeIn: () => Promise.reject(new Error('schedules write no account')) }),
         settlements,
         ledger: t.services.ledger,
         merchants: new MerchantRepository(db, t.services.database.capabilities),

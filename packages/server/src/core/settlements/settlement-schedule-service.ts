@@ -5,7 +5,6 @@ import type { Merchant } from '../merchants/merchant.js';
 import type { PaymentContext } from '../payments/payment-service.js';
 import type { Clock } from '../ports.js';
 import type { TenantScope } from '../shared/environment.js';
-import { looksLikeId } from '../shared/ids.js';
 import type { Metadata } from '../shared/metadata.js';
 import { notFoundIn } from '../shared/not-found.js';
 import type { Settlement, SettlementOrigin } from './settlement.js';
@@ -19,6 +18,7 @@ import {
 } from './settlement-schedule.js';
 import type { SettlementScheduleStore } from './settlement-schedule-store.js';
 import { nextRunAfter, runAtOrBefore } from './settlement-schedule-times.js';
+import type { SettlementAccountStore } from './settlement-account-store.js';
 
 export interface PutScheduleInput {
   interval: SettlementInterval;
@@ -40,6 +40,8 @@ export interface ScheduleSettlements {
 
 export interface SettlementScheduleServiceDeps {
   store: SettlementScheduleStore;
+  /** The settlement accounts a schedule may name (the accounts' own store: one lookup for both). */
+  accounts: Pick<SettlementAccountStore, 'find'>;
   settlements: ScheduleSettlements;
   ledger: Pick<LedgerReader, 'balances'>;
   merchants: { findById(id: string): Promise<Merchant | undefined> };
@@ -188,7 +190,7 @@ export class SettlementScheduleService {
 
   /** The account exists in this scope, is not removed and holds the currency; cooling is fine (a run waits for it). */
   private async checkedAccount(ctx: TenantScope, id: string, currency: Currency): Promise<string> {
-    const find = (scope: TenantScope) => (looksLikeId(id) ? this.deps.store.findAccount(scope, id.toLowerCase()) : Promise.resolve(undefined));
+    const find = (scope: TenantScope) => this.deps.accounts.find(scope, id);
     const account = await find(ctx);
     if (!account) {
       const missing = await notFoundIn(ctx, 'settlement account', id, find);

@@ -1,5 +1,4 @@
 import type { TenantScope } from '../shared/environment.js';
-import type { SettlementAccount } from './settlement-account.js';
 import type { SettlementOrigin } from './settlement.js';
 import type { ScheduleRunOutcome, SettlementSchedule } from './settlement-schedule.js';
 
@@ -37,6 +36,4 @@ export interface SettlementScheduleStore {
   recordRun(claimed: SettlementSchedule, run: ScheduleRun): Promise<void>;
   /** The scope's settlement with this reference (what an earlier try of the same run made). */
   findSettlement(scope: TenantScope, reference: string): Promise<{ id: string; origin: SettlementOrigin } | undefined>;
-  /** What a schedule needs to know of the account it names (removed or not, its currency). */
-  findAccount(scope: TenantScope, id: string): Promise<Pick<SettlementAccount, 'id' | 'currency' | 'removedAt'> | undefined>;
 }

@@ -1,6 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Currency } from '../../core/catalog/operator-catalog.js';
-import type { SettlementAccount } from '../../core/settlements/settlement-account.js';
 import type { SettlementOrigin } from '../../core/settlements/settlement.js';
 import type { ScheduleRunOutcome, SettlementInterval, SettlementSchedule } from '../../core/settlements/settlement-schedule.js';
 import type { ClaimedSchedule, ScheduleRun, SettlementScheduleStore } from '../../core/settlements/settlement-schedule-store.js';
@@ -123,17 +122,6 @@ export class SettlementScheduleRepository implements SettlementScheduleStore {
       .where('reference', '=', reference)
       .executeTakeFirst();
     return row && { id: row.id, origin: row.origin as SettlementOrigin };
-  }
-
-  async findAccount(scope: TenantScope, id: string): Promise<Pick<SettlementAccount, 'id' | 'currency' | 'removedAt'> | undefined> {
-    const row = await this.db
-      .selectFrom('settlement_accounts')
-      .select(['id', 'currency', 'removed_at'])
-      .where('merchant_id', '=', scope.merchantId)
-      .where('environment', '=', scope.environment)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row && { id: row.id, currency: row.currency as Currency, removedAt: row.removed_at };
   }
 
   private scoped(scope: TenantScope) {

@@ -167,6 +167,8 @@ export function createServices(options: {
   publicUrl?: string;
   /** AKWE_DATA_DIR: KYC documents go under its kyc/ folder (default ./data). */
   dataDir?: string;
+  /** How long a money-out request waits for its approval (APPROVAL_EXPIRY_HOURS; default 72 hours). */
+  approvalExpiryMs?: number;
 }): Services {
   const clock = options.clock ?? systemClock;
   const ids = options.newId ?? newId;
@@ -348,9 +350,13 @@ export function createServices(options: {
     audit: dashboardStore,
     payouts,
     bulk: services.bulk,
+    transfers: services.transfers,
+    settlements: services.settlements,
+    refunds: services.refunds,
     merchants,
     clock,
     newId: ids,
+    expiryMs: options.approvalExpiryMs,
   });
   return { ...services, checkout, serverSecret, metrics, dashboard, dashboardDevelopers, dashboardOverview, kyc, kycDocuments, platformAdmins, backOffice, approvals };
 }

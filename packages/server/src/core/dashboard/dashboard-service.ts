@@ -14,7 +14,7 @@ import type { Environment } from '../shared/environment.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import { newTotpSecret, totpCodeMatches, totpUrl } from './totp.js';
-import { checkAcceptable, INVITATION_TTL_MS, invitationOf, type Invitation, type InvitationStatus } from './invitation.js';
+import { checkAcceptable, INVITATION_TTL_MS, invitationOf, inviterMayInvite, type Invitation, type InvitationStatus } from './invitation.js';
 
 export const REFRESH_TOKEN_DAYS = 14;
 const HOUR_MS = 3_600_000;
@@ -333,7 +333,10 @@ export class DashboardService {
         updatedAt: now,
       };
     }
-    const accepted = await this.deps.store.acceptInvitation(tokenHash, now, newUser, (token, inviterRole) => checkAcceptable(token, inviterRole, now));
+    // Used, revoked and expired are the token's use's own conditions; the inviter is checked again here.
+    const accepted = await this.deps.store.acceptInvitation(tokenHash, now, newUser, (token, inviterRole) => {
+      if (!token.role || !inviterMayInvite(inviterRole, token.role)) throw new AkweError('invitation_inviter_not_allowed');
+    });
     if (!accepted || !accepted.token.merchantId || !accepted.token.role) throw new AkweError('invalid_email_token');
     await this.audit(
       'invitation.accepted',

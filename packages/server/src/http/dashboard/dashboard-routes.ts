@@ -325,7 +325,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
         operationId: 'dashboardAcceptInvitation',
         summary: 'Accept an invitation (creating the account when the address has none)',
         body: AcceptInvitationBody,
-        response: { 200: MembershipObject, ...errorResponses(400, 429) },
+        response: { 200: MembershipObject, ...errorResponses(400, 410, 429) },
       },
     },
     async (request) => {

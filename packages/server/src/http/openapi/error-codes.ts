@@ -201,7 +201,7 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   invalid_cursor: (route) => route.operationId?.startsWith('list') === true || operations(...dashboardLists, 'adminListKycSubmissions')(route),
   // A live payout for an operator no connector serves is refused before it is stored.
   operator_unavailable: operations(...operatorCalls, ...payoutCreation, ...approvedPayouts, ...approvedRefunds, 'dashboardApproveApproval'),
-  operator_outcome_unknown: operations(...operatorCalls),
+  operator_outcome_unknown: operations(...operatorCalls, ...approvedRefunds),
   operator_call_in_progress: operations(...operatorCalls),
   invalid_state_transition: operations(...paymentChanges, ...bulkExecution, 'cancelBulkPayment', ...approvedBatches),
   endpoint_limit_reached: operations('createWebhookEndpoint', 'dashboardCreateWebhookEndpoint'),

@@ -173,8 +173,8 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
         limits: { maxLines: config.bulkMaxLines, maxBytes: config.bulkMaxBytes },
       });
       await api.register(balanceRoutes, { ledger: services.ledger });
-      await api.register(transferRoutes, { transfers: services.transfers });
-      await api.register(settlementRoutes, { settlements: services.settlements });
+      await api.register(transferRoutes, { transfers: services.transfers, approvals: services.approvals });
+      await api.register(settlementRoutes, { settlements: services.settlements, approvals: services.approvals });
       await api.register(settlementAccountRoutes, { settlementAccounts: services.settlementAccounts, clock: services.clock });
       await api.register(settlementScheduleRoutes, { schedules: services.settlementSchedules });
       await api.register(exportRoutes, { exports: services.exports });

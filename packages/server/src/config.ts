@@ -102,6 +102,8 @@ export interface Config {
   settlementAccountCoolingMs: number;
   /** The same for test accounts (SETTLEMENT_ACCOUNT_TEST_COOLING_MS; none by default, so test settlements can be tried at once). */
   settlementAccountTestCoolingMs: number;
+  /** How long a live money-out request waits for its second user's approval before it expires, hours (APPROVAL_EXPIRY_HOURS). */
+  approvalExpiryHours: number;
   /** Bytes of a bulk batch's body: the CSV file, or the JSON of a create (BULK_MAX_BYTES). */
   bulkMaxBytes: number;
   /** Bytes of one KYC document (KYC_MAX_DOCUMENT_BYTES, 5 MiB by default). */
@@ -180,6 +182,7 @@ export const configVariables = [
   'TRANSFER_DAILY_MAX_MINOR',
   'SETTLEMENT_ACCOUNT_COOLING_MS',
   'SETTLEMENT_ACCOUNT_TEST_COOLING_MS',
+  'APPROVAL_EXPIRY_HOURS',
   'HSTS_MAX_AGE',
   'HSTS_INCLUDE_SUBDOMAINS',
   'METRICS_PORT',
@@ -383,6 +386,7 @@ export function loadConfig(env: Env = process.env): Config {
     transferDailyMaxMinor: reader.integer('TRANSFER_DAILY_MAX_MINOR', DEFAULT_TRANSFER_LIMITS.dailyMaxMinor, 1, Number.MAX_SAFE_INTEGER),
     settlementAccountCoolingMs: reader.integer('SETTLEMENT_ACCOUNT_COOLING_MS', 24 * 3_600_000, 0, 30 * 24 * 3_600_000),
     settlementAccountTestCoolingMs: reader.integer('SETTLEMENT_ACCOUNT_TEST_COOLING_MS', 0, 0, 30 * 24 * 3_600_000),
+    approvalExpiryHours: reader.integer('APPROVAL_EXPIRY_HOURS', 72, 1, 30 * 24),
     bulkMaxBytes: reader.integer('BULK_MAX_BYTES', 5 * 1024 * 1024, 1024, 104_857_600),
     kycMaxDocumentBytes: reader.integer('KYC_MAX_DOCUMENT_BYTES', 5 * 1024 * 1024, 1024, 52_428_800),
     trustProxy: trustedProxies(reader),

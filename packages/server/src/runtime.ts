@@ -58,6 +58,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     paymentCheckMinIntervalMs: config.paymentCheckMinIntervalMs,
     bulkMaxLines: config.bulkMaxLines,
     transferLimits: { maxMinor: config.transferMaxMinor, dailyMaxMinor: config.transferDailyMaxMinor },
+    approvalExpiryMs: config.approvalExpiryHours * 3_600_000,
     settlementAccountCooling: { liveMs: config.settlementAccountCoolingMs, testMs: config.settlementAccountTestCoolingMs },
     mailer: configuredMailer(config, options.logger),
     publicUrl: config.publicUrl,

@@ -169,6 +169,8 @@ export function createServices(options: {
   dataDir?: string;
   /** Told when a dashboard email sent after its answer (a password reset's) fails (the server logs it). */
   onMailError?: (error: unknown) => void;
+  /** How long a money-out request waits for its approval (APPROVAL_EXPIRY_HOURS; default 72 hours). */
+  approvalExpiryMs?: number;
 }): Services {
   const clock = options.clock ?? systemClock;
   const ids = options.newId ?? newId;
@@ -353,9 +355,13 @@ export function createServices(options: {
     audit: dashboardStore,
     payouts,
     bulk: services.bulk,
+    transfers: services.transfers,
+    settlements: services.settlements,
+    refunds: services.refunds,
     merchants,
     clock,
     newId: ids,
+    expiryMs: options.approvalExpiryMs,
   });
   return { ...services, checkout, serverSecret, metrics, dashboard, dashboardDevelopers, dashboardOverview, kyc, kycDocuments, platformAdmins, backOffice, approvals };
 }

@@ -74,6 +74,9 @@ export interface EmailTokenTable {
   expires_at: string;
   used_at: string | null;
   created_at: string;
+  /** An invitation revoked (0030), and by whom. */
+  revoked_at: string | null;
+  revoked_by: string | null;
 }
 
 export interface AuditLogTable {
@@ -117,6 +120,8 @@ export interface ApprovalRequestTable {
   error_message: string | null;
   created_at: string;
   updated_at: string;
+  /** When a request waiting for approval can no longer be approved (0030); null for one executed at once. */
+  expires_at: string | null;
 }
 
 export interface KycSubmissionTable {

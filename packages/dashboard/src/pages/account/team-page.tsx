@@ -8,6 +8,7 @@ import { Page } from '../../components/page.js';
 import { useApi } from '../../components/use-api.js';
 import { defineTexts, useTexts } from '../../i18n.js';
 import { useState } from 'preact/hooks';
+import { PendingInvitations } from './pending-invitations.js';
 
 const texts = defineTexts(
   {
@@ -70,7 +71,9 @@ export function TeamPage() {
   const invite = useAction(async (values: Record<string, string>) => {
     await dashboardApi(`/merchants/${merchantId}/invitations`, { method: 'POST', body: { email: values.email, role: values.role } });
     setInvited(values.email);
+    setInvitationsSent((count) => count + 1);
   });
+  const [invitationsSent, setInvitationsSent] = useState(0);
   const change = useAction(async (userId: string, body: { role: string } | undefined) => {
     await dashboardApi(`/merchants/${merchantId}/members/${userId}`, body ? { method: 'PATCH', body } : { method: 'DELETE' });
     members.reload();
@@ -154,6 +157,14 @@ export function TeamPage() {
           </form>
           <ErrorMessage error={invite.error} />
         </section>
+      ) : null}
+      {manage ? (
+        <PendingInvitations
+          merchantId={merchantId}
+          refresh={invitationsSent}
+          roleName={(role) => (roles.includes(role as Member['role']) ? t(role as Member['role']) : role)}
+          memberName={(userId) => members.data?.data.find((member) => member.user_id === userId)?.name ?? userId ?? ''}
+        />
       ) : null}
     </Page>
   );

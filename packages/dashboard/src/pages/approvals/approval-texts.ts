@@ -4,8 +4,9 @@ export const approvalTexts = defineTexts(
   {
     title: 'Approbations',
     policy_title: 'Seuil d’approbation',
-    policy_on: 'En production, tout décaissement ou lot au-delà de {amount} doit être approuvé par un second membre de l’équipe avant de partir.',
-    policy_off: 'Aucun seuil : les décaissements et les lots partent dès qu’ils sont soumis.',
+    policy_on:
+      'En production, tout décaissement, lot, transfert, reversement ou remboursement au-delà de {amount} soumis depuis le tableau de bord doit être approuvé par un second membre de l’équipe avant de partir ; une demande non approuvée expire après 72 heures.',
+    policy_off: 'Aucun seuil : les sorties d’argent partent dès qu’elles sont soumises.',
     policy_test: 'En test, rien n’attend d’approbation.',
     threshold: 'Seuil en FCFA',
     threshold_hint: 'Au-delà de ce montant (0 : tous les décaissements).',
@@ -19,6 +20,7 @@ export const approvalTexts = defineTexts(
     executed: 'Exécutées',
     rejected: 'Refusées',
     failed: 'En échec',
+    expired: 'Expirées',
     what: 'Objet',
     amount: 'Montant',
     maker: 'Soumis par',
@@ -27,6 +29,10 @@ export const approvalTexts = defineTexts(
     actions: 'Décision',
     payout_to: 'Décaissement {reference} vers {phone} ({operator})',
     batch: 'Lot de paiements',
+    transfer_to: 'Transfert {reference} vers le marchand {receiver}',
+    settlement_to: 'Reversement vers le compte {account}',
+    refund_of: 'Remboursement du paiement {payment}',
+    expires: 'Expire le {at}',
     you: 'vous',
     own_request: 'Votre demande : un autre membre doit l’approuver.',
     approve: 'Approuver',
@@ -46,8 +52,9 @@ export const approvalTexts = defineTexts(
   {
     title: 'Approvals',
     policy_title: 'Approval threshold',
-    policy_on: 'In live, every payout or batch above {amount} must be approved by a second team member before it goes out.',
-    policy_off: 'No threshold: payouts and batches go out as soon as they are submitted.',
+    policy_on:
+      'In live, every payout, batch, transfer, settlement or refund above {amount} submitted from the dashboard must be approved by a second team member before it goes out; a request nobody approves expires after 72 hours.',
+    policy_off: 'No threshold: money goes out as soon as it is submitted.',
     policy_test: 'In test, nothing waits for approval.',
     threshold: 'Threshold in FCFA',
     threshold_hint: 'Above this amount (0: every payout).',
@@ -61,6 +68,7 @@ export const approvalTexts = defineTexts(
     executed: 'Executed',
     rejected: 'Rejected',
     failed: 'Failed',
+    expired: 'Expired',
     what: 'What',
     amount: 'Amount',
     maker: 'Submitted by',
@@ -69,6 +77,10 @@ export const approvalTexts = defineTexts(
     actions: 'Decision',
     payout_to: 'Payout {reference} to {phone} ({operator})',
     batch: 'Bulk batch',
+    transfer_to: 'Transfer {reference} to merchant {receiver}',
+    settlement_to: 'Settlement to account {account}',
+    refund_of: 'Refund of payment {payment}',
+    expires: 'Expires {at}',
     you: 'you',
     own_request: 'Your request: another member must approve it.',
     approve: 'Approve',
@@ -89,8 +101,8 @@ export const approvalTexts = defineTexts(
 
 export interface Approval {
   id: string;
-  kind: 'payout' | 'batch';
-  status: 'pending' | 'approved' | 'executed' | 'rejected' | 'failed';
+  kind: 'payout' | 'batch' | 'transfer' | 'settlement' | 'refund';
+  status: 'pending' | 'approved' | 'executed' | 'rejected' | 'failed' | 'expired';
   approval_required: boolean;
   amount_minor: number;
   currency: string;
@@ -101,6 +113,7 @@ export interface Approval {
   result: { id: string; status: string } | null;
   error: { code: string; message: string } | null;
   created_at: string;
+  expires_at: string | null;
 }
 
 export interface ApprovalList {

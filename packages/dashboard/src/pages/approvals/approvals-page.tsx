@@ -19,7 +19,7 @@ import { navigate, useLocation, withQuery } from '../../router.js';
 import { ApprovalPolicy } from './approval-policy.js';
 import { approvalTexts, type Approval, type ApprovalList } from './approval-texts.js';
 
-const filters = ['pending', 'executed', 'rejected', 'failed', 'all'] as const;
+const filters = ['pending', 'executed', 'rejected', 'failed', 'expired', 'all'] as const;
 
 interface Member {
   user_id: string;
@@ -54,10 +54,21 @@ export function ApprovalsPage() {
     list.reload();
   });
 
-  const describe = (approval: Approval) =>
-    approval.kind === 'payout'
-      ? t('payout_to', { reference: String(approval.request.reference), phone: String(approval.request.phone), operator: String(approval.request.operator) })
-      : t('batch');
+  const describe = (approval: Approval): string => {
+    const request = approval.request;
+    switch (approval.kind) {
+      case 'payout':
+        return t('payout_to', { reference: String(request.reference), phone: String(request.phone), operator: String(request.operator) });
+      case 'transfer':
+        return t('transfer_to', { reference: String(request.reference), receiver: String(request.receiver) });
+      case 'settlement':
+        return t('settlement_to', { account: String(request.settlement_account) });
+      case 'refund':
+        return t('refund_of', { payment: String(request.payment) });
+      default:
+        return t('batch');
+    }
+  };
 
   return (
     <Page
@@ -113,6 +124,7 @@ export function ApprovalsPage() {
                 <td data-label={t('created')}>{formatDateTime(approval.created_at, language)}</td>
                 <td data-label={t('status')}>
                   <StatusBadge status={approval.status} />
+                  {approval.status === 'pending' && approval.expires_at ? <p class="muted">{t('expires', { at: formatDateTime(approval.expires_at, language) })}</p> : null}
                   {approval.error ? <p class="field-error">{t('error_of', { message: approval.error.message })}</p> : null}
                   {approval.reason ? <p class="muted">{t('reason_of', { reason: approval.reason })}</p> : null}
                 </td>

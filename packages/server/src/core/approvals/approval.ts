@@ -2,14 +2,22 @@ import type { Environment } from '../shared/environment.js';
 
 /**
  * Maker-checker approvals (docs/dashboard.md "Approvals (maker-checker)"). A dashboard user submits
- * a payout or a batch execution; in live above the merchant's threshold it waits, `pending`, for a
- * second user to approve (then it is executed: `executed`, or `failed` with the execution's error)
- * or reject it. Otherwise it is executed at once, `approvalRequired` false.
+ * money-out (a payout, a batch execution, a wallet transfer, a settlement, a refund); in live above
+ * the merchant's threshold it waits, `pending`, for a second user to approve (then it is executed:
+ * `executed`, or `failed` with the execution's error) or reject it, until it expires. Otherwise it
+ * is executed at once, `approvalRequired` false.
  */
-export const approvalStatuses = ['pending', 'approved', 'executed', 'rejected', 'failed'] as const;
+export const storedApprovalStatuses = ['pending', 'approved', 'executed', 'rejected', 'failed'] as const;
+/** `expired` is never stored: it is a `pending` request whose `expiresAt` has passed. */
+export const approvalStatuses = [...storedApprovalStatuses, 'expired'] as const;
 export type ApprovalStatus = (typeof approvalStatuses)[number];
+export type StoredApprovalStatus = (typeof storedApprovalStatuses)[number];
 
-export type ApprovalKind = 'payout' | 'batch';
+export const approvalKinds = ['payout', 'batch', 'transfer', 'settlement', 'refund'] as const;
+export type ApprovalKind = (typeof approvalKinds)[number];
+
+/** How long a request waits for its approval by default: 72 hours (APPROVAL_EXPIRY_HOURS). */
+export const DEFAULT_APPROVAL_EXPIRY_MS = 72 * 3_600_000;
 
 /** The payout as submitted, in the payout contract's words (amounts in centimes). */
 export interface PayoutSubmission {
@@ -25,7 +33,37 @@ export interface PayoutSubmission {
   metadata?: Record<string, string>;
 }
 
-export type ApprovalRequestBody = PayoutSubmission | { batch_id: string };
+/** A wallet transfer as submitted, in the transfer API's words (centimes). */
+export interface TransferSubmission {
+  receiver: string;
+  amount_minor: number;
+  currency: string;
+  reference: string;
+  description?: string;
+  metadata?: Record<string, string>;
+}
+
+/**
+ * A settlement as submitted, in the settlement API's words (centimes). Without `amount_minor` (the
+ * whole available balance) the request is for the balance at submission, and executes that amount.
+ */
+export interface SettlementSubmission {
+  settlement_account: string;
+  currency: string;
+  amount_minor?: number;
+  reference?: string;
+  description?: string;
+  metadata?: Record<string, string>;
+}
+
+/** A refund as submitted: the payment (reference or id), centimes (all that is left when absent), a reason. */
+export interface RefundSubmission {
+  payment: string;
+  amount_minor?: number;
+  reason?: string;
+}
+
+export type ApprovalRequestBody = PayoutSubmission | { batch_id: string } | TransferSubmission | SettlementSubmission | RefundSubmission;
 
 export interface ApprovalRequest {
   id: string;
@@ -50,6 +88,13 @@ export interface ApprovalRequest {
   errorMessage: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Past this instant a pending request is `expired` and can no longer be approved; null when it never waited. */
+  expiresAt: string | null;
+}
+
+/** The request as it stands at `now`: a pending one past its expiry reads `expired`. */
+export function asOf(request: ApprovalRequest, now: string): ApprovalRequest {
+  return request.status === 'pending' && request.expiresAt !== null && request.expiresAt <= now ? { ...request, status: 'expired' } : request;
 }
 
 /** Per currency, the live amount (minor units) above which money-out needs approval. No entry: none needed. */
@@ -70,24 +115,28 @@ export interface ApprovalStore {
   setPolicy(merchantId: string, thresholds: ApprovalThreshold[], by: string, at: string): Promise<void>;
   insert(request: ApprovalRequest): Promise<void>;
   find(merchantId: string, environment: Environment, id: string): Promise<ApprovalRequest | undefined>;
-  /** A batch's request still waiting or being executed, if any. */
-  openForBatch(merchantId: string, environment: Environment, batchId: string): Promise<ApprovalRequest | undefined>;
-  /** Newest first; undefined when `startingAfter` is no request of this merchant and environment. */
+  /** A batch's request still waiting (unexpired at `now`) or being executed, if any. */
+  openForBatch(merchantId: string, environment: Environment, batchId: string, now: string): Promise<ApprovalRequest | undefined>;
+  /**
+   * Newest first; undefined when `startingAfter` is no request of this merchant and environment.
+   * `pending` means unexpired at `now`, `expired` a pending one whose expiry has passed.
+   */
   page(
     merchantId: string,
     environment: Environment,
-    filter: { status?: ApprovalStatus; limit: number; startingAfter?: string },
+    filter: { status?: ApprovalStatus; limit: number; startingAfter?: string; now: string },
   ): Promise<{ data: ApprovalRequest[]; hasMore: boolean } | undefined>;
   /**
    * Moves a request from `from` to `changes.status` only if it is still in `from`: the condition
    * of the update, so of two deciders racing only one moves it. False when it had moved already.
-   * With `updatedAt`, only if the request was last changed then (taking over an abandoned execution).
+   * With `updatedAt`, only if the request was last changed then (taking over an abandoned execution);
+   * with `unexpiredAt`, only if it has not expired at that instant.
    */
   move(
     id: string,
-    from: ApprovalStatus,
-    changes: Partial<Omit<ApprovalRequest, 'id' | 'merchantId' | 'environment' | 'kind' | 'request'>> & { status: ApprovalStatus },
-    updatedAt?: string,
+    from: StoredApprovalStatus,
+    changes: Partial<Omit<ApprovalRequest, 'id' | 'merchantId' | 'environment' | 'kind' | 'request' | 'status'>> & { status: StoredApprovalStatus },
+    condition?: { updatedAt?: string; unexpiredAt?: string },
   ): Promise<boolean>;
 }
 

@@ -14,11 +14,12 @@ import type { Environment } from '../shared/environment.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { SignInAttempt, SignInThrottle, ThrottleKeys } from './sign-in-throttle.js';
 import { newTotpSecret, totpStepOf, totpUrl } from './totp.js';
+import { checkAcceptable, INVITATION_TTL_MS, invitationOf, inviterMayInvite, type Invitation, type InvitationStatus } from './invitation.js';
 
 export const REFRESH_TOKEN_DAYS = 14;
 const HOUR_MS = 3_600_000;
 /** How long each email link works. */
-const EMAIL_TOKEN_TTL_MS: Record<EmailTokenPurpose, number> = { verify: 48 * HOUR_MS, invite: 7 * 24 * HOUR_MS, reset: HOUR_MS };
+const EMAIL_TOKEN_TTL_MS: Record<EmailTokenPurpose, number> = { verify: 48 * HOUR_MS, invite: INVITATION_TTL_MS, reset: HOUR_MS };
 
 export interface SecretSealer {
   seal(plaintext: string): string;
@@ -338,14 +339,17 @@ export class DashboardService {
 
   /**
    * Accepts an invitation. An address without an account gets one (name and password required
-   * then; the link proves the address); an existing account just gains the membership.
+   * then; the link proves the address); an existing account just gains the membership. Refused
+   * unless it is pending: not used, revoked or expired, and its inviter still a member allowed to
+   * invite to its role, checked again inside the acceptance's transaction.
    */
   async acceptInvitation(input: { token: string; name?: string; password?: string }, origin: RequestOrigin): Promise<Membership> {
     if (!looksLikeOpaqueToken(input.token)) throw new AkweError('invalid_email_token');
     const tokenHash = hashOpaqueToken(input.token);
     const now = this.now();
     const pending = await this.deps.store.findEmailToken(tokenHash, 'invite');
-    if (!pending || pending.usedAt !== null || pending.expiresAt <= now) throw new AkweError('invalid_email_token');
+    if (!pending || !pending.merchantId) throw new AkweError('invalid_email_token');
+    checkAcceptable(pending, await this.inviterRole(pending), now);
     let newUser: DashboardUser | undefined;
     if (!(await this.deps.store.findUserByEmail(pending.email))) {
       if (input.name === undefined) throw AkweError.ofField('validation_error', 'name', 'name is required to create your account');
@@ -364,7 +368,10 @@ export class DashboardService {
         updatedAt: now,
       };
     }
-    const accepted = await this.deps.store.acceptInvitation(tokenHash, now, newUser);
+    // Used, revoked and expired are the token's use's own conditions; the inviter is checked again here.
+    const accepted = await this.deps.store.acceptInvitation(tokenHash, now, newUser, (token, inviterRole) => {
+      if (!token.role || !inviterMayInvite(inviterRole, token.role)) throw new AkweError('invitation_inviter_not_allowed');
+    });
     if (!accepted || !accepted.token.merchantId || !accepted.token.role) throw new AkweError('invalid_email_token');
     await this.audit(
       'invitation.accepted',
@@ -372,6 +379,34 @@ export class DashboardService {
       origin,
     );
     return { userId: accepted.userId, merchantId: accepted.token.merchantId, role: accepted.token.role, createdAt: now };
+  }
+
+  /** The merchant's invitations, newest first (the last 200), each with its status now; one status only when given. */
+  async listInvitations(caller: MemberCaller, status?: InvitationStatus): Promise<Invitation[]> {
+    const now = this.now();
+    const invitations: Invitation[] = [];
+    for (const token of await this.deps.store.listInvitations(caller.merchantId, 200)) invitations.push(invitationOf(token, await this.inviterRole(token), now));
+    return status === undefined ? invitations : invitations.filter((invitation) => invitation.status === status);
+  }
+
+  /** Revokes a pending invitation (an invitation as owner: owners only); its link then answers 410 invitation_revoked. */
+  async revokeInvitation(caller: MemberCaller, id: string, origin: RequestOrigin): Promise<Invitation> {
+    const token = await this.deps.store.findInvitation(caller.merchantId, id.toLowerCase());
+    if (!token || !token.role) throw new AkweError('not_found', `no invitation with id ${id}`);
+    if (!mayAssign(caller.role, undefined, token.role)) throw new AkweError('insufficient_role', 'Only an owner may revoke an invitation as owner.');
+    const now = this.now();
+    if (!(await this.deps.store.revokeInvitation(caller.merchantId, token.id, caller.user.id, now))) {
+      throw new AkweError('invitation_not_pending', `This invitation is ${invitationOf(token, await this.inviterRole(token), now).status}.`);
+    }
+    await this.audit('invitation.revoked', { userId: caller.user.id, merchantId: caller.merchantId, target: `${token.email} as ${token.role}` }, origin);
+    const revoked = { ...token, revokedAt: now, revokedBy: caller.user.id };
+    return invitationOf(revoked, await this.inviterRole(revoked), now);
+  }
+
+  /** The inviter's role in the invitation's merchant now; undefined when they are no longer a member. */
+  private async inviterRole(token: { merchantId: string | null; invitedBy: string | null }): Promise<Role | undefined> {
+    if (!token.merchantId || !token.invitedBy) return undefined;
+    return (await this.deps.store.findMembership(token.invitedBy, token.merchantId))?.role;
   }
 
   listMembers(caller: MemberCaller): Promise<Member[]> {
@@ -498,6 +533,8 @@ export class DashboardService {
       expiresAt: new Date(now.getTime() + EMAIL_TOKEN_TTL_MS[purpose]).toISOString(),
       usedAt: null,
       createdAt: now.toISOString(),
+      revokedAt: null,
+      revokedBy: null,
     });
     return token;
   }

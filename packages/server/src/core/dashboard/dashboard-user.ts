@@ -61,6 +61,9 @@ export interface EmailTokenRecord {
   expiresAt: string;
   usedAt: string | null;
   createdAt: string;
+  /** An invitation revoked, and by whom (null otherwise). */
+  revokedAt: string | null;
+  revokedBy: string | null;
 }
 
 export interface AuditEntry {
@@ -100,6 +103,7 @@ export type AuditAction =
   | 'sessions.revoked'
   | 'invitation.created'
   | 'invitation.accepted'
+  | 'invitation.revoked'
   | 'member.role_changed'
   | 'member.removed'
   | 'password_reset.requested'
@@ -173,13 +177,25 @@ export interface DashboardStore {
 
   insertEmailToken(token: EmailTokenRecord): Promise<void>;
   findEmailToken(tokenHash: string, purpose: EmailTokenPurpose): Promise<EmailTokenRecord | undefined>;
-  /** Marks the token used if it is unused and unexpired; undefined otherwise (used, expired, unknown). */
+  /** Marks the token used if it is unused, unrevoked and unexpired; undefined otherwise (used, revoked, expired, unknown). */
   useEmailToken(tokenHash: string, purpose: EmailTokenPurpose, now: string): Promise<EmailTokenRecord | undefined>;
   /**
    * An invitation accepted, in one transaction: the token used, the user created when `newUser` is
-   * given (the invited address had no account), the membership added.
+   * given (the invited address had no account), the membership added. `check` is given the token
+   * and the inviter's role in the merchant now (undefined: no longer a member), read inside the
+   * transaction (the inviter's membership row locked where rows lock), and throws to refuse it.
    */
-  acceptInvitation(tokenHash: string, now: string, newUser: DashboardUser | undefined): Promise<{ token: EmailTokenRecord; userId: string } | undefined>;
+  acceptInvitation(
+    tokenHash: string,
+    now: string,
+    newUser: DashboardUser | undefined,
+    check: (token: EmailTokenRecord, inviterRole: Role | undefined) => void,
+  ): Promise<{ token: EmailTokenRecord; userId: string } | undefined>;
+  /** The merchant's invitations, newest first, at most `limit`. */
+  listInvitations(merchantId: string, limit: number): Promise<EmailTokenRecord[]>;
+  findInvitation(merchantId: string, id: string): Promise<EmailTokenRecord | undefined>;
+  /** Revokes the invitation if it is still unused, unrevoked and unexpired at `now`; false otherwise. */
+  revokeInvitation(merchantId: string, id: string, by: string, now: string): Promise<boolean>;
 
   insertAudit(entry: AuditEntry): Promise<void>;
   listAudit(filter: { merchantId?: string; userId?: string }): Promise<AuditEntry[]>;

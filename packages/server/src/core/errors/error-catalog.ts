@@ -289,7 +289,7 @@ export const errorCatalog = {
     status: 403,
     message: "Live money-out above the merchant's approval threshold needs a second user's approval.",
     action:
-      'From the dashboard, submit it through the approvals routes (POST /api/v1/dashboard/merchants/{merchantId}/approvals/payouts or …/approvals/batches); another member with the approver permission then approves it. API keys are not concerned.',
+      'From the dashboard, submit it through the approvals routes (POST /api/v1/dashboard/merchants/{merchantId}/approvals/payouts, …/batches, …/transfers, …/settlements or …/refunds); another member with the approver permission then approves it. API keys are not concerned.',
   },
   self_approval_forbidden: {
     status: 403,
@@ -300,6 +300,23 @@ export const errorCatalog = {
     status: 409,
     message: 'This approval request is no longer pending.',
     action: 'Read the request again (GET …/approvals/{id}): it was approved, rejected or executed meanwhile, maybe by another approver.',
+  },
+  approval_expired: {
+    status: 409,
+    message: 'This approval request expired before anyone approved it.',
+    action: 'Nothing was executed. Submit it again if it is still wanted; a request waits for its approval 72 hours unless the server sets another period.',
+  },
+  invitation_revoked: { status: 410, message: 'This invitation was revoked.', action: 'Ask a member of the merchant who manages its team for a new invitation.' },
+  invitation_expired: { status: 410, message: 'This invitation expired.', action: 'An invitation works for 7 days: ask a member of the merchant who manages its team for a new one.' },
+  invitation_inviter_not_allowed: {
+    status: 410,
+    message: 'Whoever sent this invitation is no longer a member of the merchant, or may no longer invite to this role.',
+    action: 'Ask a current member of the merchant who manages its team for a new invitation.',
+  },
+  invitation_not_pending: {
+    status: 409,
+    message: 'This invitation is no longer pending.',
+    action: 'List the invitations again: it was accepted, revoked or expired meanwhile.',
   },
   unsupported_document_type: {
     status: 415,

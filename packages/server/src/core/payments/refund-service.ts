@@ -45,8 +45,30 @@ export class RefundService {
     this.routing = new OperatorRouting(deps.operators, deps.catalog);
   }
 
-  /** Refunds part or all of what is left of a completed payment. */
-  async refund(ctx: TenantScope, referenceOrId: string, input: { amountMinor?: number; reason?: string }, request: RecordedRequest<RefundResult> = {}): Promise<RefundResult> {
+  /**
+   * What a refund of this payment would move now (the amount asked, or all that is left), checked as
+   * the refund itself checks it; nothing is reserved: the refund checks again under the payment's lock.
+   */
+  async refundable(ctx: TenantScope, referenceOrId: string, amountMinor: number | undefined): Promise<{ payment: Payment; amountMinor: number }> {
+    const payment = await this.findPayment(ctx, referenceOrId);
+    if (payment.status !== 'completed') throw new AkweError('payment_not_refundable', `The payment is ${payment.status}; only a completed payment can be refunded.`);
+    const left = payment.amountMinor - payment.refundedMinor;
+    if (left <= 0) throw new AkweError('refund_exceeds_amount', 'Nothing is left to refund: earlier refunds cover the whole amount.', { field: 'amount' });
+    const amount = amountMinor ?? left;
+    if (amount > left) throw new AkweError('refund_exceeds_amount', `Only ${left / 100} ${payment.currency} is left to refund.`, { field: 'amount' });
+    return { payment, amountMinor: amount };
+  }
+
+  /**
+   * Refunds part or all of what is left of a completed payment. `id`, when given, is the refund's
+   * (an approved request's: its execution, resumed, finds it).
+   */
+  async refund(
+    ctx: TenantScope,
+    referenceOrId: string,
+    input: { amountMinor?: number; reason?: string; id?: string },
+    request: RecordedRequest<RefundResult> = {},
+  ): Promise<RefundResult> {
     const resumedId = request.journal?.resumed?.resourceId;
     if (resumedId) {
       const refund = await this.deps.store.findRefund(ctx, resumedId);
@@ -58,7 +80,7 @@ export class RefundService {
     // A payment never paid names no operator; the locked check below refuses it as not refundable.
     const refunds = payment.operator === null ? undefined : this.routing.flowFor(payment, 'refunds');
     const now = this.deps.clock.now().toISOString();
-    const refundId = this.deps.newId();
+    const refundId = input.id ?? this.deps.newId();
     const claim = stepWrite(request, refundId);
     const reserved = await this.deps.store.withLockedPayment(id, (current) => {
       if (current.status !== 'completed') throw new AkweError('payment_not_refundable', `The payment is ${current.status}; only a completed payment can be refunded.`);

@@ -22,6 +22,8 @@ import type { SettlementAccount } from './settlement-account.js';
 import type { SettlementFilters, SettlementStore, StatementTotal } from './settlement-store.js';
 
 export interface CreateSettlementInput {
+  /** The settlement's id when the caller chose it (an approved request's: its execution, resumed, finds it); a new one otherwise. */
+  id?: string;
   /** The settlement account's id. */
   accountId: string;
   currency: string;
@@ -80,19 +82,8 @@ export class SettlementService {
   constructor(private readonly deps: SettlementServiceDeps) {}
 
   async create(ctx: PaymentContext, input: CreateSettlementInput, request: RecordedRequest<Settlement> = {}): Promise<Settlement> {
-    // Live money leaves only for an active, validated merchant; in test the sandbox float moves freely.
-    if (ctx.environment === 'live') {
-      if (ctx.merchant.status !== 'active') throw new AkweError('account_inactive');
-      if (ctx.merchant.kycStatus !== 'validated') throw new AkweError('kyc_required');
-    }
-    const account = await this.deps.accounts.usable(ctx, input.accountId);
-    if (input.currency.toUpperCase() !== account.currency) {
-      throw AkweError.ofField('settlement_currency_mismatch', 'currency', `Settlement account ${account.id} receives ${account.currency}; got ${input.currency}.`);
-    }
-    const amountMinor = input.amountMinor ?? (await this.available(ctx, account.currency));
-    if (amountMinor <= 0) throw new AkweError('nothing_to_settle', `Your ${ctx.environment} available balance in ${account.currency} is zero.`);
-
-    const id = this.deps.newId();
+    const { account, amountMinor } = await this.prepare(ctx, input);
+    const id = input.id ?? this.deps.newId();
     const reference = input.reference ?? id;
     const now = this.now();
     const operator = account.kind === 'wallet' ? this.walletOperator(account) : undefined;
@@ -164,6 +155,25 @@ export class SettlementService {
     });
     reportCommitted(request, claim);
     return stored;
+  }
+
+  /**
+   * The checks a settlement passes before anything is written (the account, its currency, an amount
+   * to settle), and the amount it would move now: the one asked, or the whole available balance.
+   */
+  async prepare(ctx: PaymentContext, input: CreateSettlementInput): Promise<{ account: SettlementAccount; amountMinor: number }> {
+    // Live money leaves only for an active, validated merchant; in test the sandbox float moves freely.
+    if (ctx.environment === 'live') {
+      if (ctx.merchant.status !== 'active') throw new AkweError('account_inactive');
+      if (ctx.merchant.kycStatus !== 'validated') throw new AkweError('kyc_required');
+    }
+    const account = await this.deps.accounts.usable(ctx, input.accountId);
+    if (input.currency.toUpperCase() !== account.currency) {
+      throw AkweError.ofField('settlement_currency_mismatch', 'currency', `Settlement account ${account.id} receives ${account.currency}; got ${input.currency}.`);
+    }
+    const amountMinor = input.amountMinor ?? (await this.available(ctx, account.currency));
+    if (amountMinor <= 0) throw new AkweError('nothing_to_settle', `Your ${ctx.environment} available balance in ${account.currency} is zero.`);
+    return { account, amountMinor };
   }
 
   async get(ctx: TenantScope, referenceOrId: string): Promise<Settlement> {

@@ -16,6 +16,8 @@ import { receivedSide, type Transfer } from './transfer.js';
 import type { TransferFilters, TransferStore } from './transfer-store.js';
 
 export interface CreateTransferInput {
+  /** The transfer's id when the caller chose it (an approved request's: its execution, resumed, finds it); a new one otherwise. */
+  id?: string;
   /** The receiving merchant's id (GET /api/v1/account shows each merchant its own). */
   receiver: string;
   amountMinor: number;
@@ -54,25 +56,10 @@ export class TransferService {
   constructor(private readonly deps: TransferServiceDeps) {}
 
   async create(ctx: PaymentContext, input: CreateTransferInput, request: RecordedRequest<Transfer> = {}): Promise<Transfer> {
-    // Live money leaves only for an active, validated merchant; in test the sandbox float moves freely.
-    if (ctx.environment === 'live') {
-      if (ctx.merchant.status !== 'active') throw new AkweError('account_inactive');
-      if (ctx.merchant.kycStatus !== 'validated') throw new AkweError('kyc_required');
-    }
-    const receiverId = input.receiver.toLowerCase();
-    if (receiverId === ctx.merchantId) throw new AkweError('transfer_to_self', undefined, { field: 'receiver' });
-    const receiver = looksLikeId(receiverId) ? await this.deps.merchants.findById(receiverId) : undefined;
-    if (!receiver) throw new AkweError('unknown_receiver', `No merchant ${input.receiver}.`, { field: 'receiver' });
-    if (receiver.status !== 'active') throw new AkweError('receiver_inactive', undefined, { field: 'receiver' });
-    const currency = await this.balanceCurrency(ctx, input.currency);
-    const { maxMinor, dailyMaxMinor } = this.deps.limits;
-    if (input.amountMinor > maxMinor) {
-      throw new AkweError('transfer_limit_exceeded', `A transfer moves at most ${maxMinor / 100} ${currency}; this one asks ${input.amountMinor / 100}.`, { field: 'amount' });
-    }
-
+    const { receiver, currency } = await this.prepare(ctx, input);
     const now = this.deps.clock.now();
     const sent: Transfer = {
-      id: this.deps.newId(),
+      id: input.id ?? this.deps.newId(),
       merchantId: ctx.merchantId,
       environment: ctx.environment,
       direction: 'sent',
@@ -93,11 +80,36 @@ export class TransferService {
       events: [this.deps.events.transfer('sent', sent), this.deps.events.transfer('received', received)],
       ledger: transferPostings(sent),
       claim,
-      dailyMaxMinor,
+      dailyMaxMinor: this.deps.limits.dailyMaxMinor,
       dayStart: utcDayStart(now),
     });
     reportCommitted(request, claim);
     return sent;
+  }
+
+  /**
+   * The checks a transfer passes before anything is written (the account, the receiver, the
+   * currency, the single-transfer limit): what a submission for approval is checked against too.
+   * The balance and the daily limit are checked when it is written.
+   */
+  async prepare(ctx: PaymentContext, input: CreateTransferInput): Promise<{ receiver: Merchant; currency: Currency }> {
+    // Live money leaves only for an active, validated merchant; in test the sandbox float moves freely.
+    if (ctx.environment === 'live') {
+      if (ctx.merchant.status !== 'active') throw new AkweError('account_inactive');
+      if (ctx.merchant.kycStatus !== 'validated') throw new AkweError('kyc_required');
+    }
+    const receiverId = input.receiver.toLowerCase();
+    if (receiverId === ctx.merchantId) throw new AkweError('transfer_to_self', undefined, { field: 'receiver' });
+    const receiver = looksLikeId(receiverId) ? await this.deps.merchants.findById(receiverId) : undefined;
+    if (!receiver) throw new AkweError('unknown_receiver', `No merchant ${input.receiver}.`, { field: 'receiver' });
+    if (receiver.status !== 'active') throw new AkweError('receiver_inactive', undefined, { field: 'receiver' });
+    const currency = await this.balanceCurrency(ctx, input.currency);
+    const { maxMinor } = this.deps.limits;
+    if (input.amountMinor > maxMinor) {
+      throw new AkweError('transfer_limit_exceeded', `A transfer moves at most ${maxMinor / 100} ${currency}; this one asks ${input.amountMinor / 100}.`, { field: 'amount' });
+    }
+    checkMetadata(input.metadata);
+    return { receiver, currency };
   }
 
   async get(ctx: TenantScope, referenceOrId: string): Promise<Transfer> {

@@ -9,7 +9,20 @@ import { looksLikeId } from '../../core/shared/ids.js';
 import { errorResponses } from '../shared/error-schemas.js';
 import { callerOf, originOf } from './dashboard-context.js';
 import { MerchantParams } from './dashboard-schemas.js';
-import { ApprovalList, ApprovalObject, ApprovalParams, ApprovalQuery, PolicyBody, PolicyObject, RejectBody, SubmitBatchBody, SubmitPayoutBody } from './approval-schemas.js';
+import {
+  ApprovalList,
+  ApprovalObject,
+  ApprovalParams,
+  ApprovalQuery,
+  PolicyBody,
+  PolicyObject,
+  RejectBody,
+  SubmitBatchBody,
+  SubmitPayoutBody,
+  SubmitRefundBody,
+  SubmitSettlementBody,
+  SubmitTransferBody,
+} from './approval-schemas.js';
 
 export interface ApprovalRoutesOptions {
   dashboard: DashboardService;
@@ -39,6 +52,7 @@ export const approvalToWire = (request: ApprovalRequest) => ({
   error: request.errorCode === null ? null : { code: request.errorCode, message: request.errorMessage ?? '' },
   created_at: request.createdAt,
   updated_at: request.updatedAt,
+  expires_at: request.expiresAt,
 });
 
 const policyToWire = (merchantId: string, thresholds: ApprovalThreshold[]) => ({
@@ -50,8 +64,8 @@ const policyToWire = (merchantId: string, thresholds: ApprovalThreshold[]) => ({
 
 /**
  * Maker-checker approvals (docs/dashboard.md "Approvals (maker-checker)"), under
- * /merchants/:merchantId: the policy, submissions of payouts and batch executions, the requests,
- * approve and reject. Registered inside the dashboard scope (session and environment hooks).
+ * /merchants/:merchantId: the policy, submissions of payouts, batch executions, wallet transfers,
+ * settlements and refunds, the requests, approve and reject. Registered inside the dashboard scope (session and environment hooks).
  */
 export const approvalRoutes: FastifyPluginAsyncTypebox<ApprovalRoutesOptions> = async (app, { dashboard, approvals }) => {
   const acting = (request: FastifyRequest, action: Action): Promise<MemberCaller> =>
@@ -143,6 +157,71 @@ export const approvalRoutes: FastifyPluginAsyncTypebox<ApprovalRoutesOptions> = 
     },
   );
 
+  const submitted = 'In live above the threshold it answers 201 `pending` (until `expires_at`); otherwise it is executed now and answers 201 `executed` (`result.id` is the request’s id), or the execution’s own error.';
+
+  app.post(
+    '/merchants/:merchantId/approvals/transfers',
+    {
+      config,
+      schema: {
+        tags,
+        security: session,
+        operationId: 'dashboardSubmitTransfer',
+        summary: 'Submit a wallet transfer (payouts.create): executed at once, or pending a second user’s approval',
+        description: `The body is the transfer API’s (POST /api/v1/transfers/), checked at once the same way (the balance when it executes). ${submitted}`,
+        params: MerchantParams,
+        body: SubmitTransferBody,
+        response: { 201: ApprovalObject, ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const caller = await acting(request, 'payouts.create');
+      return reply.code(201).send(approvalToWire(await approvals.submitTransfer(caller, request.dashboardEnvironment, request.body, originOf(request))));
+    },
+  );
+
+  app.post(
+    '/merchants/:merchantId/approvals/settlements',
+    {
+      config,
+      schema: {
+        tags,
+        security: session,
+        operationId: 'dashboardSubmitSettlement',
+        summary: 'Submit a settlement (payouts.create): executed at once, or pending a second user’s approval',
+        description: `The body is the settlement API’s (POST /api/v1/settlements/). Without \`amount_minor\`, the whole available balance at submission is the amount compared to the threshold, approved and settled. ${submitted}`,
+        params: MerchantParams,
+        body: SubmitSettlementBody,
+        response: { 201: ApprovalObject, ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const caller = await acting(request, 'payouts.create');
+      return reply.code(201).send(approvalToWire(await approvals.submitSettlement(caller, request.dashboardEnvironment, request.body, originOf(request))));
+    },
+  );
+
+  app.post(
+    '/merchants/:merchantId/approvals/refunds',
+    {
+      config,
+      schema: {
+        tags,
+        security: session,
+        operationId: 'dashboardSubmitRefund',
+        summary: 'Submit a refund of a completed payment (refunds.create): executed at once, or pending a second user’s approval',
+        description: `Without \`amount_minor\`, all that is left to refund at submission is the amount compared, approved and refunded. ${submitted}`,
+        params: MerchantParams,
+        body: SubmitRefundBody,
+        response: { 201: ApprovalObject, ...errorResponses(400, 401, 403, 404, 409, 422, 502, 503) },
+      },
+    },
+    async (request, reply) => {
+      const caller = await acting(request, 'refunds.create');
+      return reply.code(201).send(approvalToWire(await approvals.submitRefund(caller, request.dashboardEnvironment, request.body, originOf(request))));
+    },
+  );
+
   app.get(
     '/merchants/:merchantId/approvals',
     {
@@ -198,7 +277,7 @@ export const approvalRoutes: FastifyPluginAsyncTypebox<ApprovalRoutesOptions> = 
         operationId: 'dashboardApproveApproval',
         summary: 'Approve a pending request (approvals.decide), never one’s own; it is executed at once',
         description:
-          'Answers the request `executed` (with `result`), or `failed` (with `error`: the execution’s refusal, the balance for instance). Of two approvers at once, one executes and the other gets 409 `approval_not_pending`.',
+          'Answers the request `executed` (with `result`), or `failed` (with `error`: the execution’s refusal, the balance for instance). Of two approvers at once, one executes and the other gets 409 `approval_not_pending`; an expired request answers 409 `approval_expired`.',
         params: ApprovalParams,
         response: { 200: ApprovalObject, ...errorResponses(400, 401, 403, 404, 409, 503) },
       },

@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
-import { approvalStatuses } from '../../core/approvals/approval.js';
+import { approvalKinds, approvalStatuses } from '../../core/approvals/approval.js';
 import { defaultPageLimit, maxPageLimit } from '../../core/shared/pagination.js';
 import { CreatePayoutBody } from '../contracts/payouts-2025-01/payout-schemas.js';
+import { CreateSettlementBody } from '../settlements/settlement-schemas.js';
+import { CreateTransferBody } from '../transfers/transfer-schemas.js';
 import { inCentimes } from '../shared/money-descriptions.js';
 
 // Example values (docs/dashboard.md "Approvals"): clearly fake ids.
@@ -43,6 +45,21 @@ export const PolicyObject = Type.Object(
 
 export const SubmitPayoutBody = { ...CreatePayoutBody, title: 'DashboardSubmitPayoutRequest' };
 
+export const SubmitTransferBody = { ...CreateTransferBody, title: 'DashboardSubmitTransferRequest' };
+
+export const SubmitSettlementBody = { ...CreateSettlementBody, title: 'DashboardSubmitSettlementRequest' };
+
+export const SubmitRefundBody = Type.Object(
+  {
+    payment: Type.String({ minLength: 1, maxLength: 255, description: 'The completed payment to refund: its reference or id, in the active environment.' }),
+    amount_minor: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 100_000_000_000, description: inCentimes('Default: all that is left to refund now (that figure is what waits for approval).') }),
+    ),
+    reason: Type.Optional(Type.String({ maxLength: 255 })),
+  },
+  { additionalProperties: false, title: 'DashboardSubmitRefundRequest', examples: [{ payment: 'order-2026-06-118', amount_minor: 200_000, reason: 'Item returned' }] },
+);
+
 export const SubmitBatchBody = Type.Object(
   { batch_id: Type.String({ minLength: 1, maxLength: 64, description: 'A draft batch of the active environment (created by POST /api/v1/bulk-payments/ or its CSV import).' }) },
   { additionalProperties: false, title: 'DashboardSubmitBatchRequest', examples: [{ batch_id: '0193c4d5-0000-7a8b-9c0d-1e2f3a4b5c6d' }] },
@@ -81,6 +98,7 @@ const approvalExample = {
   error: null,
   created_at: '2026-06-02T08:15:00.000Z',
   updated_at: '2026-06-02T09:00:00.000Z',
+  expires_at: '2026-06-05T08:15:00.000Z',
 };
 
 export const ApprovalObject = Type.Object(
@@ -89,24 +107,32 @@ export const ApprovalObject = Type.Object(
     id: Type.String(),
     merchant_id: Type.String(),
     environment: Type.Union([Type.Literal('test'), Type.Literal('live')]),
-    kind: Type.Union([Type.Literal('payout'), Type.Literal('batch')]),
+    kind: Type.Enum(approvalKinds, { description: 'payout, batch (a batch’s execution), transfer (a wallet transfer), settlement or refund.' }),
     status: Type.Enum(approvalStatuses, {
-      description: 'pending (waits for a second user), approved (being executed), executed, rejected, failed (the execution was refused: see error).',
+      description:
+        'pending (waits for a second user until expires_at), approved (being executed), executed, rejected, failed (the execution was refused: see error), expired (nobody approved it in time; never executed).',
     }),
     approval_required: Type.Boolean({ description: 'False: in test, or at or below the threshold; executed at submission.' }),
-    amount_minor: Type.Integer({ description: inCentimes('The payout’s amount, or the batch’s lines’ total, fees aside.') }),
+    amount_minor: Type.Integer({
+      description: inCentimes(
+        'What is compared to the threshold and executed: the payout’s, transfer’s or refund’s amount, a batch’s lines’ total (fees aside), a settlement’s amount (fee included); a settlement or refund without an amount: what it would move at submission.',
+      ),
+    }),
     currency: Type.String(),
-    request: Type.Unknown({ description: 'As submitted: the payout’s fields, or {batch_id}.' }),
+    request: Type.Unknown({ description: 'As submitted: the payout’s, transfer’s, settlement’s or refund’s fields, or {batch_id}.' }),
     maker_id: Type.String({ description: 'Who submitted it.' }),
     decided_by: Type.Union([Type.String(), Type.Null()], { description: 'Who approved or rejected it.' }),
     decided_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     reason: Type.Union([Type.String(), Type.Null()], { description: 'Why it was rejected.' }),
     result: Type.Union([Type.Object({ id: Type.String(), status: Type.String() }), Type.Null()], {
-      description: 'Once executed: the payout (its id is the request’s) or the batch, with its status then.',
+      description: 'Once executed: the payout, transfer, settlement or refund (its id is the request’s) or the batch, with its status then.',
     }),
     error: Type.Union([Type.Object({ code: Type.String(), message: Type.String() }), Type.Null()], { description: 'Why the execution was refused (status failed).' }),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
+    expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When a request that waits for approval expires (72 hours after submission unless the server sets another period); null when it never waited.',
+    }),
   },
   { title: 'DashboardApproval', examples: [approvalExample] },
 );

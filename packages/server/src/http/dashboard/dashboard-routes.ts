@@ -11,6 +11,7 @@ import { errorResponses } from '../shared/error-schemas.js';
 import type { DestinationUrlCheck } from '../shared/url-policy.js';
 import { callerOf, installDashboardContext, originOf } from './dashboard-context.js';
 import { developerRoutes } from './developer-routes.js';
+import { invitationRoutes } from './invitation-routes.js';
 import { approvalRoutes } from './approval-routes.js';
 import type { ApprovalService } from '../../core/approvals/approval-service.js';
 import { kycRoutes, type KycRoutesOptions } from './kyc-routes.js';
@@ -324,7 +325,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
         operationId: 'dashboardAcceptInvitation',
         summary: 'Accept an invitation (creating the account when the address has none)',
         body: AcceptInvitationBody,
-        response: { 200: MembershipObject, ...errorResponses(400, 429) },
+        response: { 200: MembershipObject, ...errorResponses(400, 410, 429) },
       },
     },
     async (request) => {
@@ -497,5 +498,6 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
   // Last, so the document lists the developers section after the account and team routes.
   await app.register(developerRoutes, { dashboard, developers: options.developers, destinationUrls: options.destinationUrls, serverSecret: options.serverSecret });
   await app.register(approvalRoutes, { dashboard, approvals: options.approvals });
+  await app.register(invitationRoutes, { dashboard });
   await app.register(kycRoutes, { dashboard, ...options.kyc });
 };

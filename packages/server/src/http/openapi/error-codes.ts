@@ -59,13 +59,35 @@ const developerWrites = [
 ];
 /** Maker-checker (http/dashboard/approval-routes.ts): an approval executes what was submitted, a payout or a batch's validation. */
 const approvalDecisions = ['dashboardApproveApproval', 'dashboardRejectApproval'];
-const approvalWrites = ['dashboardSetApprovalPolicy', 'dashboardSubmitPayout', 'dashboardSubmitBatch', ...approvalDecisions];
+const approvalWrites = [
+  'dashboardSetApprovalPolicy',
+  'dashboardSubmitPayout',
+  'dashboardSubmitBatch',
+  'dashboardSubmitTransfer',
+  'dashboardSubmitSettlement',
+  'dashboardSubmitRefund',
+  ...approvalDecisions,
+];
 /** Executed at submission when no approval is needed; an approval's execution refused is answered as the request `failed`, not as an error. */
 const approvedPayouts = ['dashboardSubmitPayout'];
 const approvedBatches = ['dashboardSubmitBatch'];
+const approvedTransfers = ['dashboardSubmitTransfer'];
+const approvedSettlements = ['dashboardSubmitSettlement'];
+const approvedRefunds = ['dashboardSubmitRefund'];
+/** A merchant's invitations (http/dashboard/invitation-routes.ts), beside dashboardInvite. */
+const invitationRoutes = ['dashboardListInvitations', 'dashboardRevokeInvitation'];
 const dashboardLists = ['dashboardListWebhookEndpoints', 'dashboardListWebhookDeliveries', 'dashboardListAuditLog', 'dashboardListApprovals'];
 const kycSubmission = ['dashboardSubmitKyc'];
-const inMerchant = ['dashboardListMembers', 'dashboardInvite', ...memberChanges, ...developerWrites, 'dashboardListAuditLog', ...kycSubmission, ...approvalWrites];
+const inMerchant = [
+  'dashboardListMembers',
+  'dashboardInvite',
+  ...memberChanges,
+  ...developerWrites,
+  'dashboardListAuditLog',
+  ...kycSubmission,
+  ...approvalWrites,
+  ...invitationRoutes,
+];
 /** The back office (http/admin/admin-routes.ts). */
 const adminRoutes = (route: RouteFacts) => route.url.startsWith('/api/v1/admin/');
 const kycDecisions = ['adminApproveKycSubmission', 'adminRejectKycSubmission'];
@@ -98,7 +120,7 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   idempotency_request_in_progress: withIdempotency,
   // A settlement names its account in the body: an unknown one is 404 like a path's.
   // exportBatchLines: its batch_id names a batch (in the query, not the path).
-  not_found: (route) => route.hasPathParameters || operations(...confirmation, ...settlementCreation, 'exportBatchLines')(route),
+  not_found: (route) => route.hasPathParameters || operations(...confirmation, ...settlementCreation, 'exportBatchLines', ...approvedSettlements, ...approvedRefunds)(route),
   kyc_required: operations(
     'dashboardCreateApiKey',
     ...payoutCreation,
@@ -108,6 +130,8 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
     ...settlementCreation,
     ...approvedPayouts,
     ...approvedBatches,
+    ...approvedTransfers,
+    ...approvedSettlements,
   ),
   account_inactive: operations(
     ...creation,
@@ -118,37 +142,66 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
     ...settlementCreation,
     ...approvedPayouts,
     ...approvedBatches,
+    ...approvedTransfers,
+    ...approvedSettlements,
   ),
-  unsupported_currency: operations(...creation, ...transferCreation, ...scheduleRead, ...scheduleChange, 'dashboardSubmitPayout'),
-  invalid_operator: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, ...settlementAccountChanges, 'dashboardSubmitPayout'),
+  unsupported_currency: operations(...creation, ...transferCreation, ...scheduleRead, ...scheduleChange, 'dashboardSubmitPayout', ...approvedTransfers),
+  invalid_operator: operations(
+    ...creation,
+    ...checkoutPayment,
+    ...payoutCreation,
+    ...settlementCreation,
+    ...settlementAccountChanges,
+    'dashboardSubmitPayout',
+    ...approvedSettlements,
+  ),
   invalid_phone: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, ...settlementAccountChanges, 'dashboardSubmitPayout'),
-  amount_too_low: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, 'dashboardSubmitPayout'),
+  amount_too_low: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, 'dashboardSubmitPayout', ...approvedSettlements),
   amount_too_high: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, 'dashboardSubmitPayout'),
-  duplicate_reference: operations(...creation, ...payoutCreation, ...transferCreation, ...settlementCreation, 'dashboardSubmitPayout'),
-  insufficient_balance: operations(...refunding, ...payoutCreation, ...bulkExecution, ...transferCreation, ...settlementCreation, ...approvedPayouts, ...approvedBatches),
-  settlement_account_cooling: operations(...settlementCreation),
-  settlement_account_removed: operations(...settlementCreation, 'updateSettlementAccount', ...scheduleChange),
-  settlement_currency_mismatch: operations(...settlementCreation, ...scheduleChange),
-  nothing_to_settle: operations(...settlementCreation),
+  duplicate_reference: operations(
+    ...creation,
+    ...payoutCreation,
+    ...transferCreation,
+    ...settlementCreation,
+    'dashboardSubmitPayout',
+    ...approvedTransfers,
+    ...approvedSettlements,
+  ),
+  insufficient_balance: operations(
+    ...refunding,
+    ...payoutCreation,
+    ...bulkExecution,
+    ...transferCreation,
+    ...settlementCreation,
+    ...approvedPayouts,
+    ...approvedBatches,
+    ...approvedTransfers,
+    ...approvedSettlements,
+    ...approvedRefunds,
+  ),
+  settlement_account_cooling: operations(...settlementCreation, ...approvedSettlements),
+  settlement_account_removed: operations(...settlementCreation, 'updateSettlementAccount', ...scheduleChange, ...approvedSettlements),
+  settlement_currency_mismatch: operations(...settlementCreation, ...scheduleChange, ...approvedSettlements),
+  nothing_to_settle: operations(...settlementCreation, ...approvedSettlements),
   invalid_iban: operations(...settlementAccountChanges),
-  transfer_to_self: operations(...transferCreation),
-  unknown_receiver: operations(...transferCreation),
-  receiver_inactive: operations(...transferCreation),
-  transfer_limit_exceeded: operations(...transferCreation),
-  daily_transfer_limit_exceeded: operations(...transferCreation),
+  transfer_to_self: operations(...transferCreation, ...approvedTransfers),
+  unknown_receiver: operations(...transferCreation, ...approvedTransfers),
+  receiver_inactive: operations(...transferCreation, ...approvedTransfers),
+  transfer_limit_exceeded: operations(...transferCreation, ...approvedTransfers),
+  daily_transfer_limit_exceeded: operations(...transferCreation, ...approvedTransfers),
   payout_failed: operations(...payoutCreation, 'getPayout'),
   invalid_otp: operations(...confirmation),
   payment_not_confirmable: operations(...confirmation),
   payment_not_cancellable: operations('cancelPayment'),
   payment_not_payable: operations(...checkoutPayment),
   sandbox_only: operations(...checkoutPayment),
-  payment_not_refundable: operations(...refunding),
-  refund_exceeds_amount: operations(...refunding),
-  refund_not_supported: operations(...refunding),
+  payment_not_refundable: operations(...refunding, ...approvedRefunds),
+  refund_exceeds_amount: operations(...refunding, ...approvedRefunds),
+  refund_not_supported: operations(...refunding, ...approvedRefunds),
   invalid_cursor: (route) => route.operationId?.startsWith('list') === true || operations(...dashboardLists, 'adminListKycSubmissions')(route),
   // A live payout for an operator no connector serves is refused before it is stored.
-  operator_unavailable: operations(...operatorCalls, ...payoutCreation, ...approvedPayouts, 'dashboardApproveApproval'),
-  operator_outcome_unknown: operations(...operatorCalls),
+  operator_unavailable: operations(...operatorCalls, ...payoutCreation, ...approvedPayouts, ...approvedRefunds, 'dashboardApproveApproval'),
+  operator_outcome_unknown: operations(...operatorCalls, ...approvedRefunds),
   operator_call_in_progress: operations(...operatorCalls),
   invalid_state_transition: operations(...paymentChanges, ...bulkExecution, 'cancelBulkPayment', ...approvedBatches),
   endpoint_limit_reached: operations('createWebhookEndpoint', 'dashboardCreateWebhookEndpoint'),
@@ -175,9 +228,14 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   kyc_already_validated: operations(...kycSubmission),
   kyc_not_under_review: operations(...kycDecisions),
   admin_required: adminRoutes,
-  approval_required: operations(...payoutCreation, ...bulkExecution),
+  approval_required: operations(...payoutCreation, ...bulkExecution, ...transferCreation, ...settlementCreation, ...refunding),
   self_approval_forbidden: operations('dashboardApproveApproval'),
   approval_not_pending: operations(...approvalDecisions),
+  approval_expired: operations(...approvalDecisions),
+  invitation_revoked: operations('dashboardAcceptInvitation'),
+  invitation_expired: operations('dashboardAcceptInvitation'),
+  invitation_inviter_not_allowed: operations('dashboardAcceptInvitation'),
+  invitation_not_pending: operations('dashboardRevokeInvitation'),
 };
 
 /** The status a route answers a code with: the catalog's, except where the earlier contract keeps its own. */

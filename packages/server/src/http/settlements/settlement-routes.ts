@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApprovalService } from '../../core/approvals/approval-service.js';
 import type { Settlement } from '../../core/settlements/settlement.js';
 import type { SettlementService, SettlementStatement } from '../../core/settlements/settlement-service.js';
 import { principalOf } from '../plugins/authentication.js';
@@ -21,6 +22,8 @@ import { listRoute, commonListFilters } from '../shared/list-route.js';
 
 export interface SettlementRoutesOptions {
   settlements: SettlementService;
+  /** A dashboard session's live settlement above the approval threshold goes through the approvals instead. */
+  approvals: Pick<ApprovalService, 'guardApiCallMeasured'>;
 }
 
 const tags = ['settlements'];
@@ -65,7 +68,7 @@ function sendStatementCsv(settlements: SettlementService) {
 }
 
 /** Settlements to the merchant's own accounts (docs/settlements.md): amounts in centimes, `_minor` fields. */
-export const settlementRoutes: FastifyPluginAsyncTypebox<SettlementRoutesOptions> = async (app, { settlements }) => {
+export const settlementRoutes: FastifyPluginAsyncTypebox<SettlementRoutesOptions> = async (app, { settlements, approvals }) => {
   app.post(
     '/settlements/',
     {
@@ -81,21 +84,24 @@ export const settlementRoutes: FastifyPluginAsyncTypebox<SettlementRoutesOptions
       },
     },
     async (request, reply) => {
-      const recorded = recordedRequest(request, reply, (settlement: Settlement) => ({ status: 201, body: settlementToWire(settlement) }));
       const input = request.body;
-      const settlement = await settlements.create(
-        principalOf(request),
-        {
-          accountId: input.settlement_account,
-          currency: input.currency,
-          amountMinor: input.amount_minor,
-          reference: input.reference,
-          description: input.description,
-          metadata: input.metadata,
-        },
-        recorded,
+      const settlement = {
+        accountId: input.settlement_account,
+        currency: input.currency,
+        amountMinor: input.amount_minor,
+        reference: input.reference,
+        description: input.description,
+        metadata: input.metadata,
+      };
+      // Without an amount, the whole available balance now is what the threshold compares.
+      await approvals.guardApiCallMeasured(principalOf(request), async () =>
+        input.amount_minor === undefined
+          ? { currency: input.currency, amountMinor: (await settlements.prepare(principalOf(request), settlement)).amountMinor }
+          : { currency: input.currency, amountMinor: input.amount_minor },
       );
-      return recorded.send(settlement);
+      const recorded = recordedRequest(request, reply, (made: Settlement) => ({ status: 201, body: settlementToWire(made) }));
+      const created = await settlements.create(principalOf(request), settlement, recorded);
+      return recorded.send(created);
     },
   );
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ApprovalService } from '../../core/approvals/approval-service.js';
 import type { Transfer } from '../../core/transfers/transfer.js';
 import type { TransferService } from '../../core/transfers/transfer-service.js';
 import { principalOf } from '../plugins/authentication.js';
@@ -10,12 +11,14 @@ import { listRoute, commonListFilters } from '../shared/list-route.js';
 
 export interface TransferRoutesOptions {
   transfers: TransferService;
+  /** A dashboard session's live transfer above the approval threshold goes through the approvals instead. */
+  approvals: Pick<ApprovalService, 'guardApiCall'>;
 }
 
 const tags = ['transfers'];
 
 /** Wallet transfers between merchants (docs/transfers.md): amounts in centimes, `_minor` fields. */
-export const transferRoutes: FastifyPluginAsyncTypebox<TransferRoutesOptions> = async (app, { transfers }) => {
+export const transferRoutes: FastifyPluginAsyncTypebox<TransferRoutesOptions> = async (app, { transfers, approvals }) => {
   app.post(
     '/transfers/',
     {
@@ -31,8 +34,9 @@ export const transferRoutes: FastifyPluginAsyncTypebox<TransferRoutesOptions> = 
       },
     },
     async (request, reply) => {
-      const recorded = recordedRequest(request, reply, (transfer: Transfer) => ({ status: 201, body: transferToWire(transfer) }));
       const input = request.body;
+      await approvals.guardApiCall(principalOf(request), input.currency, input.amount_minor);
+      const recorded = recordedRequest(request, reply, (transfer: Transfer) => ({ status: 201, body: transferToWire(transfer) }));
       const transfer = await transfers.create(
         principalOf(request),
         {

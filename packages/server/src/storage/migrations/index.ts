@@ -27,6 +27,7 @@ import * as approvals from './0025-approvals.js';
 import * as apiKeyLastUsed from './0026-api-key-last-used.js';
 import * as refundsScopeIndex from './0027-refunds-scope-index.js';
 import * as phoneSearch from './0028-phone-search.js';
+import * as approvalsEverywhere from './0030-approvals-everywhere.js';
 import * as totpOnce from './0031-totp-once.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
@@ -59,5 +60,6 @@ export const migrations: Record<string, Migration> = {
   '0026-api-key-last-used': apiKeyLastUsed,
   '0027-refunds-scope-index': refundsScopeIndex,
   '0028-phone-search': phoneSearch,
+  '0030-approvals-everywhere': approvalsEverywhere,
   '0031-totp-once': totpOnce,
 };

@@ -1,5 +1,5 @@
-import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { ApprovalKind, ApprovalRequest, ApprovalRequestBody, ApprovalStatus, ApprovalStore, ApprovalThreshold } from '../../core/approvals/approval.js';
+import type { ExpressionBuilder, Kysely, Selectable, Updateable } from 'kysely';
+import type { ApprovalKind, ApprovalRequest, ApprovalRequestBody, ApprovalStatus, ApprovalStore, ApprovalThreshold, StoredApprovalStatus } from '../../core/approvals/approval.js';
 import type { Environment } from '../../core/shared/environment.js';
 import type { ApprovalRequestTable, Database } from '../schema.js';
 
@@ -23,6 +23,7 @@ const fromRow = (row: Selectable<ApprovalRequestTable>): ApprovalRequest => ({
   errorMessage: row.error_message,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  expiresAt: row.expires_at,
 });
 
 type Changes = Parameters<ApprovalStore['move']>[2];
@@ -37,10 +38,11 @@ const changesToRow = (changes: Changes): Updateable<ApprovalRequestTable> => {
   if (changes.errorCode !== undefined) row.error_code = changes.errorCode;
   if (changes.errorMessage !== undefined) row.error_message = changes.errorMessage;
   if (changes.updatedAt !== undefined) row.updated_at = changes.updatedAt;
+  if (changes.expiresAt !== undefined) row.expires_at = changes.expiresAt;
   return row;
 };
 
-/** Approval policies and requests (migration 0025), the same statements on SQLite and PostgreSQL. */
+/** Approval policies and requests (migrations 0025 and 0030), the same statements on SQLite and PostgreSQL. */
 export class ApprovalRepository implements ApprovalStore {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -83,6 +85,7 @@ export class ApprovalRepository implements ApprovalStore {
         error_message: request.errorMessage,
         created_at: request.createdAt,
         updated_at: request.updatedAt,
+        expires_at: request.expiresAt,
       })
       .execute();
   }
@@ -98,14 +101,14 @@ export class ApprovalRepository implements ApprovalStore {
     return row && fromRow(row);
   }
 
-  async openForBatch(merchantId: string, environment: Environment, batchId: string): Promise<ApprovalRequest | undefined> {
+  async openForBatch(merchantId: string, environment: Environment, batchId: string, now: string): Promise<ApprovalRequest | undefined> {
     const rows = await this.db
       .selectFrom('approval_requests')
       .selectAll()
       .where('merchant_id', '=', merchantId)
       .where('environment', '=', environment)
       .where('kind', '=', 'batch')
-      .where('status', 'in', ['pending', 'approved'])
+      .where((eb) => eb.or([eb('status', '=', 'approved'), eb.and([eb('status', '=', 'pending'), unexpired(eb, now)])]))
       .orderBy('id', 'desc')
       .execute();
     return rows.map(fromRow).find((request) => (request.request as { batch_id: string }).batch_id === batchId);
@@ -114,12 +117,15 @@ export class ApprovalRepository implements ApprovalStore {
   async page(
     merchantId: string,
     environment: Environment,
-    filter: { status?: ApprovalStatus; limit: number; startingAfter?: string },
+    filter: { status?: ApprovalStatus; limit: number; startingAfter?: string; now: string },
   ): Promise<{ data: ApprovalRequest[]; hasMore: boolean } | undefined> {
     if (filter.startingAfter !== undefined && !(await this.find(merchantId, environment, filter.startingAfter))) return undefined;
     // Ids are time-ordered (UUIDv7): newest first is id descending, on the list indexes.
     let query = this.db.selectFrom('approval_requests').selectAll().where('merchant_id', '=', merchantId).where('environment', '=', environment);
-    if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+    // `expired` is a pending request past its expiry; `pending`, one not yet past it.
+    if (filter.status === 'expired') query = query.where('status', '=', 'pending').where('expires_at', '<=', filter.now);
+    else if (filter.status === 'pending') query = query.where('status', '=', 'pending').where((eb) => unexpired(eb, filter.now));
+    else if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     if (filter.startingAfter !== undefined) query = query.where('id', '<', filter.startingAfter);
     const rows = await query
       .orderBy('id', 'desc')
@@ -128,10 +134,15 @@ export class ApprovalRepository implements ApprovalStore {
     return { data: rows.slice(0, filter.limit).map(fromRow), hasMore: rows.length > filter.limit };
   }
 
-  async move(id: string, from: ApprovalStatus, changes: Changes, updatedAt?: string): Promise<boolean> {
+  async move(id: string, from: StoredApprovalStatus, changes: Changes, condition: { updatedAt?: string; unexpiredAt?: string } = {}): Promise<boolean> {
     let update = this.db.updateTable('approval_requests').set(changesToRow(changes)).where('id', '=', id).where('status', '=', from);
-    if (updatedAt !== undefined) update = update.where('updated_at', '=', updatedAt);
+    if (condition.updatedAt !== undefined) update = update.where('updated_at', '=', condition.updatedAt);
+    const { unexpiredAt } = condition;
+    if (unexpiredAt !== undefined) update = update.where((eb) => unexpired(eb, unexpiredAt));
     const result = await update.executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 }
+
+/** Not expired at `now`: no expiry (never waited), or one still ahead. */
+const unexpired = (eb: ExpressionBuilder<Database, 'approval_requests'>, now: string) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]);

@@ -67,6 +67,8 @@ const emailTokenFromRow = (row: Selectable<EmailTokenTable>): EmailTokenRecord =
   expiresAt: row.expires_at,
   usedAt: row.used_at,
   createdAt: row.created_at,
+  revokedAt: row.revoked_at,
+  revokedBy: row.revoked_by,
 });
 
 const auditFromRow = (row: Selectable<AuditLogTable>): AuditEntry => ({
@@ -281,6 +283,8 @@ export class DashboardRepository implements DashboardStore {
         expires_at: token.expiresAt,
         used_at: token.usedAt,
         created_at: token.createdAt,
+        revoked_at: token.revokedAt,
+        revoked_by: token.revokedBy,
       })
       .execute();
   }
@@ -294,10 +298,21 @@ export class DashboardRepository implements DashboardStore {
     return this.db.transaction().execute((trx) => useToken(trx, tokenHash, purpose, now));
   }
 
-  async acceptInvitation(tokenHash: string, now: string, newUser: DashboardUser | undefined): Promise<{ token: EmailTokenRecord; userId: string } | undefined> {
+  async acceptInvitation(
+    tokenHash: string,
+    now: string,
+    newUser: DashboardUser | undefined,
+    check: (token: EmailTokenRecord, inviterRole: Role | undefined) => void,
+  ): Promise<{ token: EmailTokenRecord; userId: string } | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const token = await useToken(trx, tokenHash, 'invite', now);
       if (!token || !token.merchantId || !token.role) return undefined;
+      // The inviter's membership as it is now; locked on PostgreSQL, so a removal or a demotion
+      // waits for this acceptance or is seen by it (SQLite runs one write transaction at a time).
+      let inviter = trx.selectFrom('memberships').select(['role']).where('merchant_id', '=', token.merchantId).where('user_id', '=', token.invitedBy ?? '');
+      if (this.capabilities.rowLocks) inviter = inviter.forUpdate();
+      // A refusal throws, and the transaction (the token's use included) is rolled back.
+      check(token, (await inviter.executeTakeFirst())?.role as Role | undefined);
       const existing = await trx.selectFrom('users').select(['id']).where('email', '=', token.email).executeTakeFirst();
       let userId = existing?.id;
       if (!userId) {
@@ -310,6 +325,38 @@ export class DashboardRepository implements DashboardStore {
       if (!member) await trx.insertInto('memberships').values({ user_id: userId, merchant_id: token.merchantId, role: token.role, created_at: now }).execute();
       return { token, userId };
     });
+  }
+
+  async listInvitations(merchantId: string, limit: number): Promise<EmailTokenRecord[]> {
+    // Ids are time-ordered (UUIDv7): newest first is id descending, on the email_tokens_invitations index.
+    const rows = await this.db
+      .selectFrom('email_tokens')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('purpose', '=', 'invite')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(emailTokenFromRow);
+  }
+
+  async findInvitation(merchantId: string, id: string): Promise<EmailTokenRecord | undefined> {
+    const row = await this.db.selectFrom('email_tokens').selectAll().where('merchant_id', '=', merchantId).where('purpose', '=', 'invite').where('id', '=', id).executeTakeFirst();
+    return row && emailTokenFromRow(row);
+  }
+
+  async revokeInvitation(merchantId: string, id: string, by: string, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('email_tokens')
+      .set({ revoked_at: now, revoked_by: by })
+      .where('merchant_id', '=', merchantId)
+      .where('purpose', '=', 'invite')
+      .where('id', '=', id)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   async insertAudit(entry: AuditEntry): Promise<void> {
@@ -352,11 +399,17 @@ export class DashboardRepository implements DashboardStore {
   }
 }
 
-/** Marks an unused, unexpired token used; the update's condition makes a second use find nothing. */
+/** Marks an unused, unrevoked, unexpired token used; the update's condition makes a second use (or a revocation meanwhile) find nothing. */
 async function useToken(trx: Kysely<Database>, tokenHash: string, purpose: EmailTokenPurpose, now: string): Promise<EmailTokenRecord | undefined> {
   const row = await trx.selectFrom('email_tokens').selectAll().where('token_hash', '=', tokenHash).where('purpose', '=', purpose).executeTakeFirst();
-  if (!row || row.used_at !== null || row.expires_at <= now) return undefined;
-  const result = await trx.updateTable('email_tokens').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
+  if (!row || row.used_at !== null || row.revoked_at !== null || row.expires_at <= now) return undefined;
+  const result = await trx
+    .updateTable('email_tokens')
+    .set({ used_at: now })
+    .where('id', '=', row.id)
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return undefined;
   return emailTokenFromRow({ ...row, used_at: now });
 }

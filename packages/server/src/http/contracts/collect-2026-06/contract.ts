@@ -17,6 +17,7 @@ import { MerchantEventObject, merchantToEventObject } from '../../account/mercha
 const routes: FastifyPluginAsyncTypebox<ContractRouteDeps> = async (api, { services, config, destinationUrls }) => {
   await api.register(collectV2026Routes, { catalog: services.catalog, operators: services.operators });
   await api.register(paymentRoutes, {
+    approvals: services.approvals,
     payments: services.payments,
     refunds: services.refunds,
     catalog: services.catalog,

@@ -1,3 +1,4 @@
+import type { ApprovalService } from '../../../core/approvals/approval-service.js';
 import type { OperatorCatalog } from '../../../core/catalog/operator-catalog.js';
 import { refuseUnknownCurrency } from '../../shared/currency-refusal.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -39,6 +40,8 @@ import { readList } from '../../shared/list-cursors.js';
 import { listRoute, commonListFilters } from '../../shared/list-route.js';
 
 export interface PaymentRoutesOptions {
+  /** A dashboard session's live refund above the approval threshold goes through the approvals instead. */
+  approvals: Pick<ApprovalService, 'guardApiCallMeasured'>;
   payments: PaymentService;
   refunds: RefundService;
   catalog: OperatorCatalog;
@@ -52,7 +55,7 @@ export interface PaymentRoutesOptions {
 const tags = ['collect'];
 
 /** Collect payments, contract 2026-06: each route maps the wire to one core operation and back. */
-export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = async (app, { payments, refunds, catalog, publicUrl, destinationUrls, dev = false }) => {
+export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = async (app, { approvals, payments, refunds, catalog, publicUrl, destinationUrls, dev = false }) => {
   const wire = (payment: Parameters<typeof paymentToWire>[0]) => paymentToWire(payment, publicUrl);
 
   app.post(
@@ -192,8 +195,13 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
     },
     async (request, reply) => {
       const body = request.body ?? {};
-      const recorded = recordedRequest(request, reply, ({ refund }: RefundResult) => ({ status: 201, body: refundToWire(refund) }));
       const input = { amountMinor: body.amount === undefined ? undefined : toMinorUnits(body.amount), reason: body.reason };
+      // Without an amount, all that is left to refund now is what the threshold compares.
+      await approvals.guardApiCallMeasured(principalOf(request), async () => {
+        const { payment, amountMinor } = await refunds.refundable(principalOf(request), request.params.reference_or_id, input.amountMinor);
+        return { currency: payment.currency, amountMinor };
+      });
+      const recorded = recordedRequest(request, reply, ({ refund }: RefundResult) => ({ status: 201, body: refundToWire(refund) }));
       return recorded.send(await refunds.refund(principalOf(request), request.params.reference_or_id, input, recorded));
     },
   );

@@ -69,7 +69,14 @@ export class BreakerConnector implements OperatorConnector {
     }
   }
 
+  /** The worse of the breaker's view and the connector's own (pawaPay's provider availability). */
   health(): OperatorHealth {
+    const own = this.inner.health?.() ?? 'available';
+    const breaker = this.breakerHealth();
+    return own === 'unavailable' || breaker === 'unavailable' ? 'unavailable' : own === 'degraded' ? 'degraded' : breaker;
+  }
+
+  private breakerHealth(): OperatorHealth {
     switch (this.breaker.state) {
       case CircuitState.Open:
         // Past the wait, the next call is the probe: let it through (it decides open or closed).

@@ -40,6 +40,7 @@ export class BreakerConnector implements OperatorConnector {
   readonly status?: OperatorConnector['status'];
   readonly refunds?: OperatorConnector['refunds'];
   readonly payouts?: OperatorConnector['payouts'];
+  readonly signsCallbacks?: boolean;
   private readonly breaker: CircuitBreakerPolicy;
   private failuresInARow = 0;
   /** When the circuit last opened: cockatiel moves to half-open only when a call is tried after the wait. */
@@ -52,6 +53,7 @@ export class BreakerConnector implements OperatorConnector {
     onChange?: (change: StateChange) => void,
   ) {
     this.family = inner.family;
+    if (inner.signsCallbacks !== undefined) this.signsCallbacks = inner.signsCallbacks;
     this.halfOpenAfterMs = settings.halfOpenAfterMs;
     this.breaker = circuitBreaker(operatorFailure, { halfOpenAfter: settings.halfOpenAfterMs, breaker: new ConsecutiveBreaker(settings.failures) });
     this.breaker.onBreak(() => {

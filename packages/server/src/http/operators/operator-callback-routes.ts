@@ -16,6 +16,7 @@ import { looksLikeId } from '../../core/shared/ids.js';
 import { readMtnCallback } from '../../operators/mtn-momo/mtn-callbacks.js';
 import { WaveProtocolError } from '../../operators/wave/wave-responses.js';
 import { parseWaveEvent, waveWebhookSubject } from '../../operators/wave/wave-webhooks.js';
+import { pawapayCallbackRoutes } from './pawapay-callback-routes.js';
 import { MemoryRateLimitCounter, RedisRateLimitCounter, type RateLimitCounter } from '../plugins/rate-limit-store.js';
 
 export interface OperatorCallbackOptions {
@@ -106,6 +107,8 @@ export async function operatorCallbackRoutes(app: FastifyInstance, options: Oper
       return reply.code(200).send({ received: true });
     });
   });
+
+  await app.register(pawapayCallbackRoutes, { operators: options.operators, publicUrl: options.publicUrl, clock: options.clock, refresh: refreshNamed });
 
   // Wave sends the customer back here (success or error alike prove nothing): the payment is
   // refreshed from Wave, and the customer lands on its checkout page, which shows where it stands.

@@ -37,7 +37,7 @@ import {
   type PawapayTransaction,
 } from './pawapay-responses.js';
 import type { PawapaySettings } from './pawapay-settings.js';
-import { verifyPawapaySignature, type SignedRequest } from './pawapay-signatures.js';
+import { verifyPawapaySignature } from './pawapay-signatures.js';
 
 /**
  * What a POST pawaPay answered means: accepted, already known (DUPLICATE_IGNORED: an earlier try of
@@ -93,14 +93,24 @@ export class PawapayConnector implements OperatorConnector {
 
   /**
    * Whether a callback is pawaPay's: its RFC 9421 signature checked against pawaPay's public key.
-   * Without a key configured nothing can be checked (false): the route then relies on the status check.
+   * The request line comes in the pseudo-headers `:method`, `:authority` (several may be tried,
+   * comma-separated: the Host received and the public URL's) and `:path`. Without a key configured
+   * nothing can be checked (false, and `signsCallbacks` says so): the route relies on the status check.
    */
-  verifySignedCallback(request: SignedRequest, nowSeconds: number): boolean {
+  verifyWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowSeconds: number): boolean {
     const key = this.settings.callbackPublicKey;
-    return key !== undefined && verifyPawapaySignature(request, key.reveal(), nowSeconds).ok;
+    if (key === undefined) return false;
+    const one = (name: string) => {
+      const value = headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    const authorities = (one(':authority') ?? '').split(',').map((a) => a.trim()).filter((a) => a !== '');
+    return authorities.some(
+      (authority) => verifyPawapaySignature({ method: one(':method') ?? 'POST', authority, path: one(':path') ?? '', headers, rawBody }, key.reveal(), nowSeconds).ok,
+    );
   }
 
-  get requiresSignedCallbacks(): boolean {
+  get signsCallbacks(): boolean {
     return this.settings.callbackPublicKey !== undefined;
   }
 

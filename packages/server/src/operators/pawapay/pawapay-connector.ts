@@ -104,7 +104,10 @@ export class PawapayConnector implements OperatorConnector {
       const value = headers[name];
       return Array.isArray(value) ? value[0] : value;
     };
-    const authorities = (one(':authority') ?? '').split(',').map((a) => a.trim()).filter((a) => a !== '');
+    const authorities = (one(':authority') ?? '')
+      .split(',')
+      .map((a) => a.trim())
+      .filter((a) => a !== '');
     return authorities.some(
       (authority) => verifyPawapaySignature({ method: one(':method') ?? 'POST', authority, path: one(':path') ?? '', headers, rawBody }, key.reveal(), nowSeconds).ok,
     );

@@ -1,13 +1,6 @@
 import type { ConnectorFamily } from '../connector-family.js';
 import { PawapayConnector } from './pawapay-connector.js';
-import {
-  DEFAULT_PAWAPAY_AVAILABILITY_TTL_MS,
-  DEFAULT_PAWAPAY_TIMEOUT_MS,
-  PawapayEntrySchema,
-  pawapayCountries,
-  pawapayProviders,
-  type PawapayEntry,
-} from './pawapay-settings.js';
+import { DEFAULT_PAWAPAY_AVAILABILITY_TTL_MS, DEFAULT_PAWAPAY_TIMEOUT_MS, PawapayEntrySchema, pawapayCountries, pawapayProviders, type PawapayEntry } from './pawapay-settings.js';
 
 /** How the operators file's `pawapay` entries become connectors: one per catalog operator, each its pawaPay provider. */
 export const pawapayFamily: ConnectorFamily<PawapayEntry> = {

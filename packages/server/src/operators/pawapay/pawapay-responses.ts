@@ -182,5 +182,7 @@ export function parseAvailability(body: unknown, provider: string): ProviderFlow
 /** GET /v2/wallet-balances: each wallet's balance (major units as pawaPay writes it) and currency. */
 export function parseWalletBalances(body: unknown): Array<{ country: string; balance: string; currency: string }> {
   if (!isRecord(body) || !Array.isArray(body['balances'])) throw new PawapayProtocolError('the wallet balances answer has no balances list');
-  return body['balances'].filter(isRecord).map((entry) => ({ country: String(entry['country'] ?? ''), balance: String(entry['balance'] ?? '?'), currency: String(entry['currency'] ?? '') }));
+  return body['balances']
+    .filter(isRecord)
+    .map((entry) => ({ country: String(entry['country'] ?? ''), balance: String(entry['balance'] ?? '?'), currency: String(entry['currency'] ?? '') }));
 }

@@ -225,7 +225,9 @@ export function pawapayMockPlugin(state: PawapayMockState) {
       const body = (isRecord(request.body) ? request.body : {}) as Record<string, unknown>;
       const id = body[idField[kind]];
       if (typeof id !== 'string' || !uuidShape.test(id)) {
-        return reply.code(400).send({ status: 'REJECTED', ...failure(id === undefined ? 'MISSING_PARAMETER' : 'INVALID_PARAMETER', `${idField[kind]} must be a UUID of 36 characters.`) });
+        return reply
+          .code(400)
+          .send({ status: 'REJECTED', ...failure(id === undefined ? 'MISSING_PARAMETER' : 'INVALID_PARAMETER', `${idField[kind]} must be a UUID of 36 characters.`) });
       }
       const key = `${kind}:${id}`;
       state.posts.set(key, (state.posts.get(key) ?? 0) + 1);
@@ -253,12 +255,17 @@ export function pawapayMockPlugin(state: PawapayMockState) {
         outcome = { status: 'COMPLETED' };
       } else {
         const party = kind === 'deposits' ? 'payer' : 'recipient';
-        const details = isRecord(body[party]) && isRecord((body[party] as Record<string, unknown>)['accountDetails']) ? ((body[party] as Record<string, unknown>)['accountDetails'] as Record<string, unknown>) : undefined;
-        if (!details || (body[party] as Record<string, unknown>)['type'] !== 'MMO') return reply.code(400).send(rejected('MISSING_PARAMETER', `${party}.accountDetails is required, with type MMO.`));
+        const details =
+          isRecord(body[party]) && isRecord((body[party] as Record<string, unknown>)['accountDetails'])
+            ? ((body[party] as Record<string, unknown>)['accountDetails'] as Record<string, unknown>)
+            : undefined;
+        if (!details || (body[party] as Record<string, unknown>)['type'] !== 'MMO')
+          return reply.code(400).send(rejected('MISSING_PARAMETER', `${party}.accountDetails is required, with type MMO.`));
         const provider = MOCK_PROVIDERS.find((p) => p.provider === details['provider']);
         if (!provider) return rejected('INVALID_PROVIDER', `Unknown provider ${String(details['provider'])}.`);
         const phone = details['phoneNumber'];
-        if (typeof phone !== 'string' || !/^\d{8,15}$/.test(phone) || !phone.startsWith(provider.prefix)) return rejected('INVALID_PHONE_NUMBER', 'The phone number is not an MSISDN of the provider’s country.');
+        if (typeof phone !== 'string' || !/^\d{8,15}$/.test(phone) || !phone.startsWith(provider.prefix))
+          return rejected('INVALID_PHONE_NUMBER', 'The phone number is not an MSISDN of the provider’s country.');
         if (body['currency'] !== provider.currency) return rejected('INVALID_CURRENCY', `The provider takes ${provider.currency}.`);
         if (state.availability.get(provider.provider)?.[operationOf[kind]] === 'CLOSED') return rejected('PROVIDER_TEMPORARILY_UNAVAILABLE', 'The provider is not available.');
         if (kind === 'deposits' && provider.authType === 'PREAUTH') {
@@ -341,9 +348,7 @@ export function pawapayMockPlugin(state: PawapayMockState) {
     app.get('/v2/wallet-balances', async (request) => {
       const country = countryFilter(request);
       return {
-        balances: [...state.balances]
-          .filter(([c]) => country === undefined || c === country)
-          .map(([c, balance]) => ({ country: c, balance: balance.toFixed(2), currency: 'XOF' })),
+        balances: [...state.balances].filter(([c]) => country === undefined || c === country).map(([c, balance]) => ({ country: c, balance: balance.toFixed(2), currency: 'XOF' })),
       };
     });
 
@@ -372,20 +377,26 @@ export function pawapayMockPlugin(state: PawapayMockState) {
       });
       return state.faults;
     });
-    app.post<{ Body: { provider?: string; operation?: 'DEPOSIT' | 'PAYOUT' | 'REFUND'; status?: 'OPERATIONAL' | 'DELAYED' | 'CLOSED' } }>('/_mock/availability', async (request, reply) => {
-      const { provider, operation, status } = request.body ?? {};
-      if (!provider || !state.availability.has(provider) || !operation || !status) return reply.code(400).send({ error: 'provider, operation and status are required' });
-      state.setAvailability(provider, operation, status);
-      return state.availability.get(provider);
-    });
+    app.post<{ Body: { provider?: string; operation?: 'DEPOSIT' | 'PAYOUT' | 'REFUND'; status?: 'OPERATIONAL' | 'DELAYED' | 'CLOSED' } }>(
+      '/_mock/availability',
+      async (request, reply) => {
+        const { provider, operation, status } = request.body ?? {};
+        if (!provider || !state.availability.has(provider) || !operation || !status) return reply.code(400).send({ error: 'provider, operation and status are required' });
+        state.setAvailability(provider, operation, status);
+        return state.availability.get(provider);
+      },
+    );
     app.post<{ Body: { url?: string } }>('/_mock/callback-url', async (request) => {
       state.callbackBaseUrl = request.body?.url;
       return { callback_base_url: state.callbackBaseUrl ?? null };
     });
-    app.post<{ Params: { kind: Kind; id: string }; Body: { status?: 'COMPLETED' | 'FAILED'; failure_code?: string } }>('/_mock/transactions/:kind/:id/settle', async (request, reply) => {
-      const tx = state.settle(request.params.kind, request.params.id, request.body?.status ?? 'COMPLETED', request.body?.failure_code);
-      return tx ? state.view(tx) : reply.code(404).send(failure('NOT_FOUND', 'No such transaction.'));
-    });
+    app.post<{ Params: { kind: Kind; id: string }; Body: { status?: 'COMPLETED' | 'FAILED'; failure_code?: string } }>(
+      '/_mock/transactions/:kind/:id/settle',
+      async (request, reply) => {
+        const tx = state.settle(request.params.kind, request.params.id, request.body?.status ?? 'COMPLETED', request.body?.failure_code);
+        return tx ? state.view(tx) : reply.code(404).send(failure('NOT_FOUND', 'No such transaction.'));
+      },
+    );
   };
 }
 

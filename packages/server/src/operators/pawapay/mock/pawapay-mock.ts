@@ -195,12 +195,6 @@ function providerOf(body: Record<string, unknown>): MockProvider | undefined {
   return MOCK_PROVIDERS.find((p) => p.provider === details?.['provider']);
 }
 
-function phoneOf(body: Record<string, unknown>): string {
-  const party = isRecord(body['payer']) ? body['payer'] : isRecord(body['recipient']) ? body['recipient'] : {};
-  const details = isRecord(party['accountDetails']) ? party['accountDetails'] : {};
-  return typeof details['phoneNumber'] === 'string' ? details['phoneNumber'] : '';
-}
-
 function failure(code: string, message: string) {
   return { failureReason: { failureCode: code, failureMessage: message } };
 }

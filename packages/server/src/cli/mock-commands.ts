@@ -11,11 +11,11 @@ function port(value: string): number {
 /** `akwe mocks`: the operators' mock servers, and an operators file pointing a server at them. */
 export function mockCommands(): Command {
   return new Command('mocks')
-    .description('run the mock operator servers (MTN MoMo, Wave) and write an operators file pointing at them')
+    .description('run the mock operator servers (MTN MoMo, Wave, pawaPay) and write an operators file pointing at them')
     .option('--port <port>', 'port to listen on (0: any free one)', port, 4010)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .requiredOption('--operators-file <path>', 'where to write the operators file for OPERATORS_FILE')
-    .option('--server-url <url>', 'the Akwe server Wave’s webhooks go to (its PUBLIC_URL)', 'http://localhost:8080')
+    .option('--server-url <url>', 'the Akwe server Wave’s webhooks and pawaPay’s callbacks go to (its PUBLIC_URL)', 'http://localhost:8080')
     .action(async (options: { port: number; host: string; operatorsFile: string; serverUrl: string }) => {
       const { startOperatorMocks } = await import('../operators/mocks/operator-mocks.js');
       const mocks = await startOperatorMocks({ port: options.port, host: options.host, serverUrl: options.serverUrl });
@@ -23,11 +23,13 @@ export function mockCommands(): Command {
       writeFileSync(path, `${JSON.stringify(mocks.operatorsFile, null, 2)}\n`);
       process.stdout.write(
         [
-          `operator mocks listening on ${mocks.url} (MTN Benin at /mtn-bj, MTN Côte d'Ivoire at /mtn-ci, Wave Côte d'Ivoire at /wave-ci)`,
+          `operator mocks listening on ${mocks.url} (MTN Benin at /mtn-bj, MTN Côte d'Ivoire at /mtn-ci, Wave Côte d'Ivoire at /wave-ci, pawaPay at /pawapay for Moov Benin, Flooz, Orange and Moov Côte d'Ivoire)`,
           `Wave's webhooks go to ${options.serverUrl}/api/v1/operators/wave/webhooks`,
+          `pawaPay's callbacks go to ${options.serverUrl}/api/v1/operators/pawapay/callbacks/<deposits|payouts|refunds>`,
           `operators file written to ${path}`,
           `run the server against them:  OPERATORS_FILE=${path} npm start`,
           `MTN: numbers ending 450 payer not found, 451 rejected, 452 timeout, 453/454 stay pending, 455 not enough funds; others succeed`,
+          `pawaPay (its sandbox numbers): deposits ending 019 limit reached, 029 payer not found, 039 not approved, 049 insufficient balance, 069 failure, 129 stay processing; payouts 089 recipient not found, 119 failure; Orange CI code 000000 refused`,
           `Wave: the customer pays on the mock's own page; payouts to numbers ending 450, 451, 452 fail, 453 stay processing, 455 are refused`,
           '',
         ].join('\n'),

@@ -40,6 +40,7 @@ export class BreakerConnector implements OperatorConnector {
   readonly status?: OperatorConnector['status'];
   readonly refunds?: OperatorConnector['refunds'];
   readonly payouts?: OperatorConnector['payouts'];
+  readonly signsCallbacks?: boolean;
   private readonly breaker: CircuitBreakerPolicy;
   private failuresInARow = 0;
   /** When the circuit last opened: cockatiel moves to half-open only when a call is tried after the wait. */
@@ -52,6 +53,7 @@ export class BreakerConnector implements OperatorConnector {
     onChange?: (change: StateChange) => void,
   ) {
     this.family = inner.family;
+    if (inner.signsCallbacks !== undefined) this.signsCallbacks = inner.signsCallbacks;
     this.halfOpenAfterMs = settings.halfOpenAfterMs;
     this.breaker = circuitBreaker(operatorFailure, { halfOpenAfter: settings.halfOpenAfterMs, breaker: new ConsecutiveBreaker(settings.failures) });
     this.breaker.onBreak(() => {
@@ -69,7 +71,14 @@ export class BreakerConnector implements OperatorConnector {
     }
   }
 
+  /** The worse of the breaker's view and the connector's own (pawaPay's provider availability). */
   health(): OperatorHealth {
+    const own = this.inner.health?.() ?? 'available';
+    const breaker = this.breakerHealth();
+    return own === 'unavailable' || breaker === 'unavailable' ? 'unavailable' : own === 'degraded' ? 'degraded' : breaker;
+  }
+
+  private breakerHealth(): OperatorHealth {
     switch (this.breaker.state) {
       case CircuitState.Open:
         // Past the wait, the next call is the probe: let it through (it decides open or closed).

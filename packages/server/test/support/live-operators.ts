@@ -20,7 +20,13 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, what: s
 export function operatorsFileFor(mocks: OperatorMocks, timeoutMs: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'akwe-operators-'));
   const file = join(dir, 'operators.json');
-  const operators = Object.fromEntries(Object.entries(mocks.operatorsFile.operators).map(([slug, entry]) => [slug, { ...(entry as object), timeout_ms: timeoutMs }]));
+  const operators = Object.fromEntries(
+    Object.entries(mocks.operatorsFile.operators).map(([slug, entry]) => {
+      // pawaPay's availability is read again after 5 s (the least it takes), so a test sees a change soon.
+      const extra = (entry as { connector?: string }).connector === 'pawapay' ? { availability_ttl_ms: 5_000 } : {};
+      return [slug, { ...(entry as object), timeout_ms: timeoutMs, ...extra }];
+    }),
+  );
   writeFileSync(file, JSON.stringify({ operators }));
   return file;
 }

@@ -87,8 +87,14 @@ export interface OperatorConnector {
   check?(): Promise<ConnectorCheck[]>;
   /** How the operator is doing (its circuit breaker); a connector without one is always available. */
   health?(): OperatorHealth;
-  /** For operators that sign their callbacks (Wave): whether this raw body and headers came from them. */
+  /**
+   * For operators that sign their callbacks (Wave, pawaPay): whether this raw body and headers came
+   * from them. Signatures that cover the request line (pawaPay's) read it from the HTTP/2-style
+   * pseudo-headers `:method`, `:authority` and `:path` the route adds.
+   */
   verifyWebhook?(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowSeconds: number): boolean;
+  /** False when the connector has no key to check callbacks with (pawaPay without signed callbacks); absent means it has one. */
+  readonly signsCallbacks?: boolean;
 }
 
 /** One part of a connector checked against its operator (e.g. MTN's collection product). */

@@ -21,6 +21,7 @@ import { assetPath, loadCheckoutAssets } from '../checkout/checkout-assets.js';
 import { renderMessagePage } from '../checkout/checkout-page.js';
 import { pickLanguage, texts } from '../checkout/checkout-texts.js';
 import { pageSecurityHeaders } from '../shared/page-security.js';
+import { pawapayCallbackRoutes } from './pawapay-callback-routes.js';
 import { MemoryRateLimitCounter, RedisRateLimitCounter, type RateLimitCounter } from '../plugins/rate-limit-store.js';
 
 export interface OperatorCallbackOptions {
@@ -115,6 +116,8 @@ export async function operatorCallbackRoutes(app: FastifyInstance, options: Oper
       return reply.code(200).send({ received: true });
     });
   });
+
+  await app.register(pawapayCallbackRoutes, { operators: options.operators, publicUrl: options.publicUrl, clock: options.clock, refresh: refreshNamed });
 
   // Wave sends the customer back here (success or error alike say nothing of the outcome): with the
   // payment's proof, the payment is refreshed from Wave and the customer lands on its checkout page,

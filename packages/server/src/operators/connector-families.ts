@@ -1,4 +1,5 @@
 import type { ConnectorFamily } from './connector-family.js';
+import { fedaPayFamily } from './fedapay/fedapay-family.js';
 import { mtnMomoFamily } from './mtn-momo/mtn-family.js';
 import { waveFamily } from './wave/wave-family.js';
 
@@ -6,4 +7,5 @@ import { waveFamily } from './wave/wave-family.js';
 export const connectorFamilies: ReadonlyMap<string, ConnectorFamily<never>> = new Map<string, ConnectorFamily<never>>([
   [mtnMomoFamily.name, mtnMomoFamily as ConnectorFamily<never>],
   [waveFamily.name, waveFamily as ConnectorFamily<never>],
+  [fedaPayFamily.name, fedaPayFamily as ConnectorFamily<never>],
 ]);

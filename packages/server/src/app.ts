@@ -15,6 +15,7 @@ import { healthRoutes } from './http/health/health-routes.js';
 import { errorReferenceRoutes } from './http/docs/error-reference-routes.js';
 import { errorReferenceUrl } from './http/shared/error-doc-url.js';
 import { operatorCallbackRoutes } from './http/operators/operator-callback-routes.js';
+import { fedaPayWebhookRoutes } from './http/operators/fedapay-webhook-routes.js';
 import { operatorPredictionRoutes } from './http/operators/operator-prediction-routes.js';
 import { installApiReference } from './http/openapi/api-reference.js';
 import { installOpenApi, openApiRoute } from './http/openapi/openapi.js';
@@ -126,6 +127,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     redisUrl: config.redisUrl,
     clock: services.clock,
   });
+  await app.register(fedaPayWebhookRoutes, { prefix: `${API_PREFIX}/operators`, payments: services.payments, payouts: services.payouts, operators: services.operators, publicUrl: config.publicUrl, clock: services.clock });
   const destinationUrls = destinationUrlCheck({ dev: config.dev, resolver });
   // The dashboard signs its users in itself (docs/dashboard.md): outside the API-key scope below.
   await app.register(dashboardRoutes, {

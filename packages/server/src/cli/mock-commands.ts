@@ -23,7 +23,7 @@ export function mockCommands(): Command {
       writeFileSync(path, `${JSON.stringify(mocks.operatorsFile, null, 2)}\n`);
       process.stdout.write(
         [
-          `operator mocks listening on ${mocks.url} (MTN Benin at /mtn-bj, MTN Côte d'Ivoire at /mtn-ci, Wave Côte d'Ivoire at /wave-ci)`,
+          `operator mocks listening on ${mocks.url} (MTN Benin at /mtn-bj, MTN Côte d'Ivoire at /mtn-ci, Wave Côte d'Ivoire at /wave-ci, FedaPay for Moov Benin, Celtiis, T-Money and Flooz at /fedapay)`,
           `Wave's webhooks go to ${options.serverUrl}/api/v1/operators/wave/webhooks`,
           `operators file written to ${path}`,
           `run the server against them:  OPERATORS_FILE=${path} npm start`,

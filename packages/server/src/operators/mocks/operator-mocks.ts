@@ -1,9 +1,10 @@
 /**
- * Every operator mock on one port, each under its own path (`/mtn-bj`, `/mtn-ci`, `/wave-ci`), and the
+ * Every operator mock on one port, each under its own path (`/mtn-bj`, `/mtn-ci`, `/wave-ci`, `/fedapay`), and the
  * operators file that points a server at them: `akwe mocks` and the end-to-end tests run live mode
  * on one machine with it.
  */
 import Fastify from 'fastify';
+import { DEFAULT_FEDAPAY_MOCK_API_KEY, DEFAULT_FEDAPAY_MOCK_WEBHOOK_SECRET, fedaPayMockPlugin, fedaPayMockState, type FedaPayMockOptions, type FedaPayMockState } from '../fedapay/mock/fedapay-mock.js';
 import { DEFAULT_MTN_MOCK_CREDENTIALS, mtnMockState, mtnMomoMockPlugin, type MtnMockOptions, type MtnMockState } from '../mtn-momo/mock/mtn-momo-mock.js';
 import { DEFAULT_WAVE_MOCK_API_KEY, DEFAULT_WAVE_MOCK_WEBHOOK_SECRET, waveMockPlugin, waveMockState, type WaveMockOptions, type WaveMockState } from '../wave/mock/wave-mock.js';
 
@@ -11,7 +12,9 @@ export interface OperatorMocks {
   url: string;
   mtn: { mtn_bj: MtnMockState; mtn_ci: MtnMockState };
   wave: { wave_ci: WaveMockState };
-  /** Points Wave's webhooks at a server (its public URL), as registering the webhook in Wave's portal does. */
+  /** One FedaPay account, serving every operator in `fedaPayOperators`. */
+  fedapay: FedaPayMockState;
+  /** Points Wave's and FedaPay's webhooks at a server (its public URL), as registering them in their dashboards does. */
   sendWaveWebhooksTo(serverUrl: string): void;
   /** The operators file (as data) that configures a server against these mocks. */
   operatorsFile: { operators: Record<string, unknown> };
@@ -32,13 +35,21 @@ function mtnEntry(baseUrl: string, targetEnvironment: string) {
   return { connector: 'mtn-momo', base_url: baseUrl, target_environment: targetEnvironment, collection: product('collection'), disbursement: product('disbursement') };
 }
 
+/** The catalog operators the FedaPay mock serves (MTN Bénin stays with the MTN mock). */
+export const fedaPayOperators = ['moov_bj', 'celtiis_bj', 'tmoney_tg', 'flooz_tg'] as const;
+
+/** Where a server receives FedaPay's webhooks, under its public URL. */
+export function fedaPayWebhookUrl(serverUrl: string): string {
+  return `${serverUrl.replace(/\/+$/, '')}/api/v1/operators/fedapay/webhooks`;
+}
+
 /** Where a server receives Wave's webhooks, under its public URL. */
 export function waveWebhookUrl(serverUrl: string): string {
   return `${serverUrl.replace(/\/+$/, '')}/api/v1/operators/wave/webhooks`;
 }
 
 export async function startOperatorMocks(
-  options: { port?: number; host?: string; mtn?: Omit<MtnMockOptions, 'targetEnvironment'>; wave?: WaveMockOptions; serverUrl?: string } = {},
+  options: { port?: number; host?: string; mtn?: Omit<MtnMockOptions, 'targetEnvironment'>; wave?: WaveMockOptions; fedapay?: FedaPayMockOptions; serverUrl?: string } = {},
 ): Promise<OperatorMocks> {
   const host = options.host ?? '127.0.0.1';
   const app = Fastify({ logger: false, forceCloseConnections: true });
@@ -50,6 +61,8 @@ export async function startOperatorMocks(
   }
   const wave = waveMockState({ ...options.wave, ...(options.serverUrl ? { webhookUrl: waveWebhookUrl(options.serverUrl) } : {}) });
   await app.register(waveMockPlugin(wave), { prefix: '/wave-ci' });
+  const fedapay = fedaPayMockState({ ...options.fedapay, ...(options.serverUrl ? { webhookUrl: fedaPayWebhookUrl(options.serverUrl) } : {}) });
+  await app.register(fedaPayMockPlugin(fedapay), { prefix: '/fedapay' });
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
@@ -57,18 +70,27 @@ export async function startOperatorMocks(
   const operators = {
     ...Object.fromEntries(mtnCompanies.map((company) => [company.slug, mtnEntry(`${url}${company.path}`, company.targetEnvironment)])),
     wave_ci: { connector: 'wave', base_url: `${url}/wave-ci`, api_key: DEFAULT_WAVE_MOCK_API_KEY, webhook_secret: DEFAULT_WAVE_MOCK_WEBHOOK_SECRET },
+    ...Object.fromEntries(
+      fedaPayOperators.map((slug) => [
+        slug,
+        { connector: 'fedapay', base_url: `${url}/fedapay`, api_key: DEFAULT_FEDAPAY_MOCK_API_KEY, webhook_secrets: [DEFAULT_FEDAPAY_MOCK_WEBHOOK_SECRET] },
+      ]),
+    ),
   };
   return {
     url,
     mtn: states,
     wave: { wave_ci: wave },
+    fedapay,
     sendWaveWebhooksTo: (serverUrl) => {
       wave.webhookUrl = waveWebhookUrl(serverUrl);
+      fedapay.webhookUrl = fedaPayWebhookUrl(serverUrl);
     },
     operatorsFile: { operators },
     close: async () => {
       for (const state of Object.values(states)) state.stopTimers();
       wave.stopTimers();
+      fedapay.stopTimers();
       await app.close();
     },
   };

@@ -127,7 +127,14 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     redisUrl: config.redisUrl,
     clock: services.clock,
   });
-  await app.register(fedaPayWebhookRoutes, { prefix: `${API_PREFIX}/operators`, payments: services.payments, payouts: services.payouts, operators: services.operators, publicUrl: config.publicUrl, clock: services.clock });
+  await app.register(fedaPayWebhookRoutes, {
+    prefix: `${API_PREFIX}/operators`,
+    payments: services.payments,
+    payouts: services.payouts,
+    operators: services.operators,
+    publicUrl: config.publicUrl,
+    clock: services.clock,
+  });
   const destinationUrls = destinationUrlCheck({ dev: config.dev, resolver });
   // The dashboard signs its users in itself (docs/dashboard.md): outside the API-key scope below.
   await app.register(dashboardRoutes, {

@@ -199,13 +199,13 @@ for (const target of testDatabases()) {
     });
 
     it('answers 503 operator_unavailable with Retry-After for an operator with no live connector, writing nothing', async () => {
-      const body = direct({ operator: 'moov_bj' });
+      const body = direct({ country: 'CI', operator: 'moov_ci', customer: { phone: '0101020304' } });
       const refused = await api('POST', '/collect/payments', body);
       assert.equal(refused.status, 503, JSON.stringify(refused.body));
       assert.equal(refused.body.error.code, 'operator_unavailable');
       assert.ok(Number(refused.headers.get('retry-after')) > 0);
       assert.equal((await api('GET', `/collect/payments/${body.reference}`)).status, 404);
-      const payoutRefused = await api('POST', '/payout/mobile-money/', { reference: `PO-${newId()}`, amount: 100_000, phone: '0197000001', country: 'BJ', operator: 'moov_bj' });
+      const payoutRefused = await api('POST', '/payout/mobile-money/', { reference: `PO-${newId()}`, amount: 100_000, phone: '0101020304', country: 'CI', operator: 'moov_ci' });
       assert.equal(payoutRefused.status, 503);
     });
 

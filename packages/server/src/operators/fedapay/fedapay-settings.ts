@@ -19,7 +19,9 @@ export const FedaPayEntrySchema = Type.Object(
       maxItems: 5,
       description: 'The signing secret (wh_…) of each webhook endpoint registered in FedaPay’s dashboard (inline or env:NAME).',
     }),
-    mode: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]{1,39}$', description: 'FedaPay’s payment mode for this operator; defaults to the known one (e.g. moov, sbin, togocel, moov_tg).' })),
+    mode: Type.Optional(
+      Type.String({ pattern: '^[a-z][a-z0-9_]{1,39}$', description: 'FedaPay’s payment mode for this operator; defaults to the known one (e.g. moov, sbin, togocel, moov_tg).' }),
+    ),
     hosted_page: Type.Optional(
       Type.Boolean({ description: 'Send the customer of a hosted payment to FedaPay’s payment page instead of a push from our checkout page (default false).' }),
     ),

@@ -4,7 +4,14 @@
  * on one machine with it.
  */
 import Fastify from 'fastify';
-import { DEFAULT_FEDAPAY_MOCK_API_KEY, DEFAULT_FEDAPAY_MOCK_WEBHOOK_SECRET, fedaPayMockPlugin, fedaPayMockState, type FedaPayMockOptions, type FedaPayMockState } from '../fedapay/mock/fedapay-mock.js';
+import {
+  DEFAULT_FEDAPAY_MOCK_API_KEY,
+  DEFAULT_FEDAPAY_MOCK_WEBHOOK_SECRET,
+  fedaPayMockPlugin,
+  fedaPayMockState,
+  type FedaPayMockOptions,
+  type FedaPayMockState,
+} from '../fedapay/mock/fedapay-mock.js';
 import { DEFAULT_MTN_MOCK_CREDENTIALS, mtnMockState, mtnMomoMockPlugin, type MtnMockOptions, type MtnMockState } from '../mtn-momo/mock/mtn-momo-mock.js';
 import { DEFAULT_WAVE_MOCK_API_KEY, DEFAULT_WAVE_MOCK_WEBHOOK_SECRET, waveMockPlugin, waveMockState, type WaveMockOptions, type WaveMockState } from '../wave/mock/wave-mock.js';
 

@@ -91,7 +91,10 @@ describe('FedaPay mock', () => {
     const event = Webhook.constructEvent(delivery.body, delivery.headers['x-fedapay-signature'], DEFAULT_FEDAPAY_MOCK_WEBHOOK_SECRET);
     assert.equal(event.name, 'transaction.approved');
     assert.equal(event.entity.id, transaction.id);
-    assert.throws(() => Webhook.constructEvent(delivery.body, delivery.headers['x-fedapay-signature'], 'wh_not_the_secret'), (error: { message: string }) => /No signatures found/.test(error.message));
+    assert.throws(
+      () => Webhook.constructEvent(delivery.body, delivery.headers['x-fedapay-signature'], 'wh_not_the_secret'),
+      (error: { message: string }) => /No signatures found/.test(error.message),
+    );
     assert.equal(mock.state.callsFor('create_transaction', reference), 1);
     assert.equal(mock.state.callsFor('send', reference), 1);
   });
@@ -192,7 +195,12 @@ describe('FedaPay mock', () => {
     const before = receiver.received.length;
     mock.state.setFaults({ dropWebhooks: true });
     try {
-      const transaction = await Transaction.create({ description: 'x', amount: 100, currency: { iso: 'XOF' }, customer: { phone_number: { number: '+2290164000001', country: 'bj' } } });
+      const transaction = await Transaction.create({
+        description: 'x',
+        amount: 100,
+        currency: { iso: 'XOF' },
+        customer: { phone_number: { number: '+2290164000001', country: 'bj' } },
+      });
       await transaction.sendNow('moov');
       assert.equal((await Transaction.retrieve(transaction.id)).status, 'approved');
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -483,7 +483,9 @@ export function fedaPayMockPlugin(state: FedaPayMockState) {
     });
 
     app.get('/v1/balances', async () => ({
-      'v1/balances': [{ klass: 'v1/balance', id: 1, currency_id: XOF_CURRENCY_ID, account_id: 1, amount: state.balance, mode: 'mobile_money', created_at: now(), updated_at: now() }],
+      'v1/balances': [
+        { klass: 'v1/balance', id: 1, currency_id: XOF_CURRENCY_ID, account_id: 1, amount: state.balance, mode: 'mobile_money', created_at: now(), updated_at: now() },
+      ],
     }));
 
     // ---- FedaPay's payment page (what the token URL opens)
@@ -499,7 +501,8 @@ export function fedaPayMockPlugin(state: FedaPayMockState) {
       if (t.status !== 'pending' || t.mode !== null) return reply.code(409).type('text/html; charset=utf-8').send(payPage(t));
       const mode = request.body?.mode ?? 'moov';
       const number = request.body?.phone?.trim() || t.phone?.number;
-      if (!(mockModes as readonly string[]).includes(mode) || !number) return reply.code(400).type('text/html; charset=utf-8').send('<!doctype html><p>mode and phone are required.</p>');
+      if (!(mockModes as readonly string[]).includes(mode) || !number)
+        return reply.code(400).type('text/html; charset=utf-8').send('<!doctype html><p>mode and phone are required.</p>');
       t.mode = mode;
       t.phone = { number, country: t.phone?.country ?? 'bj' };
       state.count('send', t.merchantReference);

@@ -40,6 +40,7 @@ for (const target of testDatabases()) {
     let operatorsFile: string;
     let dataDir: string;
     let liveKey: string;
+    let merchantId: string;
 
     const api = async (method: string, path: string, body?: unknown, idempotencyKey: string | null = newId()) => {
       const res = await fetch(`${running.url}/api/v1${path}`, {
@@ -113,7 +114,8 @@ for (const target of testDatabases()) {
       running = await startServer(config, { logger: createLogger({ level: 'silent' }), announce: () => undefined });
       mocks.sendWaveWebhooksTo(running.url);
       const { merchant } = await running.services.merchants.createMerchant({ name: 'Boutique FedaPay', kycStatus: 'validated', keyEnvironments: [] });
-      liveKey = (await running.services.merchants.createKey({ merchantId: merchant.id, environment: 'live' })).secret;
+      merchantId = merchant.id;
+      liveKey = (await running.services.merchants.createKey({ merchantId, environment: 'live' })).secret;
     });
 
     after(async () => {
@@ -157,6 +159,27 @@ for (const target of testDatabases()) {
         assert.equal(fedapay().callsFor('start_payout', sent.body.id), 1);
       });
     }
+
+    it('collects a hosted payment paid on our checkout page through FedaPay, and sends the customer back from FedaPay’s return URL to it', async () => {
+      const created = await api('POST', '/collect/payments', {
+        reference: `FPH-${newId()}`,
+        amount: 5000,
+        currency: 'XOF',
+        country: 'TG',
+        mode: 'hosted',
+        description: 'Abonnement',
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const stored = await running.services.payments.get({ merchantId, environment: 'live' }, created.body.id);
+      const paid = await running.services.payments.payCheckout(stored, { phone: '90112233', operator: 'tmoney_tg' });
+      assert.equal(paid.status, 'processing');
+      await statusOf(() => payment(created.body.reference), 'completed', 'the hosted payment to complete');
+      assert.equal(fedapay().transactionByReference(created.body.id)?.mode, 'togocel');
+      const back = await fetch(`${running.url}/api/v1/operators/fedapay/checkout-return/${created.body.id}`, { redirect: 'manual' });
+      assert.equal(back.status, 303);
+      assert.equal(back.headers.get('location'), created.body.checkout_url);
+      assert.equal((await fetch(`${running.url}/api/v1/operators/fedapay/checkout-return/not-an-id`, { redirect: 'manual' })).status, 404);
+    });
 
     it('maps a declined FedaPay transaction to its failure_code, with its webhook', async () => {
       const created = await api('POST', '/collect/payments', direct(operators[0], '0164000455'));

@@ -1,4 +1,4 @@
-import type { ConnectorCheck, OperatorAnswer, OperatorConnector } from '../../core/operators/operator-connector.js';
+import type { CollectionStatus, ConnectorCheck, HostedCollection, OperatorAnswer, OperatorConnector, PayoutFlow, PushCollection } from '../../core/operators/operator-connector.js';
 import type { Payment } from '../../core/payments/payment.js';
 import type { Payout, PayoutAnswer } from '../../core/payouts/payout.js';
 import { FedaPayClient, type FedaPayResponse } from './fedapay-client.js';
@@ -42,10 +42,10 @@ function refusedAnswer(what: string, response: FedaPayResponse): OperatorAnswer 
  */
 export class FedaPayConnector implements OperatorConnector {
   readonly family = 'fedapay';
-  readonly push = { startCollection: (payment: Payment) => this.collect(payment) };
-  readonly hosted = { payCheckout: (payment: Payment) => (this.settings.hostedPage ? this.openPaymentPage(payment) : this.collect(payment)) };
-  readonly status = { queryStatus: (payment: Payment) => this.queryTransaction(payment) };
-  readonly payouts = { sendPayout: (payout: Payout) => this.sendPayout(payout), queryPayout: (payout: Payout) => this.queryPayout(payout) };
+  readonly push: PushCollection = { startCollection: (payment: Payment) => this.collect(payment) };
+  readonly hosted: HostedCollection = { payCheckout: (payment: Payment) => (this.settings.hostedPage ? this.openPaymentPage(payment) : this.collect(payment)) };
+  readonly status: CollectionStatus = { queryStatus: (payment: Payment) => this.queryTransaction(payment) };
+  readonly payouts: PayoutFlow = { sendPayout: (payout: Payout) => this.sendPayout(payout), queryPayout: (payout: Payout) => this.queryPayout(payout) };
   private readonly client: FedaPayClient;
 
   constructor(

@@ -133,6 +133,8 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     payouts: services.payouts,
     operators: services.operators,
     publicUrl: config.publicUrl,
+    perAddressPerMinute: config.operatorCallbacksPerMinute,
+    redisUrl: config.redisUrl,
     clock: services.clock,
   });
   const destinationUrls = destinationUrlCheck({ dev: config.dev, resolver });

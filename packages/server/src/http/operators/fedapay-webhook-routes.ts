@@ -17,16 +17,45 @@ import type { Clock } from '../../core/ports.js';
 import { looksLikeId } from '../../core/shared/ids.js';
 import { FedaPayProtocolError } from '../../operators/fedapay/fedapay-responses.js';
 import { fedaPayWebhookSubject, parseFedaPayEvent } from '../../operators/fedapay/fedapay-webhooks.js';
+import { MemoryRateLimitCounter, RedisRateLimitCounter, type RateLimitCounter } from '../plugins/rate-limit-store.js';
 
 export interface FedaPayWebhookOptions {
   payments: PaymentService;
   payouts: PayoutService;
   operators: OperatorConnectors;
   publicUrl: string;
+  /** Calls per client address and minute, as for the other operators' callbacks. */
+  perAddressPerMinute: number;
+  redisUrl?: string;
   clock: Clock;
 }
 
+const WINDOW_MS = 60_000;
+
 export async function fedaPayWebhookRoutes(app: FastifyInstance, options: FedaPayWebhookOptions): Promise<void> {
+  const counter: RateLimitCounter = options.redisUrl
+    ? new RedisRateLimitCounter({
+        url: options.redisUrl,
+        keyPrefix: 'akwe:callbacks:fedapay:',
+        onConnectionError: (error) => app.log.warn({ err: error }, 'FedaPay webhook limits: Redis unreachable'),
+        onReady: () => {},
+      })
+    : new MemoryRateLimitCounter(options.clock);
+  app.addHook('onClose', () => counter.close());
+  app.addHook('onRequest', async (request) => {
+    let window;
+    try {
+      window = await counter.hit(`callbacks:ip:${request.ip}`, WINDOW_MS);
+    } catch (error) {
+      request.log.warn({ err: error }, 'FedaPay webhook limits unavailable; call let through');
+      return;
+    }
+    if (window.count > options.perAddressPerMinute) {
+      const seconds = Math.max(1, Math.ceil(window.resetInMs / 1000));
+      throw new AkweError('rate_limited', `Too many operator callbacks from this address; retry in ${seconds} s.`, { retryAfterSeconds: seconds });
+    }
+  });
+
   // The signature covers the raw bytes: this scope keeps JSON bodies as a Buffer.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));

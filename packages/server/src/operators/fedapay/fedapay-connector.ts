@@ -17,7 +17,6 @@ import {
   type FedaPayPayout,
   type FedaPayTransaction,
 } from './fedapay-responses.js';
-import { failureFor } from './fedapay-statuses.js';
 import type { FedaPaySettings } from './fedapay-settings.js';
 import { FEDAPAY_SIGNATURE_HEADER, verifyFedaPaySignature } from './fedapay-webhooks.js';
 
@@ -25,7 +24,7 @@ const notWholeFrancs = 'FedaPay takes whole francs only; nothing was sent.';
 
 /** The transaction exists; FedaPay refused to send it (or to create it): nothing reached the customer. */
 function refusedAnswer(what: string, response: FedaPayResponse): OperatorAnswer {
-  return { path: ['failed'], message: `FedaPay refused ${what}: ${describeError(response.body)}`, failureCode: failureFor(undefined, 'operator_declined') };
+  return { path: ['failed'], message: `FedaPay refused ${what}: ${describeError(response.body)}`, failureCode: 'operator_declined' };
 }
 
 /**
@@ -116,7 +115,7 @@ export class FedaPayConnector implements OperatorConnector {
     const started = await this.client.send(build.startPayout(found.id));
     if (started.status === 200 || started.status === 201) return payoutAnswer(startedPayoutOf(started.body, found.id));
     if (classifyFedaPayError(started.status) === 'refused')
-      return { status: 'FAILED', message: `FedaPay refused to start the payout: ${describeError(started.body)}`, failureCode: failureFor(undefined, 'operator_declined') };
+      return { status: 'FAILED', message: `FedaPay refused to start the payout: ${describeError(started.body)}`, failureCode: 'operator_declined' };
     throw unknownOutcome('starting the payout', started);
   }
 

@@ -37,7 +37,7 @@ describe('FedaPay connector against the FedaPay mock', () => {
       mode: 'moov',
       country: 'bj',
       currency: 'XOF',
-      timeoutMs: 500,
+      timeoutMs: 2_000,
       hostedPage: false,
       returnUrlFor: fedaPayReturnUrl('https://akwe.example'),
     };

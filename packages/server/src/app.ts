@@ -15,6 +15,7 @@ import { healthRoutes } from './http/health/health-routes.js';
 import { errorReferenceRoutes } from './http/docs/error-reference-routes.js';
 import { errorReferenceUrl } from './http/shared/error-doc-url.js';
 import { operatorCallbackRoutes } from './http/operators/operator-callback-routes.js';
+import { fedaPayWebhookRoutes } from './http/operators/fedapay-webhook-routes.js';
 import { operatorPredictionRoutes } from './http/operators/operator-prediction-routes.js';
 import { installApiReference } from './http/openapi/api-reference.js';
 import { installOpenApi, openApiRoute } from './http/openapi/openapi.js';
@@ -123,6 +124,16 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     operators: services.operators,
     publicUrl: config.publicUrl,
     serverSecret: services.serverSecret,
+    perAddressPerMinute: config.operatorCallbacksPerMinute,
+    redisUrl: config.redisUrl,
+    clock: services.clock,
+  });
+  await app.register(fedaPayWebhookRoutes, {
+    prefix: `${API_PREFIX}/operators`,
+    payments: services.payments,
+    payouts: services.payouts,
+    operators: services.operators,
+    publicUrl: config.publicUrl,
     perAddressPerMinute: config.operatorCallbacksPerMinute,
     redisUrl: config.redisUrl,
     clock: services.clock,

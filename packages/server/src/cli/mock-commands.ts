@@ -23,7 +23,7 @@ export function mockCommands(): Command {
       writeFileSync(path, `${JSON.stringify(mocks.operatorsFile, null, 2)}\n`);
       process.stdout.write(
         [
-          `operator mocks listening on ${mocks.url} (MTN Benin at /mtn-bj, MTN Côte d'Ivoire at /mtn-ci, Wave Côte d'Ivoire at /wave-ci, pawaPay at /pawapay for Moov Benin, Flooz, Orange and Moov Côte d'Ivoire)`,
+          `operator mocks listening on ${mocks.url} (MTN Benin at /mtn-bj, MTN Côte d'Ivoire at /mtn-ci, Wave Côte d'Ivoire at /wave-ci, pawaPay at /pawapay, FedaPay at /fedapay)`,
           `Wave's webhooks go to ${options.serverUrl}/api/v1/operators/wave/webhooks`,
           `pawaPay's callbacks go to ${options.serverUrl}/api/v1/operators/pawapay/callbacks/<deposits|payouts|refunds>`,
           `operators file written to ${path}`,

@@ -1,4 +1,5 @@
 import type { ConnectorFamily } from './connector-family.js';
+import { fedaPayFamily } from './fedapay/fedapay-family.js';
 import { mtnMomoFamily } from './mtn-momo/mtn-family.js';
 import { pawapayFamily } from './pawapay/pawapay-family.js';
 import { waveFamily } from './wave/wave-family.js';
@@ -8,4 +9,5 @@ export const connectorFamilies: ReadonlyMap<string, ConnectorFamily<never>> = ne
   [mtnMomoFamily.name, mtnMomoFamily as ConnectorFamily<never>],
   [waveFamily.name, waveFamily as ConnectorFamily<never>],
   [pawapayFamily.name, pawapayFamily as ConnectorFamily<never>],
+  [fedaPayFamily.name, fedaPayFamily as ConnectorFamily<never>],
 ]);

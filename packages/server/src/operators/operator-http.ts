@@ -6,7 +6,7 @@
  */
 
 export interface OperatorRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   /** Under the base URL, with its query string. */
   path: string;
   headers: Record<string, string>;

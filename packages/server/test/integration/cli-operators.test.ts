@@ -28,16 +28,21 @@ describe('akwe mocks and akwe operators check', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('writes an operators file for both MTN companies and Wave, pointing at the running mocks', () => {
+  it('writes an operators file for both MTN companies, Wave and the operators FedaPay serves, pointing at the running mocks', () => {
     const written = JSON.parse(readFileSync(file, 'utf8')) as Wire;
-    assert.deepEqual(Object.keys(written.operators).sort(), ['mtn_bj', 'mtn_ci', 'wave_ci']);
+    assert.deepEqual(Object.keys(written.operators).sort(), ['celtiis_bj', 'flooz_tg', 'moov_bj', 'mtn_bj', 'mtn_ci', 'tmoney_tg', 'wave_ci']);
+    for (const slug of ['moov_bj', 'celtiis_bj', 'tmoney_tg', 'flooz_tg']) {
+      assert.equal(written.operators[slug].connector, 'fedapay', slug);
+      assert.match(written.operators[slug].base_url, /\/fedapay$/);
+      assert.equal(written.operators[slug].webhook_secrets.length, 1);
+    }
     assert.equal(written.operators.wave_ci.connector, 'wave');
     assert.equal(written.operators.mtn_bj.connector, 'mtn-momo');
     assert.equal(written.operators.mtn_ci.target_environment, 'mtnivorycoast');
     assert.match(mocks.stdout(), new RegExp(`listening on ${written.operators.mtn_bj.base_url.replace(/\/mtn-bj$/, '')}`));
   });
 
-  it('checks every configured operator: a token and the balance of each MTN product, Wave’s balance', async () => {
+  it('checks every configured operator: a token and the balance of each MTN product, Wave’s balance, FedaPay’s balances', async () => {
     const result = await runAkweJson<Wire>(['operators', 'check', '--json'], { env: { OPERATORS_FILE: file } });
     assert.equal(result.ok, true, JSON.stringify(result));
     assert.deepEqual(
@@ -46,6 +51,10 @@ describe('akwe mocks and akwe operators check', () => {
         ['mtn_bj', ['collection:true', 'disbursement:true']],
         ['mtn_ci', ['collection:true', 'disbursement:true']],
         ['wave_ci', ['api key:true']],
+        ['moov_bj', ['secret key:true']],
+        ['celtiis_bj', ['secret key:true']],
+        ['tmoney_tg', ['secret key:true']],
+        ['flooz_tg', ['secret key:true']],
       ],
     );
   });
@@ -53,13 +62,16 @@ describe('akwe mocks and akwe operators check', () => {
   it('exits 1 naming the part that fails, and never prints a secret', async () => {
     const written = JSON.parse(readFileSync(file, 'utf8')) as Wire;
     written.operators.mtn_bj.disbursement.api_key = 'wrong-key-do-not-print';
+    written.operators.flooz_tg.api_key = 'sk_live_wrong-fedapay-key-do-not-print';
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify(written));
     const result = await runAkwe(['operators', 'check'], { env: { OPERATORS_FILE: bad } });
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stdout, /mtn_bj\s+mtn-momo\s+disbursement\s+FAILED/);
     assert.match(result.stdout, /mtn_bj\s+mtn-momo\s+collection\s+ok/);
-    assert.ok(!result.stdout.includes('wrong-key-do-not-print') && !result.stderr.includes('wrong-key-do-not-print'));
+    assert.match(result.stdout, /flooz_tg\s+fedapay\s+secret key\s+FAILED/);
+    assert.match(result.stdout, /tmoney_tg\s+fedapay\s+secret key\s+ok/);
+    for (const secret of ['wrong-key-do-not-print', 'wrong-fedapay-key-do-not-print']) assert.ok(!result.stdout.includes(secret) && !result.stderr.includes(secret));
   });
 
   it('refuses to start with every problem of a broken operators file listed', async () => {

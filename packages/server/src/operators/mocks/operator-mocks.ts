@@ -1,9 +1,17 @@
 /**
- * Every operator mock on one port, each under its own path (`/mtn-bj`, `/mtn-ci`, `/wave-ci`, `/pawapay`), and the
+ * Every operator mock on one port, each under its own path (`/mtn-bj`, `/mtn-ci`, `/wave-ci`, `/pawapay`, `/fedapay`), and the
  * operators file that points a server at them: `akwe mocks` and the end-to-end tests run live mode
  * on one machine with it.
  */
 import Fastify from 'fastify';
+import {
+  DEFAULT_FEDAPAY_MOCK_API_KEY,
+  DEFAULT_FEDAPAY_MOCK_WEBHOOK_SECRET,
+  fedaPayMockPlugin,
+  fedaPayMockState,
+  type FedaPayMockOptions,
+  type FedaPayMockState,
+} from '../fedapay/mock/fedapay-mock.js';
 import { DEFAULT_MTN_MOCK_CREDENTIALS, mtnMockState, mtnMomoMockPlugin, type MtnMockOptions, type MtnMockState } from '../mtn-momo/mock/mtn-momo-mock.js';
 import { DEFAULT_PAWAPAY_MOCK_API_TOKEN, pawapayMockPlugin, pawapayMockState, type PawapayMockOptions, type PawapayMockState } from '../pawapay/mock/pawapay-mock.js';
 import { PAWAPAY_CALLBACK_PATH } from '../pawapay/pawapay-settings.js';
@@ -15,7 +23,9 @@ export interface OperatorMocks {
   wave: { wave_ci: WaveMockState };
   /** One pawaPay account, serving the operators no other mock serves (pawapayMockSlugs). */
   pawapay: PawapayMockState;
-  /** Points Wave's webhooks at a server (its public URL), as registering the webhook in Wave's portal does. */
+  /** One FedaPay account, serving every operator in `fedaPayOperators`. */
+  fedapay: FedaPayMockState;
+  /** Points Wave's and FedaPay's webhooks at a server (its public URL), as registering them in their dashboards does. */
   sendWaveWebhooksTo(serverUrl: string): void;
   /** Points pawaPay's callbacks at a server, as setting the callback URLs in pawaPay's Dashboard does. */
   sendPawapayCallbacksTo(serverUrl: string): void;
@@ -38,6 +48,14 @@ function mtnEntry(baseUrl: string, targetEnvironment: string) {
   return { connector: 'mtn-momo', base_url: baseUrl, target_environment: targetEnvironment, collection: product('collection'), disbursement: product('disbursement') };
 }
 
+/** The catalog operators the FedaPay mock serves (MTN Bénin stays with the MTN mock). */
+export const fedaPayOperators = ['moov_bj', 'celtiis_bj', 'tmoney_tg', 'flooz_tg'] as const;
+
+/** Where a server receives FedaPay's webhooks, under its public URL. */
+export function fedaPayWebhookUrl(serverUrl: string): string {
+  return `${serverUrl.replace(/\/+$/, '')}/api/v1/operators/fedapay/webhooks`;
+}
+
 /** Where a server receives Wave's webhooks, under its public URL. */
 export function waveWebhookUrl(serverUrl: string): string {
   return `${serverUrl.replace(/\/+$/, '')}/api/v1/operators/wave/webhooks`;
@@ -58,6 +76,7 @@ export async function startOperatorMocks(
     mtn?: Omit<MtnMockOptions, 'targetEnvironment'>;
     wave?: WaveMockOptions;
     pawapay?: PawapayMockOptions;
+    fedapay?: FedaPayMockOptions;
     serverUrl?: string;
   } = {},
 ): Promise<OperatorMocks> {
@@ -73,6 +92,8 @@ export async function startOperatorMocks(
   await app.register(waveMockPlugin(wave), { prefix: '/wave-ci' });
   const pawapay = pawapayMockState({ ...options.pawapay, ...(options.serverUrl ? { callbackBaseUrl: pawapayCallbackBaseUrl(options.serverUrl) } : {}) });
   await app.register(pawapayMockPlugin(pawapay), { prefix: '/pawapay' });
+  const fedapay = fedaPayMockState({ ...options.fedapay, ...(options.serverUrl ? { webhookUrl: fedaPayWebhookUrl(options.serverUrl) } : {}) });
+  await app.register(fedaPayMockPlugin(fedapay), { prefix: '/fedapay' });
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
@@ -91,14 +112,23 @@ export async function startOperatorMocks(
         },
       ]),
     ),
+    // FedaPay after pawaPay: where both reach an operator, FedaPay's entry is the one kept.
+    ...Object.fromEntries(
+      fedaPayOperators.map((slug) => [
+        slug,
+        { connector: 'fedapay', base_url: `${url}/fedapay`, api_key: DEFAULT_FEDAPAY_MOCK_API_KEY, webhook_secrets: [DEFAULT_FEDAPAY_MOCK_WEBHOOK_SECRET] },
+      ]),
+    ),
   };
   return {
     url,
     mtn: states,
     wave: { wave_ci: wave },
     pawapay,
+    fedapay,
     sendWaveWebhooksTo: (serverUrl) => {
       wave.webhookUrl = waveWebhookUrl(serverUrl);
+      fedapay.webhookUrl = fedaPayWebhookUrl(serverUrl);
     },
     sendPawapayCallbacksTo: (serverUrl) => {
       pawapay.callbackBaseUrl = pawapayCallbackBaseUrl(serverUrl);
@@ -108,6 +138,7 @@ export async function startOperatorMocks(
       for (const state of Object.values(states)) state.stopTimers();
       wave.stopTimers();
       pawapay.stopTimers();
+      fedapay.stopTimers();
       await app.close();
     },
   };

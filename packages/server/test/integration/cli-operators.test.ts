@@ -28,9 +28,10 @@ describe('akwe mocks and akwe operators check', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('writes an operators file for both MTN companies and Wave, pointing at the running mocks', () => {
+  it('writes an operators file for both MTN companies, Wave and Orange, pointing at the running mocks', () => {
     const written = JSON.parse(readFileSync(file, 'utf8')) as Wire;
-    assert.deepEqual(Object.keys(written.operators).sort(), ['mtn_bj', 'mtn_ci', 'wave_ci']);
+    assert.deepEqual(Object.keys(written.operators).sort(), ['mtn_bj', 'mtn_ci', 'orange_ci', 'wave_ci']);
+    assert.equal(written.operators.orange_ci.connector, 'orange-money');
     assert.equal(written.operators.wave_ci.connector, 'wave');
     assert.equal(written.operators.mtn_bj.connector, 'mtn-momo');
     assert.equal(written.operators.mtn_ci.target_environment, 'mtnivorycoast');
@@ -46,6 +47,7 @@ describe('akwe mocks and akwe operators check', () => {
         ['mtn_bj', ['collection:true', 'disbursement:true']],
         ['mtn_ci', ['collection:true', 'disbursement:true']],
         ['wave_ci', ['api key:true']],
+        ['orange_ci', ['oauth token:true']],
       ],
     );
   });
@@ -57,8 +59,9 @@ describe('akwe mocks and akwe operators check', () => {
     writeFileSync(bad, JSON.stringify(written));
     const result = await runAkwe(['operators', 'check'], { env: { OPERATORS_FILE: bad } });
     assert.equal(result.code, 1, result.stderr);
-    assert.match(result.stdout, /mtn_bj\s+mtn-momo\s+disbursement\s+FAILED/);
-    assert.match(result.stdout, /mtn_bj\s+mtn-momo\s+collection\s+ok/);
+    // Each route on its own line: the operator, the route's label, its connector.
+    assert.match(result.stdout, /mtn_bj\s+mtn_bj\/mtn-momo\s+mtn-momo\s+disbursement\s+FAILED/);
+    assert.match(result.stdout, /mtn_bj\s+mtn_bj\/mtn-momo\s+mtn-momo\s+collection\s+ok/);
     assert.ok(!result.stdout.includes('wrong-key-do-not-print') && !result.stderr.includes('wrong-key-do-not-print'));
   });
 

@@ -20,7 +20,11 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, what: s
 export function operatorsFileFor(mocks: OperatorMocks, timeoutMs: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'akwe-operators-'));
   const file = join(dir, 'operators.json');
-  const operators = Object.fromEntries(Object.entries(mocks.operatorsFile.operators).map(([slug, entry]) => [slug, { ...(entry as object), timeout_ms: timeoutMs }]));
+  const withTimeout = (entry: unknown) => ({ ...(entry as object), timeout_ms: timeoutMs });
+  // An operator with several routes is a list: each route gets the timeout.
+  const operators = Object.fromEntries(
+    Object.entries(mocks.operatorsFile.operators).map(([slug, entry]) => [slug, Array.isArray(entry) ? entry.map(withTimeout) : withTimeout(entry)]),
+  );
   writeFileSync(file, JSON.stringify({ operators }));
   return file;
 }

@@ -5,18 +5,18 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { OperatorDiscrepancy } from './core/operators/operator-discrepancy.js';
-import type { OperatorConnectors } from './core/operators/operator-connector.js';
+import type { OperatorConnectors, OperatorRoute } from './core/operators/operator-connector.js';
 import { OperatorCatalog, loadDefaultCatalog } from './core/catalog/operator-catalog.js';
 import { createServices, type Services } from './services.js';
 import { openDatabase } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
 import { resolveSecret } from './secret.js';
-import { loadOperatorsFile } from './operators/operators-file.js';
+import { loadOperatorsFile, type ConfiguredOperator } from './operators/operators-file.js';
 import { OperatorRegistry } from './operators/operator-registry.js';
 import { SandboxLedger } from './operators/sandbox/sandbox-ledger.js';
 import { SandboxOperator } from './operators/sandbox/sandbox-operator.js';
 import { systemClock } from './core/shared/clock.js';
-import { BreakerConnector } from './operators/circuit-breaker.js';
+import { BreakerConnector, type BreakerSettings } from './operators/circuit-breaker.js';
 import { AkweMetrics } from './metrics/akwe-metrics.js';
 import { configuredMailer } from './notifications/configured-mailer.js';
 
@@ -74,7 +74,7 @@ export function configuredOperators(config: Config, catalog: OperatorCatalog): O
     : [];
   return new OperatorRegistry({
     test: new SandboxOperator(new SandboxLedger(), { payoutDelayMs: config.sandboxPayoutDelayMs }),
-    live: new Map(live.map((entry) => [entry.gatewayCode, new BreakerConnector(entry.connector, config.operatorBreaker)])),
+    live: liveRoutes(live, config.operatorBreaker),
   });
 }
 
@@ -94,4 +94,19 @@ function discrepancyReporter(logger: Logger): (discrepancy: OperatorDiscrepancy)
       },
       'operator discrepancy: the operator reports a status our records refuse; a person must decide (akwe reconcile discrepancies)',
     );
+}
+
+/** Each configured route behind a circuit breaker of its own, grouped by operator in the file's order. */
+export function liveRoutes(configured: readonly ConfiguredOperator[], breaker: BreakerSettings): Map<string, OperatorRoute[]> {
+  const routes = new Map<string, OperatorRoute[]>();
+  for (const entry of configured) {
+    const route: OperatorRoute = {
+      name: entry.route,
+      label: entry.label,
+      connector: new BreakerConnector(entry.connector, breaker),
+      ...(entry.flows ? { flows: entry.flows } : {}),
+    };
+    routes.set(entry.gatewayCode, [...(routes.get(entry.gatewayCode) ?? []), route]);
+  }
+  return routes;
 }

@@ -11,7 +11,7 @@ function port(value: string): number {
 /** `akwe mocks`: the operators' mock servers, and an operators file pointing a server at them. */
 export function mockCommands(): Command {
   return new Command('mocks')
-    .description('run the mock operator servers (MTN MoMo, Wave, pawaPay) and write an operators file pointing at them')
+    .description('run the mock operator servers (MTN MoMo, Wave, Orange Money, pawaPay, FedaPay) and write an operators file pointing at them')
     .option('--port <port>', 'port to listen on (0: any free one)', port, 4010)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .requiredOption('--operators-file <path>', 'where to write the operators file for OPERATORS_FILE')
@@ -23,7 +23,14 @@ export function mockCommands(): Command {
       writeFileSync(path, `${JSON.stringify(mocks.operatorsFile, null, 2)}\n`);
       process.stdout.write(
         [
-          `operator mocks listening on ${mocks.url} (MTN Benin at /mtn-bj, MTN Côte d'Ivoire at /mtn-ci, Wave Côte d'Ivoire at /wave-ci, pawaPay at /pawapay, FedaPay at /fedapay)`,
+          `operator mocks listening on ${mocks.url}; each operator's routes, in order:`,
+          ...Object.entries(mocks.operatorsFile.operators).map(
+            ([slug, routes]) =>
+              `  ${slug}: ${([] as Array<{ connector: string; base_url: string }>)
+                .concat(routes as never)
+                .map((r) => `${r.connector} at ${r.base_url}`)
+                .join(', then ')}`,
+          ),
           `Wave's webhooks go to ${options.serverUrl}/api/v1/operators/wave/webhooks`,
           `pawaPay's callbacks go to ${options.serverUrl}/api/v1/operators/pawapay/callbacks/<deposits|payouts|refunds>`,
           `operators file written to ${path}`,
@@ -31,6 +38,7 @@ export function mockCommands(): Command {
           `MTN: numbers ending 450 payer not found, 451 rejected, 452 timeout, 453/454 stay pending, 455 not enough funds; others succeed`,
           `pawaPay (its sandbox numbers): deposits ending 019 limit reached, 029 payer not found, 039 not approved, 049 insufficient balance, 069 failure, 129 stay processing; payouts 089 recipient not found, 119 failure; Orange CI code 000000 refused`,
           `Wave: the customer pays on the mock's own page; payouts to numbers ending 450, 451, 452 fail, 453 stay processing, 455 are refused`,
+          `Orange Money: the customer approves, fails or cancels on the mock's own payment page; Orange then notifies our notif_url`,
           '',
         ].join('\n'),
       );

@@ -9,7 +9,7 @@ export function operatorCommands(): Command {
   const operators = new Command('operators').description('live operator connectors (OPERATORS_FILE)');
   operators
     .command('check')
-    .description('fetch a token and call a harmless endpoint of every configured operator; exits 1 if one fails')
+    .description('fetch a token and call a harmless endpoint of every route of every configured operator; exits 1 if one fails')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const config = loadConfig();
@@ -23,6 +23,7 @@ export function operatorCommands(): Command {
       const results = await Promise.all(
         configured.map(async (entry) => ({
           operator: entry.slug,
+          route: entry.label,
           connector: entry.family,
           checks: entry.connector.check ? await entry.connector.check() : [{ part: '-', ok: true, detail: 'nothing to check' }],
         })),
@@ -31,7 +32,14 @@ export function operatorCommands(): Command {
       output(options.json, { ok: !failed, operators: results }, () =>
         table(
           results.flatMap((result) =>
-            result.checks.map((check) => ({ operator: result.operator, connector: result.connector, part: check.part, state: check.ok ? 'ok' : 'FAILED', detail: check.detail })),
+            result.checks.map((check) => ({
+              operator: result.operator,
+              route: result.route,
+              connector: result.connector,
+              part: check.part,
+              state: check.ok ? 'ok' : 'FAILED',
+              detail: check.detail,
+            })),
           ),
         ),
       );

@@ -40,15 +40,15 @@ export class AkweMetrics {
 
   readonly operatorCalls = new Counter({
     name: 'akwe_operator_calls_total',
-    help: 'Calls to an operator connector, by connector family, operator (gateway code), operation and outcome.',
-    labelNames: ['connector', 'operator', 'operation', 'outcome'] as const,
+    help: 'Calls to an operator connector, by connector family, operator (gateway code), route (`mtn_bj/mtn-momo`), operation and outcome.',
+    labelNames: ['connector', 'operator', 'route', 'operation', 'outcome'] as const,
     registers: [this.registry],
   });
 
   readonly operatorDuration = new Histogram({
     name: 'akwe_operator_call_duration_seconds',
-    help: 'Time an operator connector call took, by connector family, operator and operation.',
-    labelNames: ['connector', 'operator', 'operation'] as const,
+    help: 'Time an operator connector call took, by connector family, operator, route and operation.',
+    labelNames: ['connector', 'operator', 'route', 'operation'] as const,
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });

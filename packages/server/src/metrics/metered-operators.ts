@@ -7,7 +7,7 @@
  */
 import { BrokenCircuitError } from 'cockatiel';
 import { AkweError } from '../core/errors/index.js';
-import type { OperatorConnector, OperatorConnectors, OperatorHealth } from '../core/operators/operator-connector.js';
+import type { OperatorConnector, OperatorConnectors, OperatorHealth, OperatorRoute } from '../core/operators/operator-connector.js';
 import type { Environment } from '../core/shared/environment.js';
 import { OperatorUnreachable } from '../operators/operator-http.js';
 import type { AkweMetrics } from './akwe-metrics.js';
@@ -30,7 +30,7 @@ export function callOutcome(error: unknown): string {
 }
 
 export class MeteredOperators implements OperatorConnectors {
-  /** One wrapper per connector and operator, made on first use. */
+  /** One wrapper per connector, operator and route, made on first use. */
   private readonly wrapped = new WeakMap<OperatorConnector, Map<string, OperatorConnector>>();
 
   constructor(
@@ -38,13 +38,23 @@ export class MeteredOperators implements OperatorConnectors {
     private readonly metrics: AkweMetrics,
   ) {}
 
-  connectorFor(environment: Environment, gatewayCode: string): OperatorConnector | undefined {
-    const connector = this.inner.connectorFor(environment, gatewayCode);
+  routesFor(environment: Environment, gatewayCode: string): readonly OperatorRoute[] {
+    return this.inner.routesFor(environment, gatewayCode).map((route) => ({ ...route, connector: this.metered(route.connector, gatewayCode, route.label) }));
+  }
+
+  connectorFor(environment: Environment, gatewayCode: string, route?: string | null): OperatorConnector | undefined {
+    const connector = this.inner.connectorFor(environment, gatewayCode, route);
     if (!connector) return undefined;
+    const held = this.inner.routesFor(environment, gatewayCode).find((r) => r.connector === connector);
+    return this.metered(connector, gatewayCode, held?.label ?? connector.family);
+  }
+
+  private metered(connector: OperatorConnector, gatewayCode: string, label: string): OperatorConnector {
     let byOperator = this.wrapped.get(connector);
     if (!byOperator) this.wrapped.set(connector, (byOperator = new Map<string, OperatorConnector>()));
-    let metered = byOperator.get(gatewayCode);
-    if (!metered) byOperator.set(gatewayCode, (metered = this.meter(connector, gatewayCode)));
+    const key = `${gatewayCode} ${label}`;
+    let metered = byOperator.get(key);
+    if (!metered) byOperator.set(key, (metered = this.meter(connector, gatewayCode, label)));
     return metered;
   }
 
@@ -57,11 +67,11 @@ export class MeteredOperators implements OperatorConnectors {
   }
 
   /** The connector with each flow's methods timed; everything else (health, checks) passed through. */
-  private meter(connector: OperatorConnector, operator: string): OperatorConnector {
+  private meter(connector: OperatorConnector, operator: string, route: string): OperatorConnector {
     const metered: Record<string, unknown> = {};
     for (const name of flowNames) {
       const flow = connector[name] as unknown as Flow | undefined;
-      if (flow) metered[name] = this.meterFlow(flow, connector.family, operator);
+      if (flow) metered[name] = this.meterFlow(flow, { connector: connector.family, operator, route });
     }
     return new Proxy(connector, {
       get: (target, property) => {
@@ -73,19 +83,19 @@ export class MeteredOperators implements OperatorConnectors {
     });
   }
 
-  private meterFlow(flow: Flow, connector: string, operator: string): Flow {
+  private meterFlow(flow: Flow, labels: { connector: string; operator: string; route: string }): Flow {
     const timed: Flow = {};
     for (const operation of methodNames(flow)) {
       const method = flow[operation];
       if (typeof method !== 'function') continue;
       timed[operation] = async (...args) => {
-        const stopTimer = this.metrics.operatorDuration.startTimer({ connector, operator, operation });
+        const stopTimer = this.metrics.operatorDuration.startTimer({ ...labels, operation });
         try {
           const result = await method.apply(flow, args);
-          this.metrics.operatorCalls.inc({ connector, operator, operation, outcome: 'answered' });
+          this.metrics.operatorCalls.inc({ ...labels, operation, outcome: 'answered' });
           return result;
         } catch (error) {
-          this.metrics.operatorCalls.inc({ connector, operator, operation, outcome: callOutcome(error) });
+          this.metrics.operatorCalls.inc({ ...labels, operation, outcome: callOutcome(error) });
           throw error;
         } finally {
           stopTimer();

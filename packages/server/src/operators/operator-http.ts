@@ -11,6 +11,8 @@ export interface OperatorRequest {
   path: string;
   headers: Record<string, string>;
   body?: Record<string, unknown>;
+  /** Sent as application/x-www-form-urlencoded instead of JSON (OAuth token requests). */
+  form?: Record<string, string>;
 }
 
 export interface OperatorResponse {
@@ -43,7 +45,7 @@ export async function exchangeJson(endpoint: OperatorEndpoint, request: Operator
     response = await endpoint.fetchImpl(`${endpoint.baseUrl.replace(/\/+$/, '')}${request.path}`, {
       method: request.method,
       headers: request.headers,
-      ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+      ...(request.form !== undefined ? { body: new URLSearchParams(request.form).toString() } : request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
       signal: AbortSignal.timeout(endpoint.timeoutMs),
       redirect: 'manual',
     });

@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ConfigError } from '../config.js';
-import type { OperatorCatalog } from '../core/catalog/operator-catalog.js';
-import type { OperatorConnector } from '../core/operators/operator-connector.js';
+import type { CatalogCountry, OperatorCatalog } from '../core/catalog/operator-catalog.js';
+import { routeFlows, type OperatorConnector, type RouteFlow } from '../core/operators/operator-connector.js';
 import type { Clock } from '../core/ports.js';
 import { connectorFamilies } from './connector-families.js';
 import { SecretValue } from './secret-value.js';
@@ -23,12 +23,22 @@ export interface OperatorsFileContext {
   fetchImpl?: typeof fetch;
 }
 
+/** One route of a catalog operator: a connector with its own credentials, in the file's order. */
 export interface ConfiguredOperator {
   slug: string;
   gatewayCode: string;
   family: string;
+  /** Unique among the operator's routes: the entry's `route`, else its connector's name. */
+  route: string;
+  /** `<slug>/<route>`, e.g. `mtn_bj/mtn-momo`. */
+  label: string;
+  /** The flows the entry restricts new requests to (`flows`); undefined: all its connector offers. */
+  flows?: readonly RouteFlow[];
   connector: OperatorConnector;
 }
+
+/** The fields of an entry that are about routing, not the connector (kept out of the family's schema). */
+const ROUTE_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats.default(ajv);
@@ -58,7 +68,7 @@ export function parseOperatorsConfig(data: unknown, source: string, context: Ope
   }
   const configured: ConfiguredOperator[] = [];
   const servedCodes = new Map<string, string>();
-  for (const [slug, entry] of Object.entries(data['operators'])) {
+  for (const [slug, value] of Object.entries(data['operators'])) {
     const at = `${source}: operators.${slug}`;
     const country = context.catalog.countries().find((c) => c.operators.some((o) => o.slug === slug));
     const operator = country?.operators.find((o) => o.slug === slug);
@@ -66,48 +76,100 @@ export function parseOperatorsConfig(data: unknown, source: string, context: Ope
       problems.push(`${at} is not an operator slug of the catalog (e.g. mtn_bj, mtn_ci, wave_ci)`);
       continue;
     }
-    const familyName = isRecord(entry) ? entry['connector'] : undefined;
-    const family = typeof familyName === 'string' ? connectorFamilies.get(familyName) : undefined;
-    if (!family) {
-      problems.push(`${at}.connector must be one of ${[...connectorFamilies.keys()].join(', ')} (got ${JSON.stringify(familyName)})`);
-      continue;
-    }
-    if (!family.gatewayCodes.includes(operator.gatewayCode)) {
-      problems.push(`${at}: the ${family.name} connector cannot serve ${operator.label} (it serves ${family.gatewayCodes.join(', ')})`);
-      continue;
-    }
-    const validate = ajv.compile(family.schema);
-    if (!validate(entry)) {
-      for (const error of validate.errors ?? []) {
-        const where = `${at}${error.instancePath.replaceAll('/', '.')}`;
-        const detail = error.keyword === 'additionalProperties' ? `has an unknown field ${JSON.stringify(error.params['additionalProperty'])}` : error.message;
-        problems.push(`${where} ${detail}`);
-      }
-      continue;
-    }
-    const before = problems.length;
-    const secret = (value: string, field: string): SecretValue => {
-      if (!value.startsWith(ENV_PREFIX)) return new SecretValue(value);
-      const name = value.slice(ENV_PREFIX.length);
-      const resolved = env[name];
-      if (resolved === undefined || resolved === '') problems.push(`${at}.${field} names the environment variable ${name}, which is not set`);
-      return new SecretValue(resolved ?? '');
-    };
-    const connector = family.build(entry as never, {
-      slug,
-      country,
-      secret,
-      publicUrl: context.publicUrl,
-      serverSecret: context.serverSecret,
-      clock: context.clock,
-      fetchImpl: context.fetchImpl,
-    });
-    if (problems.length > before) continue;
     const other = servedCodes.get(operator.gatewayCode);
     if (other) problems.push(`${at}: ${operator.label} is configured twice (also as ${other})`);
     servedCodes.set(operator.gatewayCode, slug);
-    configured.push({ slug, gatewayCode: operator.gatewayCode, family: family.name, connector });
+    // One object is the operator's only route; a list its routes in order.
+    const entries = Array.isArray(value) ? value : [value];
+    if (entries.length === 0) problems.push(`${at} is an empty list: give at least one route`);
+    const names = new Set<string>();
+    entries.forEach((entry: unknown, index) => {
+      const where = Array.isArray(value) ? `${at}[${index}]` : at;
+      const route = parseRoute(entry, where, { slug, operatorLabel: operator.label, gatewayCode: operator.gatewayCode, country, context, env, problems });
+      if (!route) return;
+      if (names.has(route.route)) {
+        problems.push(`${where}: the route name ${JSON.stringify(route.route)} is used twice for ${slug}; name each route with "route"`);
+        return;
+      }
+      names.add(route.route);
+      configured.push(route);
+    });
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return configured;
+}
+
+interface RouteContext {
+  slug: string;
+  operatorLabel: string;
+  gatewayCode: string;
+  country: CatalogCountry;
+  context: OperatorsFileContext;
+  env: NodeJS.ProcessEnv;
+  problems: string[];
+}
+
+/** One entry (one route) checked and built, or undefined with its problems recorded. */
+function parseRoute(entry: unknown, at: string, route: RouteContext): ConfiguredOperator | undefined {
+  const { problems } = route;
+  if (!isRecord(entry)) {
+    problems.push(`${at} must be an object { "connector": ... }`);
+    return undefined;
+  }
+  const { route: routeName, flows, ...connectorEntry } = entry;
+  const familyName = connectorEntry['connector'];
+  const family = typeof familyName === 'string' ? connectorFamilies.get(familyName) : undefined;
+  if (!family) {
+    problems.push(`${at}.connector must be one of ${[...connectorFamilies.keys()].join(', ')} (got ${JSON.stringify(familyName)})`);
+    return undefined;
+  }
+  if (!family.gatewayCodes.includes(route.gatewayCode)) {
+    problems.push(`${at}: the ${family.name} connector cannot serve ${route.operatorLabel} (it serves ${family.gatewayCodes.join(', ')})`);
+    return undefined;
+  }
+  const before = problems.length;
+  if (routeName !== undefined && (typeof routeName !== 'string' || !ROUTE_NAME.test(routeName))) {
+    problems.push(`${at}.route must be a name of lowercase letters, digits, - and _ (at most 32), e.g. "mtn-momo-2"`);
+  }
+  const flowList = flows === undefined ? undefined : Array.isArray(flows) ? flows : null;
+  if (flowList === null || flowList?.length === 0 || flowList?.some((flow) => !(routeFlows as readonly unknown[]).includes(flow))) {
+    problems.push(`${at}.flows must be a non-empty list of ${routeFlows.map((f) => JSON.stringify(f)).join(', ')}`);
+  }
+  const validate = ajv.compile(family.schema);
+  if (!validate(connectorEntry)) {
+    for (const error of validate.errors ?? []) {
+      const where = `${at}${error.instancePath.replaceAll('/', '.')}`;
+      const detail = error.keyword === 'additionalProperties' ? `has an unknown field ${JSON.stringify(error.params['additionalProperty'])}` : error.message;
+      problems.push(`${where} ${detail}`);
+    }
+  }
+  if (problems.length > before) return undefined;
+  const secret = (value: string, field: string): SecretValue => {
+    if (!value.startsWith(ENV_PREFIX)) return new SecretValue(value);
+    const name = value.slice(ENV_PREFIX.length);
+    const resolved = route.env[name];
+    if (resolved === undefined || resolved === '') problems.push(`${at}.${field} names the environment variable ${name}, which is not set`);
+    return new SecretValue(resolved ?? '');
+  };
+  const { context } = route;
+  const connector = family.build(connectorEntry as never, {
+    slug: route.slug,
+    country: route.country,
+    secret,
+    publicUrl: context.publicUrl,
+    serverSecret: context.serverSecret,
+    clock: context.clock,
+    fetchImpl: context.fetchImpl,
+  });
+  if (problems.length > before) return undefined;
+  const name = (routeName as string | undefined) ?? family.name;
+  return {
+    slug: route.slug,
+    gatewayCode: route.gatewayCode,
+    family: family.name,
+    route: name,
+    label: `${route.slug}/${name}`,
+    ...(flowList ? { flows: flowList as RouteFlow[] } : {}),
+    connector,
+  };
 }

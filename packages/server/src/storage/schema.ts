@@ -240,6 +240,10 @@ export interface PaymentTable {
   next_check_at: string | null;
   /** Where the customer pays on the operator's own page (Wave), once the operator gave it. */
   operator_redirect_url: string | null;
+  /** The operator's route holding the payment (migration 0033); null: its first route, or none yet. */
+  route: string | null;
+  /** JSON: what the route's connector keeps about the payment between calls (migration 0033). */
+  operator_state: string | null;
 }
 
 /** An operator answer our state machine refused, kept for a person (core/operators/operator-discrepancy.ts). */
@@ -411,6 +415,8 @@ export interface PayoutTable {
   version: number;
   /** The wallet settlement this payout sends (migration 0022); null for every other payout. */
   settlement_id: string | null;
+  /** The operator's route chosen for the payout (migration 0033); null: its first route. */
+  route: string | null;
 }
 
 export interface BulkBatchTable {

@@ -28,49 +28,75 @@ describe('akwe mocks and akwe operators check', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('writes an operators file for both MTN companies, Wave and the operators FedaPay serves, pointing at the running mocks', () => {
+  /** Each operator's routes in the written file, in order: its own API first, then FedaPay, then pawaPay. */
+  const expectedRoutes: Record<string, string[]> = {
+    mtn_bj: ['mtn-momo', 'pawapay'],
+    moov_bj: ['fedapay', 'pawapay'],
+    celtiis_bj: ['fedapay'],
+    tmoney_tg: ['fedapay'],
+    flooz_tg: ['fedapay', 'pawapay'],
+    orange_ci: ['orange-money', 'pawapay'],
+    mtn_ci: ['mtn-momo', 'pawapay'],
+    moov_ci: ['pawapay'],
+    wave_ci: ['wave', 'pawapay'],
+  };
+  const routesOf = (entry: Wire): Wire[] => (Array.isArray(entry) ? entry : [entry]);
+
+  it('writes an operators file routing all nine catalog operators to the running mocks, direct routes first', () => {
     const written = JSON.parse(readFileSync(file, 'utf8')) as Wire;
-    assert.deepEqual(Object.keys(written.operators).sort(), ['celtiis_bj', 'flooz_tg', 'moov_bj', 'mtn_bj', 'mtn_ci', 'tmoney_tg', 'wave_ci']);
-    for (const slug of ['moov_bj', 'celtiis_bj', 'tmoney_tg', 'flooz_tg']) {
-      assert.equal(written.operators[slug].connector, 'fedapay', slug);
-      assert.match(written.operators[slug].base_url, /\/fedapay$/);
-      assert.equal(written.operators[slug].webhook_secrets.length, 1);
+    assert.deepEqual(Object.keys(written.operators).sort(), Object.keys(expectedRoutes).sort());
+    for (const [slug, connectors] of Object.entries(expectedRoutes)) {
+      assert.deepEqual(
+        routesOf(written.operators[slug]).map((route) => route.connector),
+        connectors,
+        slug,
+      );
     }
+    for (const slug of ['moov_bj', 'celtiis_bj', 'tmoney_tg', 'flooz_tg']) {
+      const fedapay = routesOf(written.operators[slug])[0]!;
+      assert.match(fedapay.base_url, /\/fedapay$/);
+      assert.equal(fedapay.webhook_secrets.length, 1);
+    }
+    written.operators.wave_ci = routesOf(written.operators.wave_ci)[0];
+    written.operators.mtn_bj = routesOf(written.operators.mtn_bj)[0];
+    written.operators.mtn_ci = routesOf(written.operators.mtn_ci)[0];
     assert.equal(written.operators.wave_ci.connector, 'wave');
     assert.equal(written.operators.mtn_bj.connector, 'mtn-momo');
     assert.equal(written.operators.mtn_ci.target_environment, 'mtnivorycoast');
     assert.match(mocks.stdout(), new RegExp(`listening on ${written.operators.mtn_bj.base_url.replace(/\/mtn-bj$/, '')}`));
   });
 
-  it('checks every configured operator: a token and the balance of each MTN product, Wave’s balance, FedaPay’s balances', async () => {
+  it('checks every configured route: a token and a balance from each', async () => {
     const result = await runAkweJson<Wire>(['operators', 'check', '--json'], { env: { OPERATORS_FILE: file } });
     assert.equal(result.ok, true, JSON.stringify(result));
+    const routes = result.operators as Wire[];
     assert.deepEqual(
-      result.operators.map((o: Wire) => [o.operator, o.checks.map((c: Wire) => `${c.part}:${c.ok}`)]),
-      [
-        ['mtn_bj', ['collection:true', 'disbursement:true']],
-        ['mtn_ci', ['collection:true', 'disbursement:true']],
-        ['wave_ci', ['api key:true']],
-        ['moov_bj', ['secret key:true']],
-        ['celtiis_bj', ['secret key:true']],
-        ['tmoney_tg', ['secret key:true']],
-        ['flooz_tg', ['secret key:true']],
-      ],
+      routes.map((o) => o.route as string).sort(),
+      Object.entries(expectedRoutes)
+        .flatMap(([slug, connectors]) => connectors.map((connector) => `${slug}/${connector}`))
+        .sort(),
     );
+    for (const route of routes) {
+      assert.ok((route.checks as Wire[]).length > 0, route.route as string);
+      assert.ok(
+        (route.checks as Wire[]).every((check) => check.ok === true),
+        JSON.stringify(route),
+      );
+    }
   });
 
   it('exits 1 naming the part that fails, and never prints a secret', async () => {
     const written = JSON.parse(readFileSync(file, 'utf8')) as Wire;
-    written.operators.mtn_bj.disbursement.api_key = 'wrong-key-do-not-print';
-    written.operators.flooz_tg.api_key = 'sk_live_wrong-fedapay-key-do-not-print';
+    routesOf(written.operators.mtn_bj)[0]!.disbursement.api_key = 'wrong-key-do-not-print';
+    routesOf(written.operators.flooz_tg)[0]!.api_key = 'sk_live_wrong-fedapay-key-do-not-print';
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify(written));
     const result = await runAkwe(['operators', 'check'], { env: { OPERATORS_FILE: bad } });
     assert.equal(result.code, 1, result.stderr);
-    assert.match(result.stdout, /mtn_bj\s+mtn-momo\s+disbursement\s+FAILED/);
-    assert.match(result.stdout, /mtn_bj\s+mtn-momo\s+collection\s+ok/);
-    assert.match(result.stdout, /flooz_tg\s+fedapay\s+secret key\s+FAILED/);
-    assert.match(result.stdout, /tmoney_tg\s+fedapay\s+secret key\s+ok/);
+    assert.match(result.stdout, /mtn_bj\s+mtn_bj\/mtn-momo\s+mtn-momo\s+disbursement\s+FAILED/);
+    assert.match(result.stdout, /mtn_bj\s+mtn_bj\/mtn-momo\s+mtn-momo\s+collection\s+ok/);
+    assert.match(result.stdout, /flooz_tg\s+flooz_tg\/fedapay\s+fedapay\s+secret key\s+FAILED/);
+    assert.match(result.stdout, /tmoney_tg\s+tmoney_tg\/fedapay\s+fedapay\s+secret key\s+ok/);
     for (const secret of ['wrong-key-do-not-print', 'wrong-fedapay-key-do-not-print']) assert.ok(!result.stdout.includes(secret) && !result.stderr.includes(secret));
   });
 

@@ -34,7 +34,7 @@ for (const target of testDatabases()) {
       dataDir = mkdtempSync(join(tmpdir(), 'akwe-live-pawapay-sigkill-'));
       mocks = await startOperatorMocks({ pawapay: { decisionDelayMs: 100 } });
       // Longer than the test waits: the server is killed while its calls are still in flight.
-      operatorsFile = operatorsFileFor(mocks, 30_000);
+      operatorsFile = operatorsFileFor(mocks, 30_000, { first: 'pawapay' });
       const services = createServices({ database: db.database, catalog: loadDefaultCatalog() });
       const { merchant } = await services.merchants.createMerchant({ name: 'Killed pawaPay', kycStatus: 'validated', keyEnvironments: [] });
       liveKey = (await services.merchants.createKey({ merchantId: merchant.id, environment: 'live' })).secret;

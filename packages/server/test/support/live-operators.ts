@@ -16,16 +16,30 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, what: s
   }
 }
 
-/** The mocks' operators file, written to a temporary folder, with MTN's timeout set to `timeoutMs`. */
-export function operatorsFileFor(mocks: OperatorMocks, timeoutMs: number): string {
+export interface OperatorsFileChoices {
+  /** Operators left out of the file (a live request for them finds no connector). */
+  leaveOut?: string[];
+  /** This connector's routes first wherever an operator has one (a suite about that provider). */
+  first?: string;
+}
+
+/** The mocks' operators file, written to a temporary folder, with every route's timeout set to `timeoutMs`. */
+export function operatorsFileFor(mocks: OperatorMocks, timeoutMs: number, choices: OperatorsFileChoices = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'akwe-operators-'));
   const file = join(dir, 'operators.json');
+  // pawaPay's availability is read again after 5 s (the least it takes), so a test sees a change soon.
+  const withTimeout = (entry: unknown) => ({
+    ...(entry as object),
+    timeout_ms: timeoutMs,
+    ...((entry as { connector?: string }).connector === 'pawapay' ? { availability_ttl_ms: 5_000 } : {}),
+  });
+  const ordered = (routes: unknown[]) =>
+    choices.first === undefined ? routes : [...routes].sort((a, b) => Number((b as { connector?: string }).connector === choices.first) - Number((a as { connector?: string }).connector === choices.first));
+  // An operator with several routes is a list: each route gets the timeout.
   const operators = Object.fromEntries(
-    Object.entries(mocks.operatorsFile.operators).map(([slug, entry]) => {
-      // pawaPay's availability is read again after 5 s (the least it takes), so a test sees a change soon.
-      const extra = (entry as { connector?: string }).connector === 'pawapay' ? { availability_ttl_ms: 5_000 } : {};
-      return [slug, { ...(entry as object), timeout_ms: timeoutMs, ...extra }];
-    }),
+    Object.entries(mocks.operatorsFile.operators)
+      .filter(([slug]) => !choices.leaveOut?.includes(slug))
+      .map(([slug, entry]) => [slug, Array.isArray(entry) ? ordered(entry).map(withTimeout) : withTimeout(entry)]),
   );
   writeFileSync(file, JSON.stringify({ operators }));
   return file;

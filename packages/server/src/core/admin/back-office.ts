@@ -15,7 +15,10 @@ export interface OperatorState {
   slug: string;
   name: string;
   environment: Environment;
+  /** The best route's. */
   health: OperatorHealth;
+  /** Each route in order, by its label (`mtn_bj/mtn-momo`), with its own breaker's health. */
+  routes: Array<{ route: string; health: OperatorHealth }>;
 }
 
 export interface BackOfficeDeps {
@@ -65,10 +68,12 @@ export class BackOffice {
           name: operator.label,
           environment,
           health: this.deps.operators.health(environment, operator.gatewayCode),
+          routes: this.deps.operators.routesFor(environment, operator.gatewayCode).map((route) => ({ route: route.label, health: route.connector.health?.() ?? 'available' })),
         })),
       ),
     );
-    return filter.failingOnly ? states.filter((s) => s.health !== 'available') : states;
+    // Failing: no route at all, or one route down even while another carries the traffic.
+    return filter.failingOnly ? states.filter((s) => s.health !== 'available' || s.routes.some((r) => r.health !== 'available')) : states;
   }
 
   private async setStatus(admin: DashboardUser, merchantId: string, status: MerchantStatus, reason: string, origin: RequestOrigin): Promise<Merchant> {

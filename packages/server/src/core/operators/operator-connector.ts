@@ -16,6 +16,8 @@ export interface OperatorAnswer {
   failureCode?: FailureCode;
   /** Where the customer goes on to pay on the operator's own page (Wave's checkout), when it has one. */
   redirectUrl?: string;
+  /** What the connector keeps about the payment for its later calls (stored as the payment's operatorState). */
+  operatorState?: Readonly<Record<string, string>>;
 }
 
 export type OtpAnswer = OperatorAnswer | { rejected: true };
@@ -108,12 +110,40 @@ export interface ConnectorCheck {
 export type OperatorHealth = 'available' | 'degraded' | 'unavailable';
 
 /**
+ * The flows a route of the operators file may be restricted to for new requests: `collect`
+ * (direct, hosted and OTP collections, with their status checks and refunds) and `payout`.
+ */
+export const routeFlows = ['collect', 'payout'] as const;
+export type RouteFlow = (typeof routeFlows)[number];
+
+/**
+ * One way of reaching a catalog operator: a connector with its own credentials and circuit
+ * breaker. An operator has one or more, in order; new requests take the first that is up and
+ * offers the flow, and what a route took stays with it (its name is recorded on the resource).
+ */
+export interface OperatorRoute {
+  /** Unique among the operator's routes (the connector family's name unless the file names it). */
+  name: string;
+  /** How metrics, logs and the back office name it: `<slug>/<name>`, e.g. `mtn_bj/mtn-momo`. */
+  label: string;
+  connector: OperatorConnector;
+  /** The flows new requests may take through it; undefined: every flow its connector offers. */
+  flows?: readonly RouteFlow[];
+}
+
+/**
  * Picks the connector for an operator (by its catalog gateway code) in an environment: test always
- * reaches the sandbox; live the connector configured for that operator, or none.
+ * reaches the sandbox; live the routes configured for that operator, or none.
  */
 export interface OperatorConnectors {
-  connectorFor(environment: Environment, gatewayCode: string): OperatorConnector | undefined;
-  /** How the operator's connector is doing; `unavailable` when none is configured. */
+  /** The operator's routes in order (test: the sandbox alone); empty when none is configured. */
+  routesFor(environment: Environment, gatewayCode: string): readonly OperatorRoute[];
+  /**
+   * The connector of one route (`route` null or absent: the first, as for resources recorded
+   * before routes existed); undefined when the operator or that route is not configured.
+   */
+  connectorFor(environment: Environment, gatewayCode: string, route?: string | null): OperatorConnector | undefined;
+  /** How the operator's best route is doing; `unavailable` when none is configured. */
   health(environment: Environment, gatewayCode: string): OperatorHealth;
   /** The live connectors of one family (each once), e.g. to check a signed callback against each. */
   liveConnectorsOf(family: string): OperatorConnector[];

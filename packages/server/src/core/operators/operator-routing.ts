@@ -1,12 +1,21 @@
 import type { CatalogOperator, OperatorCatalog } from '../catalog/operator-catalog.js';
 import { AkweError } from '../errors/index.js';
 import type { Environment } from '../shared/environment.js';
-import type { OperatorConnector, OperatorConnectors } from './operator-connector.js';
+import type { OperatorConnector, OperatorConnectors, OperatorRoute, RouteFlow } from './operator-connector.js';
 
-/** A stored payment, refund or payout: it names its environment, country and operator slug. */
-type RoutedResource = { environment: Environment; country: string; operator: string | null };
+/**
+ * A stored payment, refund or payout: it names its environment, country, operator slug and the
+ * route that holds it (null: made before routes were recorded, or never handed to one).
+ */
+type RoutedResource = { environment: Environment; country: string; operator: string | null; route?: string | null };
 
 export type OperatorFlow = 'push' | 'hosted' | 'otp' | 'status' | 'refunds' | 'payouts';
+
+/** A flow of the route a new request goes to, and that route's name (recorded on the resource). */
+export interface RoutedFlow<F extends OperatorFlow> {
+  route: string;
+  flow: NonNullable<OperatorConnector[F]>;
+}
 
 /** How long a client is told to wait when an operator's breaker is open (seconds). */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
@@ -20,10 +29,14 @@ const flowNames: Record<OperatorFlow, string> = {
   payouts: 'payouts',
 };
 
+const routeFlowOf: Record<OperatorFlow, RouteFlow> = { push: 'collect', hosted: 'collect', otp: 'collect', status: 'collect', refunds: 'collect', payouts: 'payout' };
+
 /**
  * Routes a call to the connector serving an operator in an environment, and refuses with the right
- * error before anything is written when it cannot: no connector configured or the operator
- * unavailable (503 operator_unavailable), or a flow the operator does not offer.
+ * error before anything is written when it cannot: no connector configured or every route that
+ * could take it unavailable (503 operator_unavailable), or a flow no route offers. A new request
+ * goes to the first route that is up and offers the flow; a stored one to the route that holds it,
+ * whatever the others' state: a request handed to a route is never sent to another.
  */
 export class OperatorRouting {
   constructor(
@@ -31,45 +44,58 @@ export class OperatorRouting {
     private readonly catalog: OperatorCatalog,
   ) {}
 
-  /** The flow of the connector serving `operator`, or an AkweError saying why there is none. */
-  flow<F extends OperatorFlow>(environment: Environment, operator: CatalogOperator, flow: F): NonNullable<OperatorConnector[F]> {
-    const connector = this.connectors.connectorFor(environment, operator.gatewayCode);
-    if (!connector) {
-      throw new AkweError('operator_unavailable', `No live connector for ${operator.label} is configured on this server; nothing was charged.`, {
-        retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS,
-      });
-    }
+  /** The first route up that offers `flow` for a new request on `operator`, or an AkweError saying why there is none. */
+  pick<F extends OperatorFlow>(environment: Environment, operator: CatalogOperator, flow: F): RoutedFlow<F> {
+    const routes = this.connectors.routesFor(environment, operator.gatewayCode);
+    if (routes.length === 0) throw this.notConfigured(operator);
+    const offering = routes.filter((route) => offers(route, flow, operator));
+    if (offering.length === 0) throw this.notOffered(operator, flow);
+    const up = offering.find((route) => (route.connector.health?.() ?? 'available') !== 'unavailable');
+    if (!up) throw this.down(operator);
+    return { route: up.name, flow: up.connector[flow] as NonNullable<OperatorConnector[F]> };
+  }
+
+  /** The flow of the route holding a stored payment, refund or payout, or an AkweError saying why it cannot be used now. */
+  flowFor<F extends OperatorFlow>(resource: RoutedResource, flow: F): NonNullable<OperatorConnector[F]> {
+    const operator = this.operatorOf(resource);
+    const connector = this.connectorOf(resource);
+    if (!connector) throw this.notConfigured(operator);
     const offered = connector[flow];
-    if (!offered) {
-      if (flow === 'refunds') throw new AkweError('refund_not_supported', `${operator.label} takes no refunds through Akwe; refund the customer another way.`);
-      throw new AkweError('invalid_operator', `${operator.label} offers no ${flowNames[flow]} through Akwe; see the operator catalog.`, { field: 'operator' });
-    }
-    if (this.connectors.health(environment, operator.gatewayCode) === 'unavailable') {
-      throw new AkweError('operator_unavailable', `${operator.label} is not answering at the moment; nothing was charged. Retry later.`, {
-        retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS,
-      });
-    }
+    if (!offered) throw this.notOffered(operator, flow);
+    if ((connector.health?.() ?? 'available') === 'unavailable') throw this.down(operator);
     return offered as NonNullable<OperatorConnector[F]>;
   }
 
-  /** As `flow`, for a stored payment, refund or payout that names its country and operator slug. */
-  flowFor<F extends OperatorFlow>(resource: RoutedResource, flow: F): NonNullable<OperatorConnector[F]> {
-    return this.flow(resource.environment, this.operatorOf(resource), flow);
-  }
-
-  /** The flow if the operator's connector offers it, without refusing (status queries by workers). */
+  /** The flow if the holding route's connector offers it, without refusing (status queries by workers). */
   optionalFlow<F extends OperatorFlow>(resource: RoutedResource, flow: F): OperatorConnector[F] | undefined {
     return this.connectorOf(resource)?.[flow];
   }
 
-  /** Whether a connector is configured for the resource's operator in its environment, whatever its health. */
+  /** Whether the route holding the resource (its operator's first, when none is recorded) is configured, whatever its health. */
   isConfigured(resource: RoutedResource): boolean {
     return this.connectorOf(resource) !== undefined;
   }
 
+  private notConfigured(operator: CatalogOperator): AkweError {
+    return new AkweError('operator_unavailable', `No live connector for ${operator.label} is configured on this server; nothing was charged.`, {
+      retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS,
+    });
+  }
+
+  private notOffered(operator: CatalogOperator, flow: OperatorFlow): AkweError {
+    if (flow === 'refunds') return new AkweError('refund_not_supported', `${operator.label} takes no refunds through Akwe; refund the customer another way.`);
+    return new AkweError('invalid_operator', `${operator.label} offers no ${flowNames[flow]} through Akwe; see the operator catalog.`, { field: 'operator' });
+  }
+
+  private down(operator: CatalogOperator): AkweError {
+    return new AkweError('operator_unavailable', `${operator.label} is not answering at the moment; nothing was charged. Retry later.`, {
+      retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS,
+    });
+  }
+
   private connectorOf(resource: RoutedResource): OperatorConnector | undefined {
     const operator = this.catalogOperator(resource);
-    return operator && this.connectors.connectorFor(resource.environment, operator.gatewayCode);
+    return operator && this.connectors.connectorFor(resource.environment, operator.gatewayCode, resource.route ?? null);
   }
 
   private operatorOf(resource: RoutedResource): CatalogOperator {
@@ -81,4 +107,14 @@ export class OperatorRouting {
   private catalogOperator(resource: RoutedResource): CatalogOperator | undefined {
     return resource.operator === null ? undefined : this.catalog.findOperator(resource.country, resource.operator);
   }
+}
+
+/**
+ * Whether a route takes new requests of `flow` for `operator`: its connector offers it (a direct
+ * payment on an OTP operator needs the code's confirmation too) and the file does not restrict it away.
+ */
+export function offers(route: OperatorRoute, flow: OperatorFlow, operator: CatalogOperator): boolean {
+  if (route.flows && !route.flows.includes(routeFlowOf[flow])) return false;
+  if (!route.connector[flow]) return false;
+  return flow !== 'push' || !operator.requiresOtp || route.connector.otp !== undefined;
 }

@@ -109,7 +109,8 @@ export class PaymentService {
       throw new AkweError('validation_error', `expires_in_seconds must be from ${expiryBounds.min} to ${expiryBounds.max}`, { field: 'expires_in_seconds' });
     }
     // No connector for the operator (or one that does not push): refused before anything is written.
-    const push = direct ? this.routing.flow(ctx.environment, operator!, 'push') : undefined;
+    // A new payment takes the first route up that pushes; it stays with that route for good.
+    const push = direct ? this.routing.pick(ctx.environment, operator!, 'push') : undefined;
 
     const now = this.deps.clock.now();
     const payment: Payment = {
@@ -142,6 +143,7 @@ export class PaymentService {
       operatorCallStartedAt: direct ? now.toISOString() : null,
       checkoutToken: direct ? null : (this.deps.newCheckoutToken ?? newCheckoutToken)(),
       returnUrl: input.returnUrl ?? null,
+      route: push?.route ?? null,
     };
     // Creation emits `created` with the status the payment starts in; every later status its own event.
     const events = [this.deps.events.paymentCreated(payment)];
@@ -151,7 +153,7 @@ export class PaymentService {
     await this.deps.store.insert(payment, events, claim);
     reportCommitted(request, claim);
     if (!direct) return payment;
-    const answer = await this.calls.afterIntent(payment.id, () => this.callFor(payment, () => push!.startCollection(payment, operator!)));
+    const answer = await this.calls.afterIntent(payment.id, () => this.callFor(payment, () => push!.flow.startCollection(payment, operator!)));
     return this.settle(
       payment,
       (current) => this.transitions.afterOperatorAnswer(current, answer),
@@ -259,9 +261,10 @@ export class PaymentService {
     const country = this.collect.country(current.country);
     const operator = this.collect.operator(country, input.operator);
     this.collect.checkAmount(current.amountMinor, country, operator);
-    const hosted = this.routing.flow(current.environment, operator, 'hosted');
-    const started = await this.startCall(current, 'pay_checkout', { operator: operator.slug, phone: this.collect.phone(country, input.phone, 'phone') }, request);
-    const answer = await this.calls.afterIntent(started.id, () => this.callFor(started, () => hosted.payCheckout(started, operator)));
+    const hosted = this.routing.pick(current.environment, operator, 'hosted');
+    const payer = { operator: operator.slug, phone: this.collect.phone(country, input.phone, 'phone'), route: hosted.route };
+    const started = await this.startCall(current, 'pay_checkout', payer, request);
+    const answer = await this.calls.afterIntent(started.id, () => this.callFor(started, () => hosted.flow.payCheckout(started, operator)));
     return this.settle(
       started,
       (current) => this.transitions.afterOperatorAnswer(current, answer),
@@ -364,8 +367,8 @@ export class PaymentService {
       const operator = this.collect.operator(this.collect.country(leased.country), leased.operator!);
       const call =
         leased.operatorCall === 'pay_checkout'
-          ? () => this.routing.flow(leased.environment, operator, 'hosted').payCheckout(leased, operator)
-          : () => this.routing.flow(leased.environment, operator, 'push').startCollection(leased, operator);
+          ? () => this.routing.flowFor(leased, 'hosted').payCheckout(leased, operator)
+          : () => this.routing.flowFor(leased, 'push').startCollection(leased, operator);
       const answer = await this.callFor(leased, call);
       decide = (current) => this.transitions.afterOperatorAnswer(current, answer);
     }

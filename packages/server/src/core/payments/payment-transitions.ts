@@ -54,6 +54,7 @@ export class PaymentTransitions {
       pspReference: answer.pspReference ?? current.pspReference,
       message: answer.message ?? current.message,
       operatorRedirectUrl: answer.redirectUrl ?? current.operatorRedirectUrl ?? null,
+      operatorState: answer.operatorState ?? current.operatorState ?? null,
       failureCode: final ? failureCodeOnEntering(final, answer.failureCode) : current.failureCode,
     };
     const walked = this.walk(withAnswer, path, events);

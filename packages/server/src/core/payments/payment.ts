@@ -65,6 +65,17 @@ export interface Payment {
   nextCheckAt?: string | null;
   /** Hosted payments paid on an operator's own page (Wave): where the customer goes on to pay. */
   operatorRedirectUrl?: string | null;
+  /**
+   * The route of its operator that holds the payment (OPERATORS_FILE: e.g. `mtn-momo`): set when the
+   * payment is handed to one, and every later call goes there. Null or absent: made before routes were
+   * recorded (the operator's first route), or not yet handed to an operator (hosted).
+   */
+  route?: string | null;
+  /**
+   * What the route's connector keeps about the payment between calls (Orange: the pay_token its
+   * status query needs, a hash of the notif_token its callback must carry); never shown.
+   */
+  operatorState?: Readonly<Record<string, string>> | null;
 }
 
 export const refundStatuses = ['pending', 'completed', 'failed'] as const;

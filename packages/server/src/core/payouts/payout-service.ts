@@ -164,8 +164,9 @@ export class PayoutService {
     const { minAmountMinor, maxAmountMinor, fee } = operator.payout;
     if (input.amountMinor < minAmountMinor) throw AkweError.ofAmount({ bound: 'minimum', limitMinor: minAmountMinor, subject: 'payout', sentMinor: input.amountMinor });
     if (input.amountMinor > maxAmountMinor) throw AkweError.ofAmount({ bound: 'maximum', limitMinor: maxAmountMinor, subject: 'payout', sentMinor: input.amountMinor });
-    // No connector pays out through this operator (or it is down): refused before anything is written.
-    this.routing.flow(ctx.environment, operator, 'payouts');
+    // No route pays out through this operator (or every one is down): refused before anything is
+    // written. The first one up is chosen now and kept: the hand-off and every check go there.
+    const { route } = this.routing.pick(ctx.environment, operator, 'payouts');
 
     const now = this.now();
     const payout: Payout = {
@@ -190,6 +191,7 @@ export class PayoutService {
       handoffStartedAt: null,
       handedOff: false,
       nextCheckAt: null,
+      route,
       createdAt: now,
       updatedAt: now,
       version: 1,
@@ -264,7 +266,7 @@ export class PayoutService {
       unroutable = !operator || !this.routing.isConfigured(payout);
       if (!operator) throw new AkweError('operator_unavailable', `The catalog no longer pays out through ${payout.operator} in ${payout.country}.`);
       if (unroutable) throw new AkweError('operator_unavailable', `No connector for ${operator.label} is configured on this server any more.`);
-      const payouts = this.routing.flow(payout.environment, operator, 'payouts');
+      const payouts = this.routing.flowFor(payout, 'payouts');
       const send = () => payouts.sendPayout(payout, operator);
       answer = resumed ? await this.calls.askFirst(() => payouts.queryPayout(payout), send) : await send();
     } catch (error) {

@@ -50,6 +50,12 @@ export interface Payout {
   createdAt: string;
   updatedAt: string;
   version: number;
+  /**
+   * The route of its operator chosen when the payout was accepted (OPERATORS_FILE, e.g. `mtn-momo`):
+   * its hand-off and every status check go there. Null or absent: made before routes were recorded
+   * (the operator's first route).
+   */
+  route?: string | null;
   /** Set on the payout that sends a wallet settlement (its id): its postings are booked as the settlement's. */
   settlementId?: string;
 }

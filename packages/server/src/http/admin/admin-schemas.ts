@@ -141,7 +141,7 @@ export const discrepancyToWire = (d: OperatorDiscrepancy) => ({
 });
 
 export const OperatorQuery = Type.Object(
-  { failing: Type.Boolean({ default: false, description: 'true: only the operators whose health is not `available`.' }) },
+  { failing: Type.Boolean({ default: false, description: 'true: only the operators whose health, or one of whose routes’ health, is not `available`.' }) },
   { additionalProperties: false },
 );
 export const OperatorList = Type.Object(
@@ -155,14 +155,39 @@ export const OperatorList = Type.Object(
         name: Type.String(),
         environment: Type.Union([Type.Literal('test'), Type.Literal('live')]),
         health: Type.Union([Type.Literal('available'), Type.Literal('degraded'), Type.Literal('unavailable')], {
-          description: 'unavailable also when no connector serves the operator (live without an operators-file entry).',
+          description: 'The best route’s; unavailable also when no connector serves the operator (live without an operators-file entry).',
         }),
+        routes: Type.Array(
+          Type.Object({
+            route: Type.String({ description: 'The route’s label, `<operator slug>/<route name>`, e.g. `mtn_bj/mtn-momo`.' }),
+            health: Type.Union([Type.Literal('available'), Type.Literal('degraded'), Type.Literal('unavailable')]),
+          }),
+          { description: 'The operator’s routes in order (live: the operators file; test: the sandbox), each with its own circuit breaker.' },
+        ),
       }),
     ),
   },
   {
     title: 'AdminOperatorList',
-    examples: [{ object: 'list', data: [{ object: 'operator_health', country: 'BJ', operator: 'mtn', name: 'MTN MoMo', environment: 'live', health: 'unavailable' }] }],
+    examples: [
+      {
+        object: 'list',
+        data: [
+          {
+            object: 'operator_health',
+            country: 'BJ',
+            operator: 'mtn',
+            name: 'MTN MoMo',
+            environment: 'live',
+            health: 'available',
+            routes: [
+              { route: 'mtn_bj/mtn-momo', health: 'unavailable' },
+              { route: 'mtn_bj/pawapay', health: 'available' },
+            ],
+          },
+        ],
+      },
+    ],
   },
 );
 export const operatorToWire = (o: OperatorState) => ({
@@ -172,4 +197,5 @@ export const operatorToWire = (o: OperatorState) => ({
   name: o.name,
   environment: o.environment,
   health: o.health,
+  routes: o.routes,
 });

@@ -14,6 +14,8 @@ import { AkweError } from '../../core/errors/index.js';
 import type { OperatorConnectors } from '../../core/operators/operator-connector.js';
 import { looksLikeId } from '../../core/shared/ids.js';
 import { readMtnCallback } from '../../operators/mtn-momo/mtn-callbacks.js';
+import { ORANGE_STATE } from '../../operators/orange-money/orange-money-connector.js';
+import { notificationMatches, readOrangeNotification } from '../../operators/orange-money/orange-notifications.js';
 import { WaveProtocolError } from '../../operators/wave/wave-responses.js';
 import { parseWaveEvent, waveWebhookSubject } from '../../operators/wave/wave-webhooks.js';
 import { waveReturnProofMatches } from '../../operators/wave/wave-return.js';
@@ -118,6 +120,35 @@ export async function operatorCallbackRoutes(app: FastifyInstance, options: Oper
   });
 
   await app.register(pawapayCallbackRoutes, { operators: options.operators, publicUrl: options.publicUrl, clock: options.clock, refresh: refreshNamed });
+
+  // Orange posts `{ status, notif_token, txnid }` to the notif_url of one payment. Only the
+  // notif_token Orange gave for that payment authenticates it (constant-time, against the hash we
+  // kept); even then Orange's transactionstatus decides what changes, never the body.
+  app.post<{ Params: { id: string } }>('/orange-money/notifications/:id', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+    const notification = readOrangeNotification(request.body);
+    if ('invalid' in notification) throw new AkweError('validation_error', `Not an Orange Money notification: ${notification.invalid}.`);
+    const { id } = request.params;
+    const payment = looksLikeId(id) ? await options.payments.findForReturn(id) : undefined;
+    if (!payment || !notificationMatches(notification, payment.operatorState?.[ORANGE_STATE.notifTokenHash])) {
+      request.log.warn({ operator_family: 'orange-money', resource_id: id }, 'Orange Money notification with a notif_token that is not this payment’s; refused, nothing changed');
+      throw new AkweError('unauthenticated', 'The notif_token does not match this payment.');
+    }
+    await refreshNamed(request, 'orange-money', { resource: 'payment', id });
+    return reply.code(200).send({ received: true });
+  });
+
+  // Orange sends the customer back here, paid or cancelled (which proves nothing): the payment is
+  // refreshed from Orange, and the customer lands on its checkout page.
+  app.get<{ Params: { id: string } }>('/orange-money/return/:id', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+    const { id } = request.params;
+    if (!looksLikeId(id)) throw new AkweError('not_found', 'No such checkout.');
+    const payment = await options.payments.refreshOnOperatorHint(id).catch((error: unknown) => {
+      request.log.warn({ err: error }, 'refreshing from Orange on the customer’s return failed');
+      return options.payments.findForReturn(id);
+    });
+    if (!payment?.checkoutToken) throw new AkweError('not_found', 'No such checkout.');
+    return reply.redirect(`${options.publicUrl.replace(/\/+$/, '')}/checkout/${payment.checkoutToken}`, 303);
+  });
 
   // Wave sends the customer back here (success or error alike say nothing of the outcome): with the
   // payment's proof, the payment is refreshed from Wave and the customer lands on its checkout page,

@@ -29,6 +29,7 @@ import * as refundsScopeIndex from './0027-refunds-scope-index.js';
 import * as phoneSearch from './0028-phone-search.js';
 import * as approvalsEverywhere from './0030-approvals-everywhere.js';
 import * as totpOnce from './0031-totp-once.js';
+import * as operatorRoutes from './0033-operator-routes.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0028-phone-search': phoneSearch,
   '0030-approvals-everywhere': approvalsEverywhere,
   '0031-totp-once': totpOnce,
+  '0033-operator-routes': operatorRoutes,
 };

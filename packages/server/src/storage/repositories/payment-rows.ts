@@ -41,6 +41,8 @@ export function paymentFromRow(row: Selectable<PaymentTable>): Payment {
     returnUrl: row.return_url,
     nextCheckAt: row.next_check_at,
     operatorRedirectUrl: row.operator_redirect_url,
+    route: row.route,
+    operatorState: row.operator_state === null ? null : (JSON.parse(row.operator_state) as Record<string, string>),
   };
 }
 
@@ -77,6 +79,8 @@ export function paymentToRow(p: Payment): Selectable<PaymentTable> {
     return_url: p.returnUrl ?? null,
     next_check_at: p.nextCheckAt ?? null,
     operator_redirect_url: p.operatorRedirectUrl ?? null,
+    route: p.route ?? null,
+    operator_state: p.operatorState ? JSON.stringify(p.operatorState) : null,
   };
 }
 

@@ -49,6 +49,7 @@ function payoutFromRow(row: Selectable<PayoutTable>): Payout {
     handoffStartedAt: row.handoff_started_at,
     handedOff: row.handed_off === 1,
     nextCheckAt: row.next_check_at,
+    route: row.route,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     version: row.version,
@@ -83,6 +84,7 @@ function payoutToRow(p: Payout): Selectable<PayoutTable> {
     updated_at: p.updatedAt,
     version: p.version,
     settlement_id: p.settlementId ?? null,
+    route: p.route ?? null,
   };
 }
 

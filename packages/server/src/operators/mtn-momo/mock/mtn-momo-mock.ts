@@ -72,12 +72,19 @@ export class MtnMockState extends MockTimers {
   readonly transactions = new Map<string, MtnMockTransaction>();
   /** POSTs received per `${kind}:${referenceId}`, duplicates included (how many times we were asked). */
   readonly posts = new Map<string, number>();
+  /** Every API call naming a reference (its POST's X-Reference-Id or its status path), faulted ones included. */
+  readonly calls = new Map<string, number>();
   readonly tokens = new Map<string, { product: Product; expiresAtMs: number }>();
   tokensIssued = 0;
   faults: MtnMockFaults = { failNext: 0, failStatus: 500, delayMs: 0, dropCallbacks: false, acceptThenHang: false };
 
   constructor(readonly options: Required<MtnMockOptions>) {
     super();
+  }
+
+  /** How many API calls of any kind named this reference (0: this mock never heard of it). */
+  callsFor(referenceId: string): number {
+    return this.calls.get(referenceId) ?? 0;
   }
 
   postsFor(kind: Kind, referenceId: string): number {
@@ -151,6 +158,8 @@ export function mtnMomoMockPlugin(state: MtnMockState) {
     // Faults apply to the operator's API, never to the /_mock control routes.
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
       if (request.url.includes('/_mock/')) return;
+      const named = request.headers['x-reference-id'] ?? /\/v1_0\/(?:requesttopay|transfer|refund)\/([^/?]+)/.exec(request.url)?.[1];
+      if (typeof named === 'string') state.calls.set(named, (state.calls.get(named) ?? 0) + 1);
       if (state.faults.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.faults.delayMs));
       if (state.faults.failNext > 0) {
         state.faults.failNext -= 1;

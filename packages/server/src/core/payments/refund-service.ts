@@ -11,6 +11,7 @@ import type { Clock, IdSource } from '../ports.js';
 import type { TenantScope } from '../shared/environment.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Payment, Refund } from './payment.js';
+import type { PaymentContext } from './payment-service.js';
 import { answerOnly, findPayment } from './payment-records.js';
 import { RefundTakenOver, type LockedChange, type PaymentStore, type RefundFilters } from './payment-store.js';
 import type { PaymentTransitions } from './payment-transitions.js';
@@ -45,13 +46,21 @@ export class RefundService {
     this.routing = new OperatorRouting(deps.operators, deps.catalog);
   }
 
-  /** Refunds part or all of what is left of a completed payment. */
-  async refund(ctx: TenantScope, referenceOrId: string, input: { amountMinor?: number; reason?: string }, request: RecordedRequest<RefundResult> = {}): Promise<RefundResult> {
+  /**
+   * Refunds part or all of what is left of a completed payment. A live refund is money out: it
+   * needs an active merchant whose KYC is validated, like payouts (docs/decisions.md). A retry of a
+   * refund already reserved finishes it whatever the merchant's status since.
+   */
+  async refund(ctx: PaymentContext, referenceOrId: string, input: { amountMinor?: number; reason?: string }, request: RecordedRequest<RefundResult> = {}): Promise<RefundResult> {
     const resumedId = request.journal?.resumed?.resourceId;
     if (resumedId) {
       const refund = await this.deps.store.findRefund(ctx, resumedId);
       if (refund?.status === 'pending') return this.resume(refund, request);
       if (refund) return this.answerOnly(request, refund.id, { refund, payment: await this.findPayment(ctx, refund.paymentId) });
+    }
+    if (ctx.environment === 'live') {
+      if (ctx.merchant.status !== 'active') throw new AkweError('account_inactive');
+      if (ctx.merchant.kycStatus !== 'validated') throw new AkweError('kyc_required');
     }
     const payment = await this.findPayment(ctx, referenceOrId);
     const { id } = payment;

@@ -101,6 +101,7 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   not_found: (route) => route.hasPathParameters || operations(...confirmation, ...settlementCreation, 'exportBatchLines')(route),
   kyc_required: operations(
     'dashboardCreateApiKey',
+    ...refunding,
     ...payoutCreation,
     ...bulkCreation,
     ...bulkExecution,
@@ -111,6 +112,7 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   ),
   account_inactive: operations(
     ...creation,
+    ...refunding,
     ...payoutCreation,
     ...bulkCreation,
     ...bulkExecution,

@@ -390,7 +390,7 @@ export interface paths {
     put?: never;
     /**
      * Create an API key in the active environment (keys.manage); the answer shows the secret once
-     * @description A live key needs a merchant whose KYC is validated (403 kyc_required).
+     * @description The key holds at most the scopes of your role; empty or absent `scopes` means your role’s scopes (never every scope), more is 403 insufficient_role naming them. A live key may be made before the merchant’s KYC is validated, without money-out scopes (collect:refund, payout:write, bulk:write, transfers:write, settlements:write): asking for one then is 403 kyc_required, and an empty list leaves them out.
      *
      *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
      */
@@ -3199,7 +3199,18 @@ export interface components {
          */
         role: 'owner' | 'admin' | 'developer' | 'finance' | 'viewer';
         /** @description What the role allows (the roles table of docs/dashboard.md). */
-        permissions: ('read' | 'keys.manage' | 'webhooks.manage' | 'refunds.create' | 'payouts.create' | 'team.manage' | 'kyc.submit' | 'approvals.decide' | 'approvals.manage')[];
+        permissions: (
+          | 'read'
+          | 'keys.manage'
+          | 'webhooks.manage'
+          | 'payments.create'
+          | 'refunds.create'
+          | 'payouts.create'
+          | 'team.manage'
+          | 'kyc.submit'
+          | 'approvals.decide'
+          | 'approvals.manage'
+        )[];
       }[];
     };
     /** DashboardTotpEnrolment */
@@ -3292,7 +3303,9 @@ export interface components {
      *       ],
      *       "created_at": "2026-06-02T08:15:00.000Z",
      *       "revoked_at": null,
-     *       "last_used_at": "2026-06-02T09:41:00.000Z"
+     *       "last_used_at": "2026-06-02T09:41:00.000Z",
+     *       "created_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+     *       "scopes_beyond_creator_role": []
      *     }
      */
     DashboardApiKey: {
@@ -3305,13 +3318,17 @@ export interface components {
       prefix: string;
       /** @description The last four characters of the key. */
       last4: string;
-      /** @description Empty: every scope. */
+      /** @description Empty: every scope (only a key made by the `akwe keys create` command can be so). */
       scopes: string[];
       /** Format: date-time */
       created_at: string;
       revoked_at: string | null;
       /** @description When the key last authenticated a request, to the minute (written at most once a minute); null: never used. */
       last_used_at: string | null;
+      /** @description The user whose dashboard session made the key; null: made by the `akwe` command line. */
+      created_by: string | null;
+      /** @description What the key holds beyond its creator’s current role (the role changed, or the creator left): revoke it and make another. Empty for keys within the role, revoked keys and command-line keys. */
+      scopes_beyond_creator_role: string[];
     };
     /** DashboardApiKeyList */
     DashboardApiKeyList: {
@@ -3321,7 +3338,7 @@ export interface components {
     };
     /** DashboardCreateApiKeyRequest */
     DashboardCreateApiKeyRequest: {
-      /** @description What the key may do; empty or absent grants every scope. */
+      /** @description What the key may do, within your role's scopes; empty or absent: your role's scopes (in live before KYC validation, without the money-out ones). */
       scopes?: (
         | 'collect:read'
         | 'collect:write'
@@ -3349,13 +3366,17 @@ export interface components {
       prefix: string;
       /** @description The last four characters of the key. */
       last4: string;
-      /** @description Empty: every scope. */
+      /** @description Empty: every scope (only a key made by the `akwe keys create` command can be so). */
       scopes: string[];
       /** Format: date-time */
       created_at: string;
       revoked_at: string | null;
       /** @description When the key last authenticated a request, to the minute (written at most once a minute); null: never used. */
       last_used_at: string | null;
+      /** @description The user whose dashboard session made the key; null: made by the `akwe` command line. */
+      created_by: string | null;
+      /** @description What the key holds beyond its creator’s current role (the role changed, or the creator left): revoke it and make another. Empty for keys within the role, revoked keys and command-line keys. */
+      scopes_beyond_creator_role: string[];
       /** @description The whole key: shown in this answer only, never again (only its hash is stored). */
       secret: string;
     };
@@ -6288,6 +6309,7 @@ export interface operations {
            *             "read",
            *             "keys.manage",
            *             "webhooks.manage",
+           *             "payments.create",
            *             "refunds.create",
            *             "payouts.create",
            *             "team.manage",
@@ -7061,7 +7083,9 @@ export interface operations {
            *           ],
            *           "created_at": "2026-06-02T08:15:00.000Z",
            *           "revoked_at": null,
-           *           "last_used_at": "2026-06-02T09:41:00.000Z"
+           *           "last_used_at": "2026-06-02T09:41:00.000Z",
+           *           "created_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *           "scopes_beyond_creator_role": []
            *         }
            *       ]
            *     }
@@ -7148,6 +7172,8 @@ export interface operations {
            *       "created_at": "2026-06-02T08:15:00.000Z",
            *       "revoked_at": null,
            *       "last_used_at": null,
+           *       "created_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "scopes_beyond_creator_role": [],
            *       "secret": "ak_test_EXAMPLE-not-a-real-key-EXAMPLE-not-a-real-Q9zA"
            *     }
            */
@@ -7243,7 +7269,9 @@ export interface operations {
            *       ],
            *       "created_at": "2026-06-02T08:15:00.000Z",
            *       "revoked_at": null,
-           *       "last_used_at": "2026-06-02T09:41:00.000Z"
+           *       "last_used_at": "2026-06-02T09:41:00.000Z",
+           *       "created_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "scopes_beyond_creator_role": []
            *     }
            */
           'application/json': components['schemas']['DashboardApiKey'];
@@ -11922,7 +11950,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11931,7 +11959,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };

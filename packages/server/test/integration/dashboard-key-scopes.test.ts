@@ -27,7 +27,7 @@ const moneyOut: Scope[] = ['collect:refund', 'payout:write', 'bulk:write', 'tran
 const roleScopes: Record<Role, Scope[]> = {
   owner: [...scopes],
   admin: [...scopes],
-  developer: [...reads, 'webhooks:write'],
+  developer: [...reads, 'collect:write', 'webhooks:write'],
   finance: [...reads, 'collect:write', ...moneyOut],
   viewer: reads,
 };
@@ -195,7 +195,7 @@ for (const target of testDatabases()) {
         const admin = await member(owner, 'admin');
         const developer = await member(owner, 'developer');
         const adminKey = (await createKey(owner.merchantId, admin.access, {})).json();
-        const developerKey = (await createKey(owner.merchantId, developer.access, { scopes: ['collect:read', 'webhooks:write'] })).json();
+        const developerKey = (await createKey(owner.merchantId, developer.access, { scopes: ['collect:read', 'collect:write'] })).json();
         const ownerKey = (await createKey(owner.merchantId, owner.access, { scopes: ['collect:read'] })).json();
         const revokedKey = (await createKey(owner.merchantId, admin.access, {})).json();
         const cliKey = await t.services.merchants.createKey({ merchantId: owner.merchantId, environment: 'test' });
@@ -208,7 +208,7 @@ for (const target of testDatabases()) {
 
         const rows = new Map((await listKeys(owner.merchantId, owner.access)).map((row) => [row.id, row]));
         assert.deepEqual(sorted(rows.get(adminKey.id)!.scopes_beyond_creator_role), sorted(scopes.filter((s) => !reads.includes(s))));
-        assert.deepEqual(sorted(rows.get(developerKey.id)!.scopes_beyond_creator_role), ['collect:read', 'webhooks:write'], 'a creator who left holds nothing');
+        assert.deepEqual(sorted(rows.get(developerKey.id)!.scopes_beyond_creator_role), ['collect:read', 'collect:write'], 'a creator who left holds nothing');
         assert.deepEqual(rows.get(ownerKey.id)!.scopes_beyond_creator_role, []);
         assert.deepEqual(rows.get(revokedKey.id)!.scopes_beyond_creator_role, [], 'a revoked key holds nothing');
         assert.deepEqual(rows.get(cliKey.key.id)!.scopes_beyond_creator_role, [], 'a CLI key has no creator to exceed');

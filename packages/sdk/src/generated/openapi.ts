@@ -318,11 +318,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /**
-     * The merchant’s invitations, newest first (the last 200), with their status now (team.manage)
-     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
-     */
-    get: operations['dashboardListInvitations'];
+    get?: never;
     put?: never;
     /**
      * Invite someone to the merchant with a role (team.manage)
@@ -394,7 +390,7 @@ export interface paths {
     put?: never;
     /**
      * Create an API key in the active environment (keys.manage); the answer shows the secret once
-     * @description A live key needs a merchant whose KYC is validated (403 kyc_required).
+     * @description The key holds at most the scopes of your role; empty or absent `scopes` means your role’s scopes (never every scope), more is 403 insufficient_role naming them. A live key may be made before the merchant’s KYC is validated, without money-out scopes (collect:refund, payout:write, bulk:write, transfers:write, settlements:write): asking for one then is 403 kyc_required, and an empty list leaves them out.
      *
      *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
      */
@@ -663,72 +659,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/api/v1/dashboard/merchants/{merchantId}/approvals/transfers': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Submit a wallet transfer (payouts.create): executed at once, or pending a second user’s approval
-     * @description The body is the transfer API’s (POST /api/v1/transfers/), checked at once the same way (the balance when it executes). In live above the threshold it answers 201 `pending` (until `expires_at`); otherwise it is executed now and answers 201 `executed` (`result.id` is the request’s id), or the execution’s own error.
-     *
-     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
-     */
-    post: operations['dashboardSubmitTransfer'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/dashboard/merchants/{merchantId}/approvals/settlements': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Submit a settlement (payouts.create): executed at once, or pending a second user’s approval
-     * @description The body is the settlement API’s (POST /api/v1/settlements/). Without `amount_minor`, the whole available balance at submission is the amount compared to the threshold, approved and settled. In live above the threshold it answers 201 `pending` (until `expires_at`); otherwise it is executed now and answers 201 `executed` (`result.id` is the request’s id), or the execution’s own error.
-     *
-     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
-     */
-    post: operations['dashboardSubmitSettlement'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/dashboard/merchants/{merchantId}/approvals/refunds': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Submit a refund of a completed payment (refunds.create): executed at once, or pending a second user’s approval
-     * @description Without `amount_minor`, all that is left to refund at submission is the amount compared, approved and refunded. In live above the threshold it answers 201 `pending` (until `expires_at`); otherwise it is executed now and answers 201 `executed` (`result.id` is the request’s id), or the execution’s own error.
-     *
-     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
-     */
-    post: operations['dashboardSubmitRefund'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/api/v1/dashboard/merchants/{merchantId}/approvals': {
     parameters: {
       query?: never;
@@ -780,7 +710,7 @@ export interface paths {
     put?: never;
     /**
      * Approve a pending request (approvals.decide), never one’s own; it is executed at once
-     * @description Answers the request `executed` (with `result`), or `failed` (with `error`: the execution’s refusal, the balance for instance). Of two approvers at once, one executes and the other gets 409 `approval_not_pending`; an expired request answers 409 `approval_expired`.
+     * @description Answers the request `executed` (with `result`), or `failed` (with `error`: the execution’s refusal, the balance for instance). Of two approvers at once, one executes and the other gets 409 `approval_not_pending`.
      *
      *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
      */
@@ -806,28 +736,6 @@ export interface paths {
      */
     post: operations['dashboardRejectApproval'];
     delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/dashboard/merchants/{merchantId}/invitations/{invitationId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    /**
-     * Revoke a pending invitation (team.manage; an invitation as owner: owners only)
-     * @description Answers the invitation, `revoked`; its link then answers 410 `invitation_revoked`. One no longer pending answers 409 `invitation_not_pending`.
-     *
-     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
-     */
-    delete: operations['dashboardRevokeInvitation'];
     options?: never;
     head?: never;
     patch?: never;
@@ -3132,11 +3040,6 @@ export interface components {
          * @example approval_required
          * @example self_approval_forbidden
          * @example approval_not_pending
-         * @example approval_expired
-         * @example invitation_revoked
-         * @example invitation_expired
-         * @example invitation_inviter_not_allowed
-         * @example invitation_not_pending
          * @example unsupported_document_type
          * @example document_too_large
          * @example too_many_documents
@@ -3296,7 +3199,18 @@ export interface components {
          */
         role: 'owner' | 'admin' | 'developer' | 'finance' | 'viewer';
         /** @description What the role allows (the roles table of docs/dashboard.md). */
-        permissions: ('read' | 'keys.manage' | 'webhooks.manage' | 'refunds.create' | 'payouts.create' | 'team.manage' | 'kyc.submit' | 'approvals.decide' | 'approvals.manage')[];
+        permissions: (
+          | 'read'
+          | 'keys.manage'
+          | 'webhooks.manage'
+          | 'payments.create'
+          | 'refunds.create'
+          | 'payouts.create'
+          | 'team.manage'
+          | 'kyc.submit'
+          | 'approvals.decide'
+          | 'approvals.manage'
+        )[];
       }[];
     };
     /** DashboardTotpEnrolment */
@@ -3349,54 +3263,6 @@ export interface components {
        */
       role: 'owner' | 'admin' | 'developer' | 'finance' | 'viewer';
     };
-    /**
-     * DashboardInvitation
-     * @example {
-     *       "object": "invitation",
-     *       "id": "0193d0e1-2f3a-7b4c-8d5e-6f7a8b9c0d1e",
-     *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
-     *       "email": "koffi.mensah@example.com",
-     *       "role": "finance",
-     *       "status": "pending",
-     *       "invited_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
-     *       "created_at": "2026-06-02T08:15:00.000Z",
-     *       "expires_at": "2026-06-09T08:15:00.000Z",
-     *       "accepted_at": null,
-     *       "revoked_at": null,
-     *       "revoked_by": null
-     *     }
-     */
-    DashboardInvitation: {
-      /** @enum {string} */
-      object: 'invitation';
-      id: string;
-      merchant_id: string;
-      /** @description The invited address. */
-      email: string;
-      /** @enum {unknown} */
-      role: 'owner' | 'admin' | 'developer' | 'finance' | 'viewer';
-      /**
-       * @description pending (its link works), accepted, revoked, expired (7 days after it was sent), lapsed (whoever sent it was removed or may no longer invite to this role). Only a pending invitation can be accepted or revoked.
-       * @enum {unknown}
-       */
-      status: 'pending' | 'accepted' | 'revoked' | 'expired' | 'lapsed';
-      /** @description The member who sent it. */
-      invited_by: string | null;
-      /** Format: date-time */
-      created_at: string;
-      /** Format: date-time */
-      expires_at: string;
-      accepted_at: string | null;
-      revoked_at: string | null;
-      /** @description Who revoked it. */
-      revoked_by: string | null;
-    };
-    /** DashboardInvitationList */
-    DashboardInvitationList: {
-      /** @enum {string} */
-      object: 'list';
-      data: components['schemas']['DashboardInvitation'][];
-    };
     /** DashboardRoleChangeRequest */
     DashboardRoleChangeRequest: {
       /**
@@ -3437,7 +3303,9 @@ export interface components {
      *       ],
      *       "created_at": "2026-06-02T08:15:00.000Z",
      *       "revoked_at": null,
-     *       "last_used_at": "2026-06-02T09:41:00.000Z"
+     *       "last_used_at": "2026-06-02T09:41:00.000Z",
+     *       "created_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+     *       "scopes_beyond_creator_role": []
      *     }
      */
     DashboardApiKey: {
@@ -3450,13 +3318,17 @@ export interface components {
       prefix: string;
       /** @description The last four characters of the key. */
       last4: string;
-      /** @description Empty: every scope. */
+      /** @description Empty: every scope (only a key made by the `akwe keys create` command can be so). */
       scopes: string[];
       /** Format: date-time */
       created_at: string;
       revoked_at: string | null;
       /** @description When the key last authenticated a request, to the minute (written at most once a minute); null: never used. */
       last_used_at: string | null;
+      /** @description The user whose dashboard session made the key; null: made by the `akwe` command line. */
+      created_by: string | null;
+      /** @description What the key holds beyond its creator’s current role (the role changed, or the creator left): revoke it and make another. Empty for keys within the role, revoked keys and command-line keys. */
+      scopes_beyond_creator_role: string[];
     };
     /** DashboardApiKeyList */
     DashboardApiKeyList: {
@@ -3466,7 +3338,7 @@ export interface components {
     };
     /** DashboardCreateApiKeyRequest */
     DashboardCreateApiKeyRequest: {
-      /** @description What the key may do; empty or absent grants every scope. */
+      /** @description What the key may do, within your role's scopes; empty or absent: your role's scopes (in live before KYC validation, without the money-out ones). */
       scopes?: (
         | 'collect:read'
         | 'collect:write'
@@ -3494,13 +3366,17 @@ export interface components {
       prefix: string;
       /** @description The last four characters of the key. */
       last4: string;
-      /** @description Empty: every scope. */
+      /** @description Empty: every scope (only a key made by the `akwe keys create` command can be so). */
       scopes: string[];
       /** Format: date-time */
       created_at: string;
       revoked_at: string | null;
       /** @description When the key last authenticated a request, to the minute (written at most once a minute); null: never used. */
       last_used_at: string | null;
+      /** @description The user whose dashboard session made the key; null: made by the `akwe` command line. */
+      created_by: string | null;
+      /** @description What the key holds beyond its creator’s current role (the role changed, or the creator left): revoke it and make another. Empty for keys within the role, revoked keys and command-line keys. */
+      scopes_beyond_creator_role: string[];
       /** @description The whole key: shown in this answer only, never again (only its hash is stored). */
       secret: string;
     };
@@ -3832,8 +3708,7 @@ export interface components {
      *       },
      *       "error": null,
      *       "created_at": "2026-06-02T08:15:00.000Z",
-     *       "updated_at": "2026-06-02T09:00:00.000Z",
-     *       "expires_at": "2026-06-05T08:15:00.000Z"
+     *       "updated_at": "2026-06-02T09:00:00.000Z"
      *     }
      */
     DashboardApproval: {
@@ -3843,22 +3718,19 @@ export interface components {
       merchant_id: string;
       /** @enum {string} */
       environment: 'test' | 'live';
+      /** @enum {string} */
+      kind: 'payout' | 'batch';
       /**
-       * @description payout, batch (a batch’s execution), transfer (a wallet transfer), settlement or refund.
+       * @description pending (waits for a second user), approved (being executed), executed, rejected, failed (the execution was refused: see error).
        * @enum {unknown}
        */
-      kind: 'payout' | 'batch' | 'transfer' | 'settlement' | 'refund';
-      /**
-       * @description pending (waits for a second user until expires_at), approved (being executed), executed, rejected, failed (the execution was refused: see error), expired (nobody approved it in time; never executed).
-       * @enum {unknown}
-       */
-      status: 'pending' | 'approved' | 'executed' | 'rejected' | 'failed' | 'expired';
+      status: 'pending' | 'approved' | 'executed' | 'rejected' | 'failed';
       /** @description False: in test, or at or below the threshold; executed at submission. */
       approval_required: boolean;
-      /** @description Centimes (10000 = 100 FCFA). What is compared to the threshold and executed: the payout’s, transfer’s or refund’s amount, a batch’s lines’ total (fees aside), a settlement’s amount (fee included); a settlement or refund without an amount: what it would move at submission. */
+      /** @description Centimes (10000 = 100 FCFA). The payout’s amount, or the batch’s lines’ total, fees aside. */
       amount_minor: number;
       currency: string;
-      /** @description As submitted: the payout’s, transfer’s, settlement’s or refund’s fields, or {batch_id}. */
+      /** @description As submitted: the payout’s fields, or {batch_id}. */
       request: unknown;
       /** @description Who submitted it. */
       maker_id: string;
@@ -3867,7 +3739,7 @@ export interface components {
       decided_at: string | null;
       /** @description Why it was rejected. */
       reason: string | null;
-      /** @description Once executed: the payout, transfer, settlement or refund (its id is the request’s) or the batch, with its status then. */
+      /** @description Once executed: the payout (its id is the request’s) or the batch, with its status then. */
       result: {
         id: string;
         status: string;
@@ -3881,54 +3753,11 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
-      /** @description When a request that waits for approval expires (72 hours after submission unless the server sets another period); null when it never waited. */
-      expires_at: string | null;
     };
     /** DashboardSubmitBatchRequest */
     DashboardSubmitBatchRequest: {
       /** @description A draft batch of the active environment (created by POST /api/v1/bulk-payments/ or its CSV import). */
       batch_id: string;
-    };
-    /** DashboardSubmitTransferRequest */
-    DashboardSubmitTransferRequest: {
-      /** @description The receiving merchant’s id: the `merchant_id` GET /api/v1/account shows it. */
-      receiver: string;
-      /** @description Centimes (10000 = 100 FCFA). Moved from your available balance to the receiver’s. */
-      amount_minor: number;
-      /** @description A currency of your balance in the key’s environment (XOF). */
-      currency: string;
-      /** @description Merchant reference, unique per merchant and environment; usable in paths. */
-      reference: string;
-      /** @description Shown to both merchants. */
-      description?: string;
-      /** @description Your own key-value pairs, returned as given and carried in events: at most 50 keys of 1 to 40 characters, string values of at most 500. Lists filter on one of them with `metadata[key]=value`. */
-      metadata?: {
-        [key: string]: string;
-      };
-    };
-    /** DashboardSubmitSettlementRequest */
-    DashboardSubmitSettlementRequest: {
-      /** @description The settlement account’s id (usable: its cooling period over). */
-      settlement_account: string;
-      /** @description The account’s currency (XOF). */
-      currency: string;
-      /** @description Centimes (10000 = 100 FCFA). What leaves your available balance, fee included; the whole available balance when absent. */
-      amount_minor?: number;
-      /** @description Merchant reference, unique per merchant and environment; usable in paths. */
-      reference?: string;
-      description?: string;
-      /** @description Your own key-value pairs, returned as given and carried in events: at most 50 keys of 1 to 40 characters, string values of at most 500. Lists filter on one of them with `metadata[key]=value`. */
-      metadata?: {
-        [key: string]: string;
-      };
-    };
-    /** DashboardSubmitRefundRequest */
-    DashboardSubmitRefundRequest: {
-      /** @description The completed payment to refund: its reference or id, in the active environment. */
-      payment: string;
-      /** @description Centimes (10000 = 100 FCFA). Default: all that is left to refund now (that figure is what waits for approval). */
-      amount_minor?: number;
-      reason?: string;
     };
     /** DashboardApprovalList */
     DashboardApprovalList: {
@@ -6429,20 +6258,6 @@ export interface operations {
           };
         };
       };
-      /** @description Gone. Codes: `invitation_revoked`, `invitation_expired`, `invitation_inviter_not_allowed`. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'invitation_revoked' | 'invitation_expired' | 'invitation_inviter_not_allowed';
-            };
-          };
-        };
-      };
       /** @description Too Many Requests. Codes: `rate_limited`. */
       429: {
         headers: {
@@ -6494,6 +6309,7 @@ export interface operations {
            *             "read",
            *             "keys.manage",
            *             "webhooks.manage",
+           *             "payments.create",
            *             "refunds.create",
            *             "payouts.create",
            *             "team.manage",
@@ -6783,108 +6599,6 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['DashboardMemberList'];
-        };
-      };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error' | 'invalid_environment';
-            };
-          };
-        };
-      };
-      /** @description Unauthorized. Codes: `invalid_session`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'invalid_session';
-            };
-          };
-        };
-      };
-      /** @description Forbidden. Codes: `insufficient_role`. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'insufficient_role';
-            };
-          };
-        };
-      };
-      /** @description Not Found. Codes: `not_found`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
-        };
-      };
-    };
-  };
-  dashboardListInvitations: {
-    parameters: {
-      query?: {
-        /** @description Only the invitations in this status now (the team page asks for `pending`). */
-        status?: 'pending' | 'accepted' | 'revoked' | 'expired' | 'lapsed';
-      };
-      header?: never;
-      path: {
-        merchantId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "object": "list",
-           *       "data": [
-           *         {
-           *           "object": "invitation",
-           *           "id": "0193d0e1-2f3a-7b4c-8d5e-6f7a8b9c0d1e",
-           *           "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
-           *           "email": "koffi.mensah@example.com",
-           *           "role": "finance",
-           *           "status": "pending",
-           *           "invited_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
-           *           "created_at": "2026-06-02T08:15:00.000Z",
-           *           "expires_at": "2026-06-09T08:15:00.000Z",
-           *           "accepted_at": null,
-           *           "revoked_at": null,
-           *           "revoked_by": null
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['DashboardInvitationList'];
         };
       };
       /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
@@ -7369,7 +7083,9 @@ export interface operations {
            *           ],
            *           "created_at": "2026-06-02T08:15:00.000Z",
            *           "revoked_at": null,
-           *           "last_used_at": "2026-06-02T09:41:00.000Z"
+           *           "last_used_at": "2026-06-02T09:41:00.000Z",
+           *           "created_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *           "scopes_beyond_creator_role": []
            *         }
            *       ]
            *     }
@@ -7456,6 +7172,8 @@ export interface operations {
            *       "created_at": "2026-06-02T08:15:00.000Z",
            *       "revoked_at": null,
            *       "last_used_at": null,
+           *       "created_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "scopes_beyond_creator_role": [],
            *       "secret": "ak_test_EXAMPLE-not-a-real-key-EXAMPLE-not-a-real-Q9zA"
            *     }
            */
@@ -7551,7 +7269,9 @@ export interface operations {
            *       ],
            *       "created_at": "2026-06-02T08:15:00.000Z",
            *       "revoked_at": null,
-           *       "last_used_at": "2026-06-02T09:41:00.000Z"
+           *       "last_used_at": "2026-06-02T09:41:00.000Z",
+           *       "created_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "scopes_beyond_creator_role": []
            *     }
            */
           'application/json': components['schemas']['DashboardApiKey'];
@@ -8799,8 +8519,7 @@ export interface operations {
            *       },
            *       "error": null,
            *       "created_at": "2026-06-02T08:15:00.000Z",
-           *       "updated_at": "2026-06-02T09:00:00.000Z",
-           *       "expires_at": "2026-06-05T08:15:00.000Z"
+           *       "updated_at": "2026-06-02T09:00:00.000Z"
            *     }
            */
           'application/json': components['schemas']['DashboardApproval'];
@@ -8961,8 +8680,7 @@ export interface operations {
            *       },
            *       "error": null,
            *       "created_at": "2026-06-02T08:15:00.000Z",
-           *       "updated_at": "2026-06-02T09:00:00.000Z",
-           *       "expires_at": "2026-06-05T08:15:00.000Z"
+           *       "updated_at": "2026-06-02T09:00:00.000Z"
            *     }
            */
           'application/json': components['schemas']['DashboardApproval'];
@@ -9002,8 +8720,7 @@ export interface operations {
            *       },
            *       "error": null,
            *       "created_at": "2026-06-02T08:15:00.000Z",
-           *       "updated_at": "2026-06-02T09:00:00.000Z",
-           *       "expires_at": "2026-06-05T08:15:00.000Z"
+           *       "updated_at": "2026-06-02T09:00:00.000Z"
            *     }
            */
           'application/json': components['schemas']['DashboardApproval'];
@@ -9095,494 +8812,10 @@ export interface operations {
       };
     };
   };
-  dashboardSubmitTransfer: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        merchantId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "receiver": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
-         *       "amount_minor": 1500000,
-         *       "currency": "XOF",
-         *       "reference": "supplier-2026-06-17",
-         *       "description": "June delivery",
-         *       "metadata": {
-         *         "invoice": "F-2026-118"
-         *       }
-         *     }
-         */
-        'application/json': components['schemas']['DashboardSubmitTransferRequest'];
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "object": "approval",
-           *       "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
-           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
-           *       "environment": "live",
-           *       "kind": "payout",
-           *       "status": "executed",
-           *       "approval_required": true,
-           *       "amount_minor": 75000000,
-           *       "currency": "XOF",
-           *       "request": {
-           *         "amount": 75000000,
-           *         "phone": "+22890112233",
-           *         "country": "TG",
-           *         "operator": "tmoney_tg",
-           *         "reference": "supplier-2026-06-007"
-           *       },
-           *       "maker_id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
-           *       "decided_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e30",
-           *       "decided_at": "2026-06-02T09:00:00.000Z",
-           *       "reason": null,
-           *       "result": {
-           *         "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
-           *         "status": "PENDING"
-           *       },
-           *       "error": null,
-           *       "created_at": "2026-06-02T08:15:00.000Z",
-           *       "updated_at": "2026-06-02T09:00:00.000Z",
-           *       "expires_at": "2026-06-05T08:15:00.000Z"
-           *     }
-           */
-          'application/json': components['schemas']['DashboardApproval'];
-        };
-      };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `unsupported_currency`, `invalid_environment`. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'unsupported_currency' | 'invalid_environment';
-            };
-          };
-        };
-      };
-      /** @description Unauthorized. Codes: `invalid_session`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'invalid_session';
-            };
-          };
-        };
-      };
-      /** @description Forbidden. Codes: `kyc_required`, `account_inactive`, `insufficient_role`. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'kyc_required' | 'account_inactive' | 'insufficient_role';
-            };
-          };
-        };
-      };
-      /** @description Not Found. Codes: `not_found`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
-        };
-      };
-      /** @description Conflict. Codes: `duplicate_reference`. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'duplicate_reference';
-            };
-          };
-        };
-      };
-      /** @description Unprocessable Entity. Codes: `insufficient_balance`, `transfer_to_self`, `unknown_receiver`, `receiver_inactive`, `transfer_limit_exceeded`, `daily_transfer_limit_exceeded`. */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'insufficient_balance' | 'transfer_to_self' | 'unknown_receiver' | 'receiver_inactive' | 'transfer_limit_exceeded' | 'daily_transfer_limit_exceeded';
-            };
-          };
-        };
-      };
-    };
-  };
-  dashboardSubmitSettlement: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        merchantId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "settlement_account": "0193a812-4c5d-7e6f-8091-a2b3c4d5e6f7",
-         *       "currency": "XOF",
-         *       "amount_minor": 25000000,
-         *       "reference": "settle-2026-06-18",
-         *       "metadata": {
-         *         "period": "2026-06"
-         *       }
-         *     }
-         */
-        'application/json': components['schemas']['DashboardSubmitSettlementRequest'];
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "object": "approval",
-           *       "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
-           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
-           *       "environment": "live",
-           *       "kind": "payout",
-           *       "status": "executed",
-           *       "approval_required": true,
-           *       "amount_minor": 75000000,
-           *       "currency": "XOF",
-           *       "request": {
-           *         "amount": 75000000,
-           *         "phone": "+22890112233",
-           *         "country": "TG",
-           *         "operator": "tmoney_tg",
-           *         "reference": "supplier-2026-06-007"
-           *       },
-           *       "maker_id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
-           *       "decided_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e30",
-           *       "decided_at": "2026-06-02T09:00:00.000Z",
-           *       "reason": null,
-           *       "result": {
-           *         "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
-           *         "status": "PENDING"
-           *       },
-           *       "error": null,
-           *       "created_at": "2026-06-02T08:15:00.000Z",
-           *       "updated_at": "2026-06-02T09:00:00.000Z",
-           *       "expires_at": "2026-06-05T08:15:00.000Z"
-           *     }
-           */
-          'application/json': components['schemas']['DashboardApproval'];
-        };
-      };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `amount_too_low`, `invalid_environment`. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_operator' | 'amount_too_low' | 'invalid_environment';
-            };
-          };
-        };
-      };
-      /** @description Unauthorized. Codes: `invalid_session`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'invalid_session';
-            };
-          };
-        };
-      };
-      /** @description Forbidden. Codes: `kyc_required`, `account_inactive`, `insufficient_role`. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'kyc_required' | 'account_inactive' | 'insufficient_role';
-            };
-          };
-        };
-      };
-      /** @description Not Found. Codes: `not_found`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
-        };
-      };
-      /** @description Conflict. Codes: `duplicate_reference`, `settlement_account_cooling`, `settlement_account_removed`. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'duplicate_reference' | 'settlement_account_cooling' | 'settlement_account_removed';
-            };
-          };
-        };
-      };
-      /** @description Unprocessable Entity. Codes: `insufficient_balance`, `settlement_currency_mismatch`, `nothing_to_settle`. */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'insufficient_balance' | 'settlement_currency_mismatch' | 'nothing_to_settle';
-            };
-          };
-        };
-      };
-    };
-  };
-  dashboardSubmitRefund: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        merchantId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "payment": "order-2026-06-118",
-         *       "amount_minor": 200000,
-         *       "reason": "Item returned"
-         *     }
-         */
-        'application/json': components['schemas']['DashboardSubmitRefundRequest'];
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "object": "approval",
-           *       "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
-           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
-           *       "environment": "live",
-           *       "kind": "payout",
-           *       "status": "executed",
-           *       "approval_required": true,
-           *       "amount_minor": 75000000,
-           *       "currency": "XOF",
-           *       "request": {
-           *         "amount": 75000000,
-           *         "phone": "+22890112233",
-           *         "country": "TG",
-           *         "operator": "tmoney_tg",
-           *         "reference": "supplier-2026-06-007"
-           *       },
-           *       "maker_id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
-           *       "decided_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e30",
-           *       "decided_at": "2026-06-02T09:00:00.000Z",
-           *       "reason": null,
-           *       "result": {
-           *         "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
-           *         "status": "PENDING"
-           *       },
-           *       "error": null,
-           *       "created_at": "2026-06-02T08:15:00.000Z",
-           *       "updated_at": "2026-06-02T09:00:00.000Z",
-           *       "expires_at": "2026-06-05T08:15:00.000Z"
-           *     }
-           */
-          'application/json': components['schemas']['DashboardApproval'];
-        };
-      };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `refund_not_supported`, `invalid_environment`. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'refund_not_supported' | 'invalid_environment';
-            };
-          };
-        };
-      };
-      /** @description Unauthorized. Codes: `invalid_session`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'invalid_session';
-            };
-          };
-        };
-      };
-      /** @description Forbidden. Codes: `insufficient_role`. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'insufficient_role';
-            };
-          };
-        };
-      };
-      /** @description Not Found. Codes: `not_found`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
-        };
-      };
-      /** @description Conflict. Codes: `payment_not_refundable`, `refund_exceeds_amount`. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'payment_not_refundable' | 'refund_exceeds_amount';
-            };
-          };
-        };
-      };
-      /** @description Unprocessable Entity. Codes: `insufficient_balance`. */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'insufficient_balance';
-            };
-          };
-        };
-      };
-      /** @description Bad Gateway. Codes: `operator_outcome_unknown`. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'operator_outcome_unknown';
-            };
-          };
-        };
-      };
-      /** @description Service Unavailable. Codes: `operator_unavailable`. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'operator_unavailable';
-            };
-          };
-        };
-      };
-    };
-  };
   dashboardListApprovals: {
     parameters: {
       query?: {
-        status?: 'pending' | 'approved' | 'executed' | 'rejected' | 'failed' | 'expired';
+        status?: 'pending' | 'approved' | 'executed' | 'rejected' | 'failed';
         /** @description Rows per page, 1 to 100. */
         limit?: number;
         /** @description The next_cursor of the previous page: the older requests. */
@@ -9633,8 +8866,7 @@ export interface operations {
            *           },
            *           "error": null,
            *           "created_at": "2026-06-02T08:15:00.000Z",
-           *           "updated_at": "2026-06-02T09:00:00.000Z",
-           *           "expires_at": "2026-06-05T08:15:00.000Z"
+           *           "updated_at": "2026-06-02T09:00:00.000Z"
            *         }
            *       ],
            *       "has_more": false,
@@ -9734,8 +8966,7 @@ export interface operations {
            *       },
            *       "error": null,
            *       "created_at": "2026-06-02T08:15:00.000Z",
-           *       "updated_at": "2026-06-02T09:00:00.000Z",
-           *       "expires_at": "2026-06-05T08:15:00.000Z"
+           *       "updated_at": "2026-06-02T09:00:00.000Z"
            *     }
            */
           'application/json': components['schemas']['DashboardApproval'];
@@ -9831,8 +9062,7 @@ export interface operations {
            *       },
            *       "error": null,
            *       "created_at": "2026-06-02T08:15:00.000Z",
-           *       "updated_at": "2026-06-02T09:00:00.000Z",
-           *       "expires_at": "2026-06-05T08:15:00.000Z"
+           *       "updated_at": "2026-06-02T09:00:00.000Z"
            *     }
            */
           'application/json': components['schemas']['DashboardApproval'];
@@ -9894,7 +9124,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `approval_not_pending`, `approval_expired`. */
+      /** @description Conflict. Codes: `approval_not_pending`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9903,7 +9133,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'approval_not_pending' | 'approval_expired';
+              code?: 'approval_not_pending';
             };
           };
         };
@@ -9979,8 +9209,7 @@ export interface operations {
            *       },
            *       "error": null,
            *       "created_at": "2026-06-02T08:15:00.000Z",
-           *       "updated_at": "2026-06-02T09:00:00.000Z",
-           *       "expires_at": "2026-06-05T08:15:00.000Z"
+           *       "updated_at": "2026-06-02T09:00:00.000Z"
            *     }
            */
           'application/json': components['schemas']['DashboardApproval'];
@@ -10042,7 +9271,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `approval_not_pending`, `approval_expired`. */
+      /** @description Conflict. Codes: `approval_not_pending`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10051,116 +9280,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'approval_not_pending' | 'approval_expired';
-            };
-          };
-        };
-      };
-    };
-  };
-  dashboardRevokeInvitation: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        merchantId: string;
-        invitationId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "object": "invitation",
-           *       "id": "0193d0e1-2f3a-7b4c-8d5e-6f7a8b9c0d1e",
-           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
-           *       "email": "koffi.mensah@example.com",
-           *       "role": "finance",
-           *       "status": "pending",
-           *       "invited_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
-           *       "created_at": "2026-06-02T08:15:00.000Z",
-           *       "expires_at": "2026-06-09T08:15:00.000Z",
-           *       "accepted_at": null,
-           *       "revoked_at": null,
-           *       "revoked_by": null
-           *     }
-           */
-          'application/json': components['schemas']['DashboardInvitation'];
-        };
-      };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error' | 'invalid_environment';
-            };
-          };
-        };
-      };
-      /** @description Unauthorized. Codes: `invalid_session`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'invalid_session';
-            };
-          };
-        };
-      };
-      /** @description Forbidden. Codes: `insufficient_role`. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'insufficient_role';
-            };
-          };
-        };
-      };
-      /** @description Not Found. Codes: `not_found`. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
-        };
-      };
-      /** @description Conflict. Codes: `invitation_not_pending`. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'invitation_not_pending';
+              code?: 'approval_not_pending';
             };
           };
         };
@@ -12830,7 +11950,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`, `approval_required`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12839,7 +11959,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role' | 'approval_required';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -15868,7 +14988,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`, `approval_required`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15877,7 +14997,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role' | 'approval_required';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
@@ -16300,7 +15420,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`, `approval_required`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16309,7 +15429,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role' | 'approval_required';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
             };
           };
         };

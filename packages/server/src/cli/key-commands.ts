@@ -70,6 +70,33 @@ export function keyCommands(): Command {
     });
 
   keys
+    .command('over-scoped')
+    .description('list unrevoked keys made in a dashboard session that hold more than their creator’s current role')
+    .option('--merchant <id>', 'only this merchant’s keys')
+    .option('--json', 'print JSON')
+    .action(async (options: { merchant?: string; json?: boolean }) => {
+      const found = await withServices((s) => s.dashboardDevelopers.overScopedKeys({ merchantId: options.merchant }));
+      output(
+        options.json,
+        found.map((o) => ({ ...keyJson(o.key), created_by: o.key.createdByUserId, creator_role: o.creatorRole, scopes_beyond_creator_role: o.beyondCreator })),
+        () =>
+          found.length === 0
+            ? 'no key holds more than its creator’s role'
+            : table(
+                found.map((o) => ({
+                  id: o.key.id,
+                  merchant: o.key.merchantId,
+                  env: o.key.environment,
+                  key: `${o.key.keyPrefix}…${o.key.keyLastFour}`,
+                  creator: o.key.createdByUserId ?? '',
+                  role: o.creatorRole ?? 'no longer a member',
+                  beyond_role: o.beyondCreator.join(','),
+                })),
+              ),
+      );
+    });
+
+  keys
     .command('revoke')
     .description('revoke an API key at once')
     .argument('<key-id>', 'the key’s id (from keys list)')

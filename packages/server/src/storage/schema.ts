@@ -171,6 +171,8 @@ export interface ApiKeyTable {
   revoked_at: string | null;
   /** Written at most once a minute per key and process (key-use-recorder.ts). */
   last_used_at: string | null;
+  /** The dashboard user whose session made the key (0029); null: made by the CLI or the demo setup. */
+  created_by_user_id: string | null;
 }
 
 export interface EventTable {

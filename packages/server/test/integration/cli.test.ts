@@ -71,6 +71,7 @@ describe('akwe --help', () => {
     [['keys', 'create'], true],
     [['keys', 'list'], true],
     [['keys', 'revoke'], true],
+    [['keys', 'over-scoped'], true],
     [['webhooks'], false],
     [['webhooks', 'reseal-secrets'], true],
     [['listen'], false],

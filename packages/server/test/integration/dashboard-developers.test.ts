@@ -107,17 +107,20 @@ for (const target of testDatabases()) {
         assert.equal(actions.filter((a) => a.action === 'api_key.revoked').length, 1, 'revoking again writes no second row');
       });
 
-      it('refuses a live key until the merchant’s KYC is validated', async () => {
+      it('makes a live key before the KYC is validated, without money-out scopes until then', async () => {
         const owner = await newOwner();
-        const refused = await call('POST', `/merchants/${owner.merchantId}/keys`, owner.access, {}, 'live');
+        const refused = await call('POST', `/merchants/${owner.merchantId}/keys`, owner.access, { scopes: ['payout:write'] }, 'live');
         assert.equal(refused.statusCode, 403, refused.body);
         assert.equal(refused.json().error.code, 'kyc_required');
         assert.equal((await call('GET', `/merchants/${owner.merchantId}/keys`, owner.access, undefined, 'live')).json().data.length, 0, 'nothing created');
+        const early = await call('POST', `/merchants/${owner.merchantId}/keys`, owner.access, {}, 'live');
+        assert.equal(early.statusCode, 201, early.body);
+        assert.match(early.json().secret, /^ak_live_/);
+        assert.ok(!early.json().scopes.includes('payout:write'), 'collection scopes only');
         await t.services.merchants.updateMerchant(owner.merchantId, { kycStatus: 'validated' }, { actor: 'test' });
         const created = await call('POST', `/merchants/${owner.merchantId}/keys`, owner.access, {}, 'live');
         assert.equal(created.statusCode, 201, created.body);
-        assert.match(created.json().secret, /^ak_live_/);
-        assert.deepEqual(created.json().scopes, []);
+        assert.ok(created.json().scopes.includes('payout:write'), 'the owner’s scopes, money out included');
       });
 
       it('refuses a viewer’s and a finance member’s writes, and refuses unknown scopes', async () => {

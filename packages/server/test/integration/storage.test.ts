@@ -31,6 +31,7 @@ function aKey(merchantId: string, overrides: Partial<ApiKey> = {}): ApiKey {
     createdAt: new Date().toISOString(),
     revokedAt: null,
     lastUsedAt: null,
+    createdByUserId: null,
     ...overrides,
   };
 }

@@ -16,6 +16,7 @@ function entry(keyId: string, merchantId: string): CachedKey {
       createdAt: '2026-01-01T00:00:00.000Z',
       revokedAt: null,
       lastUsedAt: null,
+      createdByUserId: null,
     },
     merchant: { id: merchantId, name: 'M', status: 'active', kycStatus: 'validated', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' },
   };

@@ -9,10 +9,10 @@ describe('dashboard permissions', () => {
   it('grants exactly the table of docs/dashboard.md', () => {
     const table = Object.fromEntries(roles.map((role) => [role, actionsOf(role)]));
     assert.deepEqual(table, {
-      owner: ['read', 'keys.manage', 'webhooks.manage', 'refunds.create', 'payouts.create', 'team.manage', 'kyc.submit', 'approvals.decide', 'approvals.manage'],
-      admin: ['read', 'keys.manage', 'webhooks.manage', 'refunds.create', 'payouts.create', 'team.manage', 'kyc.submit', 'approvals.decide', 'approvals.manage'],
-      developer: ['read', 'keys.manage', 'webhooks.manage'],
-      finance: ['read', 'refunds.create', 'payouts.create', 'approvals.decide'],
+      owner: ['read', 'keys.manage', 'webhooks.manage', 'payments.create', 'refunds.create', 'payouts.create', 'team.manage', 'kyc.submit', 'approvals.decide', 'approvals.manage'],
+      admin: ['read', 'keys.manage', 'webhooks.manage', 'payments.create', 'refunds.create', 'payouts.create', 'team.manage', 'kyc.submit', 'approvals.decide', 'approvals.manage'],
+      developer: ['read', 'keys.manage', 'webhooks.manage', 'payments.create'],
+      finance: ['read', 'payments.create', 'refunds.create', 'payouts.create', 'approvals.decide'],
       viewer: ['read'],
     });
     assert.equal(may('viewer', 'team.manage'), false);

@@ -22,6 +22,8 @@ interface ApiKey {
   created_at: string;
   revoked_at: string | null;
   last_used_at: string | null;
+  /** What the key holds beyond its creator's current role: a warning when not empty. */
+  scopes_beyond_creator_role: string[];
 }
 
 export function ApiKeysPage() {
@@ -73,7 +75,10 @@ export function ApiKeysPage() {
                 <td data-label={t('key')}>
                   <code>{label(key)}</code>
                 </td>
-                <td data-label={t('scopes')}>{key.scopes.length === 0 ? t('all_scopes') : key.scopes.join(', ')}</td>
+                <td data-label={t('scopes')}>
+                  {key.scopes.length === 0 ? t('all_scopes') : key.scopes.join(', ')}
+                  {key.scopes_beyond_creator_role.length > 0 ? <Notice kind="warning">{t('beyond_role', { scopes: key.scopes_beyond_creator_role.join(', ') })}</Notice> : null}
+                </td>
                 <td data-label={t('created')}>{formatDateTime(key.created_at, language)}</td>
                 <td data-label={t('last_used')}>{key.last_used_at ? formatDateTime(key.last_used_at, language) : t('never_used')}</td>
                 <td data-label={t('state')}>{key.revoked_at ? t('revoked', { date: formatDateTime(key.revoked_at, language) }) : t('active')}</td>

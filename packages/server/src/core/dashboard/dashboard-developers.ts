@@ -15,6 +15,8 @@ import type { Page, PageRequest } from '../shared/pagination.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../webhooks/webhook-endpoint.js';
 import type { EndpointInput, WebhookService } from '../webhooks/webhook-service.js';
 import type { MemberCaller } from './dashboard-service.js';
+import { scopesBeyondCreator, sessionKeyScopes } from './key-scope-bounds.js';
+import type { Role } from './permissions.js';
 import type { AuditAction, AuditEntry, DashboardStore, RequestOrigin } from './dashboard-user.js';
 
 export interface DashboardDevelopersDeps {
@@ -27,6 +29,17 @@ export interface DashboardDevelopersDeps {
   contracts: ContractVersions;
   /** Stores a test event as already fanned out, so that only its one delivery sends it. */
   testEvents: TestEventWrites;
+}
+
+/** A key as the dashboard lists it: with the scopes it holds beyond its creator's current role (none for the CLI's keys). */
+export interface ListedKey {
+  key: ApiKey;
+  beyondCreator: Scope[];
+}
+
+export interface OverScopedKey extends ListedKey {
+  /** The creator's role now; null when they are no longer a member. */
+  creatorRole: Role | null;
 }
 
 export interface TestEventWrites {
@@ -45,26 +58,44 @@ const PREFERRED_TEST_TYPES = ['collect.payment.completed', ...EVENT_TYPES];
 export class DashboardDevelopers {
   constructor(private readonly deps: DashboardDevelopersDeps) {}
 
-  async listKeys(caller: MemberCaller, environment: Environment): Promise<ApiKey[]> {
-    const keys = await this.deps.merchants.listKeys({ merchantId: caller.merchantId });
-    // Newest first, as every dashboard list.
-    return keys.filter((key) => key.environment === environment).reverse();
+  /** Newest first, each with what it holds beyond its creator's current role (shown as a warning). */
+  async listKeys(caller: MemberCaller, environment: Environment): Promise<ListedKey[]> {
+    const keys = (await this.deps.merchants.listKeys({ merchantId: caller.merchantId })).filter((key) => key.environment === environment).reverse();
+    const roles = new Map((await this.deps.store.listMembers(caller.merchantId)).map((member) => [member.userId, member.role]));
+    return keys.map((key) => ({ key, beyondCreator: scopesBeyondCreator(key, key.createdByUserId === null ? undefined : roles.get(key.createdByUserId)) }));
   }
 
-  /** A live key needs a merchant whose KYC is validated; a test key does not. The secret is in the answer only. */
-  async createKey(caller: MemberCaller, environment: Environment, scopes: Scope[], origin: RequestOrigin): Promise<IssuedKey> {
-    if (environment === 'live') {
-      const merchant = await this.deps.merchants.getMerchant(caller.merchantId);
-      if (merchant.kycStatus !== 'validated') throw new AkweError('kyc_required', 'A live API key needs a merchant whose KYC is validated; test keys work meanwhile.');
+  /**
+   * Keys, not revoked, made in a session and holding more than their creator's current role (the
+   * role changed, or the creator left the merchant, or the key predates the bound); for
+   * `akwe keys over-scoped`, across merchants or for one.
+   */
+  async overScopedKeys(filter: { merchantId?: string } = {}): Promise<OverScopedKey[]> {
+    const found: OverScopedKey[] = [];
+    for (const key of await this.deps.merchants.listKeys(filter)) {
+      if (key.createdByUserId === null || key.revokedAt !== null) continue;
+      const creatorRole = (await this.deps.store.findMembership(key.createdByUserId, key.merchantId))?.role;
+      const beyondCreator = scopesBeyondCreator(key, creatorRole);
+      if (beyondCreator.length > 0) found.push({ key, creatorRole: creatorRole ?? null, beyondCreator });
     }
-    const issued = await this.deps.merchants.createKey({ merchantId: caller.merchantId, environment, scopes: [...new Set(scopes)] });
+    return found;
+  }
+
+  /**
+   * Holds at most the caller's role (key-scope-bounds.ts): empty means the caller's scopes. A live
+   * key may be made before the KYC is validated, without money-out scopes. The secret is in the answer only.
+   */
+  async createKey(caller: MemberCaller, environment: Environment, scopes: Scope[], origin: RequestOrigin): Promise<IssuedKey> {
+    const merchant = await this.deps.merchants.getMerchant(caller.merchantId);
+    const held = sessionKeyScopes({ role: caller.role, requested: scopes, environment, kycValidated: merchant.kycStatus === 'validated' });
+    const issued = await this.deps.merchants.createKey({ merchantId: caller.merchantId, environment, scopes: held, createdByUserId: caller.user.id });
     await this.audit(caller, 'api_key.created', `${issued.key.id} (${environment}, ${issued.key.keyPrefix}…${issued.key.keyLastFour})`, origin);
     return issued;
   }
 
   /** Revoked through MerchantService, which forgets the key in every process's cache at once. */
   async revokeKey(caller: MemberCaller, environment: Environment, keyId: string, origin: RequestOrigin): Promise<ApiKey> {
-    const key = (await this.listKeys(caller, environment)).find((k) => k.id === keyId.toLowerCase());
+    const key = (await this.listKeys(caller, environment)).find((listed) => listed.key.id === keyId.toLowerCase())?.key;
     if (!key) throw new AkweError('not_found', `no API key with id ${keyId}`);
     if (key.revokedAt !== null) return key;
     const revoked = await this.deps.merchants.revokeKey(key.id);

@@ -19,6 +19,8 @@ export const permissions = {
   'keys.manage': ['owner', 'admin', 'developer'],
   /** Add, change and remove webhook endpoints; resend events. */
   'webhooks.manage': ['owner', 'admin', 'developer'],
+  /** Create, confirm and cancel payments (money in): what an integration does, so developers too. */
+  'payments.create': ['owner', 'admin', 'developer', 'finance'],
   'refunds.create': ['owner', 'admin', 'finance'],
   'payouts.create': ['owner', 'admin', 'finance'],
   /** Invite people, change their roles, remove them; read the audit log. */
@@ -61,8 +63,9 @@ const scopesOfAction: Record<Action, readonly Scope[]> = {
   read: ['collect:read', 'payout:read', 'bulk:read', 'transfers:read', 'settlements:read', 'webhooks:read'],
   'keys.manage': [],
   'webhooks.manage': ['webhooks:write'],
+  'payments.create': ['collect:write'],
   'refunds.create': ['collect:refund'],
-  'payouts.create': ['collect:write', 'payout:write', 'bulk:write', 'transfers:write', 'settlements:write'],
+  'payouts.create': ['payout:write', 'bulk:write', 'transfers:write', 'settlements:write'],
   'team.manage': [],
   'kyc.submit': [],
   'approvals.decide': [],

@@ -16,6 +16,8 @@ export interface ApiKey {
   revokedAt: string | null;
   /** Recorded at most once a minute per key and process (key-use-recorder.ts): a lower bound, to the minute. */
   lastUsedAt: string | null;
+  /** The dashboard user whose session made the key; null for the CLI's and the demo setup's keys (empty scopes: every scope). */
+  createdByUserId: string | null;
 }
 
 const keyPattern = /^ak_(test|live)_[A-Za-z0-9_-]{43}$/;

@@ -78,10 +78,11 @@ export class MerchantService {
     return { merchant, keys };
   }
 
-  async createKey(input: { merchantId: string; environment: Environment; scopes?: Scope[] }): Promise<IssuedKey> {
+  /** `createdByUserId`: the dashboard user whose session asks (DashboardDevelopers has bounded the scopes by their role); absent for the CLI. */
+  async createKey(input: { merchantId: string; environment: Environment; scopes?: Scope[]; createdByUserId?: string }): Promise<IssuedKey> {
     const merchant = await this.deps.merchants.findById(input.merchantId);
     if (!merchant) throw new AkweError('not_found', `no merchant with id ${input.merchantId}`, { field: 'merchant' });
-    const issued = this.issueKey(merchant.id, input.environment, input.scopes ?? [], isoNow(this.deps.clock));
+    const issued = this.issueKey(merchant.id, input.environment, input.scopes ?? [], isoNow(this.deps.clock), input.createdByUserId ?? null);
     await this.deps.apiKeys.insert(issued.key);
     return issued;
   }
@@ -184,7 +185,7 @@ export class MerchantService {
     await this.deps.keyInvalidations?.publish(invalidation).catch(() => {});
   }
 
-  private issueKey(merchantId: string, environment: Environment, scopes: Scope[], createdAt: string): IssuedKey {
+  private issueKey(merchantId: string, environment: Environment, scopes: Scope[], createdAt: string, createdByUserId: string | null = null): IssuedKey {
     const generated = generateApiKeySecret(environment);
     return {
       secret: generated.secret,
@@ -199,6 +200,7 @@ export class MerchantService {
         createdAt,
         revokedAt: null,
         lastUsedAt: null,
+        createdByUserId,
       },
     };
   }

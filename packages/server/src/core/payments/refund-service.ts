@@ -11,6 +11,7 @@ import type { Clock, IdSource } from '../ports.js';
 import type { TenantScope } from '../shared/environment.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Payment, Refund } from './payment.js';
+import type { PaymentContext } from './payment-service.js';
 import { answerOnly, findPayment } from './payment-records.js';
 import { RefundTakenOver, type LockedChange, type PaymentStore, type RefundFilters } from './payment-store.js';
 import type { PaymentTransitions } from './payment-transitions.js';
@@ -61,10 +62,12 @@ export class RefundService {
 
   /**
    * Refunds part or all of what is left of a completed payment. `id`, when given, is the refund's
-   * (an approved request's: its execution, resumed, finds it).
+   * (an approved request's: its execution, resumed, finds it). A live refund is money out: it needs
+   * an active merchant whose KYC is validated, like payouts (docs/decisions.md). A retry of a refund
+   * already reserved finishes it whatever the merchant's status since.
    */
   async refund(
-    ctx: TenantScope,
+    ctx: PaymentContext,
     referenceOrId: string,
     input: { amountMinor?: number; reason?: string; id?: string },
     request: RecordedRequest<RefundResult> = {},
@@ -74,6 +77,10 @@ export class RefundService {
       const refund = await this.deps.store.findRefund(ctx, resumedId);
       if (refund?.status === 'pending') return this.resume(refund, request);
       if (refund) return this.answerOnly(request, refund.id, { refund, payment: await this.findPayment(ctx, refund.paymentId) });
+    }
+    if (ctx.environment === 'live') {
+      if (ctx.merchant.status !== 'active') throw new AkweError('account_inactive');
+      if (ctx.merchant.kycStatus !== 'validated') throw new AkweError('kyc_required');
     }
     const payment = await this.findPayment(ctx, referenceOrId);
     const { id } = payment;

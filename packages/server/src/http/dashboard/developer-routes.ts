@@ -7,6 +7,7 @@ import type { AuditEntry } from '../../core/dashboard/dashboard-user.js';
 import type { Action } from '../../core/dashboard/permissions.js';
 import { AkweError } from '../../core/errors/index.js';
 import type { ApiKey } from '../../core/merchants/api-key.js';
+import type { Scope } from '../../core/merchants/scopes.js';
 import { looksLikeId } from '../../core/shared/ids.js';
 import { errorResponses } from '../shared/error-schemas.js';
 import { installListCursors, readList } from '../shared/list-cursors.js';
@@ -41,7 +42,7 @@ const tags = ['dashboard'];
 const session = [{ dashboardSession: [] }];
 const config = { dashboardSession: true };
 
-const keyToWire = (key: ApiKey) => ({
+const keyToWire = (key: ApiKey, beyondCreator: Scope[] = []) => ({
   object: 'api_key' as const,
   id: key.id,
   environment: key.environment,
@@ -51,6 +52,8 @@ const keyToWire = (key: ApiKey) => ({
   created_at: key.createdAt,
   revoked_at: key.revokedAt,
   last_used_at: key.lastUsedAt,
+  created_by: key.createdByUserId,
+  scopes_beyond_creator_role: beyondCreator,
 });
 
 const auditToWire = (entry: AuditEntry) => ({
@@ -92,7 +95,7 @@ export const developerRoutes: FastifyPluginAsyncTypebox<DeveloperRoutesOptions> 
     },
     async (request) => {
       const caller = await acting(request, 'read');
-      return { object: 'list' as const, data: (await developers.listKeys(caller, request.dashboardEnvironment)).map(keyToWire) };
+      return { object: 'list' as const, data: (await developers.listKeys(caller, request.dashboardEnvironment)).map((listed) => keyToWire(listed.key, listed.beyondCreator)) };
     },
   );
 
@@ -105,7 +108,8 @@ export const developerRoutes: FastifyPluginAsyncTypebox<DeveloperRoutesOptions> 
         security: session,
         operationId: 'dashboardCreateApiKey',
         summary: 'Create an API key in the active environment (keys.manage); the answer shows the secret once',
-        description: 'A live key needs a merchant whose KYC is validated (403 kyc_required).',
+        description:
+          'The key holds at most the scopes of your role; empty or absent `scopes` means your role’s scopes (never every scope), more is 403 insufficient_role naming them. A live key may be made before the merchant’s KYC is validated, without money-out scopes (collect:refund, payout:write, bulk:write, transfers:write, settlements:write): asking for one then is 403 kyc_required, and an empty list leaves them out.',
         params: MerchantParams,
         body: CreateKeyBody,
         response: { 201: CreatedKey, ...errorResponses(400, 401, 403, 404) },

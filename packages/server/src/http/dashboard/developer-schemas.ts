@@ -16,6 +16,8 @@ const keyExample = {
   created_at: '2026-06-02T08:15:00.000Z',
   revoked_at: null,
   last_used_at: '2026-06-02T09:41:00.000Z',
+  created_by: USER_ID,
+  scopes_beyond_creator_role: [],
 };
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
@@ -25,7 +27,12 @@ export const EventParams = Type.Object({ merchantId: Id, eventId: Id });
 
 export const CreateKeyBody = Type.Object(
   {
-    scopes: Type.Optional(Type.Array(Type.Enum(scopes), { maxItems: scopes.length, description: 'What the key may do; empty or absent grants every scope.' })),
+    scopes: Type.Optional(
+      Type.Array(Type.Enum(scopes), {
+        maxItems: scopes.length,
+        description: "What the key may do, within your role's scopes; empty or absent: your role's scopes (in live before KYC validation, without the money-out ones).",
+      }),
+    ),
   },
   { additionalProperties: false, title: 'DashboardCreateApiKeyRequest', examples: [{ scopes: ['collect:read', 'collect:write'] }, {}] },
 );
@@ -36,11 +43,16 @@ const keyFields = {
   environment: Type.Union([Type.Literal('test'), Type.Literal('live')]),
   prefix: Type.String({ description: 'The first characters of the key, to recognise it.' }),
   last4: Type.String({ description: 'The last four characters of the key.' }),
-  scopes: Type.Array(Type.String(), { description: 'Empty: every scope.' }),
+  scopes: Type.Array(Type.String(), { description: 'Empty: every scope (only a key made by the `akwe keys create` command can be so).' }),
   created_at: Type.String({ format: 'date-time' }),
   revoked_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   last_used_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     description: 'When the key last authenticated a request, to the minute (written at most once a minute); null: never used.',
+  }),
+  created_by: Type.Union([Type.String(), Type.Null()], { description: 'The user whose dashboard session made the key; null: made by the `akwe` command line.' }),
+  scopes_beyond_creator_role: Type.Array(Type.String(), {
+    description:
+      'What the key holds beyond its creator’s current role (the role changed, or the creator left): revoke it and make another. Empty for keys within the role, revoked keys and command-line keys.',
   }),
 };
 export const KeyObject = Type.Object(keyFields, { title: 'DashboardApiKey', examples: [keyExample] });

@@ -123,6 +123,7 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   not_found: (route) => route.hasPathParameters || operations(...confirmation, ...settlementCreation, 'exportBatchLines', ...approvedSettlements, ...approvedRefunds)(route),
   kyc_required: operations(
     'dashboardCreateApiKey',
+    ...refunding,
     ...payoutCreation,
     ...bulkCreation,
     ...bulkExecution,
@@ -135,6 +136,7 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   ),
   account_inactive: operations(
     ...creation,
+    ...refunding,
     ...payoutCreation,
     ...bulkCreation,
     ...bulkExecution,

@@ -27,6 +27,7 @@ import * as approvals from './0025-approvals.js';
 import * as apiKeyLastUsed from './0026-api-key-last-used.js';
 import * as refundsScopeIndex from './0027-refunds-scope-index.js';
 import * as phoneSearch from './0028-phone-search.js';
+import * as apiKeyCreator from './0029-api-key-creator.js';
 import * as approvalsEverywhere from './0030-approvals-everywhere.js';
 import * as totpOnce from './0031-totp-once.js';
 import * as operatorRoutes from './0033-operator-routes.js';
@@ -61,6 +62,7 @@ export const migrations: Record<string, Migration> = {
   '0026-api-key-last-used': apiKeyLastUsed,
   '0027-refunds-scope-index': refundsScopeIndex,
   '0028-phone-search': phoneSearch,
+  '0029-api-key-creator': apiKeyCreator,
   '0030-approvals-everywhere': approvalsEverywhere,
   '0031-totp-once': totpOnce,
   '0033-operator-routes': operatorRoutes,

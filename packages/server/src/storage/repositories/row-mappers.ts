@@ -42,6 +42,7 @@ export function apiKeyFromRow(row: Selectable<ApiKeyTable>): ApiKey {
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
     lastUsedAt: row.last_used_at,
+    createdByUserId: row.created_by_user_id,
   };
 }
 
@@ -57,6 +58,7 @@ export function apiKeyToRow(key: ApiKey): Selectable<ApiKeyTable> {
     created_at: key.createdAt,
     revoked_at: key.revokedAt,
     last_used_at: key.lastUsedAt,
+    created_by_user_id: key.createdByUserId,
   };
 }
 

@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { DEFAULT_TRANSFER_LIMITS } from './core/transfers/transfer-service.js';
+import { DEFAULT_EVENT_STREAM_LIMITS } from './core/events/event-stream-slots.js';
 
 /**
  * API_KEY_CACHE_MS's default. A revocation reaches the other processes by a notice on PostgreSQL;
@@ -380,8 +381,8 @@ export function loadConfig(env: Env = process.env): Config {
     readyTimeoutMs: reader.integer('READY_TIMEOUT_MS', 2_000, 10, 60_000),
     eventStreamPollMs: reader.integer('EVENT_STREAM_POLL_MS', 1_000, 50, 3_600_000),
     eventStreamLimits: {
-      perKey: reader.integer('EVENT_STREAM_MAX_PER_KEY', 20, 1, 100_000),
-      perMerchant: reader.integer('EVENT_STREAM_MAX_PER_MERCHANT', 100, 1, 1_000_000),
+      perKey: reader.integer('EVENT_STREAM_MAX_PER_KEY', DEFAULT_EVENT_STREAM_LIMITS.perKey, 1, 100_000),
+      perMerchant: reader.integer('EVENT_STREAM_MAX_PER_MERCHANT', DEFAULT_EVENT_STREAM_LIMITS.perMerchant, 1, 1_000_000),
     },
     sandboxFloatMinor: reader.integer('SANDBOX_FLOAT', 100_000_000, 0, 1_000_000_000_000) * 100,
     sandboxPayoutDelayMs: reader.integer('SANDBOX_PAYOUT_DELAY_MS', 2_000, 0, 600_000),

@@ -12,6 +12,9 @@ export interface EventStreamLimits {
   perMerchant: number;
 }
 
+/** The defaults of the configuration: a few `akwe listen` per developer, a handful of developers per merchant. */
+export const DEFAULT_EVENT_STREAM_LIMITS: EventStreamLimits = { perKey: 20, perMerchant: 100 };
+
 /** Retry-After of a refused stream: a slot frees only when a stream ends, which nothing announces. */
 export const STREAM_RETRY_AFTER_SECONDS = 10;
 

@@ -259,7 +259,7 @@ export function streamTargetLines(m: StreamMeasurements): string[] {
 
 export function streamReport(m: StreamMeasurements): string[] {
   const pair = (p: LoadPair) =>
-    `creation p50 ${p.create.latencyMs.p50} ms, p99 ${p.create.latencyMs.p99} ms, ${p.create.requestsPerSecond} req/s; /health p50 ${p.health.latencyMs.p50} ms, p99 ${p.health.latencyMs.p99} ms (server ${p.create.cpu.server ?? '-'} cores, other ${p.create.cpu.other ?? '-'})`;
+    `creation p50 ${p.create.latencyMs.p50} ms, p99 ${p.create.latencyMs.p99} ms, ${p.create.requestsPerSecond} req/s; /health p50 ${p.health.latencyMs.p50} ms, p99 ${p.health.latencyMs.p99} ms (cores: server ${p.create.cpu.server ?? '-'}, database ${p.create.cpu.database ?? '-'}, bench ${p.create.cpu.loadGenerator ?? '-'}, other ${p.create.cpu.other ?? '-'})`;
   return [
     '',
     `event streams on ${m.kind} (akwe serve with its workers; creation at the latency connection count with GET /health at 1 beside it; ${m.streams} streams of the creating merchant over ${m.keys} keys):`,

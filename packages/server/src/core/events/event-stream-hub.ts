@@ -9,7 +9,6 @@
  * LOOKBACK_CHECK_MS, the ids of the last LOOKBACK_MS are listed (the index alone) and the few not
  * seen yet, late commits, are read and sent then.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { TenantScope } from '../shared/environment.js';
 import type { WorkSignals } from '../shared/work-signals.js';
 import type { StoredEvent } from './stored-event.js';
@@ -28,6 +27,23 @@ const ID_BATCH = 200;
 export function idFloorAt(ms: number): string {
   const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
+}
+
+/**
+ * Resolves when `setWake`'s function is called, `ms` pass or `stop` aborts: one timer and one
+ * listener, removed at once (each stream waits like this after every wake).
+ */
+function wakeOrTimeout(ms: number, stop: AbortSignal, setWake: (wake: () => void) => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      stop.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, Math.max(0, ms));
+    stop.addEventListener('abort', done, { once: true });
+    setWake(done);
+  });
 }
 
 /** The reads the hub needs (the webhook service). */
@@ -74,10 +90,7 @@ export class StreamSubscription {
   /** The batches sent since the last call, waiting up to `ms` for one (empty when none came or `stop` aborted). */
   async next(ms: number, stop: AbortSignal): Promise<StreamBatch[]> {
     if (this.batches.length === 0 && !this.overflowed && !stop.aborted) {
-      const cancel = new AbortController();
-      const woken = new Promise<void>((resolve) => (this.wake = resolve));
-      await Promise.race([woken, sleep(Math.max(0, ms), undefined, { signal: AbortSignal.any([stop, cancel.signal]) }).catch(() => undefined)]);
-      cancel.abort();
+      await wakeOrTimeout(ms, stop, (wake) => (this.wake = wake));
       this.wake = undefined;
     }
     const taken = this.batches;
@@ -144,10 +157,7 @@ class ScopeReader {
         }
         // A signal that came during the read makes this wait end at once, so a commit is never slept through.
         if (!signalled && !stop.aborted) {
-          const cancel = new AbortController();
-          const woken = new Promise<void>((resolve) => (wake = resolve));
-          await Promise.race([woken, sleep(this.deps.pollMs, undefined, { signal: AbortSignal.any([stop, cancel.signal]) }).catch(() => undefined)]);
-          cancel.abort();
+          await wakeOrTimeout(this.deps.pollMs, stop, (resolve) => (wake = resolve));
           wake = undefined;
         }
       }

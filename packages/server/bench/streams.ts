@@ -7,9 +7,10 @@
  *   warm-up: BENCH_WARMUP_REQUESTS creations.
  *   none:    creation at BENCH_LATENCY_CONNECTIONS (10) connections for BENCH_DURATION_SECONDS, with
  *            GET /health at one connection beside it, no stream open.
- *   with:    the cap's worth of streams opened (all events, same merchant as the creations, so every
- *            creation's events go to every stream); one more is checked to be refused (429 with
- *            Retry-After); then the same load as `none`.
+ *   with:    the cap's worth of streams opened by a child process (bench/stream-holder.ts, so their
+ *            reading never delays the load generator's measurements), all events, same merchant as
+ *            the creations (every creation's events go to every stream); one more is checked to be
+ *            refused (429 with Retry-After); then the same load as `none`.
  *   none:    the streams closed, the same load again; the baseline is the mean of both `none` runs.
  * Targets: creation p50 and /health p50 with the streams open at most 1.2x the baseline's.
  */
@@ -24,7 +25,7 @@ import type { DatabaseProcesses } from './cpu.js';
 import { creationRequests } from './creation-requests.js';
 import { round, runLoad, type LoadResult } from './load.js';
 import { createBenchDatabase, safeUrl, type BenchDatabase, cleanUpBenchData } from './postgres.js';
-import { akweEnv, freePort, serverPackageDir, startAkwe, type AkweServer } from './processes.js';
+import { akweEnv, freePort, serverPackageDir, startAkwe, startScript, type AkweServer, type Child } from './processes.js';
 
 const run = promisify(execFile);
 const STREAM_PATH = '/api/v1/events/stream';
@@ -60,41 +61,6 @@ export interface StreamMeasurements {
 }
 
 type Progress = (text: string) => void;
-
-/** One open stream, counting the messages it receives until closed. */
-class OpenStream {
-  events = 0;
-  private readonly abort = new AbortController();
-  private reading: Promise<void> = Promise.resolve();
-
-  static async open(url: string, key: string): Promise<OpenStream> {
-    const stream = new OpenStream();
-    const response = await fetch(url, { headers: { authorization: `Bearer ${key}` }, signal: stream.abort.signal });
-    if (response.status !== 200 || !response.body) throw new Error(`the stream answered ${response.status}: ${await response.text()}`);
-    const body = response.body;
-    stream.reading = (async () => {
-      const decoder = new TextDecoder();
-      let carry = '';
-      try {
-        for await (const chunk of body) {
-          const text = carry + decoder.decode(chunk as Uint8Array, { stream: true });
-          // Each message starts with its `id:` line; a line cut between chunks is counted with the next one.
-          const lines = text.split('\n');
-          carry = lines.pop() ?? '';
-          for (const line of lines) if (line.startsWith('id: ')) stream.events += 1;
-        }
-      } catch {
-        // closed by us
-      }
-    })();
-    return stream;
-  }
-
-  async close(): Promise<void> {
-    this.abort.abort();
-    await this.reading;
-  }
-}
 
 /** `akwe keys create` against the bench's database: more test keys for the merchant. */
 async function createKeys(dataDir: string, databaseUrl: string | undefined, merchantId: string, count: number): Promise<string[]> {
@@ -136,7 +102,7 @@ export async function measureStreams(kind: 'sqlite' | 'postgres', postgresUrl: s
   const limits = DEFAULT_EVENT_STREAM_LIMITS;
   let benchDatabase: BenchDatabase | undefined;
   let server: AkweServer | undefined;
-  const streams: OpenStream[] = [];
+  let holder: Child | undefined;
   try {
     if (kind === 'postgres') {
       benchDatabase = await createBenchDatabase(postgresUrl);
@@ -170,20 +136,30 @@ export async function measureStreams(kind: 'sqlite' | 'postgres', postgresUrl: s
     progress(`${label}: no stream open: create at ${settings.latencyConnections} connections and GET /health at 1, ${settings.durationSeconds} s`);
     const before = await loadPair(server, settings, database, 'none open');
 
-    progress(`${label}: opening ${limits.perMerchant} streams over ${keyCount} keys`);
-    for (let i = 0; i < limits.perMerchant; i++) streams.push(await OpenStream.open(`${server.url}${STREAM_PATH}`, keys[Math.floor(i / limits.perKey)]!));
-    const refused = await fetch(`${server.url}${STREAM_PATH}`, { headers: { authorization: `Bearer ${keys[0]}` } });
-    const refusedBody = (await refused.json().catch(() => ({}))) as { error?: { code?: string } };
-    const overCap = { status: refused.status, retryAfter: refused.headers.get('retry-after'), code: refusedBody.error?.code ?? null };
+    progress(`${label}: opening ${limits.perMerchant} streams over ${keyCount} keys (bench/stream-holder.ts, a process of its own)`);
+    holder = (
+      await startScript(
+        'bench/stream-holder.ts',
+        { STREAM_URL: `${server.url}${STREAM_PATH}`, STREAM_KEYS: keys.join(','), STREAM_PER_KEY: String(limits.perKey), STREAM_COUNT: String(limits.perMerchant) },
+        /^ready \d+$/m,
+        'stream holder',
+      )
+    ).child;
+    const [, status, retryAfter, code] = /^over-cap (\d+) (\S+) (\S+)$/m.exec(holder.output()) ?? [];
+    const overCap = {
+      status: Number(status),
+      retryAfter: retryAfter === undefined || retryAfter === '-' ? null : retryAfter,
+      code: code === undefined || code === '-' ? null : code,
+    };
     progress(`${label}: the stream over the cap answered ${overCap.status} (${overCap.code ?? '-'}, Retry-After ${overCap.retryAfter ?? '-'})`);
 
-    progress(`${label}: ${streams.length} streams open: the same load`);
-    for (const stream of streams) stream.events = 0;
-    const withStreams = await loadPair(server, settings, database, `${streams.length} open`);
+    progress(`${label}: ${limits.perMerchant} streams open: the same load`);
+    const withStreams = await loadPair(server, settings, database, `${limits.perMerchant} open`);
     // The last events of the run reach the streams a moment after it.
     await new Promise((r) => setTimeout(r, 1_000));
-    const counts = streams.map((s) => s.events);
-    await Promise.all(streams.splice(0).map((s) => s.close()));
+    await holder.stop();
+    const [, fewest, most] = /^events (\d+) (\d+)$/m.exec(holder.output()) ?? [];
+    holder = undefined;
 
     await new Promise((r) => setTimeout(r, 1_000));
     progress(`${label}: streams closed: the same load again`);
@@ -198,14 +174,14 @@ export async function measureStreams(kind: 'sqlite' | 'postgres', postgresUrl: s
       before,
       withStreams,
       after,
-      eventsPerStream: { min: Math.min(...counts), max: Math.max(...counts) },
+      eventsPerStream: { min: Number(fewest ?? NaN), max: Number(most ?? NaN) },
       baseline: {
         createP50Ms: round((before.create.latencyMs.p50 + after.create.latencyMs.p50) / 2, 2),
         healthP50Ms: round((before.health.latencyMs.p50 + after.health.latencyMs.p50) / 2, 2),
       },
     };
   } finally {
-    await Promise.all(streams.map((s) => s.close()));
+    await holder?.stop();
     await server?.child.stop(30_000);
     await cleanUpBenchData(benchDatabase, dataDir, progress, label);
   }

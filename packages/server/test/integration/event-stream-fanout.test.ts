@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import type { TenantScope } from '../../src/core/shared/environment.js';
 import { newId } from '../../src/core/shared/ids.js';
 import { collectClient, hosted } from '../support/collect-client.js';
@@ -50,8 +50,11 @@ for (const target of testDatabases()) {
       }
       t.services.signals.subscribe('events', () => (wakes += 1));
     });
+    afterEach(async () => {
+      // Each test's streams end with it: the key may hold EVENT_STREAM_MAX_PER_KEY (20) at once.
+      await Promise.all(readers.splice(0).map((reader) => reader.close()));
+    });
     after(async () => {
-      await Promise.all(readers.map((reader) => reader.close()));
       await t.close();
     });
 
@@ -129,6 +132,34 @@ for (const target of testDatabases()) {
           envelopes.map((e) => e.id),
           ids,
         );
+    });
+
+    it('sends an event that commits after a later id was sent (a late commit) to every stream, once', async () => {
+      const streams = await Promise.all(Array.from({ length: 3 }, () => open()));
+      // The copy below is minted 100 ms before the event, so after the streams' start (they skip anything older).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await newPayment();
+      const seen = await Promise.all(streams.map((stream) => nextEnvelope(stream)));
+      // A copy of that event under an id minted 100 ms before it: as if its transaction had committed only now.
+      const db = t.db.database.db;
+      const row = await db.selectFrom('events').selectAll().where('id', '=', seen[0]!.id).executeTakeFirstOrThrow();
+      const mintedAt = parseInt(seen[0]!.id.replace(/-/g, '').slice(0, 12), 16) - 100;
+      const lateId = `${mintedAt
+        .toString(16)
+        .padStart(12, '0')
+        .replace(/^(.{8})(.{4})$/, '$1-$2')}-7${newId().slice(15)}`;
+      assert.ok(lateId < seen[0]!.id);
+      await db
+        .insertInto('events')
+        .values({ ...row, id: lateId })
+        .execute();
+      // The look for late commits runs at most once a second; wakes come with the next commits.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const next = await newPayment();
+      for (const stream of streams) {
+        const received = [await nextEnvelope(stream), await nextEnvelope(stream)];
+        assert.deepEqual(received.map((e) => e.id).sort(), [lateId, received.find((e) => e.data.object.reference === next)!.id].sort());
+      }
     });
 
     it('catches a stream resuming by Last-Event-ID up while the others are live, then feeds it with them', async () => {

@@ -33,6 +33,9 @@
  *   8. For each database, the webhook phase (bench/webhooks.ts): a backlog drained to 10 endpoints,
  *      then deliveries under a steady creation load at half the creation rate just measured, with
  *      and without an endpoint that never answers.
+ *   9. For each database, the event-stream phase (bench/streams.ts; alone: `npm run bench:streams`):
+ *      creation p50 and /health p50 with the per-merchant cap of event streams open, against none
+ *      open (target: within 20 %); BENCH_STREAMS=0 skips it.
  *
  * Targets of issue #25: SQLite creation req/s >= 50 % of its storage ceiling and p99 <= 25 ms at 10
  * connections and >= 1.6x the baseline commit's creation req/s; PostgreSQL creation req/s >= 30 % of pgbench's tps; with 1 000 000 rows, creation
@@ -70,6 +73,7 @@ import { createBenchDatabase, DEFAULT_POSTGRES_URL, isPostgresUrl, postgresUnava
 import { bulkReport, bulkTargetLines, measureBulk, type BulkMeasurements } from './bulk.js';
 import { measurePayouts, payoutLoads, payoutReport, type PayoutMeasurements } from './payouts.js';
 import { measureWebhooks, webhookLoads, webhookReport, webhookTargets, type WebhookMeasurements } from './webhooks.js';
+import { measureStreams, streamLoads, streamReport, streamTargets, type StreamMeasurements } from './streams.js';
 import { ensureCompiledBuild, freePort, LIFTED_RATE_LIMIT_PER_MINUTE, repoRoot, startAkwe, startBareApp, type AkweServer } from './processes.js';
 
 /** Target on SQLite: creation req/s at least this share of the storage ceiling (bench/sqlite-ceiling.ts). */
@@ -103,6 +107,7 @@ const settings = {
   cpuProfile: process.env.BENCH_CPU_PROF === '1' || process.env.BENCH_CPU_PROF === 'true',
   rateLimitPerMinute: Number(LIFTED_RATE_LIMIT_PER_MINUTE),
   webhooks: process.env.BENCH_WEBHOOKS !== '0' && process.env.BENCH_WEBHOOKS !== 'false',
+  streams: process.env.BENCH_STREAMS !== '0' && process.env.BENCH_STREAMS !== 'false',
   webhookEvents: envInt('BENCH_WEBHOOK_EVENTS', 20_000, 3),
   payouts: envInt('BENCH_PAYOUTS', 1_000, 0),
   payoutRate: envInt('BENCH_PAYOUT_RATE', 100, 1),
@@ -372,6 +377,8 @@ interface DatabaseRun {
   payouts: PayoutMeasurements | null;
   /** The bulk phase, unless BENCH_BULK_LINES=0. */
   bulk: BulkMeasurements | null;
+  /** The event-stream phase, unless BENCH_STREAMS=0. */
+  streams: StreamMeasurements | null;
 }
 
 /** pgbench's median run by tps, or why there is none. */
@@ -512,7 +519,21 @@ async function measureDatabase(kind: DatabaseKind, postgresUrl: string, profileD
           progress,
         )
       : null;
-    return { kind, facts, akwe, ceiling, storageCeiling, baselineAb, webhooks, payouts, bulk, growth };
+    const streams = settings.streams
+      ? await measureStreams(
+          kind,
+          postgresUrl,
+          {
+            durationSeconds: settings.durationSeconds,
+            latencyConnections: settings.latencyConnections,
+            warmupRequests: settings.warmupRequests,
+            ...(settings.cpuProfile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
+            ...(process.env.BENCH_DATA_DIR ? { dataParent: process.env.BENCH_DATA_DIR } : {}),
+          },
+          progress,
+        )
+      : null;
+    return { kind, facts, akwe, ceiling, storageCeiling, baselineAb, webhooks, payouts, bulk, growth, streams };
   } finally {
     await pgbench?.close();
     await cleanUpBenchData(benchDatabase, sqliteRoot, progress);
@@ -676,6 +697,7 @@ async function main(): Promise<number> {
   const webhookSeconds = settings.webhooks ? settings.durationSeconds * 2 + settings.webhookEvents / 1000 + 40 : 0;
   const payoutSeconds = settings.payouts > 0 ? settings.durationSeconds * 2 + settings.payouts / settings.payoutRate + 30 : 0;
   const bulkSeconds = settings.bulkLines > 0 ? 15 + settings.bulkLines / 250 : 0;
+  const streamSeconds = settings.streams ? settings.durationSeconds * 3 + 30 : 0;
   // Seeding runs at roughly 50 000 rows/s per table; the export at 20 000 rows/s.
   const growthSeconds = settings.growthRows > 0 ? settings.durationSeconds * 7 + settings.growthRows / 25_000 + settings.growthRows / 20_000 + 20 : 0;
   const ceilingSeconds = settings.ceilingCreations / 150 + 10;
@@ -689,6 +711,7 @@ async function main(): Promise<number> {
           webhookSeconds +
           payoutSeconds +
           bulkSeconds +
+          streamSeconds +
           growthSeconds +
           (k === 'sqlite' ? settings.durationSeconds * 3 + 10 + ceilingSeconds + abSeconds : settings.durationSeconds * (2 + 2 * CEILING_ROUNDS) + 25),
         0,
@@ -829,6 +852,7 @@ async function main(): Promise<number> {
           }))
         : []),
       ...(run.webhooks ? webhookTargets(run.webhooks).map((t) => summaryRow(run.kind, run.kind === 'sqlite' ? 'webhooks' : 'webhooks-ref', t)) : []),
+      ...(run.streams ? streamTargets(run.streams).map((t) => summaryRow(run.kind, 'streams', t)) : []),
     );
     if (run.growth) {
       figures.growthCreateEmptyRequestsPerSecond = run.growth.createEmpty.requestsPerSecond;
@@ -857,6 +881,7 @@ async function main(): Promise<number> {
       ...(run.growth ? [run.growth.createEmpty, run.growth.createGrown, ...Object.values(run.growth.pages), ...Object.values(run.growth.pagesUnderLoad)] : []),
       ...(run.webhooks ? webhookLoads(run.webhooks) : []),
       ...(run.payouts ? payoutLoads(run.payouts) : []),
+      ...(run.streams ? streamLoads(run.streams) : []),
     ];
     const failedRequests = measured.reduce((n, r) => n + r.non2xx + r.errors, 0);
     const failedPhases = measured.filter((r) => r.failureRate > MAX_FAILURE_RATE);
@@ -901,6 +926,7 @@ async function main(): Promise<number> {
     }
     if (run.growth) lines.push(...growthReport(run.growth), '  targets:', ...growthTargets.map((t) => `    ${targetLine(t)}`));
     if (run.webhooks) lines.push(...webhookReport(run.webhooks, run.kind === 'sqlite'));
+    if (run.streams) lines.push(...streamReport(run.streams));
     if (failedRequests > 0) {
       notes.push(`WARNING (${run.kind}): ${failedRequests} request(s) failed (non-2xx or connection errors) in the measured phases.`);
       for (const r of measured.filter((m) => m.non2xx + m.errors > 0))
@@ -956,6 +982,7 @@ async function main(): Promise<number> {
       webhooks: run.webhooks ? { ...run.webhooks, targets: webhookTargets(run.webhooks), targetsApply: run.kind === 'sqlite' } : null,
       payouts: run.payouts,
       bulk: run.bulk ? { ...run.bulk, targets: bulkTargetLines(run.bulk) } : null,
+      streams: run.streams ? { ...run.streams, targets: streamTargets(run.streams) } : null,
     };
     const file = join(resultsDir, `bench-${run.kind}-${stamp}.json`);
     writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);

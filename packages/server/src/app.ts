@@ -196,6 +196,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
         publicUrl: config.publicUrl,
         signals: services.signals,
         streamPollMs: config.eventStreamPollMs,
+        streamLimits: config.eventStreamLimits,
       });
       await api.register(webhookEndpointRoutes, { webhooks: services.webhooks, destinationUrls });
       if (apiExtensions) await api.register(async (scope) => apiExtensions(scope as unknown as FastifyInstance));

@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { DEFAULT_TRANSFER_LIMITS } from './core/transfers/transfer-service.js';
+import { DEFAULT_EVENT_STREAM_LIMITS } from './core/events/event-stream-slots.js';
 
 /**
  * API_KEY_CACHE_MS's default. A revocation reaches the other processes by a notice on PostgreSQL;
@@ -81,6 +82,8 @@ export interface Config {
   readyTimeoutMs: number;
   /** The events stream's fallback poll, for events committed by another process (EVENT_STREAM_POLL_MS). */
   eventStreamPollMs: number;
+  /** Open event streams per API key and per merchant, in this process (EVENT_STREAM_MAX_PER_KEY, EVENT_STREAM_MAX_PER_MERCHANT). */
+  eventStreamLimits: { perKey: number; perMerchant: number };
   /** Centimes every test balance starts with (SANDBOX_FLOAT, in major units). */
   sandboxFloatMinor: number;
   /** How long a sandbox payout stays PROCESSING before its outcome (SANDBOX_PAYOUT_DELAY_MS). */
@@ -172,6 +175,8 @@ export const configVariables = [
   'API_KEY_CACHE_MS',
   'READY_TIMEOUT_MS',
   'EVENT_STREAM_POLL_MS',
+  'EVENT_STREAM_MAX_PER_KEY',
+  'EVENT_STREAM_MAX_PER_MERCHANT',
   'SANDBOX_FLOAT',
   'SANDBOX_PAYOUT_DELAY_MS',
   'PAYOUT_CHECK_INTERVAL_MS',
@@ -378,6 +383,10 @@ export function loadConfig(env: Env = process.env): Config {
     apiKeyCacheMs: reader.integer('API_KEY_CACHE_MS', DEFAULT_API_KEY_CACHE_MS, 0, 60_000),
     readyTimeoutMs: reader.integer('READY_TIMEOUT_MS', 2_000, 10, 60_000),
     eventStreamPollMs: reader.integer('EVENT_STREAM_POLL_MS', 1_000, 50, 3_600_000),
+    eventStreamLimits: {
+      perKey: reader.integer('EVENT_STREAM_MAX_PER_KEY', DEFAULT_EVENT_STREAM_LIMITS.perKey, 1, 100_000),
+      perMerchant: reader.integer('EVENT_STREAM_MAX_PER_MERCHANT', DEFAULT_EVENT_STREAM_LIMITS.perMerchant, 1, 1_000_000),
+    },
     sandboxFloatMinor: reader.integer('SANDBOX_FLOAT', 100_000_000, 0, 1_000_000_000_000) * 100,
     sandboxPayoutDelayMs: reader.integer('SANDBOX_PAYOUT_DELAY_MS', 2_000, 0, 600_000),
     payoutCheckIntervalMs: reader.integer('PAYOUT_CHECK_INTERVAL_MS', 1_000, 100, 3_600_000),

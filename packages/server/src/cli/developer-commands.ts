@@ -18,6 +18,15 @@ interface ConnectionOptions {
 }
 
 const RECONNECT_DELAY_MS = 1_000;
+/** The longest Retry-After listen honours; a longer one is waited out in steps of this. */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+/** Retry-After in seconds (the only form the server sends), else the usual reconnection delay. */
+function retryDelayMs(retryAfter: string | null): number {
+  const seconds = Number(retryAfter);
+  if (retryAfter === null || !Number.isFinite(seconds) || seconds <= 0) return RECONNECT_DELAY_MS;
+  return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
+}
 const FORWARD_TIMEOUT_MS = 10_000;
 
 /** Colour only for a terminal, and never when NO_COLOR is set (https://no-color.org). */
@@ -105,8 +114,11 @@ async function listen(options: ListenOptions, stop: AbortSignal): Promise<void> 
     // A refusal (bad key, unknown type) will not change by retrying; a busy server (429, 5xx) may.
     if (response.status >= 400 && response.status < 500 && response.status !== 429) throw await errorOf(response);
     if (!response.ok || !response.body) {
-      say(red(`the stream answered ${response.status}; retrying in ${RECONNECT_DELAY_MS / 1000} s`));
-      await sleep(RECONNECT_DELAY_MS, undefined, { signal: stop }).catch(() => undefined);
+      // Too many streams open (429 too_many_event_streams) or a busy server: wait as long as it asks.
+      const delayMs = retryDelayMs(response.headers.get('retry-after'));
+      await response.body?.cancel().catch(() => undefined);
+      say(red(`the stream answered ${response.status}; retrying in ${delayMs / 1000} s`));
+      await sleep(delayMs, undefined, { signal: stop }).catch(() => undefined);
       continue;
     }
     say(connectedOnce ? `Reconnected${lastId ? ` after ${lastId}` : ''}.` : `Ready: listening${lastId ? ` after ${lastId}` : ''} (Ctrl-C to stop).`);

@@ -222,6 +222,12 @@ export const errorCatalog = {
     message: 'Too many requests; retry after the time in Retry-After.',
     action: 'Wait for the seconds in `Retry-After`, then retry; spread requests over time.',
   },
+  too_many_event_streams: {
+    status: 429,
+    message: 'Too many event streams are open for this API key or its merchant.',
+    action:
+      'Close a stream you no longer read (each `akwe listen` holds one), then retry after the seconds in `Retry-After`; the caps are EVENT_STREAM_MAX_PER_KEY (20) and EVENT_STREAM_MAX_PER_MERCHANT (100) per server process.',
+  },
   headers_too_large: { status: 431, message: 'The request headers are too large (16 KB in all at most).', action: 'Send fewer or shorter headers (16 KB in all).' },
   internal_error: { status: 500, message: 'Internal server error.', action: 'Retry later (with the same Idempotency-Key on a POST); if it persists, report the `request_id`.' },
   payout_failed: {

@@ -213,6 +213,15 @@ export class WebhookService {
     return this.deps.store.eventsAfter(scope, afterId, limit);
   }
 
+  /** The ids of the scope's events after `afterId`, oldest first (the stream's look for late commits). */
+  eventIdsAfter(scope: TenantScope, afterId: string, limit: number) {
+    return this.deps.store.eventIdsAfter(scope, afterId, limit);
+  }
+
+  eventsWithIds(scope: TenantScope, ids: string[]) {
+    return this.deps.store.eventsWithIds(scope, ids);
+  }
+
   private checkUrl(scope: TenantScope, raw: string): string {
     let url: URL;
     try {

@@ -115,4 +115,8 @@ export interface WebhookStore {
   listEvents(scope: TenantScope, filters: EventFilters, page: PageRequest): Promise<Page<StoredEvent>>;
   /** Up to `limit` of the scope's events with an id greater than `afterId`, oldest first (the event stream). */
   eventsAfter(scope: TenantScope, afterId: string, limit: number): Promise<StoredEvent[]>;
+  /** The ids only of `eventsAfter`, from the index (the event stream's check for late commits). */
+  eventIdsAfter(scope: TenantScope, afterId: string, limit: number): Promise<string[]>;
+  /** The scope's events among these ids, oldest first. */
+  eventsWithIds(scope: TenantScope, ids: string[]): Promise<StoredEvent[]>;
 }

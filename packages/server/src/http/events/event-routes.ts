@@ -14,6 +14,7 @@ import type { WebhookService } from '../../core/webhooks/webhook-service.js';
 import { DeliveryObject } from '../webhooks/webhook-schemas.js';
 import { deliveryToWire } from '../webhooks/webhook-mapper.js';
 import type { WorkSignals } from '../../core/shared/work-signals.js';
+import type { EventStreamLimits } from '../../core/events/event-stream-slots.js';
 import { eventStreamRoute } from './event-stream-route.js';
 
 export interface EventRoutesOptions {
@@ -24,6 +25,8 @@ export interface EventRoutesOptions {
   signals: WorkSignals;
   /** The stream's fallback poll, ms (EVENT_STREAM_POLL_MS). */
   streamPollMs: number;
+  /** Open streams per key and per merchant (EVENT_STREAM_MAX_PER_KEY, EVENT_STREAM_MAX_PER_MERCHANT). */
+  streamLimits: EventStreamLimits;
 }
 
 // An unknown filter used to be ignored silently, returning everything: listQuery refuses it.
@@ -50,8 +53,8 @@ export const EventEnvelope = Type.Object(
 );
 
 /** Catch-up reads of events. Only the key's own merchant and environment are visible; anything else is 404. */
-export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async (app, { events, webhooks, publicUrl, signals, streamPollMs }) => {
-  await app.register(eventStreamRoute, { webhooks, publicUrl, signals, pollMs: streamPollMs });
+export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async (app, { events, webhooks, publicUrl, signals, streamPollMs, streamLimits }) => {
+  await app.register(eventStreamRoute, { webhooks, publicUrl, signals, pollMs: streamPollMs, limits: streamLimits });
   app.get(
     '/events/:id',
     {

@@ -3,18 +3,19 @@
  *
  * Each message is `id: <event id>`, `event: <type>`, `data: <the body a webhook of the current
  * contract carries>`. The stream starts after `Last-Event-ID` (or `?after=`), else at the moment
- * of connection. Events are ordered by id (UUIDv7, docs/webhooks.md "Ordering events"); an event
- * whose transaction commits after a later id was already sent would be skipped by a plain
- * "id > last sent" cursor, so every poll looks back LOOKBACK_MS and sends what it has not sent yet.
- * A commit wakes the stream (the `events` work signal the webhook fan-out also waits on); polling
- * every EVENT_STREAM_POLL_MS stays as the fallback for commits no signal reports (another process
- * on SQLite, a lost PostgreSQL notice).
+ * of connection. Events are ordered by id (UUIDv7, docs/webhooks.md "Ordering events").
+ *
+ * A stream reads the events table itself only once, to catch up from its resume point; after that
+ * it is fed by the one reader of its merchant and environment (core/events/event-stream-hub.ts),
+ * which a commit's `events` signal wakes and EVENT_STREAM_POLL_MS polls, and which looks back for
+ * late commits. Open streams are capped per key and per merchant (event-stream-slots.ts).
  */
 import { Readable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AkweError } from '../../core/errors/index.js';
+import { EventStreamHub, idFloorAt } from '../../core/events/event-stream-hub.js';
+import { EventStreamSlots, type EventStreamLimits } from '../../core/events/event-stream-slots.js';
 import type { StoredEvent } from '../../core/events/stored-event.js';
 import type { TenantScope } from '../../core/shared/environment.js';
 import type { WorkSignals } from '../../core/shared/work-signals.js';
@@ -25,8 +26,6 @@ import { principalOf } from '../plugins/authentication.js';
 import { errorResponses } from '../shared/error-schemas.js';
 
 export const STREAM_HEARTBEAT_MS = 15_000;
-/** How far back each poll looks for events that committed late (see the header comment). */
-const LOOKBACK_MS = 5_000;
 const PAGE = 100;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -49,12 +48,6 @@ const streamExample = [
   '',
 ].join('\n');
 
-/** The smallest UUIDv7-shaped id of a millisecond: every id minted at or after it sorts after it. */
-export function idFloorAt(ms: number): string {
-  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
-}
-
 function startAfter(header: string | string[] | undefined, query: string | undefined, now: number): string {
   const given = (Array.isArray(header) ? header[0] : header)?.trim() || query?.trim();
   if (given === undefined || given === '') return idFloorAt(now);
@@ -63,16 +56,23 @@ function startAfter(header: string | string[] | undefined, query: string | undef
   return id;
 }
 
+/** Every stream of the scope sends the same text for an event: rendered once. */
+const rendered = new WeakMap<StoredEvent, string>();
+
 function message(event: StoredEvent, publicUrl: string): string {
-  // The stream is authenticated by the key; whoever forwards an event signs it with their own secret, so this one signs nothing.
-  const { body } = renderDelivery(event, contractVersions.defaultWebhookVersion, { publicUrl, secrets: ['unused'], now: new Date() });
-  return `id: ${event.id}\nevent: ${event.type}\ndata: ${body}\n\n`;
+  let text = rendered.get(event);
+  if (text === undefined) {
+    // The stream is authenticated by the key; whoever forwards an event signs it with their own secret, so this one signs nothing.
+    const { body } = renderDelivery(event, contractVersions.defaultWebhookVersion, { publicUrl, secrets: ['unused'], now: new Date() });
+    text = `id: ${event.id}\nevent: ${event.type}\ndata: ${body}\n\n`;
+    rendered.set(event, text);
+  }
+  return text;
 }
 
 interface StreamDeps {
   webhooks: WebhookService;
-  signals: WorkSignals;
-  pollMs: number;
+  hub: EventStreamHub;
   publicUrl: string;
   scope: TenantScope;
   types: string[];
@@ -80,82 +80,68 @@ interface StreamDeps {
   signal: AbortSignal;
 }
 
-/**
- * Sleeps until an event commits (the `events` work signal, which the PostgreSQL bridge also brings
- * from other processes), the poll interval passes, or the stream ends. A signal that came while
- * the stream was reading makes the next wait end at once, so a commit is never slept through.
- */
-function eventWaiter(signals: WorkSignals, stop: AbortSignal): { wait(ms: number): Promise<void>; close(): void } {
-  let signalled = false;
-  let wake: (() => void) | undefined;
-  const unsubscribe = signals.subscribe('events', () => {
-    signalled = true;
-    wake?.();
-  });
-  return {
-    async wait(ms) {
-      if (!signalled) {
-        const woken = new Promise<void>((resolve) => (wake = resolve));
-        const cancel = new AbortController();
-        await Promise.race([woken, sleep(ms, undefined, { signal: AbortSignal.any([stop, cancel.signal]) }).catch(() => undefined)]);
-        cancel.abort();
-        wake = undefined;
-      }
-      signalled = false;
-    },
-    close: unsubscribe,
-  };
-}
-
-async function* eventStream({ webhooks, signals, pollMs, publicUrl, scope, types, after, signal }: StreamDeps): AsyncGenerator<string> {
+async function* eventStream({ webhooks, hub, publicUrl, scope, types, after, signal }: StreamDeps): AsyncGenerator<string> {
   const filter = { eventTypes: types };
-  const sent = new Set<string>();
-  const waiter = eventWaiter(signals, signal);
-  let lastWrite = Date.now();
-  // The first pass reads everything after the resume point, however old; later passes look back LOOKBACK_MS only.
-  let resumeFrom = after;
+  // Joined before catching up, so that nothing committed meanwhile falls between the two.
+  const live = hub.subscribe(scope);
   try {
     yield ': connected\n\n';
+    let lastWrite = Date.now();
+    // Catching up: everything after the resume point, however old. The reader may send some of it
+    // again (what it read since the subscription began): those ids are kept to be skipped once.
+    const caughtUp = new Set<string>();
+    let cursor = after;
+    for (;;) {
+      const page = await webhooks.eventsAfter(scope, cursor, PAGE);
+      for (const event of page) {
+        cursor = event.id;
+        if (event.id > live.since) caughtUp.add(event.id);
+        if (!subscribes(filter, event.type)) continue;
+        lastWrite = Date.now();
+        yield message(event, publicUrl);
+      }
+      if (page.length < PAGE || signal.aborted) break;
+    }
     while (!signal.aborted) {
-      const floor = idFloorAt(Date.now() - LOOKBACK_MS);
-      let cursor = resumeFrom;
-      for (;;) {
-        const page = await webhooks.eventsAfter(scope, cursor, PAGE);
-        for (const event of page) {
-          cursor = event.id;
-          if (sent.has(event.id)) continue;
-          sent.add(event.id);
-          if (!subscribes(filter, event.type)) continue;
+      const batches = await live.next(STREAM_HEARTBEAT_MS - (Date.now() - lastWrite), signal);
+      // A client this far behind is let go: it resumes with Last-Event-ID, reading what it missed itself.
+      if (live.overflowed) return;
+      for (const batch of batches) {
+        for (const event of batch.events) {
+          if (event.id <= after || caughtUp.has(event.id) || !subscribes(filter, event.type)) continue;
           lastWrite = Date.now();
           yield message(event, publicUrl);
         }
-        if (page.length < PAGE || signal.aborted) break;
+        if (caughtUp.size > 0) for (const id of caughtUp) if (id <= batch.floor) caughtUp.delete(id);
       }
-      resumeFrom = after > floor ? after : floor;
-      for (const id of sent) if (id <= floor) sent.delete(id);
       if (Date.now() - lastWrite >= STREAM_HEARTBEAT_MS) {
         lastWrite = Date.now();
         yield ': heartbeat\n\n';
       }
-      await waiter.wait(Math.min(pollMs, STREAM_HEARTBEAT_MS));
     }
   } finally {
-    waiter.close();
+    live.close();
   }
 }
 
 export interface EventStreamOptions {
   webhooks: WebhookService;
   signals: WorkSignals;
-  /** The fallback poll, ms: events committed in this process (or bridged from another) wake the stream at once. */
+  /** The fallback poll, ms: events committed in this process (or bridged from another) wake the readers at once. */
   pollMs: number;
   publicUrl: string;
+  limits: EventStreamLimits;
 }
 
-export const eventStreamRoute: FastifyPluginAsyncTypebox<EventStreamOptions> = async (app, { webhooks, signals, pollMs, publicUrl }) => {
+export const eventStreamRoute: FastifyPluginAsyncTypebox<EventStreamOptions> = async (app, { webhooks, signals, pollMs, publicUrl, limits }) => {
+  const hub = new EventStreamHub({ reader: webhooks, signals, pollMs, onReadError: (error) => app.log.warn({ err: error }, 'event stream read failed') });
+  const slots = new EventStreamSlots(limits);
   // Open streams end when the server closes, so a shutdown never waits on them.
   const closing = new AbortController();
-  app.addHook('preClose', async () => closing.abort());
+  app.addHook('preClose', async () => {
+    closing.abort();
+    hub.close();
+  });
 
   app.get(
     '/events/stream',
@@ -166,7 +152,7 @@ export const eventStreamRoute: FastifyPluginAsyncTypebox<EventStreamOptions> = a
         operationId: 'streamEvents',
         summary: 'The events as they happen, as server-sent events',
         description:
-          'A `text/event-stream` that stays open. Each message: `id` the event id, `event` its type, `data` the event exactly as a webhook of the current contract carries it. Send `Last-Event-ID` (or `?after=`) to resume after an event; without it the stream starts now. A comment line every 15 s keeps the connection alive. Used by `akwe listen`.',
+          'A `text/event-stream` that stays open. Each message: `id` the event id, `event` its type, `data` the event exactly as a webhook of the current contract carries it. Send `Last-Event-ID` (or `?after=`) to resume after an event; without it the stream starts now. A comment line every 15 s keeps the connection alive. Open streams are capped per API key (EVENT_STREAM_MAX_PER_KEY, 20) and per merchant (EVENT_STREAM_MAX_PER_MERCHANT, 100): one more is refused with 429 `too_many_event_streams` and `Retry-After`, and a closed stream frees its slot. Used by `akwe listen`.',
         querystring: StreamQuery,
         response: {
           200: { description: 'Server-sent events.', content: { 'text/event-stream': { schema: { type: 'string' }, example: streamExample } } },
@@ -182,11 +168,15 @@ export const eventStreamRoute: FastifyPluginAsyncTypebox<EventStreamOptions> = a
         .filter(Boolean);
       if (types) webhooks.checkEventPatterns(types, 'types');
       const after = startAfter(request.headers['last-event-id'], request.query.after, Date.now());
+      const release = slots.take(scope);
       const gone = new AbortController();
-      reply.raw.once('close', () => gone.abort());
+      reply.raw.once('close', () => {
+        release();
+        gone.abort();
+      });
       const signal = AbortSignal.any([gone.signal, closing.signal]);
       const body = Readable.from(
-        eventStream({ webhooks, signals, pollMs, publicUrl, scope: { merchantId: scope.merchantId, environment: scope.environment }, types: types ?? [], after, signal }),
+        eventStream({ webhooks, hub, publicUrl, scope: { merchantId: scope.merchantId, environment: scope.environment }, types: types ?? [], after, signal }),
         {
           objectMode: false,
         },

@@ -192,6 +192,7 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   transfer_limit_exceeded: operations(...transferCreation, ...approvedTransfers),
   daily_transfer_limit_exceeded: operations(...transferCreation, ...approvedTransfers),
   payout_failed: operations(...payoutCreation, 'getPayout'),
+  too_many_event_streams: operations('streamEvents'),
   invalid_otp: operations(...confirmation),
   payment_not_confirmable: operations(...confirmation),
   payment_not_cancellable: operations('cancelPayment'),

@@ -455,6 +455,33 @@ export class WebhookRepository implements WebhookStore {
     return rows.map(eventFromRow);
   }
 
+  async eventIdsAfter(scope: TenantScope, afterId: string, limit: number): Promise<string[]> {
+    // Only columns of the events_scope_id index: read from the index alone.
+    const rows = await this.db
+      .selectFrom('events')
+      .select('id')
+      .where('merchant_id', '=', scope.merchantId)
+      .where('environment', '=', scope.environment)
+      .where('id', '>', afterId)
+      .orderBy('id', 'asc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  async eventsWithIds(scope: TenantScope, ids: string[]): Promise<StoredEvent[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('events')
+      .selectAll()
+      .where('merchant_id', '=', scope.merchantId)
+      .where('environment', '=', scope.environment)
+      .where('id', 'in', ids)
+      .orderBy('id', 'asc')
+      .execute();
+    return rows.map(eventFromRow);
+  }
+
   private scoped(db: Kysely<Database> | Transaction<Database>, scope: TenantScope) {
     return db.selectFrom('webhook_endpoints').selectAll().where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
   }

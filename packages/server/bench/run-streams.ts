@@ -1,0 +1,64 @@
+/**
+ * `npm run bench:streams`: the event-stream phase of `npm run bench` alone (bench/streams.ts), on
+ * SQLite and, when reachable, PostgreSQL. The same variables as the bench: BENCH_DATABASES (sqlite and/or postgres),
+ * BENCH_DURATION_SECONDS (10), BENCH_LATENCY_CONNECTIONS (10), BENCH_WARMUP_REQUESTS (500),
+ * BENCH_DATA_DIR, DATABASE_URL. Prints the figures and each target's verdict; exits 1 when one fails.
+ */
+import { loadavg } from 'node:os';
+import { DEFAULT_POSTGRES_URL, postgresUnavailableReason } from './postgres.js';
+import { ensureCompiledBuild } from './processes.js';
+import { measureStreams, streamReport, streamTargets } from './streams.js';
+
+function envInt(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number >= ${min} (got "${raw}")`);
+  return value;
+}
+
+const progress = (text: string) => process.stderr.write(`[bench:streams] ${text}\n`);
+
+async function main(): Promise<number> {
+  const postgresUrl = process.env.DATABASE_URL?.trim() || DEFAULT_POSTGRES_URL;
+  const wanted = (process.env.BENCH_DATABASES?.trim() || 'sqlite,postgres').toLowerCase().split(/[\s,]+/);
+  const kinds: ('sqlite' | 'postgres')[] = [];
+  if (wanted.includes('sqlite')) kinds.push('sqlite');
+  if (wanted.includes('postgres')) {
+    const unavailable = await postgresUnavailableReason(postgresUrl);
+    if (unavailable === null) kinds.push('postgres');
+    else progress(`PostgreSQL skipped: ${unavailable}`);
+  }
+  ensureCompiledBuild(progress);
+  progress(
+    `load average at start: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  const settings = {
+    durationSeconds: envInt('BENCH_DURATION_SECONDS', 10, 1),
+    latencyConnections: envInt('BENCH_LATENCY_CONNECTIONS', 10, 1),
+    warmupRequests: envInt('BENCH_WARMUP_REQUESTS', 500, 0),
+    ...(process.env.BENCH_DATA_DIR ? { dataParent: process.env.BENCH_DATA_DIR } : {}),
+  };
+  let failed = false;
+  for (const kind of kinds) {
+    const measured = await measureStreams(kind, postgresUrl, settings, progress);
+    process.stdout.write(`${streamReport(measured).join('\n')}\n`);
+    if (streamTargets(measured).some((t) => t.pass === false)) failed = true;
+  }
+  process.stdout.write(
+    `\nload average at the end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}\n`,
+  );
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,254 @@
+/**
+ * The event-stream phase of `npm run bench` (issue #37, point 5), also run alone by `npm run
+ * bench:streams` (bench/run-streams.ts). On a fresh database, `akwe serve` with its workers and its
+ * default stream caps; the demo merchant gets enough test keys to open its per-merchant cap of
+ * streams (EVENT_STREAM_MAX_PER_MERCHANT over keys of EVENT_STREAM_MAX_PER_KEY streams each).
+ *
+ *   warm-up: BENCH_WARMUP_REQUESTS creations.
+ *   none:    creation at BENCH_LATENCY_CONNECTIONS (10) connections for BENCH_DURATION_SECONDS, with
+ *            GET /health at one connection beside it, no stream open.
+ *   with:    the cap's worth of streams opened by a child process (bench/stream-holder.ts, so their
+ *            reading never delays the load generator's measurements), all events, same merchant as
+ *            the creations (every creation's events go to every stream); one more is checked to be
+ *            refused (429 with Retry-After); then the same load as `none`.
+ *   none:    the streams closed, the same load again; the baseline is the mean of both `none` runs.
+ * Targets: creation p50 and /health p50 with the streams open at most 1.2x the baseline's.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { DEFAULT_EVENT_STREAM_LIMITS } from '../src/core/events/event-stream-slots.js';
+import type { DatabaseProcesses } from './cpu.js';
+import { creationRequests } from './creation-requests.js';
+import { round, runLoad, type LoadResult } from './load.js';
+import { createBenchDatabase, safeUrl, type BenchDatabase, cleanUpBenchData } from './postgres.js';
+import { akweEnv, freePort, serverPackageDir, startAkwe, startScript, type AkweServer, type Child } from './processes.js';
+
+const run = promisify(execFile);
+const STREAM_PATH = '/api/v1/events/stream';
+/** With the streams open, creation p50 and /health p50 stay within this factor of none open. */
+export const MAX_STREAM_SLOWDOWN = 1.2;
+
+export interface StreamSettings {
+  durationSeconds: number;
+  latencyConnections: number;
+  warmupRequests: number;
+  nodeFlags?: string[];
+  dataParent?: string;
+}
+
+interface LoadPair {
+  create: LoadResult;
+  health: LoadResult;
+}
+
+export interface StreamMeasurements {
+  kind: 'sqlite' | 'postgres';
+  database: string;
+  streams: number;
+  keys: number;
+  /** What the stream over the cap got: its status and Retry-After. */
+  overCap: { status: number; retryAfter: string | null; code: string | null };
+  before: LoadPair;
+  withStreams: LoadPair;
+  after: LoadPair;
+  /** Messages (events) each open stream received during the `with` run: fewest and most. */
+  eventsPerStream: { min: number; max: number };
+  baseline: { createP50Ms: number; healthP50Ms: number };
+}
+
+type Progress = (text: string) => void;
+
+/** `akwe keys create` against the bench's database: more test keys for the merchant. */
+async function createKeys(dataDir: string, databaseUrl: string | undefined, merchantId: string, count: number): Promise<string[]> {
+  const env = akweEnv({ dataDir, ...(databaseUrl ? { databaseUrl } : {}) });
+  const keys: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const { stdout } = await run(process.execPath, ['bin/akwe.js', 'keys', 'create', '--merchant', merchantId, '--env', 'test', '--json'], { cwd: serverPackageDir, env });
+    keys.push((JSON.parse(stdout) as { key: string }).key);
+  }
+  return keys;
+}
+
+async function loadPair(server: AkweServer, settings: StreamSettings, database: DatabaseProcesses | undefined, title: string): Promise<LoadPair> {
+  const runId = randomBytes(4).toString('hex');
+  const [create, health] = await Promise.all([
+    runLoad({
+      title: `streams ${title}: create`,
+      url: server.url,
+      serverPid: server.child.process.pid,
+      ...(database ? { database } : {}),
+      connections: settings.latencyConnections,
+      durationSeconds: settings.durationSeconds,
+      requests: creationRequests(server.testKey, runId, []),
+    }),
+    runLoad({
+      title: `streams ${title}: /health`,
+      url: server.url,
+      connections: 1,
+      durationSeconds: settings.durationSeconds,
+      requests: [{ method: 'GET', path: '/health' }],
+    }),
+  ]);
+  return { create, health };
+}
+
+export async function measureStreams(kind: 'sqlite' | 'postgres', postgresUrl: string, settings: StreamSettings, progress: Progress): Promise<StreamMeasurements> {
+  const label = `streams/${kind}`;
+  const dataDir = mkdtempSync(join(settings.dataParent ?? tmpdir(), 'akwe-bench-streams-'));
+  const limits = DEFAULT_EVENT_STREAM_LIMITS;
+  let benchDatabase: BenchDatabase | undefined;
+  let server: AkweServer | undefined;
+  let holder: Child | undefined;
+  try {
+    if (kind === 'postgres') {
+      benchDatabase = await createBenchDatabase(postgresUrl);
+      progress(`${label}: created database ${benchDatabase.name}`);
+    }
+    const database: DatabaseProcesses | undefined = benchDatabase ? { name: 'postgres', titleIncludes: ` ${benchDatabase.name} ` } : undefined;
+    server = await startAkwe({
+      port: await freePort(),
+      dataDir,
+      ...(benchDatabase ? { databaseUrl: benchDatabase.url } : {}),
+      ...(settings.nodeFlags ? { nodeFlags: settings.nodeFlags } : {}),
+    });
+    const account = (await (await fetch(`${server.url}/api/v1/account`, { headers: { authorization: `Bearer ${server.testKey}` } })).json()) as { merchant_id?: string };
+    const merchantId = account.merchant_id;
+    if (!merchantId) throw new Error(`GET /api/v1/account named no merchant: ${JSON.stringify(account)}`);
+    const keyCount = Math.ceil(limits.perMerchant / limits.perKey);
+    progress(`${label}: ${keyCount - 1} more test keys for the demo merchant (akwe keys create)`);
+    const keys = [server.testKey, ...(await createKeys(dataDir, benchDatabase?.url, merchantId, keyCount - 1))];
+
+    if (settings.warmupRequests > 0) {
+      progress(`${label}: warm-up (${settings.warmupRequests} creations)`);
+      await runLoad({
+        title: 'streams warm-up',
+        url: server.url,
+        connections: settings.latencyConnections,
+        amount: settings.warmupRequests,
+        requests: creationRequests(server.testKey, randomBytes(4).toString('hex'), []),
+      });
+    }
+
+    progress(`${label}: no stream open: create at ${settings.latencyConnections} connections and GET /health at 1, ${settings.durationSeconds} s`);
+    const before = await loadPair(server, settings, database, 'none open');
+
+    progress(`${label}: opening ${limits.perMerchant} streams over ${keyCount} keys (bench/stream-holder.ts, a process of its own)`);
+    holder = (
+      await startScript(
+        'bench/stream-holder.ts',
+        { STREAM_URL: `${server.url}${STREAM_PATH}`, STREAM_KEYS: keys.join(','), STREAM_PER_KEY: String(limits.perKey), STREAM_COUNT: String(limits.perMerchant) },
+        /^ready \d+$/m,
+        'stream holder',
+      )
+    ).child;
+    const [, status, retryAfter, code] = /^over-cap (\d+) (\S+) (\S+)$/m.exec(holder.output()) ?? [];
+    const overCap = {
+      status: Number(status),
+      retryAfter: retryAfter === undefined || retryAfter === '-' ? null : retryAfter,
+      code: code === undefined || code === '-' ? null : code,
+    };
+    progress(`${label}: the stream over the cap answered ${overCap.status} (${overCap.code ?? '-'}, Retry-After ${overCap.retryAfter ?? '-'})`);
+
+    progress(`${label}: ${limits.perMerchant} streams open: the same load`);
+    const withStreams = await loadPair(server, settings, database, `${limits.perMerchant} open`);
+    // The last events of the run reach the streams a moment after it.
+    await new Promise((r) => setTimeout(r, 1_000));
+    await holder.stop();
+    const [, fewest, most] = /^events (\d+) (\d+)$/m.exec(holder.output()) ?? [];
+    holder = undefined;
+
+    await new Promise((r) => setTimeout(r, 1_000));
+    progress(`${label}: streams closed: the same load again`);
+    const after = await loadPair(server, settings, database, 'none open again');
+
+    return {
+      kind,
+      database: benchDatabase ? safeUrl(benchDatabase.url) : `sqlite:${join(dataDir, 'akwe.db')}`,
+      streams: limits.perMerchant,
+      keys: keyCount,
+      overCap,
+      before,
+      withStreams,
+      after,
+      eventsPerStream: { min: Number(fewest ?? NaN), max: Number(most ?? NaN) },
+      baseline: {
+        createP50Ms: round((before.create.latencyMs.p50 + after.create.latencyMs.p50) / 2, 2),
+        healthP50Ms: round((before.health.latencyMs.p50 + after.health.latencyMs.p50) / 2, 2),
+      },
+    };
+  } finally {
+    await holder?.stop();
+    await server?.child.stop(30_000);
+    await cleanUpBenchData(benchDatabase, dataDir, progress, label);
+  }
+}
+
+export interface StreamTarget {
+  name: string;
+  value: number | null;
+  threshold: number;
+  pass: boolean | null;
+  unit: 'times';
+  note?: string;
+}
+
+export function streamTargets(m: StreamMeasurements): StreamTarget[] {
+  const ratio = (withValue: number, baseline: number) => (Number.isFinite(withValue) && baseline > 0 ? round(withValue / baseline, 3) : null);
+  const create = ratio(m.withStreams.create.latencyMs.p50, m.baseline.createP50Ms);
+  const health = ratio(m.withStreams.health.latencyMs.p50, m.baseline.healthP50Ms);
+  const refusedRight = m.overCap.status === 429 && m.overCap.retryAfter !== null && m.overCap.code === 'too_many_event_streams';
+  return [
+    {
+      name: `streams ${m.kind}: creation p50 with ${m.streams} streams open <= ${MAX_STREAM_SLOWDOWN}x none open`,
+      value: create,
+      threshold: MAX_STREAM_SLOWDOWN,
+      pass: create === null ? null : create <= MAX_STREAM_SLOWDOWN,
+      unit: 'times',
+      note: `${m.withStreams.create.latencyMs.p50} ms against ${m.baseline.createP50Ms} ms`,
+    },
+    {
+      name: `streams ${m.kind}: /health p50 with ${m.streams} streams open <= ${MAX_STREAM_SLOWDOWN}x none open`,
+      value: health,
+      threshold: MAX_STREAM_SLOWDOWN,
+      pass: health === null ? null : health <= MAX_STREAM_SLOWDOWN,
+      unit: 'times',
+      note: `${m.withStreams.health.latencyMs.p50} ms against ${m.baseline.healthP50Ms} ms`,
+    },
+    {
+      name: `streams ${m.kind}: the stream over the cap is refused, 429 too_many_event_streams with Retry-After`,
+      value: refusedRight ? 1 : 0,
+      threshold: 1,
+      pass: refusedRight,
+      unit: 'times',
+      note: `${m.overCap.status} ${m.overCap.code ?? '-'}, Retry-After ${m.overCap.retryAfter ?? '-'}`,
+    },
+  ];
+}
+
+export function streamTargetLines(m: StreamMeasurements): string[] {
+  return streamTargets(m).map((t) => `    ${t.pass === null ? '----' : t.pass ? 'PASS' : 'FAIL'}  ${t.name} (measured ${t.value === null ? '-' : `${t.value}x`}; ${t.note ?? ''})`);
+}
+
+export function streamReport(m: StreamMeasurements): string[] {
+  const pair = (p: LoadPair) =>
+    `creation p50 ${p.create.latencyMs.p50} ms, p99 ${p.create.latencyMs.p99} ms, ${p.create.requestsPerSecond} req/s; /health p50 ${p.health.latencyMs.p50} ms, p99 ${p.health.latencyMs.p99} ms (cores: server ${p.create.cpu.server ?? '-'}, database ${p.create.cpu.database ?? '-'}, bench ${p.create.cpu.loadGenerator ?? '-'}, other ${p.create.cpu.other ?? '-'})`;
+  return [
+    '',
+    `event streams on ${m.kind} (akwe serve with its workers; creation at the latency connection count with GET /health at 1 beside it; ${m.streams} streams of the creating merchant over ${m.keys} keys):`,
+    `  none open:       ${pair(m.before)}`,
+    `  ${String(m.streams).padEnd(3)} open:        ${pair(m.withStreams)}`,
+    `  none open again: ${pair(m.after)}`,
+    `  events received per stream while open: ${m.eventsPerStream.min} to ${m.eventsPerStream.max}; the stream over the cap: ${m.overCap.status} ${m.overCap.code ?? '-'}, Retry-After ${m.overCap.retryAfter ?? '-'}`,
+    '  targets:',
+    ...streamTargetLines(m),
+  ];
+}
+
+/** The phase's load runs, for the failure count of the bench. */
+export function streamLoads(m: StreamMeasurements): LoadResult[] {
+  return [m.before, m.withStreams, m.after].flatMap((p) => [p.create, p.health]);
+}

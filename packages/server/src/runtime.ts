@@ -56,6 +56,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     sandboxPayoutDelayMs: config.sandboxPayoutDelayMs,
     payoutCheckIntervalMs: config.payoutCheckIntervalMs,
     paymentCheckMinIntervalMs: config.paymentCheckMinIntervalMs,
+    paymentExpiryGraceMs: config.paymentExpiryGraceMs,
+    paymentLateCheckWindowMs: config.paymentLateCheckWindowMs,
     bulkMaxLines: config.bulkMaxLines,
     transferLimits: { maxMinor: config.transferMaxMinor, dailyMaxMinor: config.transferDailyMaxMinor },
     settlementAccountCooling: { liveMs: config.settlementAccountCoolingMs, testMs: config.settlementAccountTestCoolingMs },

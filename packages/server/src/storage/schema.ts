@@ -232,6 +232,8 @@ export interface PaymentTable {
   next_check_at: string | null;
   /** Where the customer pays on the operator's own page (Wave), once the operator gave it. */
   operator_redirect_url: string | null;
+  /** A live payment the operator held as pending at its expiry: asked about until then before it expires (0032). */
+  expiry_grace_until: string | null;
 }
 
 /** An operator answer our state machine refused, kept for a person (core/operators/operator-discrepancy.ts). */
@@ -403,6 +405,8 @@ export interface PayoutTable {
   version: number;
   /** The wallet settlement this payout sends (migration 0022); null for every other payout. */
   settlement_id: string | null;
+  /** When the last send to the operator began (0032); null before the first. */
+  sent_at: string | null;
 }
 
 export interface BulkBatchTable {

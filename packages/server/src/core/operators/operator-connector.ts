@@ -87,6 +87,8 @@ export interface OperatorConnector {
   check?(): Promise<ConnectorCheck[]>;
   /** How the operator is doing (its circuit breaker); a connector without one is always available. */
   health?(): OperatorHealth;
+  /** While `unavailable`: how long until it takes a call again (ms), for `Retry-After`. */
+  unavailableForMs?(): number;
   /** For operators that sign their callbacks (Wave): whether this raw body and headers came from them. */
   verifyWebhook?(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowSeconds: number): boolean;
 }

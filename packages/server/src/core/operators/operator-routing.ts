@@ -45,8 +45,10 @@ export class OperatorRouting {
       throw new AkweError('invalid_operator', `${operator.label} offers no ${flowNames[flow]} through Akwe; see the operator catalog.`, { field: 'operator' });
     }
     if (this.connectors.health(environment, operator.gatewayCode) === 'unavailable') {
+      // The breaker's own wait, not a fixed one: a retry sooner is refused again.
+      const waitMs = connector.unavailableForMs?.() ?? UNAVAILABLE_RETRY_AFTER_SECONDS * 1000;
       throw new AkweError('operator_unavailable', `${operator.label} is not answering at the moment; nothing was charged. Retry later.`, {
-        retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS,
+        retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
       });
     }
     return offered as NonNullable<OperatorConnector[F]>;

@@ -65,6 +65,11 @@ export interface Payment {
   nextCheckAt?: string | null;
   /** Hosted payments paid on an operator's own page (Wave): where the customer goes on to pay. */
   operatorRedirectUrl?: string | null;
+  /**
+   * A live payment its operator still held as pending when its lifetime ended: it is asked about
+   * again until this instant before it expires (docs/operators.md "Expiry of live payments").
+   */
+  expiryGraceUntil?: string | null;
 }
 
 export const refundStatuses = ['pending', 'completed', 'failed'] as const;

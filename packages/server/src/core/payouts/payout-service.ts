@@ -9,7 +9,7 @@ import { feeFor, type LedgerPosting } from '../ledger/ledger.js';
 import { payoutPostings } from '../ledger/payout-postings.js';
 import type { OperatorConnectors } from '../operators/operator-connector.js';
 import { OperatorRouting } from '../operators/operator-routing.js';
-import type { PaymentContext } from '../payments/payment-service.js';
+import type { PaymentContext, SyncOptions } from '../payments/payment-service.js';
 import type { RecordedCalls } from '../operators/recorded-call.js';
 import { normalizePhone } from '../phones/phone-number.js';
 import type { Clock, IdSource } from '../ports.js';
@@ -197,10 +197,21 @@ export class PayoutService {
     return payout;
   }
 
-  async get(ctx: TenantScope, referenceOrId: string, options: { sync?: boolean } = {}): Promise<Payout> {
+  /**
+   * By reference or id; with `sync`, a payout the operator is working on is refreshed from it. A read
+   * never fails because the operator could not be asked: the stored payout is answered, and
+   * `onOperatorNotAsked` told (a failed read must never look like a payout that was not sent).
+   */
+  async get(ctx: TenantScope, referenceOrId: string, options: SyncOptions = {}): Promise<Payout> {
     const payout = await this.find(ctx, referenceOrId);
     if (!options.sync || isFinalPayout(payout.status) || !payout.handedOff) return payout;
-    const answer = await this.routing.optionalFlow(payout, 'payouts')?.queryPayout(payout);
+    let answer: PayoutAnswer | undefined;
+    try {
+      answer = await this.routing.optionalFlow(payout, 'payouts')?.queryPayout(payout);
+    } catch (error) {
+      options.onOperatorNotAsked?.(error instanceof AkweError ? error : new AkweError('operator_outcome_unknown'));
+      return payout;
+    }
     if (!answer || answer.status === payout.status) return payout;
     return (await this.apply(payout, answer)) ?? (await this.find(ctx, payout.id));
   }

@@ -52,6 +52,8 @@ export interface Payout {
   version: number;
   /** Set on the payout that sends a wallet settlement (its id): its postings are booked as the settlement's. */
   settlementId?: string;
+  /** When the last send to the operator began; null (or absent) before the first. */
+  sentAt?: string | null;
 }
 
 /** What an operator answered about a payout. */

@@ -136,7 +136,7 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   receiver_inactive: operations(...transferCreation),
   transfer_limit_exceeded: operations(...transferCreation),
   daily_transfer_limit_exceeded: operations(...transferCreation),
-  payout_failed: operations(...payoutCreation, 'getPayout'),
+  payout_failed: operations(...payoutCreation),
   invalid_otp: operations(...confirmation),
   payment_not_confirmable: operations(...confirmation),
   payment_not_cancellable: operations('cancelPayment'),

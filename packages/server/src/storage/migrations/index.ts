@@ -27,6 +27,7 @@ import * as approvals from './0025-approvals.js';
 import * as apiKeyLastUsed from './0026-api-key-last-used.js';
 import * as refundsScopeIndex from './0027-refunds-scope-index.js';
 import * as phoneSearch from './0028-phone-search.js';
+import * as operatorFaults from './0032-operator-faults.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0026-api-key-last-used': apiKeyLastUsed,
   '0027-refunds-scope-index': refundsScopeIndex,
   '0028-phone-search': phoneSearch,
+  '0032-operator-faults': operatorFaults,
 };

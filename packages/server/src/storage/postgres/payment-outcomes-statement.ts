@@ -114,6 +114,7 @@ const PAYMENT_COLUMNS = typed({
   return_url: 'text',
   next_check_at: 'text',
   operator_redirect_url: 'text',
+  expiry_grace_until: 'text',
 } satisfies Record<Exclude<keyof PaymentTable, 'id' | 'merchant_id' | 'environment' | 'reference' | 'created_at' | 'version'>, PgType>);
 const PAYMENT_INPUT: readonly Column[] = [['i', 'int'], ['id', 'text'], ['expected_version', 'int'], ...PAYMENT_COLUMNS];
 

@@ -41,6 +41,7 @@ export function paymentFromRow(row: Selectable<PaymentTable>): Payment {
     returnUrl: row.return_url,
     nextCheckAt: row.next_check_at,
     operatorRedirectUrl: row.operator_redirect_url,
+    expiryGraceUntil: row.expiry_grace_until,
   };
 }
 
@@ -77,6 +78,7 @@ export function paymentToRow(p: Payment): Selectable<PaymentTable> {
     return_url: p.returnUrl ?? null,
     next_check_at: p.nextCheckAt ?? null,
     operator_redirect_url: p.operatorRedirectUrl ?? null,
+    expiry_grace_until: p.expiryGraceUntil ?? null,
   };
 }
 

@@ -53,6 +53,7 @@ function payoutFromRow(row: Selectable<PayoutTable>): Payout {
     updatedAt: row.updated_at,
     version: row.version,
     ...(row.settlement_id === null ? {} : { settlementId: row.settlement_id }),
+    sentAt: row.sent_at,
   };
 }
 
@@ -83,6 +84,7 @@ function payoutToRow(p: Payout): Selectable<PayoutTable> {
     updated_at: p.updatedAt,
     version: p.version,
     settlement_id: p.settlementId ?? null,
+    sent_at: p.sentAt ?? null,
   };
 }
 

@@ -36,6 +36,7 @@ import {
 } from './payment-schemas.js';
 import { enumFiltersInAnyCase, instantFilter, metadataFilter, phoneFilter } from '../../shared/list-filters.js';
 import { readList } from '../../shared/list-cursors.js';
+import { syncHint } from '../../shared/sync-hint.js';
 
 export interface PaymentRoutesOptions {
   payments: PaymentService;
@@ -122,7 +123,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
         response: { 200: PaymentObject, ...errorResponses(400, 401, 403, 404, 429, 502, 503) },
       },
     },
-    async (request) => wire(await payments.get(principalOf(request), request.params.reference_or_id, { sync: request.query.sync })),
+    async (request, reply) => wire(await payments.get(principalOf(request), request.params.reference_or_id, { sync: request.query.sync, ...syncHint(reply) })),
   );
 
   app.post(

@@ -69,7 +69,9 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
 
 /** The sandbox for test traffic, and the live connectors OPERATORS_FILE configures (none without it). */
 export function configuredOperators(config: Config, catalog: OperatorCatalog): OperatorRegistry {
-  const live = config.operatorsFile ? loadOperatorsFile(config.operatorsFile, { catalog, publicUrl: config.publicUrl, clock: systemClock }) : [];
+  const live = config.operatorsFile
+    ? loadOperatorsFile(config.operatorsFile, { catalog, publicUrl: config.publicUrl, clock: systemClock, leaseSeconds: config.idempotencyLeaseSeconds })
+    : [];
   return new OperatorRegistry({
     test: new SandboxOperator(new SandboxLedger(), { payoutDelayMs: config.sandboxPayoutDelayMs }),
     live: new Map(live.map((entry) => [entry.gatewayCode, new BreakerConnector(entry.connector, config.operatorBreaker)])),

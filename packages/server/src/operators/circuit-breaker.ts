@@ -42,6 +42,7 @@ export class BreakerConnector implements OperatorConnector {
   readonly status?: OperatorConnector['status'];
   readonly refunds?: OperatorConnector['refunds'];
   readonly payouts?: OperatorConnector['payouts'];
+  readonly payoutReversalWindowMs?: number;
   private readonly breaker: CircuitBreakerPolicy;
   private failuresInARow = 0;
   /** When the circuit last opened: cockatiel moves to half-open only when a call is tried after the wait. */
@@ -54,6 +55,7 @@ export class BreakerConnector implements OperatorConnector {
     onChange?: (change: StateChange) => void,
   ) {
     this.family = inner.family;
+    this.payoutReversalWindowMs = inner.payoutReversalWindowMs;
     this.halfOpenAfterMs = settings.halfOpenAfterMs;
     this.breaker = circuitBreaker(operatorFailure, { halfOpenAfter: settings.halfOpenAfterMs, breaker: new ConsecutiveBreaker(settings.failures) });
     this.breaker.onBreak(() => {

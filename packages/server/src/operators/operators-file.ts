@@ -12,6 +12,8 @@ import type { OperatorConnector } from '../core/operators/operator-connector.js'
 import type { Clock } from '../core/ports.js';
 import { connectorFamilies } from './connector-families.js';
 import { SecretValue } from './secret-value.js';
+import { leaseMisfit } from './lease-fit.js';
+import { DEFAULT_LEASE_SECONDS } from '../core/operators/recorded-call.js';
 
 export interface OperatorsFileContext {
   catalog: OperatorCatalog;
@@ -19,6 +21,8 @@ export interface OperatorsFileContext {
   clock: Clock;
   env?: NodeJS.ProcessEnv;
   fetchImpl?: typeof fetch;
+  /** IDEMPOTENCY_LEASE_SECONDS: every entry's calls must fit in it (lease-fit.ts); 60 when not given. */
+  leaseSeconds?: number;
 }
 
 export interface ConfiguredOperator {
@@ -81,6 +85,11 @@ export function parseOperatorsConfig(data: unknown, source: string, context: Ope
         const detail = error.keyword === 'additionalProperties' ? `has an unknown field ${JSON.stringify(error.params['additionalProperty'])}` : error.message;
         problems.push(`${where} ${detail}`);
       }
+      continue;
+    }
+    const misfit = leaseMisfit(family, entry, context.leaseSeconds ?? DEFAULT_LEASE_SECONDS, at);
+    if (misfit) {
+      problems.push(misfit);
       continue;
     }
     const before = problems.length;

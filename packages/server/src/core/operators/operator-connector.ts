@@ -89,6 +89,11 @@ export interface OperatorConnector {
   health?(): OperatorHealth;
   /** While `unavailable`: how long until it takes a call again (ms), for `Retry-After`. */
   unavailableForMs?(): number;
+  /**
+   * How long after a payout completed its operator may still reverse it (ms); absent when it
+   * cannot. Completed payouts are read again for that long, and a reversal becomes a discrepancy.
+   */
+  readonly payoutReversalWindowMs?: number;
   /** For operators that sign their callbacks (Wave): whether this raw body and headers came from them. */
   verifyWebhook?(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowSeconds: number): boolean;
 }

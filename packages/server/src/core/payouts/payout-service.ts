@@ -9,6 +9,7 @@ import { feeFor, type LedgerPosting } from '../ledger/ledger.js';
 import { payoutPostings } from '../ledger/payout-postings.js';
 import type { OperatorConnectors } from '../operators/operator-connector.js';
 import { OperatorRouting } from '../operators/operator-routing.js';
+import { inBackground } from '../operators/call-origin.js';
 import type { PaymentContext, SyncOptions } from '../payments/payment-service.js';
 import type { RecordedCalls } from '../operators/recorded-call.js';
 import { normalizePhone } from '../phones/phone-number.js';
@@ -66,6 +67,9 @@ const statusEvent: Record<Exclude<PayoutStatus, 'PENDING'>, PayoutEventType> = {
   FAILED: 'failed',
   CANCELLED: 'cancelled',
 };
+
+/** The longest wait between two re-reads of a completed payout its operator may reverse. */
+const REVERSAL_CHECK_MAX_INTERVAL_MS = 6 * 3_600_000;
 
 /** Operator calls a worker pass makes at once (hand-offs, status checks). */
 const OPERATOR_CALLS_IN_FLIGHT = 16;
@@ -248,15 +252,62 @@ export class PayoutService {
     return claimed.length;
   }
 
-  /** Asks operators about payouts they are processing, recording the final ones. */
+  /**
+   * Asks operators about payouts they are processing, recording the final ones, then reads again
+   * the completed payouts their operator may still reverse. Background checks: their failures do
+   * not count toward the operator's breaker.
+   */
   async checkDue(limit = 100): Promise<number> {
     const now = this.deps.clock.now();
     const due = await this.deps.store.claimChecks(now.toISOString(), new Date(now.getTime() + this.checkIntervalMs).toISOString(), limit);
-    await eachConcurrently(due, OPERATOR_CALLS_IN_FLIGHT, async (payout) => {
-      const answer = await this.routing.optionalFlow(payout, 'payouts')?.queryPayout(payout);
-      if (answer && answer.status !== payout.status) await this.apply(payout, answer);
-    });
+    await inBackground(() =>
+      eachConcurrently(due, OPERATOR_CALLS_IN_FLIGHT, async (payout) => {
+        const answer = await this.routing.optionalFlow(payout, 'payouts')?.queryPayout(payout);
+        if (answer && answer.status !== payout.status) await this.apply(payout, answer);
+      }),
+    );
+    return due.length + (await this.recheckCompleted(limit));
+  }
+
+  /**
+   * Reads completed payouts again while their operator can still reverse them (the connector's
+   * `payoutReversalWindowMs`, counted from the completion), less and less often. A reversal, or any
+   * other final answer, is a discrepancy for a person: the payout stays COMPLETED and the ledger
+   * is not touched until that person decides (docs/decisions.md "Payout reversals").
+   */
+  private async recheckCompleted(limit: number): Promise<number> {
+    const now = this.deps.clock.now();
+    const due = await this.deps.store.claimReversalChecks(now.toISOString(), new Date(now.getTime() + this.calls.leaseMs).toISOString(), limit);
+    await inBackground(() =>
+      eachConcurrently(due, OPERATOR_CALLS_IN_FLIGHT, async (payout) => {
+        let nextCheckAt = this.reversalCheckAfter(payout);
+        if (nextCheckAt !== null) {
+          const answer = await this.routing.optionalFlow(payout, 'payouts')?.queryPayout(payout);
+          if (answer && (answer.reversed || answer.status !== 'COMPLETED')) {
+            await this.recordDiscrepancy(payout, answer);
+            nextCheckAt = null;
+          }
+        }
+        // Lost to a concurrent change: whoever changed it decided.
+        await this.deps.store.save({ next: { ...payout, nextCheckAt }, expectedVersion: payout.version, events: [] });
+      }),
+    );
     return due.length;
+  }
+
+  /** When a completed payout is next read again, or null once its operator can no longer reverse it. */
+  private reversalCheckAfter(payout: Payout): string | null {
+    const windowMs = this.deps.operators.connectorFor(payout.environment, this.gatewayCodeOf(payout) ?? '')?.payoutReversalWindowMs;
+    if (windowMs === undefined || payout.status !== 'COMPLETED') return null;
+    const nowMs = this.deps.clock.now().getTime();
+    const completedMs = Date.parse(payout.updatedAt);
+    if (nowMs >= completedMs + windowMs) return null;
+    const waitMs = Math.min(REVERSAL_CHECK_MAX_INTERVAL_MS, Math.max(this.checkIntervalMs, (nowMs - completedMs) / 4));
+    return new Date(Math.min(completedMs + windowMs, nowMs + waitMs)).toISOString();
+  }
+
+  private gatewayCodeOf(payout: Payout): string | undefined {
+    return this.deps.catalog.findOperator(payout.country, payout.operator)?.gatewayCode;
   }
 
   private async handOff(claimed: Payout, resumed: boolean): Promise<void> {
@@ -320,6 +371,8 @@ export class PayoutService {
       nextCheckAt: answer.status === 'PROCESSING' ? new Date(this.deps.clock.now().getTime() + this.checkIntervalMs).toISOString() : null,
       updatedAt: now,
     };
+    // A completed payout its operator may still reverse is read again (recheckCompleted).
+    if (moving && answer.status === 'COMPLETED') next.nextCheckAt = this.reversalCheckAfter(next);
     if (moving) events.push(this.deps.events.payout(statusEvent[answer.status], next));
     if (moving && answer.status === 'COMPLETED') ledger.push(payoutPostings.completed(next));
     if (moving && (answer.status === 'FAILED' || answer.status === 'CANCELLED')) ledger.push(payoutPostings.released(next));
@@ -336,9 +389,11 @@ export class PayoutService {
       reference: payout.reference,
       operator: payout.operator,
       ourStatus: payout.status,
-      operatorStatus: answer.status,
+      operatorStatus: answer.reversed ? 'REVERSED' : answer.status,
       operatorReference: answer.pspReference ?? null,
-      message: answer.message ?? null,
+      message: answer.reversed
+        ? `${answer.message ?? 'The operator reversed the payout.'} The payout stays COMPLETED and its money stays spent on the merchant's balance until a person decides (credit it back, or not).`
+        : (answer.message ?? null),
     });
   }
 

@@ -62,4 +62,6 @@ export interface PayoutAnswer {
   pspReference?: string;
   message?: string;
   failureCode?: FailureCode;
+  /** The operator reversed the payout after it completed: the money went back to the sender's wallet. */
+  reversed?: boolean;
 }

@@ -257,6 +257,18 @@ export class PayoutRepository implements PayoutStore {
     });
   }
 
+  async claimReversalChecks(now: string, nextCheckAt: string, limit: number): Promise<Payout[]> {
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx.selectFrom('payouts').selectAll().where('status', '=', 'COMPLETED').where('next_check_at', '<=', now).orderBy('next_check_at').limit(limit);
+      if (this.capabilities.skipLocked) query = query.forUpdate().skipLocked();
+      const rows = (await query.execute()).map(payoutFromRow);
+      if (rows.length === 0) return [];
+      // Its updated_at stays: a re-read changes nothing the merchant sees, and it dates the completion.
+      await this.takeRows(trx, rows, { next_check_at: nextCheckAt });
+      return rows.map((payout) => ({ ...payout, nextCheckAt, version: payout.version + 1 }));
+    });
+  }
+
   /**
    * Marks the claimed rows in one statement, bumping their version so a slower claimant's write
    * fails. The rows are ours while the transaction lasts (locked on PostgreSQL, the single writer

@@ -317,6 +317,7 @@ export class PayoutService {
     const payout = await this.stillOurs(claimed);
     if (!payout) return;
     let answer: PayoutAnswer | undefined;
+    let current = payout;
     let unroutable = false;
     try {
       // The catalog or the operators file may have changed since the payout was accepted: one no
@@ -327,8 +328,18 @@ export class PayoutService {
       if (!operator) throw new AkweError('operator_unavailable', `The catalog no longer pays out through ${payout.operator} in ${payout.country}.`);
       if (unroutable) throw new AkweError('operator_unavailable', `No connector for ${operator.label} is configured on this server any more.`);
       const payouts = this.routing.flow(payout.environment, operator, 'payouts');
-      const send = () => payouts.sendPayout(payout, operator);
-      answer = resumed ? await this.calls.askFirst(() => payouts.queryPayout(payout), send) : await send();
+      if (!resumed) answer = await payouts.sendPayout(payout, operator);
+      else {
+        answer = await payouts.queryPayout(payout);
+        if (!answer) {
+          // Recorded as sent before the call: the answer is then written on that version.
+          const sending = await this.recordSendAgain(payout);
+          // Not known yet, or taken over: the recovery point stays, and a worker asks again after the lease.
+          if (!sending) return;
+          current = sending;
+          answer = await payouts.sendPayout(current, operator);
+        }
+      }
     } catch (error) {
       // No operator for this environment: the payout fails cleanly and its money is released.
       if (unroutable && error instanceof AkweError) {
@@ -339,8 +350,23 @@ export class PayoutService {
       }
     }
     await this.calls.reached('after_operator_call', payout.id);
-    await this.apply(payout, answer, { handedOff: answer.failureCode !== 'operator_unavailable' });
+    await this.apply(current, answer, { handedOff: answer.failureCode !== 'operator_unavailable' });
     await this.calls.reached('after_outcome', payout.id);
+  }
+
+  /**
+   * A resumed hand-off the operator does not know. A send may still be on its way (held by a proxy,
+   * queued at the operator) for a while after its own timeout: "not known" means "never sent" only
+   * once the last send began more than two leases ago. Before that (or when another worker took the
+   * payout meanwhile) it is undefined: the recovery point stays, and the operator is asked again
+   * after the lease. Else the new send is recorded (`sentAt`) before it is made, and the payout at
+   * that version is returned.
+   */
+  private async recordSendAgain(payout: Payout): Promise<Payout | undefined> {
+    const nowMs = this.deps.clock.now().getTime();
+    if (payout.sentAt && nowMs - Date.parse(payout.sentAt) < 2 * this.calls.leaseMs) return undefined;
+    const sending: Payout = { ...payout, sentAt: new Date(nowMs).toISOString(), version: payout.version + 1 };
+    return (await this.deps.store.save({ next: sending, expectedVersion: payout.version, events: [] })) ? sending : undefined;
   }
 
   /** The claimed payout, its lease renewed if half of it has gone; undefined once another worker holds it. */

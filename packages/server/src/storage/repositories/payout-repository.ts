@@ -231,7 +231,13 @@ export class PayoutRepository implements PayoutStore {
       const rows = (await query.execute()).map(payoutFromRow);
       if (rows.length === 0) return [];
       await this.takeRows(trx, rows, { handoff_started_at: now, updated_at: now });
-      return rows.map((payout) => ({ payout: { ...payout, handoffStartedAt: now, updatedAt: now, version: payout.version + 1 }, resumed: payout.handoffStartedAt !== null }));
+      // A first hand-off sends at once: its send begins now. A resumed one asks first (and records its own send).
+      const fresh = rows.filter((payout) => payout.handoffStartedAt === null).map((payout) => payout.id);
+      if (fresh.length > 0) await trx.updateTable('payouts').set({ sent_at: now }).where('id', 'in', fresh).execute();
+      return rows.map((payout) => {
+        const resumed = payout.handoffStartedAt !== null;
+        return { payout: { ...payout, handoffStartedAt: now, updatedAt: now, version: payout.version + 1, ...(resumed ? {} : { sentAt: now }) }, resumed };
+      });
     });
   }
 

@@ -245,10 +245,9 @@ for (const target of testDatabases()) {
         const unknown = await api('POST', '/collect/payments', lost, lostKey);
         assert.equal(unknown.status, 502, JSON.stringify(unknown.body));
       } finally {
-        ivory().setFaults({ acceptThenHang: false });
+        // At once: the recovery worker must not find the payment at MTN before the outage begins.
+        ivory().setFaults({ acceptThenHang: false, failNext: 100_000 });
       }
-
-      ivory().setFaults({ failNext: 100_000 });
       try {
         let refused: Awaited<ReturnType<typeof api>> | undefined;
         for (let attempt = 0; attempt < 6 && !refused; attempt++) {

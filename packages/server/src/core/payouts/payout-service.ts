@@ -260,13 +260,21 @@ export class PayoutService {
   async checkDue(limit = 100): Promise<number> {
     const now = this.deps.clock.now();
     const due = await this.deps.store.claimChecks(now.toISOString(), new Date(now.getTime() + this.checkIntervalMs).toISOString(), limit);
-    await inBackground(() =>
-      eachConcurrently(due, OPERATOR_CALLS_IN_FLIGHT, async (payout) => {
-        const answer = await this.routing.optionalFlow(payout, 'payouts')?.queryPayout(payout);
-        if (answer && answer.status !== payout.status) await this.apply(payout, answer);
-      }),
-    );
-    return due.length + (await this.recheckCompleted(limit));
+    let failure: { error: unknown } | undefined;
+    try {
+      await inBackground(() =>
+        eachConcurrently(due, OPERATOR_CALLS_IN_FLIGHT, async (payout) => {
+          const answer = await this.routing.optionalFlow(payout, 'payouts')?.queryPayout(payout);
+          if (answer && answer.status !== payout.status) await this.apply(payout, answer);
+        }),
+      );
+    } catch (error) {
+      failure = { error };
+    }
+    // One operator failing its checks must not hold back the re-reads of every other's payouts.
+    const rechecked = await this.recheckCompleted(limit);
+    if (failure) throw failure.error;
+    return due.length + rechecked;
   }
 
   /**

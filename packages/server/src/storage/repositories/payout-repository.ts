@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { CountryCode, Currency } from '../../core/catalog/operator-catalog.js';
 import { AkweError } from '../../core/errors/index.js';
 import type { StoredEvent } from '../../core/events/stored-event.js';
@@ -265,7 +265,8 @@ export class PayoutRepository implements PayoutStore {
 
   async claimReversalChecks(now: string, nextCheckAt: string, limit: number): Promise<Payout[]> {
     return this.db.transaction().execute(async (trx) => {
-      let query = trx.selectFrom('payouts').selectAll().where('status', '=', 'COMPLETED').where('next_check_at', '<=', now).orderBy('next_check_at').limit(limit);
+      // The status as a literal, so both databases can prove the partial index payouts_reversal_checks applies.
+      let query = trx.selectFrom('payouts').selectAll().where('status', '=', sql.lit('COMPLETED')).where('next_check_at', '<=', now).orderBy('next_check_at').limit(limit);
       if (this.capabilities.skipLocked) query = query.forUpdate().skipLocked();
       const rows = (await query.execute()).map(payoutFromRow);
       if (rows.length === 0) return [];

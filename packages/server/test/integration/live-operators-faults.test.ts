@@ -242,7 +242,12 @@ for (const target of testDatabases()) {
       const lost = ivoryPayment();
       const lostKey = newId();
       try {
-        const unknown = await api('POST', '/collect/payments', lost, lostKey);
+        const held = ivory().transactions.size;
+        const answered = api('POST', '/collect/payments', lost, lostKey);
+        // The outage begins while MTN holds the push, so the recovery worker cannot settle it first.
+        await eventually(async () => (ivory().transactions.size > held ? true : undefined), 'MTN to hold the push');
+        ivory().setFaults({ acceptThenHang: false, failNext: 100_000 });
+        const unknown = await answered;
         assert.equal(unknown.status, 502, JSON.stringify(unknown.body));
       } finally {
         // At once: the recovery worker must not find the payment at MTN before the outage begins.

@@ -62,6 +62,10 @@ export interface Config {
   catalogFile: string | undefined;
   /** The shortest wait between two reconciliation checks of a live payment (PAYMENT_CHECK_MIN_INTERVAL_MS). */
   paymentCheckMinIntervalMs: number;
+  /** How long a live payment its operator still holds at expiry is asked about before it expires (PAYMENT_EXPIRY_GRACE_SECONDS, in ms). */
+  paymentExpiryGraceMs: number;
+  /** How long after expiry a live payment that reached an operator is still checked (PAYMENT_LATE_CHECK_HOURS, in ms). */
+  paymentLateCheckWindowMs: number;
   /** Each live connector's circuit breaker (OPERATOR_BREAKER_FAILURES, OPERATOR_BREAKER_HALF_OPEN_MS). */
   operatorBreaker: { failures: number; halfOpenAfterMs: number };
   /** Operator callbacks per client address and minute (RATE_LIMIT_OPERATOR_CALLBACKS_PER_IP). */
@@ -168,6 +172,8 @@ export const configVariables = [
   'AKWE_CATALOG_FILE',
   'OPERATORS_FILE',
   'PAYMENT_CHECK_MIN_INTERVAL_MS',
+  'PAYMENT_EXPIRY_GRACE_SECONDS',
+  'PAYMENT_LATE_CHECK_HOURS',
   'OPERATOR_BREAKER_FAILURES',
   'OPERATOR_BREAKER_HALF_OPEN_MS',
   'RATE_LIMIT_OPERATOR_CALLBACKS_PER_IP',
@@ -372,6 +378,8 @@ export function loadConfig(env: Env = process.env): Config {
     catalogFile: reader.raw('AKWE_CATALOG_FILE'),
     operatorsFile: reader.raw('OPERATORS_FILE'),
     paymentCheckMinIntervalMs: reader.integer('PAYMENT_CHECK_MIN_INTERVAL_MS', 5_000, 100, 3_600_000),
+    paymentExpiryGraceMs: reader.integer('PAYMENT_EXPIRY_GRACE_SECONDS', 300, 0, 86_400) * 1000,
+    paymentLateCheckWindowMs: reader.integer('PAYMENT_LATE_CHECK_HOURS', 24, 0, 720) * 3_600_000,
     operatorBreaker: {
       failures: reader.integer('OPERATOR_BREAKER_FAILURES', 5, 1, 1_000),
       halfOpenAfterMs: reader.integer('OPERATOR_BREAKER_HALF_OPEN_MS', 30_000, 100, 3_600_000),

@@ -56,6 +56,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     sandboxPayoutDelayMs: config.sandboxPayoutDelayMs,
     payoutCheckIntervalMs: config.payoutCheckIntervalMs,
     paymentCheckMinIntervalMs: config.paymentCheckMinIntervalMs,
+    paymentExpiryGraceMs: config.paymentExpiryGraceMs,
+    paymentLateCheckWindowMs: config.paymentLateCheckWindowMs,
     bulkMaxLines: config.bulkMaxLines,
     transferLimits: { maxMinor: config.transferMaxMinor, dailyMaxMinor: config.transferDailyMaxMinor },
     approvalExpiryMs: config.approvalExpiryHours * 3_600_000,
@@ -70,7 +72,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
 /** The sandbox for test traffic, and the live connectors OPERATORS_FILE configures (none without it). */
 export function configuredOperators(config: Config, catalog: OperatorCatalog): OperatorRegistry {
   const live = config.operatorsFile
-    ? loadOperatorsFile(config.operatorsFile, { catalog, publicUrl: config.publicUrl, serverSecret: () => resolveSecret(config), clock: systemClock })
+    ? loadOperatorsFile(config.operatorsFile, { catalog, publicUrl: config.publicUrl, serverSecret: () => resolveSecret(config), clock: systemClock, leaseSeconds: config.idempotencyLeaseSeconds })
     : [];
   return new OperatorRegistry({
     test: new SandboxOperator(new SandboxLedger(), { payoutDelayMs: config.sandboxPayoutDelayMs }),

@@ -149,6 +149,9 @@ export function createServices(options: {
   payoutCheckIntervalMs?: number;
   /** The shortest wait between two reconciliation checks of a live payment (ms). */
   paymentCheckMinIntervalMs?: number;
+  /** PAYMENT_EXPIRY_GRACE_SECONDS (ms) and PAYMENT_LATE_CHECK_HOURS (ms): live payments at and after expiry. */
+  paymentExpiryGraceMs?: number;
+  paymentLateCheckWindowMs?: number;
   /** Told of each new operator discrepancy (the server logs it). */
   onDiscrepancy?: (discrepancy: OperatorDiscrepancy) => void;
   /** Lines per bulk batch (BULK_MAX_LINES, default 10 000). */
@@ -209,7 +212,13 @@ export function createServices(options: {
   });
   // One lease and one set of crash points for every operator call (payments, refunds, payouts).
   const calls = new RecordedCalls({ clock, leaseSeconds: options.leaseSeconds, faults: options.faults });
-  const transitions = new PaymentTransitions({ catalog: options.catalog, events: eventFactory, clock, checkMinIntervalMs: options.paymentCheckMinIntervalMs });
+  const transitions = new PaymentTransitions({
+    catalog: options.catalog,
+    events: eventFactory,
+    clock,
+    checkMinIntervalMs: options.paymentCheckMinIntervalMs,
+    lateCheckWindowMs: options.paymentLateCheckWindowMs,
+  });
   const refunds = new RefundService({ store: paymentStore, catalog: options.catalog, operators: meteredOperators, events: eventFactory, clock, newId: ids, calls, transitions });
   const payoutRows = new PayoutRepository(db, capabilities, idempotency, ledger, signals);
   const payouts = new PayoutService({
@@ -269,6 +278,7 @@ export function createServices(options: {
       refunds,
       discrepancies,
       onDiscrepancy,
+      expiryGraceMs: options.paymentExpiryGraceMs,
     }),
     discrepancies,
     webhookStore,

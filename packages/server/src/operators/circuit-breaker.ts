@@ -5,12 +5,14 @@
  * `unavailable`, creations through it are refused at once (503 with Retry-After, nothing written)
  * instead of each waiting for a timeout, and after `halfOpenAfterMs` one call probes it: an answer
  * closes the circuit, a failure opens it again. One failure or more in a row, or the probe, make
- * it `degraded`: still taking traffic.
+ * it `degraded`: still taking traffic. Background checks (core/operators/call-origin.ts) do not
+ * count, and are refused while the circuit is open.
  */
 import { BrokenCircuitError, CircuitState, ConsecutiveBreaker, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
 import { AkweError } from '../core/errors/index.js';
 import type { OperatorConnector, OperatorHealth } from '../core/operators/operator-connector.js';
 import { methodNames } from './method-names.js';
+import { isBackgroundCall } from '../core/operators/call-origin.js';
 
 export interface BreakerSettings {
   /** Consecutive failures that open the circuit (OPERATOR_BREAKER_FAILURES). */
@@ -41,6 +43,7 @@ export class BreakerConnector implements OperatorConnector {
   readonly refunds?: OperatorConnector['refunds'];
   readonly payouts?: OperatorConnector['payouts'];
   readonly signsCallbacks?: boolean;
+  readonly payoutReversalWindowMs?: number;
   private readonly breaker: CircuitBreakerPolicy;
   private failuresInARow = 0;
   /** When the circuit last opened: cockatiel moves to half-open only when a call is tried after the wait. */
@@ -54,6 +57,7 @@ export class BreakerConnector implements OperatorConnector {
   ) {
     this.family = inner.family;
     if (inner.signsCallbacks !== undefined) this.signsCallbacks = inner.signsCallbacks;
+    this.payoutReversalWindowMs = inner.payoutReversalWindowMs;
     this.halfOpenAfterMs = settings.halfOpenAfterMs;
     this.breaker = circuitBreaker(operatorFailure, { halfOpenAfter: settings.halfOpenAfterMs, breaker: new ConsecutiveBreaker(settings.failures) });
     this.breaker.onBreak(() => {
@@ -92,6 +96,12 @@ export class BreakerConnector implements OperatorConnector {
     }
   }
 
+  /** How long until the open circuit lets a probe through (ms); 0 when it is not open. */
+  unavailableForMs(): number {
+    if (this.health() !== 'unavailable') return 0;
+    return Math.max(0, this.openedAtMs + this.halfOpenAfterMs - Date.now());
+  }
+
   check(): ReturnType<NonNullable<OperatorConnector['check']>> {
     return this.inner.check ? this.inner.check() : Promise.resolve([]);
   }
@@ -113,6 +123,12 @@ export class BreakerConnector implements OperatorConnector {
   }
 
   private async run<R>(call: () => Promise<R>): Promise<R> {
+    // A background check (a worker's) is refused while the circuit is open, and otherwise goes
+    // around the breaker: its failures are no merchant's, and do not count toward opening it.
+    if (isBackgroundCall()) {
+      if (this.health() === 'unavailable') throw new BrokenCircuitError();
+      return call();
+    }
     try {
       const result = await this.breaker.execute(call);
       this.failuresInARow = 0;

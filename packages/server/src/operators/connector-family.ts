@@ -28,4 +28,16 @@ export interface ConnectorFamily<Entry = unknown> {
   gatewayCodes: readonly string[];
   schema: TSchema;
   build(entry: Entry, context: ConnectorBuildContext): OperatorConnector;
+  /**
+   * How long one operation may take with this entry: each call's timeout (from its settings) and
+   * the most calls one operation chains (a token, the call, a retry). Checked against the request
+   * lease at start (lease-fit.ts): a family must state it.
+   */
+  callBudget(entry: Entry): CallBudget;
+}
+
+/** The timeout of one call to the operator, and the most calls one operation may chain. */
+export interface CallBudget {
+  timeoutMs: number;
+  exchanges: number;
 }

@@ -12,6 +12,8 @@ import { routeFlows, type OperatorConnector, type RouteFlow } from '../core/oper
 import type { Clock } from '../core/ports.js';
 import { connectorFamilies } from './connector-families.js';
 import { SecretValue } from './secret-value.js';
+import { leaseMisfit } from './lease-fit.js';
+import { DEFAULT_LEASE_SECONDS } from '../core/operators/recorded-call.js';
 
 export interface OperatorsFileContext {
   catalog: OperatorCatalog;
@@ -21,6 +23,8 @@ export interface OperatorsFileContext {
   clock: Clock;
   env?: NodeJS.ProcessEnv;
   fetchImpl?: typeof fetch;
+  /** IDEMPOTENCY_LEASE_SECONDS: every entry's calls must fit in it (lease-fit.ts); 60 when not given. */
+  leaseSeconds?: number;
 }
 
 /** One route of a catalog operator: a connector with its own credentials, in the file's order. */
@@ -144,6 +148,11 @@ function parseRoute(entry: unknown, at: string, route: RouteContext): Configured
     }
   }
   if (problems.length > before) return undefined;
+  const misfit = leaseMisfit(family, connectorEntry, route.context.leaseSeconds ?? DEFAULT_LEASE_SECONDS, at);
+  if (misfit) {
+    problems.push(misfit);
+    return undefined;
+  }
   const secret = (value: string, field: string): SecretValue => {
     if (!value.startsWith(ENV_PREFIX)) return new SecretValue(value);
     const name = value.slice(ENV_PREFIX.length);

@@ -246,6 +246,8 @@ export interface PaymentTable {
   route: string | null;
   /** JSON: what the route's connector keeps about the payment between calls (migration 0033). */
   operator_state: string | null;
+  /** A live payment the operator held as pending at its expiry: asked about until then before it expires (0032). */
+  expiry_grace_until: string | null;
 }
 
 /** An operator answer our state machine refused, kept for a person (core/operators/operator-discrepancy.ts). */
@@ -419,6 +421,8 @@ export interface PayoutTable {
   settlement_id: string | null;
   /** The operator's route chosen for the payout (migration 0033); null: its first route. */
   route: string | null;
+  /** When the last send to the operator began (0032); null before the first. */
+  sent_at: string | null;
 }
 
 export interface BulkBatchTable {

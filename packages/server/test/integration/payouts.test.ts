@@ -315,7 +315,8 @@ for (const target of testDatabases()) {
       // it): the lease runs out, and another worker claims the payout and sends it.
       crasher.armed = 'after_intent';
       crasher.slow = async () => {
-        clock.advance(LEASE_MS + 1_000);
+        // The operator does not know a reference whose send may still arrive until two leases after it began.
+        clock.advance(2 * LEASE_MS + 1_000);
         assert.equal(await t.services.payouts.handOffDue(), 1, 'the other worker takes it over');
       };
       await t.services.payouts.handOffDue();
@@ -325,6 +326,21 @@ for (const target of testDatabases()) {
       await work();
       assert.equal((await get(testKey, payout.reference)).status, 'COMPLETED');
       assert.deepEqual(await eventTypes(testKey, payout.reference), ['payout.initiated', 'payout.updated', 'payout.completed']);
+    });
+
+    it('a resumed hand-off the operator does not know yet waits a grace (its first send may still arrive) before sending: one send', async () => {
+      const { testKey } = await t.newMerchant();
+      const payout = await create(testKey);
+      // The worker dies right before its call left (or while it was on its way: we cannot tell).
+      crasher.armed = 'after_intent';
+      await assert.rejects(t.services.payouts.handOffDue(), /worker died/);
+      clock.advance(LEASE_MS + 1_000);
+      await t.services.payouts.handOffDue();
+      assert.equal(sandboxLedger.payoutSendsFor(payout.id), 0, 'one lease later, "not known" is not yet "never sent"');
+      assert.equal((await get(testKey, payout.reference)).status, 'PENDING');
+      clock.advance(LEASE_MS);
+      await t.services.payouts.handOffDue();
+      assert.equal(sandboxLedger.payoutSendsFor(payout.id), 1, 'two leases after the send began, it is sent again');
     });
 
     it('a payout whose operator the catalog no longer routes fails at hand-off with its money released, instead of staying PENDING', async () => {
@@ -358,9 +374,10 @@ for (const target of testDatabases()) {
           const payout = await create(testKey);
           crasher.armed = boundary;
           await assert.rejects(t.services.payouts.handOffDue(), /worker died/);
-          // Until the dead worker's lease runs out nobody touches it; afterwards a worker resumes it.
+          // Until the dead worker's lease runs out nobody touches it; afterwards a worker resumes it,
+          // and sends it again only two leases after the last send began (it might still arrive).
           await t.services.payouts.handOffDue();
-          clock.advance(LEASE_MS + 1_000);
+          clock.advance(2 * LEASE_MS + 1_000);
           await work();
           clock.advance(3_000);
           await work();

@@ -30,7 +30,8 @@ import { testDatabases, type OpenTestDatabase } from '../support/test-databases.
 
 type Wire = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const LEASE_SECONDS = 2;
+/** Five chained MTN calls of 1 s (the shortest timeout) must fit in half the lease, or the server refuses to start. */
+const LEASE_SECONDS = 10;
 /** The MTN mock pays any number but these endings; …455 fails with NOT_ENOUGH_FUNDS. */
 const PAYING_PHONE = '+2290197000000';
 const FAILING_PHONE = '+2290197000455';
@@ -68,8 +69,8 @@ for (const target of testDatabases()) {
       services = createServices({ database: db.database, catalog: loadDefaultCatalog() });
       dataDir = mkdtempSync(join(tmpdir(), 'akwe-settlement-sigkill-'));
       mocks = await startOperatorMocks({ mtn: { decisionDelayMs: 100 } });
-      // Longer than any test waits: a call MTN holds is still in flight when the server is killed.
-      operatorsFile = operatorsFileFor(mocks, 30_000);
+      // Longer than the kill takes: a call MTN holds is still in flight when the server is killed.
+      operatorsFile = operatorsFileFor(mocks, 1_000);
     });
     after(async () => {
       for (const server of started) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');

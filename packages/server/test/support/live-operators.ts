@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { OperatorMocks } from '../../src/operators/mocks/operator-mocks.js';
 
 /** Polls `probe` until it returns a value (not undefined), or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 40_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -23,7 +23,10 @@ export interface OperatorsFileChoices {
   first?: string;
 }
 
-/** The mocks' operators file, written to a temporary folder, with every route's timeout set to `timeoutMs`. */
+/**
+ * The mocks' operators file, written to a temporary folder, with every call's timeout set to
+ * `timeoutMs`: MTN's five chained calls must fit in half the server's IDEMPOTENCY_LEASE_SECONDS.
+ */
 export function operatorsFileFor(mocks: OperatorMocks, timeoutMs: number, choices: OperatorsFileChoices = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'akwe-operators-'));
   const file = join(dir, 'operators.json');

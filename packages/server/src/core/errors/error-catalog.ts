@@ -232,8 +232,8 @@ export const errorCatalog = {
   internal_error: { status: 500, message: 'Internal server error.', action: 'Retry later (with the same Idempotency-Key on a POST); if it persists, report the `request_id`.' },
   payout_failed: {
     status: 500,
-    message: 'The payout could not be recorded; nothing was sent. Retry with the same Idempotency-Key.',
-    action: 'Retry with the same Idempotency-Key; nothing was sent.',
+    message: 'The payout request failed before it could be answered. Retry with the same Idempotency-Key: it answers the payout if it was recorded, and never sends one twice.',
+    action: 'Retry with the same Idempotency-Key (never a new one): a payout that was recorded is answered as it is, one that was not is made once.',
   },
   service_unavailable: { status: 503, message: 'The service is not ready.', action: 'Retry later; the server is starting or stopping.' },
   sandbox_only: {

@@ -89,6 +89,13 @@ export interface OperatorConnector {
   check?(): Promise<ConnectorCheck[]>;
   /** How the operator is doing (its circuit breaker); a connector without one is always available. */
   health?(): OperatorHealth;
+  /** While `unavailable`: how long until it takes a call again (ms), for `Retry-After`. */
+  unavailableForMs?(): number;
+  /**
+   * How long after a payout completed its operator may still reverse it (ms); absent when it
+   * cannot. Completed payouts are read again for that long, and a reversal becomes a discrepancy.
+   */
+  readonly payoutReversalWindowMs?: number;
   /**
    * For operators that sign their callbacks (Wave, pawaPay): whether this raw body and headers came
    * from them. Signatures that cover the request line (pawaPay's) read it from the HTTP/2-style

@@ -51,7 +51,7 @@ export class OperatorRouting {
     const offering = routes.filter((route) => offers(route, flow, operator));
     if (offering.length === 0) throw this.notOffered(operator, flow);
     const up = offering.find((route) => (route.connector.health?.() ?? 'available') !== 'unavailable');
-    if (!up) throw this.down(operator);
+    if (!up) throw this.down(operator, offering.map((route) => route.connector));
     return { route: up.name, flow: up.connector[flow] as NonNullable<OperatorConnector[F]> };
   }
 
@@ -62,7 +62,7 @@ export class OperatorRouting {
     if (!connector) throw this.notConfigured(operator);
     const offered = connector[flow];
     if (!offered) throw this.notOffered(operator, flow);
-    if ((connector.health?.() ?? 'available') === 'unavailable') throw this.down(operator);
+    if ((connector.health?.() ?? 'available') === 'unavailable') throw this.down(operator, [connector]);
     return offered as NonNullable<OperatorConnector[F]>;
   }
 
@@ -87,9 +87,11 @@ export class OperatorRouting {
     return new AkweError('invalid_operator', `${operator.label} offers no ${flowNames[flow]} through Akwe; see the operator catalog.`, { field: 'operator' });
   }
 
-  private down(operator: CatalogOperator): AkweError {
+  /** Retry-After is the soonest of the routes' breaker waits, not a fixed one: a retry sooner is refused again. */
+  private down(operator: CatalogOperator, connectors: OperatorConnector[]): AkweError {
+    const waits = connectors.map((connector) => connector.unavailableForMs?.() ?? UNAVAILABLE_RETRY_AFTER_SECONDS * 1000);
     return new AkweError('operator_unavailable', `${operator.label} is not answering at the moment; nothing was charged. Retry later.`, {
-      retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS,
+      retryAfterSeconds: Math.max(1, Math.ceil(Math.min(...waits) / 1000)),
     });
   }
 

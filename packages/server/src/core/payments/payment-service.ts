@@ -7,7 +7,8 @@ import type { Merchant } from '../merchants/merchant.js';
 import type { Clock, IdSource } from '../ports.js';
 import type { TenantScope } from '../shared/environment.js';
 import { finishWrite, reportCommitted, stepWrite, type RecordedRequest } from '../idempotency/request-journal.js';
-import type { OperatorConnectors, OtpAnswer } from '../operators/operator-connector.js';
+import type { OperatorAnswer, OperatorConnector, OperatorConnectors, OtpAnswer } from '../operators/operator-connector.js';
+import { inBackground } from '../operators/call-origin.js';
 import { OperatorRouting } from '../operators/operator-routing.js';
 import type { RecordedCalls } from '../operators/recorded-call.js';
 import type { OperatorCall, Payment, Refund } from './payment.js';
@@ -49,13 +50,35 @@ export interface PaymentServiceDeps {
   discrepancies?: DiscrepancyStore;
   /** Told of each new discrepancy (the server logs it at error level). */
   onDiscrepancy?: (discrepancy: OperatorDiscrepancy) => void;
+  /**
+   * How long a live payment its operator still holds as pending at expiry is asked about before it
+   * expires (ms; PAYMENT_EXPIRY_GRACE_SECONDS, 5 minutes by default).
+   */
+  expiryGraceMs?: number;
 }
+
+/** What a read with `sync` may be told besides the payment: the operator could not be asked. */
+export interface SyncOptions {
+  sync?: boolean;
+  /** Called when `sync` asked for the operator and it could not be asked: the stored state is answered. */
+  onOperatorNotAsked?: (reason: AkweError) => void;
+}
+
+export const DEFAULT_EXPIRY_GRACE_MS = 5 * 60_000;
+
+/** Final statuses we decided without the operator: a customer may still have paid meanwhile. */
+const decidedByUs: ReadonlySet<Payment['status']> = new Set(['expired', 'cancelled']);
 
 export interface ConfirmResult {
   payment: Payment;
   /** The code was wrong (the payment may have failed on the last attempt). */
   rejected: boolean;
 }
+
+/** The errors that mean the operator could not be asked (a read then answers what is stored). */
+const operatorNotAsked: ReadonlySet<string> = new Set(['operator_outcome_unknown', 'operator_unavailable', 'operator_call_in_progress']);
+
+type Asked = { answer: OperatorAnswer | undefined; decision: Decision | undefined };
 
 /** Times a write is retried when another request changed the payment first. */
 const writeAttempts = 3;
@@ -162,10 +185,29 @@ export class PaymentService {
     );
   }
 
-  /** By reference or id; with `sync`, a non-final payment is refreshed from its operator first. */
-  async get(ctx: TenantScope, referenceOrId: string, options: { sync?: boolean } = {}): Promise<Payment> {
+  /**
+   * By reference or id; with `sync`, a non-final payment is refreshed from its operator first, and
+   * a live one we expired or cancelled is checked against it (a late success is a discrepancy). A
+   * read never fails because the operator could not be asked: it answers the stored payment and
+   * tells `onOperatorNotAsked`.
+   */
+  async get(ctx: TenantScope, referenceOrId: string, options: SyncOptions = {}): Promise<Payment> {
     const payment = await this.find(ctx, referenceOrId);
-    if (!options.sync || isFinal(payment.status)) return payment;
+    if (!options.sync) return payment;
+    try {
+      return await this.synced(ctx, referenceOrId, payment);
+    } catch (error) {
+      if (!(error instanceof AkweError) || !operatorNotAsked.has(error.code)) throw error;
+      options.onOperatorNotAsked?.(error);
+      return this.find(ctx, payment.id);
+    }
+  }
+
+  private async synced(ctx: TenantScope, referenceOrId: string, payment: Payment): Promise<Payment> {
+    if (isFinal(payment.status)) {
+      if (this.watchedAfterUs(payment)) await this.askOperator(payment);
+      return payment;
+    }
     if (payment.operatorCall) {
       // A call in flight is recorded by the run that made it; one left behind is resumed now.
       return this.calls.leaseEnded(payment.operatorCallStartedAt) ? this.resume(payment, (p) => p, {}) : payment;
@@ -176,6 +218,11 @@ export class PaymentService {
       // The operator saw no change (or never heard of it): nothing to write.
       return change && change.events.length > 0 ? change : undefined;
     });
+  }
+
+  /** A live payment we ended ourselves (expired, cancelled) after it reached an operator. */
+  private watchedAfterUs(payment: Payment): boolean {
+    return payment.environment === 'live' && payment.operator !== null && decidedByUs.has(payment.status);
   }
 
   /**
@@ -291,25 +338,70 @@ export class PaymentService {
   async reconcileDue(limit = 50): Promise<number> {
     const now = this.deps.clock.now();
     const claimed = await this.deps.store.claimChecks(now.toISOString(), new Date(now.getTime() + this.calls.leaseMs).toISOString(), limit);
-    await eachConcurrently(claimed, OPERATOR_CALLS_IN_FLIGHT, async (payment) => {
-      const decision = await this.askOperator(payment);
-      const next =
-        decision && decision.events.length > 0
-          ? { ...decision.next, updatedAt: this.deps.clock.now().toISOString() }
-          : { ...payment, nextCheckAt: this.transitions.nextCheckAt(payment) };
-      // Lost to a concurrent change (a callback, a retry): that writer scheduled the next check.
-      await this.deps.store.save({ payment: { next, expectedVersion: payment.version }, events: decision?.events ?? [], ledger: decision?.ledger });
-    });
+    // Background checks: an operator failing them does not count toward its breaker (merchants did not see it).
+    await inBackground(() => eachConcurrently(claimed, OPERATOR_CALLS_IN_FLIGHT, (payment) => this.check(payment)));
     return claimed.length;
   }
 
-  /** Moves due non-final payments to `expired`, each with its event, exactly once across workers. */
+  /**
+   * One reconciliation check: the operator's answer moves the payment; a payment in its expiry
+   * grace expires once the grace ends or the operator never heard of it; an expired one is watched
+   * (a late success is a discrepancy) until the operator gives a final answer or the watch ends.
+   */
+  private async check(payment: Payment): Promise<void> {
+    const now = this.deps.clock.now().toISOString();
+    const inGrace = !isFinal(payment.status) && payment.expiryGraceUntil != null;
+    let asked: Asked | undefined;
+    try {
+      asked = await this.askOperatorFor(payment);
+    } catch (error) {
+      // In its grace, an operator that cannot be asked is asked again, until the grace ends.
+      if (!inGrace) throw error;
+    }
+    const decision = asked?.decision;
+    let change: Decision;
+    if (decision && decision.events.length > 0) {
+      change = { ...decision, next: { ...decision.next, updatedAt: now } };
+    } else if (inGrace && ((asked && !asked.answer) || payment.expiryGraceUntil! <= now)) {
+      change = this.expiry(payment, now);
+    } else if (inGrace) {
+      const regular = this.transitions.nextCheckAt(payment) ?? payment.expiryGraceUntil!;
+      change = { next: { ...payment, nextCheckAt: regular < payment.expiryGraceUntil! ? regular : payment.expiryGraceUntil! }, events: [] };
+    } else {
+      // A final answer about a final payment ends its watch; anything else asks again later.
+      const settled = isFinal(payment.status) && asked?.answer !== undefined && isFinal(asked.answer.path.at(-1) ?? payment.status);
+      change = { next: { ...payment, nextCheckAt: settled ? null : this.transitions.nextCheckAt(payment) }, events: [] };
+    }
+    // Lost to a concurrent change (a callback, a retry): that writer scheduled the next check.
+    await this.deps.store.save({ payment: { next: change.next, expectedVersion: payment.version }, events: change.events, ledger: change.ledger });
+  }
+
+  /**
+   * Moves due non-final payments to `expired`, each with its event, exactly once across workers.
+   * A live payment an operator holds (pending, processing) is asked about first: it gets its grace
+   * (`expiryGraceUntil`) and a check due now, and expires only when the grace ends or the operator
+   * never heard of it (docs/operators.md "Expiry of live payments").
+   */
   expireDue(limit = 100): Promise<number> {
     const now = this.deps.clock.now().toISOString();
     return this.deps.store.expireDue(now, limit, (payment) => {
-      const change = this.transitions.afterAnswer(payment, { path: ['expired'], message: 'The payment expired before the customer paid.', failureCode: 'expired' });
+      if (this.operatorHolds(payment) && payment.expiryGraceUntil == null) {
+        const graceUntil = new Date(Date.parse(now) + (this.deps.expiryGraceMs ?? DEFAULT_EXPIRY_GRACE_MS)).toISOString();
+        return { payment: { next: { ...payment, expiryGraceUntil: graceUntil, nextCheckAt: now }, expectedVersion: payment.version }, events: [] };
+      }
+      const change = this.expiry(payment, now);
       return { payment: { next: change.next, expectedVersion: payment.version }, events: change.events };
     });
+  }
+
+  /** The payment expired at `now`: its status, its event (with the new `updated_at`), and the watch that follows. */
+  private expiry(payment: Payment, now: string): Decision {
+    return this.transitions.afterAnswer({ ...payment, updatedAt: now }, { path: ['expired'], message: 'The payment expired before the customer paid.', failureCode: 'expired' });
+  }
+
+  /** A live payment an operator was asked to collect and has not finished. */
+  private operatorHolds(payment: Payment): boolean {
+    return payment.environment === 'live' && payment.operator !== null && (payment.status === 'pending' || payment.status === 'processing');
   }
 
   /**
@@ -347,7 +439,7 @@ export class PaymentService {
       this.refuseWhileCalling(current);
       return this.answerOnly(request, current.id, toResult(current));
     }
-    const known = await this.callFor(leased, () => this.routing.flowFor(leased, 'status').queryStatus(leased));
+    const known = await this.callFor(leased, () => this.statusFlowOfSent(leased).queryStatus(leased));
     // A code the operator did not take leaves it awaiting one, exactly as a code that never arrived.
     const arrived = known !== undefined && !(leased.operatorCall === 'confirm_otp' && known.path.at(-1) === 'awaiting_otp');
     let decide = (current: Payment): Decision => (arrived ? this.transitions.afterOperatorAnswer(current, known) : { next: current, events: [] });
@@ -374,6 +466,23 @@ export class PaymentService {
     }
     await this.calls.reached('after_operator_call', leased.id);
     return this.settle(leased, decide, result, request);
+  }
+
+  /**
+   * The status flow for a call that may have reached the operator. Refused (breaker open, connector
+   * gone), the refusal must not say "nothing was charged": the call was made and its answer lost.
+   */
+  private statusFlowOfSent(payment: Payment): NonNullable<OperatorConnector['status']> {
+    try {
+      return this.routing.flowFor(payment, 'status');
+    } catch (error) {
+      if (!(error instanceof AkweError) || error.code !== 'operator_unavailable') throw error;
+      throw new AkweError(
+        'operator_unavailable',
+        'The operator cannot be asked about this payment now. It was sent to the operator before and may have been charged: retry later with the same Idempotency-Key (it is never charged twice), or read the payment.',
+        { retryAfterSeconds: error.retryAfterSeconds },
+      );
+    }
   }
 
   /** Phase 1 of a call on an existing payment: the recovery point (and the payer, for pay) with the request's claim. */
@@ -495,10 +604,15 @@ export class PaymentService {
    * status queries, or the operator never heard of it); an answer the payment cannot take is kept.
    */
   private async askOperator(payment: Payment): Promise<Decision | undefined> {
+    return (await this.askOperatorFor(payment)).decision;
+  }
+
+  /** As askOperator, with the operator's answer itself (undefined: never heard of it, or no status queries). */
+  private async askOperatorFor(payment: Payment): Promise<Asked> {
     const status = this.routing.optionalFlow(payment, 'status');
     const answer = status && (await this.calls.call(() => status.queryStatus(payment)));
     const decision = answer && this.transitions.afterOperatorAnswer(payment, answer);
     if (decision?.discrepancy) await this.discrepancies.keep(decision.discrepancy);
-    return decision;
+    return { answer, decision };
   }
 }

@@ -29,7 +29,18 @@ export interface PaymentTransitionsDeps {
   clock: Clock;
   /** The shortest wait between two reconciliation checks of a live payment (ms); 5 s by default. */
   checkMinIntervalMs?: number;
+  /**
+   * How long after its expiry a live payment that reached an operator is still asked about, in case
+   * the customer approved late (ms; PAYMENT_LATE_CHECK_HOURS, 24 hours by default).
+   */
+  lateCheckWindowMs?: number;
 }
+
+export const DEFAULT_LATE_CHECK_WINDOW_MS = 24 * 3_600_000;
+/** The longest wait between two checks of an expired payment. */
+const LATE_CHECK_MAX_INTERVAL_MS = 60 * 60_000;
+/** Final statuses in which the money did not move: another of them from the operator is not news. */
+const unpaid: ReadonlySet<Payment['status']> = new Set(['failed', 'cancelled', 'expired']);
 
 /**
  * How an answer (an operator's, or one of ours: cancelled, expired, refunded) moves a payment:
@@ -38,9 +49,11 @@ export interface PaymentTransitionsDeps {
  */
 export class PaymentTransitions {
   private readonly checkMinIntervalMs: number;
+  private readonly lateCheckWindowMs: number;
 
   constructor(private readonly deps: PaymentTransitionsDeps) {
     this.checkMinIntervalMs = deps.checkMinIntervalMs ?? 5_000;
+    this.lateCheckWindowMs = deps.lateCheckWindowMs ?? DEFAULT_LATE_CHECK_WINDOW_MS;
   }
 
   /** Applies an answer: each status in its path must be a legal step, and each emits its event. */
@@ -76,7 +89,9 @@ export class PaymentTransitions {
       if (!(error instanceof AkweError) || error.code !== 'invalid_state_transition') throw error;
       const reported = answer.path.at(-1);
       // Not news: a final payment told "still pending", or a refunded one told "completed" (behind us).
-      if (reported === undefined || !isFinal(reported) || (current.status === 'refunded' && reported === 'completed')) return { next: current, events: [] };
+      // Nor is an unpaid end told another unpaid end (we expired it, the operator timed it out): no money moved.
+      if (reported === undefined || !isFinal(reported) || (current.status === 'refunded' && reported === 'completed') || (unpaid.has(current.status) && unpaid.has(reported)))
+        return { next: current, events: [] };
       return {
         next: current,
         events: [],
@@ -96,14 +111,25 @@ export class PaymentTransitions {
     }
   }
 
-  /** When a payment in this state is next asked about: live payments the operator owes a move only. */
+  /**
+   * When a payment in this state is next asked about: live payments the operator owes a move (at
+   * the latest when they expire, so expiry always follows an answer), and expired live payments
+   * that reached an operator, less and less often, until the late-check window ends.
+   */
   nextCheckAt(payment: Payment): string | null {
-    if (payment.environment !== 'live' || !awaitingOperator.has(payment.status)) return null;
+    if (payment.environment !== 'live') return null;
     const nowMs = this.deps.clock.now().getTime();
     const ageMs = Math.max(0, nowMs - Date.parse(payment.createdAt));
     // Early on the answer is near, later it rarely is: wait a quarter of the payment's age, within bounds.
-    const waitMs = Math.min(CHECK_MAX_INTERVAL_MS, Math.max(this.checkMinIntervalMs, ageMs / 4));
-    return new Date(nowMs + waitMs).toISOString();
+    if (awaitingOperator.has(payment.status)) {
+      const dueMs = nowMs + Math.min(CHECK_MAX_INTERVAL_MS, Math.max(this.checkMinIntervalMs, ageMs / 4));
+      const expiresMs = Date.parse(payment.expiresAt);
+      return new Date(expiresMs > nowMs ? Math.min(dueMs, expiresMs) : dueMs).toISOString();
+    }
+    if (payment.status !== 'expired' || payment.operator === null) return null;
+    const watchEndsMs = Date.parse(payment.expiresAt) + this.lateCheckWindowMs;
+    if (nowMs >= watchEndsMs) return null;
+    return new Date(Math.min(watchEndsMs, nowMs + Math.min(LATE_CHECK_MAX_INTERVAL_MS, Math.max(this.checkMinIntervalMs, ageMs / 4)))).toISOString();
   }
 
   private collectionFee(payment: Payment): number {

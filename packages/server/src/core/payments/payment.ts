@@ -76,6 +76,11 @@ export interface Payment {
    * status query needs, a hash of the notif_token its callback must carry); never shown.
    */
   operatorState?: Readonly<Record<string, string>> | null;
+  /**
+   * A live payment its operator still held as pending when its lifetime ended: it is asked about
+   * again until this instant before it expires (docs/operators.md "Expiry of live payments").
+   */
+  expiryGraceUntil?: string | null;
 }
 
 export const refundStatuses = ['pending', 'completed', 'failed'] as const;

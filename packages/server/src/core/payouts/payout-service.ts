@@ -9,7 +9,8 @@ import { feeFor, type LedgerPosting } from '../ledger/ledger.js';
 import { payoutPostings } from '../ledger/payout-postings.js';
 import type { OperatorConnectors } from '../operators/operator-connector.js';
 import { OperatorRouting } from '../operators/operator-routing.js';
-import type { PaymentContext } from '../payments/payment-service.js';
+import { inBackground } from '../operators/call-origin.js';
+import type { PaymentContext, SyncOptions } from '../payments/payment-service.js';
 import type { RecordedCalls } from '../operators/recorded-call.js';
 import { normalizePhone } from '../phones/phone-number.js';
 import type { Clock, IdSource } from '../ports.js';
@@ -66,6 +67,9 @@ const statusEvent: Record<Exclude<PayoutStatus, 'PENDING'>, PayoutEventType> = {
   FAILED: 'failed',
   CANCELLED: 'cancelled',
 };
+
+/** The longest wait between two re-reads of a completed payout its operator may reverse. */
+const REVERSAL_CHECK_MAX_INTERVAL_MS = 6 * 3_600_000;
 
 /** Operator calls a worker pass makes at once (hand-offs, status checks). */
 const OPERATOR_CALLS_IN_FLIGHT = 16;
@@ -199,10 +203,21 @@ export class PayoutService {
     return payout;
   }
 
-  async get(ctx: TenantScope, referenceOrId: string, options: { sync?: boolean } = {}): Promise<Payout> {
+  /**
+   * By reference or id; with `sync`, a payout the operator is working on is refreshed from it. A read
+   * never fails because the operator could not be asked: the stored payout is answered, and
+   * `onOperatorNotAsked` told (a failed read must never look like a payout that was not sent).
+   */
+  async get(ctx: TenantScope, referenceOrId: string, options: SyncOptions = {}): Promise<Payout> {
     const payout = await this.find(ctx, referenceOrId);
     if (!options.sync || isFinalPayout(payout.status) || !payout.handedOff) return payout;
-    const answer = await this.routing.optionalFlow(payout, 'payouts')?.queryPayout(payout);
+    let answer: PayoutAnswer | undefined;
+    try {
+      answer = await this.routing.optionalFlow(payout, 'payouts')?.queryPayout(payout);
+    } catch (error) {
+      options.onOperatorNotAsked?.(error instanceof AkweError ? error : new AkweError('operator_outcome_unknown'));
+      return payout;
+    }
     if (!answer || answer.status === payout.status) return payout;
     return (await this.apply(payout, answer)) ?? (await this.find(ctx, payout.id));
   }
@@ -239,15 +254,70 @@ export class PayoutService {
     return claimed.length;
   }
 
-  /** Asks operators about payouts they are processing, recording the final ones. */
+  /**
+   * Asks operators about payouts they are processing, recording the final ones, then reads again
+   * the completed payouts their operator may still reverse. Background checks: their failures do
+   * not count toward the operator's breaker.
+   */
   async checkDue(limit = 100): Promise<number> {
     const now = this.deps.clock.now();
     const due = await this.deps.store.claimChecks(now.toISOString(), new Date(now.getTime() + this.checkIntervalMs).toISOString(), limit);
-    await eachConcurrently(due, OPERATOR_CALLS_IN_FLIGHT, async (payout) => {
-      const answer = await this.routing.optionalFlow(payout, 'payouts')?.queryPayout(payout);
-      if (answer && answer.status !== payout.status) await this.apply(payout, answer);
-    });
+    let failure: { error: unknown } | undefined;
+    try {
+      await inBackground(() =>
+        eachConcurrently(due, OPERATOR_CALLS_IN_FLIGHT, async (payout) => {
+          const answer = await this.routing.optionalFlow(payout, 'payouts')?.queryPayout(payout);
+          if (answer && answer.status !== payout.status) await this.apply(payout, answer);
+        }),
+      );
+    } catch (error) {
+      failure = { error };
+    }
+    // One operator failing its checks must not hold back the re-reads of every other's payouts.
+    const rechecked = await this.recheckCompleted(limit);
+    if (failure) throw failure.error;
+    return due.length + rechecked;
+  }
+
+  /**
+   * Reads completed payouts again while their operator can still reverse them (the connector's
+   * `payoutReversalWindowMs`, counted from the completion), less and less often. A reversal, or any
+   * other final answer, is a discrepancy for a person: the payout stays COMPLETED and the ledger
+   * is not touched until that person decides (docs/decisions.md "Payout reversals").
+   */
+  private async recheckCompleted(limit: number): Promise<number> {
+    const now = this.deps.clock.now();
+    const due = await this.deps.store.claimReversalChecks(now.toISOString(), new Date(now.getTime() + this.calls.leaseMs).toISOString(), limit);
+    await inBackground(() =>
+      eachConcurrently(due, OPERATOR_CALLS_IN_FLIGHT, async (payout) => {
+        let nextCheckAt = this.reversalCheckAfter(payout);
+        if (nextCheckAt !== null) {
+          const answer = await this.routing.optionalFlow(payout, 'payouts')?.queryPayout(payout);
+          if (answer && (answer.reversed || answer.status !== 'COMPLETED')) {
+            await this.recordDiscrepancy(payout, answer);
+            nextCheckAt = null;
+          }
+        }
+        // Lost to a concurrent change: whoever changed it decided.
+        await this.deps.store.save({ next: { ...payout, nextCheckAt }, expectedVersion: payout.version, events: [] });
+      }),
+    );
     return due.length;
+  }
+
+  /** When a completed payout is next read again, or null once its operator can no longer reverse it. */
+  private reversalCheckAfter(payout: Payout): string | null {
+    const windowMs = this.deps.operators.connectorFor(payout.environment, this.gatewayCodeOf(payout) ?? '')?.payoutReversalWindowMs;
+    if (windowMs === undefined || payout.status !== 'COMPLETED') return null;
+    const nowMs = this.deps.clock.now().getTime();
+    const completedMs = Date.parse(payout.updatedAt);
+    if (nowMs >= completedMs + windowMs) return null;
+    const waitMs = Math.min(REVERSAL_CHECK_MAX_INTERVAL_MS, Math.max(this.checkIntervalMs, (nowMs - completedMs) / 4));
+    return new Date(Math.min(completedMs + windowMs, nowMs + waitMs)).toISOString();
+  }
+
+  private gatewayCodeOf(payout: Payout): string | undefined {
+    return this.deps.catalog.findOperator(payout.country, payout.operator)?.gatewayCode;
   }
 
   private async handOff(claimed: Payout, resumed: boolean): Promise<void> {
@@ -257,6 +327,7 @@ export class PayoutService {
     const payout = await this.stillOurs(claimed);
     if (!payout) return;
     let answer: PayoutAnswer | undefined;
+    let current = payout;
     let unroutable = false;
     try {
       // The catalog or the operators file may have changed since the payout was accepted: one no
@@ -267,8 +338,18 @@ export class PayoutService {
       if (!operator) throw new AkweError('operator_unavailable', `The catalog no longer pays out through ${payout.operator} in ${payout.country}.`);
       if (unroutable) throw new AkweError('operator_unavailable', `No connector for ${operator.label} is configured on this server any more.`);
       const payouts = this.routing.flowFor(payout, 'payouts');
-      const send = () => payouts.sendPayout(payout, operator);
-      answer = resumed ? await this.calls.askFirst(() => payouts.queryPayout(payout), send) : await send();
+      if (!resumed) answer = await payouts.sendPayout(payout, operator);
+      else {
+        answer = await payouts.queryPayout(payout);
+        if (!answer) {
+          // Recorded as sent before the call: the answer is then written on that version.
+          const sending = await this.recordSendAgain(payout);
+          // Not known yet, or taken over: the recovery point stays, and a worker asks again after the lease.
+          if (!sending) return;
+          current = sending;
+          answer = await payouts.sendPayout(current, operator);
+        }
+      }
     } catch (error) {
       // No operator for this environment: the payout fails cleanly and its money is released.
       if (unroutable && error instanceof AkweError) {
@@ -279,8 +360,23 @@ export class PayoutService {
       }
     }
     await this.calls.reached('after_operator_call', payout.id);
-    await this.apply(payout, answer, { handedOff: answer.failureCode !== 'operator_unavailable' });
+    await this.apply(current, answer, { handedOff: answer.failureCode !== 'operator_unavailable' });
     await this.calls.reached('after_outcome', payout.id);
+  }
+
+  /**
+   * A resumed hand-off the operator does not know. A send may still be on its way (held by a proxy,
+   * queued at the operator) for a while after its own timeout: "not known" means "never sent" only
+   * once the last send began more than two leases ago. Before that (or when another worker took the
+   * payout meanwhile) it is undefined: the recovery point stays, and the operator is asked again
+   * after the lease. Else the new send is recorded (`sentAt`) before it is made, and the payout at
+   * that version is returned.
+   */
+  private async recordSendAgain(payout: Payout): Promise<Payout | undefined> {
+    const nowMs = this.deps.clock.now().getTime();
+    if (payout.sentAt && nowMs - Date.parse(payout.sentAt) < 2 * this.calls.leaseMs) return undefined;
+    const sending: Payout = { ...payout, sentAt: new Date(nowMs).toISOString(), version: payout.version + 1 };
+    return (await this.deps.store.save({ next: sending, expectedVersion: payout.version, events: [] })) ? sending : undefined;
   }
 
   /** The claimed payout, its lease renewed if half of it has gone; undefined once another worker holds it. */
@@ -311,6 +407,8 @@ export class PayoutService {
       nextCheckAt: answer.status === 'PROCESSING' ? new Date(this.deps.clock.now().getTime() + this.checkIntervalMs).toISOString() : null,
       updatedAt: now,
     };
+    // A completed payout its operator may still reverse is read again (recheckCompleted).
+    if (moving && answer.status === 'COMPLETED') next.nextCheckAt = this.reversalCheckAfter(next);
     if (moving) events.push(this.deps.events.payout(statusEvent[answer.status], next));
     if (moving && answer.status === 'COMPLETED') ledger.push(payoutPostings.completed(next));
     if (moving && (answer.status === 'FAILED' || answer.status === 'CANCELLED')) ledger.push(payoutPostings.released(next));
@@ -327,9 +425,11 @@ export class PayoutService {
       reference: payout.reference,
       operator: payout.operator,
       ourStatus: payout.status,
-      operatorStatus: answer.status,
+      operatorStatus: answer.reversed ? 'REVERSED' : answer.status,
       operatorReference: answer.pspReference ?? null,
-      message: answer.message ?? null,
+      message: answer.reversed
+        ? `${answer.message ?? 'The operator reversed the payout.'} The payout stays COMPLETED and its money stays spent on the merchant's balance until a person decides (credit it back, or not).`
+        : (answer.message ?? null),
     });
   }
 

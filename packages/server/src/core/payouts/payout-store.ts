@@ -55,4 +55,9 @@ export interface PayoutStore {
   renewHandoff(payout: Payout, now: string): Promise<Payout | undefined>;
   /** Takes PROCESSING payouts due for a status check, pushing their next check to `nextCheckAt`. */
   claimChecks(now: string, nextCheckAt: string, limit: number): Promise<Payout[]>;
+  /**
+   * Takes COMPLETED payouts due for a re-read (their operator may still reverse them), pushing their
+   * next check to `nextCheckAt`; their `updatedAt` (the completion) is kept.
+   */
+  claimReversalChecks(now: string, nextCheckAt: string, limit: number): Promise<Payout[]>;
 }

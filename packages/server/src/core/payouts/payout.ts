@@ -58,6 +58,8 @@ export interface Payout {
   route?: string | null;
   /** Set on the payout that sends a wallet settlement (its id): its postings are booked as the settlement's. */
   settlementId?: string;
+  /** When the last send to the operator began; null (or absent) before the first. */
+  sentAt?: string | null;
 }
 
 /** What an operator answered about a payout. */
@@ -66,4 +68,6 @@ export interface PayoutAnswer {
   pspReference?: string;
   message?: string;
   failureCode?: FailureCode;
+  /** The operator reversed the payout after it completed: the money went back to the sender's wallet. */
+  reversed?: boolean;
 }

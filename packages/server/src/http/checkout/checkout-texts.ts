@@ -128,7 +128,7 @@ const fr: Texts = {
     tooMany: (seconds) => `Trop de tentatives. Réessayez dans ${seconds} secondes.`,
     notFound: 'Ce lien de paiement n’existe pas. Vérifiez le lien envoyé par le marchand.',
     notFoundTitle: 'Lien introuvable',
-    generic: 'Une erreur est survenue. Rien n’a été débité ; réessayez.',
+    generic: 'Une erreur est survenue. Rechargez cette page dans un instant : elle montre si le paiement a abouti avant que vous ne réessayiez.',
   },
   countries: { BJ: 'au Bénin', TG: 'au Togo', CI: 'en Côte d’Ivoire' },
 };
@@ -180,7 +180,7 @@ const en: Texts = {
     tooMany: (seconds) => `Too many attempts. Try again in ${seconds} seconds.`,
     notFound: 'This payment link does not exist. Check the link the merchant sent you.',
     notFoundTitle: 'Link not found',
-    generic: 'Something went wrong. Nothing was charged; please try again.',
+    generic: 'Something went wrong. Reload this page in a moment: it shows whether the payment went through before you try again.',
   },
   countries: { BJ: 'in Benin', TG: 'in Togo', CI: 'in Côte d’Ivoire' },
 };

@@ -191,7 +191,7 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   receiver_inactive: operations(...transferCreation, ...approvedTransfers),
   transfer_limit_exceeded: operations(...transferCreation, ...approvedTransfers),
   daily_transfer_limit_exceeded: operations(...transferCreation, ...approvedTransfers),
-  payout_failed: operations(...payoutCreation, 'getPayout'),
+  payout_failed: operations(...payoutCreation),
   too_many_event_streams: operations('streamEvents'),
   invalid_otp: operations(...confirmation),
   payment_not_confirmable: operations(...confirmation),

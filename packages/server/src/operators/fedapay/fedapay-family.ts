@@ -8,6 +8,8 @@ export const fedaPayFamily: ConnectorFamily<FedaPayEntry> = {
   name: 'fedapay',
   gatewayCodes: fedaPayGatewayCodes,
   schema: FedaPayEntrySchema,
+  // A collection chains a look-up by our reference, the create, its token and the send.
+  callBudget: (entry) => ({ timeoutMs: entry.timeout_ms ?? DEFAULT_FEDAPAY_TIMEOUT_MS, exchanges: 4 }),
   build(entry, { slug, country, secret, publicUrl, fetchImpl }) {
     const operator = country.operators.find((o) => o.slug === slug)!;
     return new FedaPayConnector(

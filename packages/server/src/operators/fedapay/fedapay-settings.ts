@@ -51,7 +51,8 @@ export interface FedaPaySettings {
   returnUrlFor(paymentId: string): string;
 }
 
-export const DEFAULT_FEDAPAY_TIMEOUT_MS = 10_000;
+/** Four chained calls must fit in half the default 60 s lease (lease-fit.ts). */
+export const DEFAULT_FEDAPAY_TIMEOUT_MS = 7_000;
 
 /** `<PUBLIC_URL>/api/v1/operators/fedapay/checkout-return/<payment id>`: refreshes the payment, then shows its checkout page. */
 export const FEDAPAY_RETURN_PATH = '/api/v1/operators/fedapay/checkout-return';

@@ -7,6 +7,8 @@ export const mtnMomoFamily: ConnectorFamily<MtnMomoEntry> = {
   name: 'mtn-momo',
   gatewayCodes: ['MTN_BJ', 'MTN_CI'],
   schema: MtnMomoEntrySchema,
+  // A token, the call, a fresh token and the call again after a 401, and a status query after a 409.
+  callBudget: (entry) => ({ timeoutMs: entry.timeout_ms ?? DEFAULT_MTN_TIMEOUT_MS, exchanges: 5 }),
   build(entry, { slug, country, secret, publicUrl, clock, fetchImpl }) {
     const products: Partial<Record<MtnProduct, MtnCredentials>> = {};
     for (const product of ['collection', 'disbursement'] as const) {

@@ -23,7 +23,9 @@ export const MtnMomoEntrySchema = Type.Object(
     base_url: Type.String({ format: 'uri', description: 'e.g. https://proxy.momoapi.mtn.com' }),
     target_environment: Type.String({ minLength: 1, description: 'X-Target-Environment, e.g. mtnbenin, mtnivorycoast.' }),
     currency: Type.Optional(Type.String({ minLength: 3, maxLength: 3, description: 'Defaults to the country’s currency (XOF).' })),
-    timeout_ms: Type.Optional(Type.Integer({ minimum: 1000, maximum: 30_000, description: 'Per call; under half the idempotency lease.' })),
+    timeout_ms: Type.Optional(
+      Type.Integer({ minimum: 1000, maximum: 30_000, description: 'Per call; five chained calls must fit in half the request lease (IDEMPOTENCY_LEASE_SECONDS).' }),
+    ),
     collection: Type.Optional(ProductCredentials),
     disbursement: Type.Optional(ProductCredentials),
   },
@@ -52,4 +54,5 @@ export interface MtnMomoSettings {
   products: Partial<Record<MtnProduct, MtnCredentials>>;
 }
 
-export const DEFAULT_MTN_TIMEOUT_MS = 10_000;
+/** Five chained calls of 6 s fit in half the longest request lease (60 s): see lease-fit.ts. */
+export const DEFAULT_MTN_TIMEOUT_MS = 6_000;

@@ -7,6 +7,8 @@ export const orangeMoneyFamily: ConnectorFamily<OrangeMoneyEntry> = {
   name: 'orange-money',
   gatewayCodes: ['ORANGE_CI'],
   schema: OrangeMoneyEntrySchema,
+  // A token, then the web payment or its status (and a fresh token and the call again after a 401).
+  callBudget: (entry) => ({ timeoutMs: entry.timeout_ms ?? DEFAULT_ORANGE_TIMEOUT_MS, exchanges: 3 }),
   build(entry, { slug, country, secret, publicUrl, clock, fetchImpl }) {
     return new OrangeMoneyConnector(
       {

@@ -7,6 +7,8 @@ export const pawapayFamily: ConnectorFamily<PawapayEntry> = {
   name: 'pawapay',
   gatewayCodes: Object.keys(pawapayProviders),
   schema: PawapayEntrySchema,
+  // At most a status check by our id, then the call.
+  callBudget: (entry) => ({ timeoutMs: entry.timeout_ms ?? DEFAULT_PAWAPAY_TIMEOUT_MS, exchanges: 2 }),
   build(entry, { slug, country, secret, clock, fetchImpl }) {
     const operator = country.operators.find((o) => o.slug === slug)!;
     return new PawapayConnector(

@@ -26,6 +26,13 @@ import {
 import { verifyWaveSignature, WAVE_SIGNATURE_HEADER } from './wave-webhooks.js';
 import type { WaveSettings } from './wave-settings.js';
 
+/**
+ * How long Akwe reads a completed Wave payout again, in case it is reversed: the business can reverse
+ * a payout for three days (as the mock has it; to check against Wave's documentation), and a day
+ * more covers clocks and late records.
+ */
+export const WAVE_PAYOUT_REVERSAL_WINDOW_MS = 4 * 24 * 3_600_000;
+
 const notWholeFrancs: OperatorAnswer = { path: ['failed'], message: 'Wave takes whole francs only; nothing was sent.', failureCode: 'operator_declined' };
 
 /**
@@ -42,6 +49,11 @@ export class WaveConnector implements OperatorConnector {
   readonly status = { queryStatus: (payment: Payment) => this.queryCheckout(payment) };
   readonly refunds = { refund: (payment: Payment, refund: Refund) => this.refund(payment, refund), queryRefund: () => Promise.resolve(undefined) };
   readonly payouts = { sendPayout: (payout: Payout) => this.sendPayout(payout), queryPayout: (payout: Payout) => this.queryPayout(payout) };
+  /**
+   * The business can reverse a payout (its API, its portal) and Wave sends no webhook for payouts:
+   * completed payouts are read again for this long (docs/operators.md "Reversals").
+   */
+  readonly payoutReversalWindowMs = WAVE_PAYOUT_REVERSAL_WINDOW_MS;
   private readonly client: WaveClient;
 
   constructor(

@@ -8,6 +8,8 @@ export const waveFamily: ConnectorFamily<WaveEntry> = {
   name: 'wave',
   gatewayCodes: ['WAVE_CI'],
   schema: WaveEntrySchema,
+  // At most a search by our reference, then the call (a refund).
+  callBudget: (entry) => ({ timeoutMs: entry.timeout_ms ?? DEFAULT_WAVE_TIMEOUT_MS, exchanges: 2 }),
   build(entry, { slug, country, secret, publicUrl, serverSecret, fetchImpl }) {
     return new WaveConnector(
       {

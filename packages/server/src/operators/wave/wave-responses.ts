@@ -270,7 +270,13 @@ export function payoutAnswer(payout: WavePayout): PayoutAnswer {
       };
     case 'reversed':
       // Only the business can reverse a payout (the API or the portal): the money came back to it.
-      return { status: 'FAILED', message: 'Wave: the payout was reversed; the money went back to the business wallet.', failureCode: 'operator_declined', pspReference: payout.id };
+      return {
+        status: 'FAILED',
+        message: 'Wave: the payout was reversed; the money went back to the business wallet.',
+        failureCode: 'operator_declined',
+        pspReference: payout.id,
+        reversed: true,
+      };
   }
 }
 

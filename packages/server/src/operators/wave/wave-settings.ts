@@ -15,7 +15,9 @@ export const WaveEntrySchema = Type.Object(
     api_key: Type.String({ minLength: 1, description: 'The business wallet’s API key, sent as a bearer token (inline or env:NAME).' }),
     webhook_secret: Type.String({ minLength: 1, description: 'The webhook’s signing secret from the Business Portal (inline or env:NAME).' }),
     currency: Type.Optional(Type.String({ minLength: 3, maxLength: 3, description: 'Defaults to the country’s currency (XOF).' })),
-    timeout_ms: Type.Optional(Type.Integer({ minimum: 1000, maximum: 30_000, description: 'Per call; under half the idempotency lease.' })),
+    timeout_ms: Type.Optional(
+      Type.Integer({ minimum: 1000, maximum: 30_000, description: 'Per call; two chained calls must fit in half the request lease (IDEMPOTENCY_LEASE_SECONDS).' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -29,8 +29,9 @@ import * as refundsScopeIndex from './0027-refunds-scope-index.js';
 import * as phoneSearch from './0028-phone-search.js';
 import * as apiKeyCreator from './0029-api-key-creator.js';
 import * as approvalsEverywhere from './0030-approvals-everywhere.js';
-import * as totpOnce from './0031-totp-once.js';
+import * as operatorFaults from './0032-operator-faults.js';
 import * as operatorRoutes from './0033-operator-routes.js';
+import * as totpOnce from './0031-totp-once.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -65,5 +66,6 @@ export const migrations: Record<string, Migration> = {
   '0029-api-key-creator': apiKeyCreator,
   '0030-approvals-everywhere': approvalsEverywhere,
   '0031-totp-once': totpOnce,
+  '0032-operator-faults': operatorFaults,
   '0033-operator-routes': operatorRoutes,
 };

@@ -116,6 +116,7 @@ const PAYMENT_COLUMNS = typed({
   operator_redirect_url: 'text',
   route: 'text',
   operator_state: 'text',
+  expiry_grace_until: 'text',
 } satisfies Record<Exclude<keyof PaymentTable, 'id' | 'merchant_id' | 'environment' | 'reference' | 'created_at' | 'version'>, PgType>);
 const PAYMENT_INPUT: readonly Column[] = [['i', 'int'], ['id', 'text'], ['expected_version', 'int'], ...PAYMENT_COLUMNS];
 

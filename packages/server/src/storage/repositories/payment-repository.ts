@@ -44,6 +44,8 @@ export function dueForExpiryQuery(db: Kysely<Database> | Transaction<Database>, 
       .where('expires_at', '<=', now)
       // An operator call in flight decides first (or its recovery does): expiry must not race it.
       .where('operator_call', 'is', null)
+      // A live payment its operator still held as pending at expiry waits out its grace (0032).
+      .where((eb) => eb.or([eb('expiry_grace_until', 'is', null), eb('expiry_grace_until', '<=', now)]))
       .orderBy('expires_at')
       .limit(limit)
   );

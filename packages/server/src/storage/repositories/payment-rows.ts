@@ -43,6 +43,7 @@ export function paymentFromRow(row: Selectable<PaymentTable>): Payment {
     operatorRedirectUrl: row.operator_redirect_url,
     route: row.route,
     operatorState: row.operator_state === null ? null : (JSON.parse(row.operator_state) as Record<string, string>),
+    expiryGraceUntil: row.expiry_grace_until,
   };
 }
 
@@ -81,6 +82,7 @@ export function paymentToRow(p: Payment): Selectable<PaymentTable> {
     operator_redirect_url: p.operatorRedirectUrl ?? null,
     route: p.route ?? null,
     operator_state: p.operatorState ? JSON.stringify(p.operatorState) : null,
+    expiry_grace_until: p.expiryGraceUntil ?? null,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { CountryCode, Currency } from '../../core/catalog/operator-catalog.js';
 import { AkweError } from '../../core/errors/index.js';
 import type { StoredEvent } from '../../core/events/stored-event.js';
@@ -54,6 +54,7 @@ function payoutFromRow(row: Selectable<PayoutTable>): Payout {
     updatedAt: row.updated_at,
     version: row.version,
     ...(row.settlement_id === null ? {} : { settlementId: row.settlement_id }),
+    sentAt: row.sent_at,
   };
 }
 
@@ -85,6 +86,7 @@ function payoutToRow(p: Payout): Selectable<PayoutTable> {
     version: p.version,
     settlement_id: p.settlementId ?? null,
     route: p.route ?? null,
+    sent_at: p.sentAt ?? null,
   };
 }
 
@@ -231,7 +233,13 @@ export class PayoutRepository implements PayoutStore {
       const rows = (await query.execute()).map(payoutFromRow);
       if (rows.length === 0) return [];
       await this.takeRows(trx, rows, { handoff_started_at: now, updated_at: now });
-      return rows.map((payout) => ({ payout: { ...payout, handoffStartedAt: now, updatedAt: now, version: payout.version + 1 }, resumed: payout.handoffStartedAt !== null }));
+      // A first hand-off sends at once: its send begins now. A resumed one asks first (and records its own send).
+      const fresh = rows.filter((payout) => payout.handoffStartedAt === null).map((payout) => payout.id);
+      if (fresh.length > 0) await trx.updateTable('payouts').set({ sent_at: now }).where('id', 'in', fresh).execute();
+      return rows.map((payout) => {
+        const resumed = payout.handoffStartedAt !== null;
+        return { payout: { ...payout, handoffStartedAt: now, updatedAt: now, version: payout.version + 1, ...(resumed ? {} : { sentAt: now }) }, resumed };
+      });
     });
   }
 
@@ -254,6 +262,19 @@ export class PayoutRepository implements PayoutStore {
       if (rows.length === 0) return [];
       await this.takeRows(trx, rows, { next_check_at: nextCheckAt, updated_at: now });
       return rows.map((payout) => ({ ...payout, nextCheckAt, updatedAt: now, version: payout.version + 1 }));
+    });
+  }
+
+  async claimReversalChecks(now: string, nextCheckAt: string, limit: number): Promise<Payout[]> {
+    return this.db.transaction().execute(async (trx) => {
+      // The status as a literal, so both databases can prove the partial index payouts_reversal_checks applies.
+      let query = trx.selectFrom('payouts').selectAll().where('status', '=', sql.lit('COMPLETED')).where('next_check_at', '<=', now).orderBy('next_check_at').limit(limit);
+      if (this.capabilities.skipLocked) query = query.forUpdate().skipLocked();
+      const rows = (await query.execute()).map(payoutFromRow);
+      if (rows.length === 0) return [];
+      // Its updated_at stays: a re-read changes nothing the merchant sees, and it dates the completion.
+      await this.takeRows(trx, rows, { next_check_at: nextCheckAt });
+      return rows.map((payout) => ({ ...payout, nextCheckAt, version: payout.version + 1 }));
     });
   }
 

@@ -38,6 +38,7 @@ import {
 import { instantFilter, phoneFilter } from '../../shared/list-filters.js';
 import { readList } from '../../shared/list-cursors.js';
 import { listRoute, commonListFilters } from '../../shared/list-route.js';
+import { syncHint } from '../../shared/sync-hint.js';
 
 export interface PaymentRoutesOptions {
   /** A dashboard session's live refund above the approval threshold goes through the approvals instead. */
@@ -112,7 +113,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
         response: { 200: PaymentObject, ...errorResponses(400, 401, 403, 404, 429, 502, 503) },
       },
     },
-    async (request) => wire(await payments.get(principalOf(request), request.params.reference_or_id, { sync: request.query.sync })),
+    async (request, reply) => wire(await payments.get(principalOf(request), request.params.reference_or_id, { sync: request.query.sync, ...syncHint(reply) })),
   );
 
   app.post(

@@ -9,6 +9,7 @@ import type { Payment } from '../../../core/payments/payment.js';
 import { legacyErrorBody } from './legacy-errors.js';
 import { legacyPaymentToWire } from './payment-mapper.js';
 import { LegacyConfirmBody, LegacyCreatePaymentBody, LegacyError, LegacyPayment, LegacyReferenceParams, LegacySyncQuery, LegacyValidationError } from './schemas.js';
+import { syncHint } from '../../shared/sync-hint.js';
 
 export interface LegacyPaymentRoutesOptions {
   payments: PaymentService;
@@ -109,6 +110,6 @@ export const legacyPaymentRoutes: FastifyPluginAsyncTypebox<LegacyPaymentRoutesO
         response: { 200: LegacyPayment, ...errors },
       },
     },
-    async (request) => wire(await payments.get(principalOf(request), request.params.reference, { sync: request.query.sync })),
+    async (request, reply) => wire(await payments.get(principalOf(request), request.params.reference, { sync: request.query.sync, ...syncHint(reply) })),
   );
 };

@@ -13,6 +13,7 @@ import type { OperatorConnectors } from '../../../core/operators/operator-connec
 import { payoutToWire } from './payout-mapper.js';
 import { CreatePayoutBody, GetPayoutQuery, ListPayoutsQuery, PayoutList, PayoutObject, PayoutParams } from './payout-schemas.js';
 import { listRoute, commonListFilters } from '../../shared/list-route.js';
+import { syncHint } from '../../shared/sync-hint.js';
 
 export interface PayoutRoutesOptions {
   catalog: OperatorCatalog;
@@ -25,7 +26,7 @@ export interface PayoutRoutesOptions {
 const tags = ['payouts'];
 
 /**
- * A fault of ours in a payout route is 500 `payout_failed` (the payout contract's code): the payout was
+ * A fault of ours in creating a payout is 500 `payout_failed` (the payout contract's code): the payout was
  * written whole or not at all, so the merchant retries with the same Idempotency-Key.
  */
 async function payoutFault<T>(work: () => Promise<T>): Promise<T> {
@@ -124,6 +125,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = asyn
         response: { 200: PayoutObject, ...errorResponses(400, 401, 403, 404, 429, 500) },
       },
     },
-    async (request) => payoutFault(async () => payoutToWire(await payouts.get(principalOf(request), request.params.reference, { sync: request.query.sync }))),
+    // A read is no payout fault: it never answers payout_failed (which would invite a second payout).
+    async (request, reply) => payoutToWire(await payouts.get(principalOf(request), request.params.reference, { sync: request.query.sync, ...syncHint(reply) })),
   );
 };

@@ -72,7 +72,13 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
 /** The sandbox for test traffic, and the live connectors OPERATORS_FILE configures (none without it). */
 export function configuredOperators(config: Config, catalog: OperatorCatalog): OperatorRegistry {
   const live = config.operatorsFile
-    ? loadOperatorsFile(config.operatorsFile, { catalog, publicUrl: config.publicUrl, serverSecret: () => resolveSecret(config), clock: systemClock, leaseSeconds: config.idempotencyLeaseSeconds })
+    ? loadOperatorsFile(config.operatorsFile, {
+        catalog,
+        publicUrl: config.publicUrl,
+        serverSecret: () => resolveSecret(config),
+        clock: systemClock,
+        leaseSeconds: config.idempotencyLeaseSeconds,
+      })
     : [];
   return new OperatorRegistry({
     test: new SandboxOperator(new SandboxLedger(), { payoutDelayMs: config.sandboxPayoutDelayMs }),

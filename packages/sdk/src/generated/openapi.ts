@@ -318,7 +318,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * The merchant’s invitations, newest first (the last 200), with their status now (team.manage)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['dashboardListInvitations'];
     put?: never;
     /**
      * Invite someone to the merchant with a role (team.manage)
@@ -659,6 +663,72 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/dashboard/merchants/{merchantId}/approvals/transfers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Submit a wallet transfer (payouts.create): executed at once, or pending a second user’s approval
+     * @description The body is the transfer API’s (POST /api/v1/transfers/), checked at once the same way (the balance when it executes). In live above the threshold it answers 201 `pending` (until `expires_at`); otherwise it is executed now and answers 201 `executed` (`result.id` is the request’s id), or the execution’s own error.
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardSubmitTransfer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/approvals/settlements': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Submit a settlement (payouts.create): executed at once, or pending a second user’s approval
+     * @description The body is the settlement API’s (POST /api/v1/settlements/). Without `amount_minor`, the whole available balance at submission is the amount compared to the threshold, approved and settled. In live above the threshold it answers 201 `pending` (until `expires_at`); otherwise it is executed now and answers 201 `executed` (`result.id` is the request’s id), or the execution’s own error.
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardSubmitSettlement'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/approvals/refunds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Submit a refund of a completed payment (refunds.create): executed at once, or pending a second user’s approval
+     * @description Without `amount_minor`, all that is left to refund at submission is the amount compared, approved and refunded. In live above the threshold it answers 201 `pending` (until `expires_at`); otherwise it is executed now and answers 201 `executed` (`result.id` is the request’s id), or the execution’s own error.
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['dashboardSubmitRefund'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/dashboard/merchants/{merchantId}/approvals': {
     parameters: {
       query?: never;
@@ -710,7 +780,7 @@ export interface paths {
     put?: never;
     /**
      * Approve a pending request (approvals.decide), never one’s own; it is executed at once
-     * @description Answers the request `executed` (with `result`), or `failed` (with `error`: the execution’s refusal, the balance for instance). Of two approvers at once, one executes and the other gets 409 `approval_not_pending`.
+     * @description Answers the request `executed` (with `result`), or `failed` (with `error`: the execution’s refusal, the balance for instance). Of two approvers at once, one executes and the other gets 409 `approval_not_pending`; an expired request answers 409 `approval_expired`.
      *
      *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
      */
@@ -736,6 +806,28 @@ export interface paths {
      */
     post: operations['dashboardRejectApproval'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dashboard/merchants/{merchantId}/invitations/{invitationId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke a pending invitation (team.manage; an invitation as owner: owners only)
+     * @description Answers the invitation, `revoked`; its link then answers 410 `invitation_revoked`. One no longer pending answers 409 `invitation_not_pending`.
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    delete: operations['dashboardRevokeInvitation'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1444,7 +1536,7 @@ export interface paths {
     put?: never;
     /**
      * Create a bulk payment batch from a CSV file
-     * @description The body is the file itself, `Content-Type: text/csv`, or a `multipart/form-data` upload holding exactly one file field (format in docs/bulk.md and the template), in UTF-8 (with or without a byte order mark), UTF-16 LE or BE with a byte order mark, or Windows-1252 (what Excel in French saves as plain "CSV"). The batch is named by the `name` query parameter. As for a create, every problem of every line is reported at once (rows as a spreadsheet shows them, header = row 1) and a file with any problem stores nothing. A file over BULK_MAX_BYTES (or a multipart body over it by more than 64 KiB) is 413 `payload_too_large`; over BULK_MAX_LINES lines is 400; a second file part, a workbook or binary file, or mixed encodings is 400. Header Idempotency-Key is required; the same file with the same key replays.
+     * @description The body is the file itself, `Content-Type: text/csv`, or a `multipart/form-data` upload holding exactly one file field (format in docs/bulk.md and the template), in UTF-8 (with or without a byte order mark), UTF-16 LE or BE with a byte order mark, or Windows-1252 (what Excel in French saves as plain "CSV"). The batch is named by the `name` query parameter; without it, by the uploaded file's name (without `.csv`), else `Import <YYYY-MM-DD HH:MM> UTC`. As for a create, every problem of every line is reported at once (rows as a spreadsheet shows them, header = row 1) and a file with any problem stores nothing. A file over BULK_MAX_BYTES (or a multipart body over it by more than 64 KiB) is 413 `payload_too_large`; over BULK_MAX_LINES lines is 400; a second file part, a workbook or binary file, or mixed encodings is 400. Header Idempotency-Key is required; the same file with the same key replays.
      *
      *     Required scope: `bulk:write` (an empty scope list grants every scope).
      *
@@ -1772,7 +1864,7 @@ export interface paths {
     };
     /**
      * A settlement’s statement lines as a CSV file
-     * @description Every balance transaction the statement covers, oldest first, with the columns of the balance-transactions export; amounts in centimes. `text/csv; charset=utf-8`, RFC 4180, formulas escaped. Its available changes sum to the statement’s `available_change_minor`.
+     * @description Every balance transaction the statement covers, oldest first, with the columns of the balance-transactions export; amounts in centimes. `text/csv; charset=utf-8`, RFC 4180 (or semicolons and a byte order mark with `delimiter=semicolon`), formulas escaped as in the exports. Its available changes sum to the statement’s `available_change_minor`.
      *
      *     Required scope: `settlements:read` (an empty scope list grants every scope).
      *
@@ -2044,7 +2136,7 @@ export interface paths {
     };
     /**
      * The events as they happen, as server-sent events
-     * @description A `text/event-stream` that stays open. Each message: `id` the event id, `event` its type, `data` the event exactly as a webhook of the current contract carries it. Send `Last-Event-ID` (or `?after=`) to resume after an event; without it the stream starts now. A comment line every 15 s keeps the connection alive. Used by `akwe listen`.
+     * @description A `text/event-stream` that stays open. Each message: `id` the event id, `event` its type, `data` the event exactly as a webhook of the current contract carries it. Send `Last-Event-ID` (or `?after=`) to resume after an event; without it the stream starts now. A comment line every 15 s keeps the connection alive. Open streams are capped per API key (EVENT_STREAM_MAX_PER_KEY, 20) and per merchant (EVENT_STREAM_MAX_PER_MERCHANT, 100): one more is refused with 429 `too_many_event_streams` and `Retry-After`, and a closed stream frees its slot. Used by `akwe listen`.
      *
      *     Required scope: `webhooks:read` (an empty scope list grants every scope).
      *
@@ -3020,6 +3112,7 @@ export interface components {
          * @example invalid_iban
          * @example idempotency_key_reused
          * @example rate_limited
+         * @example too_many_event_streams
          * @example headers_too_large
          * @example internal_error
          * @example payout_failed
@@ -3040,6 +3133,11 @@ export interface components {
          * @example approval_required
          * @example self_approval_forbidden
          * @example approval_not_pending
+         * @example approval_expired
+         * @example invitation_revoked
+         * @example invitation_expired
+         * @example invitation_inviter_not_allowed
+         * @example invitation_not_pending
          * @example unsupported_document_type
          * @example document_too_large
          * @example too_many_documents
@@ -3262,6 +3360,54 @@ export interface components {
        * @enum {unknown}
        */
       role: 'owner' | 'admin' | 'developer' | 'finance' | 'viewer';
+    };
+    /**
+     * DashboardInvitation
+     * @example {
+     *       "object": "invitation",
+     *       "id": "0193d0e1-2f3a-7b4c-8d5e-6f7a8b9c0d1e",
+     *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+     *       "email": "koffi.mensah@example.com",
+     *       "role": "finance",
+     *       "status": "pending",
+     *       "invited_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+     *       "created_at": "2026-06-02T08:15:00.000Z",
+     *       "expires_at": "2026-06-09T08:15:00.000Z",
+     *       "accepted_at": null,
+     *       "revoked_at": null,
+     *       "revoked_by": null
+     *     }
+     */
+    DashboardInvitation: {
+      /** @enum {string} */
+      object: 'invitation';
+      id: string;
+      merchant_id: string;
+      /** @description The invited address. */
+      email: string;
+      /** @enum {unknown} */
+      role: 'owner' | 'admin' | 'developer' | 'finance' | 'viewer';
+      /**
+       * @description pending (its link works), accepted, revoked, expired (7 days after it was sent), lapsed (whoever sent it was removed or may no longer invite to this role). Only a pending invitation can be accepted or revoked.
+       * @enum {unknown}
+       */
+      status: 'pending' | 'accepted' | 'revoked' | 'expired' | 'lapsed';
+      /** @description The member who sent it. */
+      invited_by: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      expires_at: string;
+      accepted_at: string | null;
+      revoked_at: string | null;
+      /** @description Who revoked it. */
+      revoked_by: string | null;
+    };
+    /** DashboardInvitationList */
+    DashboardInvitationList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['DashboardInvitation'][];
     };
     /** DashboardRoleChangeRequest */
     DashboardRoleChangeRequest: {
@@ -3708,7 +3854,8 @@ export interface components {
      *       },
      *       "error": null,
      *       "created_at": "2026-06-02T08:15:00.000Z",
-     *       "updated_at": "2026-06-02T09:00:00.000Z"
+     *       "updated_at": "2026-06-02T09:00:00.000Z",
+     *       "expires_at": "2026-06-05T08:15:00.000Z"
      *     }
      */
     DashboardApproval: {
@@ -3718,19 +3865,22 @@ export interface components {
       merchant_id: string;
       /** @enum {string} */
       environment: 'test' | 'live';
-      /** @enum {string} */
-      kind: 'payout' | 'batch';
       /**
-       * @description pending (waits for a second user), approved (being executed), executed, rejected, failed (the execution was refused: see error).
+       * @description payout, batch (a batch’s execution), transfer (a wallet transfer), settlement or refund.
        * @enum {unknown}
        */
-      status: 'pending' | 'approved' | 'executed' | 'rejected' | 'failed';
+      kind: 'payout' | 'batch' | 'transfer' | 'settlement' | 'refund';
+      /**
+       * @description pending (waits for a second user until expires_at), approved (being executed), executed, rejected, failed (the execution was refused: see error), expired (nobody approved it in time; never executed).
+       * @enum {unknown}
+       */
+      status: 'pending' | 'approved' | 'executed' | 'rejected' | 'failed' | 'expired';
       /** @description False: in test, or at or below the threshold; executed at submission. */
       approval_required: boolean;
-      /** @description Centimes (10000 = 100 FCFA). The payout’s amount, or the batch’s lines’ total, fees aside. */
+      /** @description Centimes (10000 = 100 FCFA). What is compared to the threshold and executed: the payout’s, transfer’s or refund’s amount, a batch’s lines’ total (fees aside), a settlement’s amount (fee included); a settlement or refund without an amount: what it would move at submission. */
       amount_minor: number;
       currency: string;
-      /** @description As submitted: the payout’s fields, or {batch_id}. */
+      /** @description As submitted: the payout’s, transfer’s, settlement’s or refund’s fields, or {batch_id}. */
       request: unknown;
       /** @description Who submitted it. */
       maker_id: string;
@@ -3739,7 +3889,7 @@ export interface components {
       decided_at: string | null;
       /** @description Why it was rejected. */
       reason: string | null;
-      /** @description Once executed: the payout (its id is the request’s) or the batch, with its status then. */
+      /** @description Once executed: the payout, transfer, settlement or refund (its id is the request’s) or the batch, with its status then. */
       result: {
         id: string;
         status: string;
@@ -3753,11 +3903,54 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+      /** @description When a request that waits for approval expires (72 hours after submission unless the server sets another period); null when it never waited. */
+      expires_at: string | null;
     };
     /** DashboardSubmitBatchRequest */
     DashboardSubmitBatchRequest: {
       /** @description A draft batch of the active environment (created by POST /api/v1/bulk-payments/ or its CSV import). */
       batch_id: string;
+    };
+    /** DashboardSubmitTransferRequest */
+    DashboardSubmitTransferRequest: {
+      /** @description The receiving merchant’s id: the `merchant_id` GET /api/v1/account shows it. */
+      receiver: string;
+      /** @description Centimes (10000 = 100 FCFA). Moved from your available balance to the receiver’s. */
+      amount_minor: number;
+      /** @description A currency of your balance in the key’s environment (XOF). */
+      currency: string;
+      /** @description Merchant reference, unique per merchant and environment; usable in paths. */
+      reference: string;
+      /** @description Shown to both merchants. */
+      description?: string;
+      /** @description Your own key-value pairs, returned as given and carried in events: at most 50 keys of 1 to 40 characters, string values of at most 500. Lists filter on one of them with `metadata[key]=value`. */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    /** DashboardSubmitSettlementRequest */
+    DashboardSubmitSettlementRequest: {
+      /** @description The settlement account’s id (usable: its cooling period over). */
+      settlement_account: string;
+      /** @description The account’s currency (XOF). */
+      currency: string;
+      /** @description Centimes (10000 = 100 FCFA). What leaves your available balance, fee included; the whole available balance when absent. */
+      amount_minor?: number;
+      /** @description Merchant reference, unique per merchant and environment; usable in paths. */
+      reference?: string;
+      description?: string;
+      /** @description Your own key-value pairs, returned as given and carried in events: at most 50 keys of 1 to 40 characters, string values of at most 500. Lists filter on one of them with `metadata[key]=value`. */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    /** DashboardSubmitRefundRequest */
+    DashboardSubmitRefundRequest: {
+      /** @description The completed payment to refund: its reference or id, in the active environment. */
+      payment: string;
+      /** @description Centimes (10000 = 100 FCFA). Default: all that is left to refund now (that figure is what waits for approval). */
+      amount_minor?: number;
+      reason?: string;
     };
     /** DashboardApprovalList */
     DashboardApprovalList: {
@@ -3943,10 +4136,17 @@ export interface components {
         /** @enum {string} */
         environment: 'test' | 'live';
         /**
-         * @description unavailable also when no connector serves the operator (live without an operators-file entry).
+         * @description The best route’s; unavailable also when no connector serves the operator (live without an operators-file entry).
          * @enum {string}
          */
         health: 'available' | 'degraded' | 'unavailable';
+        /** @description The operator’s routes in order (live: the operators file; test: the sandbox), each with its own circuit breaker. */
+        routes: {
+          /** @description The route’s label, `<operator slug>/<route name>`, e.g. `mtn_bj/mtn-momo`. */
+          route: string;
+          /** @enum {string} */
+          health: 'available' | 'degraded' | 'unavailable';
+        }[];
       }[];
     };
     /**
@@ -6258,6 +6458,20 @@ export interface operations {
           };
         };
       };
+      /** @description Gone. Codes: `invitation_revoked`, `invitation_expired`, `invitation_inviter_not_allowed`. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invitation_revoked' | 'invitation_expired' | 'invitation_inviter_not_allowed';
+            };
+          };
+        };
+      };
       /** @description Too Many Requests. Codes: `rate_limited`. */
       429: {
         headers: {
@@ -6599,6 +6813,108 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['DashboardMemberList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardListInvitations: {
+    parameters: {
+      query?: {
+        /** @description Only the invitations in this status now (the team page asks for `pending`). */
+        status?: 'pending' | 'accepted' | 'revoked' | 'expired' | 'lapsed';
+      };
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "invitation",
+           *           "id": "0193d0e1-2f3a-7b4c-8d5e-6f7a8b9c0d1e",
+           *           "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *           "email": "koffi.mensah@example.com",
+           *           "role": "finance",
+           *           "status": "pending",
+           *           "invited_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *           "created_at": "2026-06-02T08:15:00.000Z",
+           *           "expires_at": "2026-06-09T08:15:00.000Z",
+           *           "accepted_at": null,
+           *           "revoked_at": null,
+           *           "revoked_by": null
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['DashboardInvitationList'];
         };
       };
       /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
@@ -8519,7 +8835,8 @@ export interface operations {
            *       },
            *       "error": null,
            *       "created_at": "2026-06-02T08:15:00.000Z",
-           *       "updated_at": "2026-06-02T09:00:00.000Z"
+           *       "updated_at": "2026-06-02T09:00:00.000Z",
+           *       "expires_at": "2026-06-05T08:15:00.000Z"
            *     }
            */
           'application/json': components['schemas']['DashboardApproval'];
@@ -8680,7 +8997,8 @@ export interface operations {
            *       },
            *       "error": null,
            *       "created_at": "2026-06-02T08:15:00.000Z",
-           *       "updated_at": "2026-06-02T09:00:00.000Z"
+           *       "updated_at": "2026-06-02T09:00:00.000Z",
+           *       "expires_at": "2026-06-05T08:15:00.000Z"
            *     }
            */
           'application/json': components['schemas']['DashboardApproval'];
@@ -8720,7 +9038,8 @@ export interface operations {
            *       },
            *       "error": null,
            *       "created_at": "2026-06-02T08:15:00.000Z",
-           *       "updated_at": "2026-06-02T09:00:00.000Z"
+           *       "updated_at": "2026-06-02T09:00:00.000Z",
+           *       "expires_at": "2026-06-05T08:15:00.000Z"
            *     }
            */
           'application/json': components['schemas']['DashboardApproval'];
@@ -8812,10 +9131,494 @@ export interface operations {
       };
     };
   };
+  dashboardSubmitTransfer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "receiver": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+         *       "amount_minor": 1500000,
+         *       "currency": "XOF",
+         *       "reference": "supplier-2026-06-17",
+         *       "description": "June delivery",
+         *       "metadata": {
+         *         "invoice": "F-2026-118"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['DashboardSubmitTransferRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "approval",
+           *       "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "environment": "live",
+           *       "kind": "payout",
+           *       "status": "executed",
+           *       "approval_required": true,
+           *       "amount_minor": 75000000,
+           *       "currency": "XOF",
+           *       "request": {
+           *         "amount": 75000000,
+           *         "phone": "+22890112233",
+           *         "country": "TG",
+           *         "operator": "tmoney_tg",
+           *         "reference": "supplier-2026-06-007"
+           *       },
+           *       "maker_id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "decided_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e30",
+           *       "decided_at": "2026-06-02T09:00:00.000Z",
+           *       "reason": null,
+           *       "result": {
+           *         "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *         "status": "PENDING"
+           *       },
+           *       "error": null,
+           *       "created_at": "2026-06-02T08:15:00.000Z",
+           *       "updated_at": "2026-06-02T09:00:00.000Z",
+           *       "expires_at": "2026-06-05T08:15:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['DashboardApproval'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `unsupported_currency`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'unsupported_currency' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `kyc_required`, `account_inactive`, `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'kyc_required' | 'account_inactive' | 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `duplicate_reference`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'duplicate_reference';
+            };
+          };
+        };
+      };
+      /** @description Unprocessable Entity. Codes: `insufficient_balance`, `transfer_to_self`, `unknown_receiver`, `receiver_inactive`, `transfer_limit_exceeded`, `daily_transfer_limit_exceeded`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_balance' | 'transfer_to_self' | 'unknown_receiver' | 'receiver_inactive' | 'transfer_limit_exceeded' | 'daily_transfer_limit_exceeded';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardSubmitSettlement: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "settlement_account": "0193a812-4c5d-7e6f-8091-a2b3c4d5e6f7",
+         *       "currency": "XOF",
+         *       "amount_minor": 25000000,
+         *       "reference": "settle-2026-06-18",
+         *       "metadata": {
+         *         "period": "2026-06"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['DashboardSubmitSettlementRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "approval",
+           *       "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "environment": "live",
+           *       "kind": "payout",
+           *       "status": "executed",
+           *       "approval_required": true,
+           *       "amount_minor": 75000000,
+           *       "currency": "XOF",
+           *       "request": {
+           *         "amount": 75000000,
+           *         "phone": "+22890112233",
+           *         "country": "TG",
+           *         "operator": "tmoney_tg",
+           *         "reference": "supplier-2026-06-007"
+           *       },
+           *       "maker_id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "decided_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e30",
+           *       "decided_at": "2026-06-02T09:00:00.000Z",
+           *       "reason": null,
+           *       "result": {
+           *         "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *         "status": "PENDING"
+           *       },
+           *       "error": null,
+           *       "created_at": "2026-06-02T08:15:00.000Z",
+           *       "updated_at": "2026-06-02T09:00:00.000Z",
+           *       "expires_at": "2026-06-05T08:15:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['DashboardApproval'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `amount_too_low`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_operator' | 'amount_too_low' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `kyc_required`, `account_inactive`, `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'kyc_required' | 'account_inactive' | 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `duplicate_reference`, `settlement_account_cooling`, `settlement_account_removed`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'duplicate_reference' | 'settlement_account_cooling' | 'settlement_account_removed';
+            };
+          };
+        };
+      };
+      /** @description Unprocessable Entity. Codes: `insufficient_balance`, `settlement_currency_mismatch`, `nothing_to_settle`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_balance' | 'settlement_currency_mismatch' | 'nothing_to_settle';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardSubmitRefund: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "payment": "order-2026-06-118",
+         *       "amount_minor": 200000,
+         *       "reason": "Item returned"
+         *     }
+         */
+        'application/json': components['schemas']['DashboardSubmitRefundRequest'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "approval",
+           *       "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "environment": "live",
+           *       "kind": "payout",
+           *       "status": "executed",
+           *       "approval_required": true,
+           *       "amount_minor": 75000000,
+           *       "currency": "XOF",
+           *       "request": {
+           *         "amount": 75000000,
+           *         "phone": "+22890112233",
+           *         "country": "TG",
+           *         "operator": "tmoney_tg",
+           *         "reference": "supplier-2026-06-007"
+           *       },
+           *       "maker_id": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "decided_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e30",
+           *       "decided_at": "2026-06-02T09:00:00.000Z",
+           *       "reason": null,
+           *       "result": {
+           *         "id": "0193c4d5-6e7f-7a8b-9c0d-1e2f3a4b5c6d",
+           *         "status": "PENDING"
+           *       },
+           *       "error": null,
+           *       "created_at": "2026-06-02T08:15:00.000Z",
+           *       "updated_at": "2026-06-02T09:00:00.000Z",
+           *       "expires_at": "2026-06-05T08:15:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['DashboardApproval'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `refund_not_supported`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'refund_not_supported' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `payment_not_refundable`, `refund_exceeds_amount`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'payment_not_refundable' | 'refund_exceeds_amount';
+            };
+          };
+        };
+      };
+      /** @description Unprocessable Entity. Codes: `insufficient_balance`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_balance';
+            };
+          };
+        };
+      };
+      /** @description Bad Gateway. Codes: `operator_outcome_unknown`. */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'operator_outcome_unknown';
+            };
+          };
+        };
+      };
+      /** @description Service Unavailable. Codes: `operator_unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'operator_unavailable';
+            };
+          };
+        };
+      };
+    };
+  };
   dashboardListApprovals: {
     parameters: {
       query?: {
-        status?: 'pending' | 'approved' | 'executed' | 'rejected' | 'failed';
+        status?: 'pending' | 'approved' | 'executed' | 'rejected' | 'failed' | 'expired';
         /** @description Rows per page, 1 to 100. */
         limit?: number;
         /** @description The next_cursor of the previous page: the older requests. */
@@ -8866,7 +9669,8 @@ export interface operations {
            *           },
            *           "error": null,
            *           "created_at": "2026-06-02T08:15:00.000Z",
-           *           "updated_at": "2026-06-02T09:00:00.000Z"
+           *           "updated_at": "2026-06-02T09:00:00.000Z",
+           *           "expires_at": "2026-06-05T08:15:00.000Z"
            *         }
            *       ],
            *       "has_more": false,
@@ -8966,7 +9770,8 @@ export interface operations {
            *       },
            *       "error": null,
            *       "created_at": "2026-06-02T08:15:00.000Z",
-           *       "updated_at": "2026-06-02T09:00:00.000Z"
+           *       "updated_at": "2026-06-02T09:00:00.000Z",
+           *       "expires_at": "2026-06-05T08:15:00.000Z"
            *     }
            */
           'application/json': components['schemas']['DashboardApproval'];
@@ -9062,7 +9867,8 @@ export interface operations {
            *       },
            *       "error": null,
            *       "created_at": "2026-06-02T08:15:00.000Z",
-           *       "updated_at": "2026-06-02T09:00:00.000Z"
+           *       "updated_at": "2026-06-02T09:00:00.000Z",
+           *       "expires_at": "2026-06-05T08:15:00.000Z"
            *     }
            */
           'application/json': components['schemas']['DashboardApproval'];
@@ -9124,7 +9930,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `approval_not_pending`. */
+      /** @description Conflict. Codes: `approval_not_pending`, `approval_expired`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9133,7 +9939,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'approval_not_pending';
+              code?: 'approval_not_pending' | 'approval_expired';
             };
           };
         };
@@ -9209,7 +10015,8 @@ export interface operations {
            *       },
            *       "error": null,
            *       "created_at": "2026-06-02T08:15:00.000Z",
-           *       "updated_at": "2026-06-02T09:00:00.000Z"
+           *       "updated_at": "2026-06-02T09:00:00.000Z",
+           *       "expires_at": "2026-06-05T08:15:00.000Z"
            *     }
            */
           'application/json': components['schemas']['DashboardApproval'];
@@ -9271,7 +10078,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `approval_not_pending`. */
+      /** @description Conflict. Codes: `approval_not_pending`, `approval_expired`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9280,7 +10087,116 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'approval_not_pending';
+              code?: 'approval_not_pending' | 'approval_expired';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardRevokeInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        merchantId: string;
+        invitationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "invitation",
+           *       "id": "0193d0e1-2f3a-7b4c-8d5e-6f7a8b9c0d1e",
+           *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+           *       "email": "koffi.mensah@example.com",
+           *       "role": "finance",
+           *       "status": "pending",
+           *       "invited_by": "0193b1c2-3d4e-7f50-8162-7a8b9c0d1e2f",
+           *       "created_at": "2026-06-02T08:15:00.000Z",
+           *       "expires_at": "2026-06-09T08:15:00.000Z",
+           *       "accepted_at": null,
+           *       "revoked_at": null,
+           *       "revoked_by": null
+           *     }
+           */
+          'application/json': components['schemas']['DashboardInvitation'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `invitation_not_pending`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invitation_not_pending';
             };
           };
         };
@@ -10501,7 +11417,7 @@ export interface operations {
   adminListOperators: {
     parameters: {
       query?: {
-        /** @description true: only the operators whose health is not `available`. */
+        /** @description true: only the operators whose health, or one of whose routes’ health, is not `available`. */
         failing?: boolean;
       };
       header?: never;
@@ -10526,7 +11442,17 @@ export interface operations {
            *           "operator": "mtn",
            *           "name": "MTN MoMo",
            *           "environment": "live",
-           *           "health": "unavailable"
+           *           "health": "available",
+           *           "routes": [
+           *             {
+           *               "route": "mtn_bj/mtn-momo",
+           *               "health": "unavailable"
+           *             },
+           *             {
+           *               "route": "mtn_bj/pawapay",
+           *               "health": "available"
+           *             }
+           *           ]
            *         }
            *       ]
            *     }
@@ -11950,7 +12876,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`, `approval_required`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11959,7 +12885,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role' | 'approval_required';
             };
           };
         };
@@ -13329,7 +14255,7 @@ export interface operations {
           };
         };
       };
-      /** @description Internal Server Error. Codes: `internal_error`, `payout_failed`. */
+      /** @description Internal Server Error. Codes: `internal_error`. */
       500: {
         headers: {
           [name: string]: unknown;
@@ -13338,7 +14264,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'internal_error' | 'payout_failed';
+              code?: 'internal_error';
             };
           };
         };
@@ -13665,9 +14591,9 @@ export interface operations {
   };
   importBulkPaymentCsv: {
     parameters: {
-      query: {
-        /** @description The batch's name. */
-        name: string;
+      query?: {
+        /** @description The batch's name. Absent: the uploaded file's name without `.csv` (multipart), else `Import <YYYY-MM-DD HH:MM> UTC`. */
+        name?: string;
         description?: string;
         /** @description BJ, TG or CI: the country of rows whose number is national and whose country cell is empty. */
         country?: string;
@@ -14988,7 +15914,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`, `approval_required`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14997,7 +15923,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role' | 'approval_required';
             };
           };
         };
@@ -15420,7 +16346,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `kyc_required`, `account_inactive`, `insufficient_role`, `approval_required`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15429,7 +16355,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'kyc_required' | 'account_inactive' | 'insufficient_role' | 'approval_required';
             };
           };
         };
@@ -15756,7 +16682,10 @@ export interface operations {
   };
   getSettlementStatementCsv: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description `comma` (default): RFC 4180. `semicolon`: the variant a French Excel opens as columns (semicolons, a UTF-8 byte order mark); the same columns and cells. */
+        delimiter?: 'comma' | 'semicolon';
+      };
       header?: never;
       path: {
         /** @description The settlement’s id, or your reference. */
@@ -16813,6 +17742,8 @@ export interface operations {
         from?: string;
         /** @description Rows created before this instant (exclusive), later than `from`. A date (`2026-06-01`: midnight UTC) or an RFC 3339 date-time with its offset (`2026-06-01T09:30:00Z`). Absent: no bound. */
         to?: string;
+        /** @description `comma` (default): RFC 4180. `semicolon`: the variant a French Excel opens as columns (semicolons, a UTF-8 byte order mark); the same columns and cells. */
+        delimiter?: 'comma' | 'semicolon';
         /** @description Only rows in this status, in any letter case. */
         status?: 'pending' | 'processing' | 'awaiting_otp' | 'awaiting_payment' | 'completed' | 'failed' | 'cancelled' | 'expired' | 'refunded';
       };
@@ -16822,7 +17753,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Payments as a CSV file. A `text/csv; charset=utf-8` file (RFC 4180: comma separated, CRLF line ends, no byte order mark), header line first, newest first. `Content-Disposition: attachment; filename="akwe-<export>-<environment>-<from>-<to>.csv"`. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading apostrophe so spreadsheets never run it as a formula; amounts are integers, never escaped. */
+      /** @description Payments as a CSV file. A `text/csv; charset=utf-8` file (RFC 4180: comma separated, CRLF line ends, no byte order mark; with `delimiter=semicolon`, semicolons and a UTF-8 byte order mark for a French Excel), header line first, newest first. `Content-Disposition: attachment; filename="akwe-<export>-<environment>-<from>-<to>.csv"`. Where a text cell would start a formula (`=`, `+`, `-`, `@`, a tab or a carriage return), at its start or after a comma or semicolon in it, an apostrophe goes before that character, so no spreadsheet runs it whichever delimiter it splits on; cells holding either delimiter are quoted; amounts are integers, never escaped. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -16900,6 +17831,8 @@ export interface operations {
         from?: string;
         /** @description Rows created before this instant (exclusive), later than `from`. A date (`2026-06-01`: midnight UTC) or an RFC 3339 date-time with its offset (`2026-06-01T09:30:00Z`). Absent: no bound. */
         to?: string;
+        /** @description `comma` (default): RFC 4180. `semicolon`: the variant a French Excel opens as columns (semicolons, a UTF-8 byte order mark); the same columns and cells. */
+        delimiter?: 'comma' | 'semicolon';
         /** @description Only rows in this status, in any letter case. */
         status?: 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
       };
@@ -16909,7 +17842,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Payouts as a CSV file. A `text/csv; charset=utf-8` file (RFC 4180: comma separated, CRLF line ends, no byte order mark), header line first, newest first. `Content-Disposition: attachment; filename="akwe-<export>-<environment>-<from>-<to>.csv"`. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading apostrophe so spreadsheets never run it as a formula; amounts are integers, never escaped. */
+      /** @description Payouts as a CSV file. A `text/csv; charset=utf-8` file (RFC 4180: comma separated, CRLF line ends, no byte order mark; with `delimiter=semicolon`, semicolons and a UTF-8 byte order mark for a French Excel), header line first, newest first. `Content-Disposition: attachment; filename="akwe-<export>-<environment>-<from>-<to>.csv"`. Where a text cell would start a formula (`=`, `+`, `-`, `@`, a tab or a carriage return), at its start or after a comma or semicolon in it, an apostrophe goes before that character, so no spreadsheet runs it whichever delimiter it splits on; cells holding either delimiter are quoted; amounts are integers, never escaped. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -16987,6 +17920,8 @@ export interface operations {
         from?: string;
         /** @description Rows created before this instant (exclusive), later than `from`. A date (`2026-06-01`: midnight UTC) or an RFC 3339 date-time with its offset (`2026-06-01T09:30:00Z`). Absent: no bound. */
         to?: string;
+        /** @description `comma` (default): RFC 4180. `semicolon`: the variant a French Excel opens as columns (semicolons, a UTF-8 byte order mark); the same columns and cells. */
+        delimiter?: 'comma' | 'semicolon';
       };
       header?: never;
       path?: never;
@@ -16994,7 +17929,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Balance transactions as a CSV file. A `text/csv; charset=utf-8` file (RFC 4180: comma separated, CRLF line ends, no byte order mark), header line first, newest first. `Content-Disposition: attachment; filename="akwe-<export>-<environment>-<from>-<to>.csv"`. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading apostrophe so spreadsheets never run it as a formula; amounts are integers, never escaped. */
+      /** @description Balance transactions as a CSV file. A `text/csv; charset=utf-8` file (RFC 4180: comma separated, CRLF line ends, no byte order mark; with `delimiter=semicolon`, semicolons and a UTF-8 byte order mark for a French Excel), header line first, newest first. `Content-Disposition: attachment; filename="akwe-<export>-<environment>-<from>-<to>.csv"`. Where a text cell would start a formula (`=`, `+`, `-`, `@`, a tab or a carriage return), at its start or after a comma or semicolon in it, an apostrophe goes before that character, so no spreadsheet runs it whichever delimiter it splits on; cells holding either delimiter are quoted; amounts are integers, never escaped. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -17072,6 +18007,8 @@ export interface operations {
         from?: string;
         /** @description Rows created before this instant (exclusive), later than `from`. A date (`2026-06-01`: midnight UTC) or an RFC 3339 date-time with its offset (`2026-06-01T09:30:00Z`). Absent: no bound. */
         to?: string;
+        /** @description `comma` (default): RFC 4180. `semicolon`: the variant a French Excel opens as columns (semicolons, a UTF-8 byte order mark); the same columns and cells. */
+        delimiter?: 'comma' | 'semicolon';
         /** @description Only rows in this status, in any letter case. */
         status?: 'pending' | 'invalid' | 'processing' | 'completed' | 'failed' | 'cancelled';
         /** @description One batch’s lines, in row order; absent: the lines of every batch, newest first. */
@@ -17083,7 +18020,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Bulk batch lines as a CSV file. A `text/csv; charset=utf-8` file (RFC 4180: comma separated, CRLF line ends, no byte order mark), header line first, newest first. `Content-Disposition: attachment; filename="akwe-<export>-<environment>-<from>-<to>.csv"`. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading apostrophe so spreadsheets never run it as a formula; amounts are integers, never escaped. */
+      /** @description Bulk batch lines as a CSV file. A `text/csv; charset=utf-8` file (RFC 4180: comma separated, CRLF line ends, no byte order mark; with `delimiter=semicolon`, semicolons and a UTF-8 byte order mark for a French Excel), header line first, newest first. `Content-Disposition: attachment; filename="akwe-<export>-<environment>-<from>-<to>.csv"`. Where a text cell would start a formula (`=`, `+`, `-`, `@`, a tab or a carriage return), at its start or after a comma or semicolon in it, an apostrophe goes before that character, so no spreadsheet runs it whichever delimiter it splits on; cells holding either delimiter are quoted; amounts are integers, never escaped. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -17329,7 +18266,7 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests. Codes: `rate_limited`. */
+      /** @description Too Many Requests. Codes: `rate_limited`, `too_many_event_streams`. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -17338,7 +18275,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'rate_limited';
+              code?: 'rate_limited' | 'too_many_event_streams';
             };
           };
         };

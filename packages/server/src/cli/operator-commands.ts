@@ -19,7 +19,13 @@ export function operatorCommands(): Command {
         import('../operators/operators-file.js'),
       ]);
       const catalog = config.catalogFile ? OperatorCatalog.fromFile(config.catalogFile) : loadDefaultCatalog();
-      const configured = loadOperatorsFile(config.operatorsFile, { catalog, publicUrl: config.publicUrl, serverSecret: () => resolveSecret(config), clock: systemClock, leaseSeconds: config.idempotencyLeaseSeconds });
+      const configured = loadOperatorsFile(config.operatorsFile, {
+        catalog,
+        publicUrl: config.publicUrl,
+        serverSecret: () => resolveSecret(config),
+        clock: systemClock,
+        leaseSeconds: config.idempotencyLeaseSeconds,
+      });
       const results = await Promise.all(
         configured.map(async (entry) => ({
           operator: entry.slug,

@@ -37,7 +37,9 @@ export function operatorsFileFor(mocks: OperatorMocks, timeoutMs: number, choice
     ...((entry as { connector?: string }).connector === 'pawapay' ? { availability_ttl_ms: 5_000 } : {}),
   });
   const ordered = (routes: unknown[]) =>
-    choices.first === undefined ? routes : [...routes].sort((a, b) => Number((b as { connector?: string }).connector === choices.first) - Number((a as { connector?: string }).connector === choices.first));
+    choices.first === undefined
+      ? routes
+      : [...routes].sort((a, b) => Number((b as { connector?: string }).connector === choices.first) - Number((a as { connector?: string }).connector === choices.first));
   // An operator with several routes is a list: each route gets the timeout.
   const operators = Object.fromEntries(
     Object.entries(mocks.operatorsFile.operators)

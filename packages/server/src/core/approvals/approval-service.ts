@@ -118,7 +118,12 @@ export class ApprovalService {
   async submitTransfer(caller: MemberCaller, environment: Environment, submission: TransferSubmission, origin: RequestOrigin): Promise<ApprovalRequest> {
     const ctx = await this.contextOf(caller.merchantId, environment);
     const { currency } = await this.deps.transfers.prepare(ctx, transferInput(submission));
-    const request = await this.record(caller, environment, { id: this.deps.newId(), kind: 'transfer', request: submission, amountMinor: submission.amount_minor, currency }, origin);
+    const request = await this.record(
+      caller,
+      environment,
+      { id: this.deps.newId(), kind: 'transfer', request: submission, amountMinor: submission.amount_minor, currency },
+      origin,
+    );
     return request.approvalRequired ? request : this.executeAtOnce(request, caller, origin);
   }
 
@@ -335,9 +340,7 @@ export class ApprovalService {
 }
 
 const notPending = (status: ApprovalStatus) =>
-  status === 'expired'
-    ? new AkweError('approval_expired')
-    : new AkweError('approval_not_pending', `This request is ${status}; only a pending request is approved or rejected.`);
+  status === 'expired' ? new AkweError('approval_expired') : new AkweError('approval_not_pending', `This request is ${status}; only a pending request is approved or rejected.`);
 
 /** What the lookup found, or undefined where it answered not_found. */
 const unlessNotFound = <T>(lookup: Promise<T>): Promise<T | undefined> =>

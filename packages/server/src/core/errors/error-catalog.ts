@@ -313,7 +313,11 @@ export const errorCatalog = {
     action: 'Nothing was executed. Submit it again if it is still wanted; a request waits for its approval 72 hours unless the server sets another period.',
   },
   invitation_revoked: { status: 410, message: 'This invitation was revoked.', action: 'Ask a member of the merchant who manages its team for a new invitation.' },
-  invitation_expired: { status: 410, message: 'This invitation expired.', action: 'An invitation works for 7 days: ask a member of the merchant who manages its team for a new one.' },
+  invitation_expired: {
+    status: 410,
+    message: 'This invitation expired.',
+    action: 'An invitation works for 7 days: ask a member of the merchant who manages its team for a new one.',
+  },
   invitation_inviter_not_allowed: {
     status: 410,
     message: 'Whoever sent this invitation is no longer a member of the merchant, or may no longer invite to this role.',

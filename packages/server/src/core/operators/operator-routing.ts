@@ -51,7 +51,11 @@ export class OperatorRouting {
     const offering = routes.filter((route) => offers(route, flow, operator));
     if (offering.length === 0) throw this.notOffered(operator, flow);
     const up = offering.find((route) => (route.connector.health?.() ?? 'available') !== 'unavailable');
-    if (!up) throw this.down(operator, offering.map((route) => route.connector));
+    if (!up)
+      throw this.down(
+        operator,
+        offering.map((route) => route.connector),
+      );
     return { route: up.name, flow: up.connector[flow] as NonNullable<OperatorConnector[F]> };
   }
 

@@ -157,7 +157,8 @@ export const approvalRoutes: FastifyPluginAsyncTypebox<ApprovalRoutesOptions> = 
     },
   );
 
-  const submitted = 'In live above the threshold it answers 201 `pending` (until `expires_at`); otherwise it is executed now and answers 201 `executed` (`result.id` is the request’s id), or the execution’s own error.';
+  const submitted =
+    'In live above the threshold it answers 201 `pending` (until `expires_at`); otherwise it is executed now and answers 201 `executed` (`result.id` is the request’s id), or the execution’s own error.';
 
   app.post(
     '/merchants/:merchantId/approvals/transfers',

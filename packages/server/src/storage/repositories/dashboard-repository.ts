@@ -309,7 +309,11 @@ export class DashboardRepository implements DashboardStore {
       if (!token || !token.merchantId || !token.role) return undefined;
       // The inviter's membership as it is now; locked on PostgreSQL, so a removal or a demotion
       // waits for this acceptance or is seen by it (SQLite runs one write transaction at a time).
-      let inviter = trx.selectFrom('memberships').select(['role']).where('merchant_id', '=', token.merchantId).where('user_id', '=', token.invitedBy ?? '');
+      let inviter = trx
+        .selectFrom('memberships')
+        .select(['role'])
+        .where('merchant_id', '=', token.merchantId)
+        .where('user_id', '=', token.invitedBy ?? '');
       if (this.capabilities.rowLocks) inviter = inviter.forUpdate();
       // A refusal throws, and the transaction (the token's use included) is rolled back.
       check(token, (await inviter.executeTakeFirst())?.role as Role | undefined);

@@ -17,7 +17,12 @@ export const fedaPayMockFamily: MockFamily = {
   async mount(app, { options, serverUrl }) {
     const fedapay = fedaPayMockState({ ...(options['fedapay'] as FedaPayMockOptions | undefined), ...(serverUrl ? { webhookUrl: fedaPayWebhookUrl(serverUrl) } : {}) });
     await app.register(fedaPayMockPlugin(fedapay), { prefix: '/fedapay' });
-    const entry = (url: string) => ({ connector: 'fedapay', base_url: `${url}/fedapay`, api_key: DEFAULT_FEDAPAY_MOCK_API_KEY, webhook_secrets: [DEFAULT_FEDAPAY_MOCK_WEBHOOK_SECRET] });
+    const entry = (url: string) => ({
+      connector: 'fedapay',
+      base_url: `${url}/fedapay`,
+      api_key: DEFAULT_FEDAPAY_MOCK_API_KEY,
+      webhook_secrets: [DEFAULT_FEDAPAY_MOCK_WEBHOOK_SECRET],
+    });
     return {
       states: { fedapay },
       entries: (url) => Object.fromEntries(fedaPayOperators.map((slug) => [slug, entry(url)])),

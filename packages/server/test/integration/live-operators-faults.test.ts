@@ -112,7 +112,7 @@ for (const target of testDatabases()) {
 
     before(async () => {
       mocks = await startOperatorMocks({ mtn: { decisionDelayMs: 100 } });
-      operatorsFile = operatorsFileFor(mocks, 1_000);
+      operatorsFile = operatorsFileFor(mocks, 1_000, { without: ['pawapay', 'fedapay'] });
       dataDir = mkdtempSync(join(tmpdir(), 'akwe-faults-'));
       db = await target.open();
       const port = await freePort();
@@ -292,7 +292,7 @@ for (const target of testDatabases()) {
 
     it('refuses to start when a connector’s call timeout does not fit in the request lease, saying why', async () => {
       const tooSlow = join(dataDir, 'operators-too-slow.json');
-      writeFileSync(tooSlow, JSON.stringify({ operators: { mtn_bj: { ...(mocks.operatorsFile.operators['mtn_bj'] as object), timeout_ms: 10_000 } } }));
+      writeFileSync(tooSlow, JSON.stringify({ operators: { mtn_bj: { ...([mocks.operatorsFile.operators['mtn_bj']].flat()[0] as object), timeout_ms: 10_000 } } }));
       const port = await freePort();
       await assert.rejects(
         startServer(loadConfig(settings(port, { OPERATORS_FILE: tooSlow, IDEMPOTENCY_LEASE_SECONDS: '30' })), {
@@ -308,7 +308,7 @@ for (const target of testDatabases()) {
         },
       );
       // The same file fits the longest lease with a shorter timeout.
-      writeFileSync(tooSlow, JSON.stringify({ operators: { mtn_bj: { ...(mocks.operatorsFile.operators['mtn_bj'] as object), timeout_ms: 3_000 } } }));
+      writeFileSync(tooSlow, JSON.stringify({ operators: { mtn_bj: { ...([mocks.operatorsFile.operators['mtn_bj']].flat()[0] as object), timeout_ms: 3_000 } } }));
       const fits = await startServer(loadConfig(settings(await freePort(), { OPERATORS_FILE: tooSlow, IDEMPOTENCY_LEASE_SECONDS: '30', AKWE_RUN_WORKERS: 'false' })), {
         logger: createLogger({ level: 'silent' }),
         announce: () => undefined,

@@ -90,7 +90,7 @@ for (const target of testDatabases()) {
 
     before(async () => {
       mocks = await startOperatorMocks({ fedapay: { decisionDelayMs: 100 } });
-      operatorsFile = operatorsFileFor(mocks, 1_000);
+      operatorsFile = operatorsFileFor(mocks, 1_000, { without: ['pawapay'] });
       dataDir = mkdtempSync(join(tmpdir(), 'akwe-live-fedapay-'));
       db = await target.open();
       const port = await freePort();

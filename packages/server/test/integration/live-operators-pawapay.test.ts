@@ -72,7 +72,7 @@ for (const target of testDatabases()) {
 
     before(async () => {
       mocks = await startOperatorMocks({ pawapay: { decisionDelayMs: 100, signCallbacks: true } });
-      operatorsFile = operatorsFileFor(mocks, 2_000, { first: 'pawapay' });
+      operatorsFile = operatorsFileFor(mocks, 2_000, { first: 'pawapay', without: ['fedapay'] });
       dataDir = mkdtempSync(join(tmpdir(), 'akwe-live-pawapay-'));
       db = await target.open();
       const port = await freePort();

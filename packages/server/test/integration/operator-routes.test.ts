@@ -66,7 +66,8 @@ for (const target of testDatabases()) {
     before(async () => {
       mocks = await startOperatorMocks({ mtn: { decisionDelayMs: 100 } });
       backup = await startMtnMomoMock({ targetEnvironment: 'mtnbenin', decisionDelayMs: 100 });
-      const entry = { ...(mocks.operatorsFile.operators['mtn_bj'] as object), timeout_ms: 1_000 };
+      // MTN's own route (the mocks file lists it first, then pawaPay's).
+      const entry = { ...([mocks.operatorsFile.operators['mtn_bj']].flat()[0] as object), timeout_ms: 1_000 };
       dir = mkdtempSync(join(tmpdir(), 'akwe-routes-'));
       const operatorsFile = join(dir, 'operators.json');
       // mtn_bj: MTN MoMo direct, then a second MTN MoMo account as the fallback route.
@@ -87,7 +88,7 @@ for (const target of testDatabases()) {
         OPERATOR_BREAKER_FAILURES: '3',
         OPERATOR_BREAKER_HALF_OPEN_MS: '6000',
         // A call refused by the open breaker keeps its lease: a short one lets recovery resume it soon.
-        IDEMPOTENCY_LEASE_SECONDS: '3',
+        IDEMPOTENCY_LEASE_SECONDS: '10', // five chained MTN calls of 1 s fit in half of it (the start-time check)
         RATE_LIMIT_CREATE_PER_MINUTE: '100000',
         RATE_LIMIT_READ_PER_MINUTE: '100000',
         RATE_LIMIT_PAYOUT_PER_MINUTE: '100000',

@@ -11,9 +11,8 @@ import { loadDefaultCatalog } from '../../src/core/catalog/operator-catalog.js';
 import { feeFor } from '../../src/core/ledger/ledger.js';
 import type { Environment } from '../../src/core/shared/environment.js';
 import { newId } from '../../src/core/shared/ids.js';
-import { LedgerRepository } from '../../src/storage/repositories/ledger-repository.js';
 import { assertBooksBalance } from '../support/ledger-invariants.js';
-import { seedLiveBalance } from '../support/live-balance.js';
+import { seedBalance, seedLiveBalance } from '../support/live-balance.js';
 import { assertStatementSums as assertSums, insertSettlementAccount, statementLines as linesOf, type ApiReader, type SettlementAccountOptions } from '../support/settlements.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
@@ -72,20 +71,7 @@ for (const target of testDatabases()) {
     const account = (merchantId: string, options: SettlementAccountOptions = {}) => insertSettlementAccount(t.services.database.db, merchantId, options);
     /** Money collected: a collection's worth posted straight to the ledger. */
     const collect = (merchantId: string, amountMinor: number, environment: Environment = 'test') =>
-      new LedgerRepository(t.services.database.db, newId, t.services.clock, FLOAT).post(t.services.database.db, [
-        {
-          merchantId,
-          environment,
-          currency: 'XOF',
-          type: 'collection',
-          source: { type: 'payment', id: newId(), reference: 'SEED' },
-          description: 'seeded for the test',
-          lines: [
-            { kind: 'operator_clearing', amountMinor: -amountMinor },
-            { kind: 'available', amountMinor },
-          ],
-        },
-      ]);
+      seedBalance(t.services.database, merchantId, amountMinor, { environment, clock: t.services.clock, sandboxFloatMinor: FLOAT });
     /** The merchant's view of the API, for the statement checks of test/support/settlements.ts. */
     const reader =
       (key: string): ApiReader =>

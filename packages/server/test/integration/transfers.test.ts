@@ -10,9 +10,8 @@ import { feeFor } from '../../src/core/ledger/ledger.js';
 import { loadDefaultCatalog } from '../../src/core/catalog/operator-catalog.js';
 import { newId } from '../../src/core/shared/ids.js';
 import type { Environment } from '../../src/core/shared/environment.js';
-import { LedgerRepository } from '../../src/storage/repositories/ledger-repository.js';
 import { assertBooksBalance } from '../support/ledger-invariants.js';
-import { seedLiveBalance } from '../support/live-balance.js';
+import { seedBalance, seedLiveBalance } from '../support/live-balance.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
 
@@ -49,20 +48,7 @@ for (const target of testDatabases()) {
     const listed = async (key: string, query = '') => (await send(key, 'GET', `/transfers/${query}`)).json() as Wire;
     /** Money the test environment did not start with: a collection's worth posted straight to the ledger. */
     const seedTestBalance = (merchantId: string, amountMinor: number, environment: Environment = 'test') =>
-      new LedgerRepository(t.services.database.db, newId, t.services.clock, FLOAT).post(t.services.database.db, [
-        {
-          merchantId,
-          environment,
-          currency: 'XOF',
-          type: 'collection',
-          source: { type: 'payment', id: newId(), reference: 'SEED' },
-          description: 'seeded for the test',
-          lines: [
-            { kind: 'operator_clearing', amountMinor: -amountMinor },
-            { kind: 'available', amountMinor },
-          ],
-        },
-      ]);
+      seedBalance(t.services.database, merchantId, amountMinor, { environment, clock: t.services.clock, sandboxFloatMinor: FLOAT });
 
     it('moves the amount from the sender’s available balance to the receiver’s, each with its balance transaction and event', async () => {
       const sender = await t.newMerchant();

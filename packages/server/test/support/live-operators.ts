@@ -21,6 +21,8 @@ export interface OperatorsFileChoices {
   leaveOut?: string[];
   /** This connector's routes first wherever an operator has one (a suite about that provider). */
   first?: string;
+  /** Routes of these connectors left out (a suite that needs one route per operator, or another provider's). */
+  without?: string[];
 }
 
 /**
@@ -36,6 +38,7 @@ export function operatorsFileFor(mocks: OperatorMocks, timeoutMs: number, choice
     timeout_ms: timeoutMs,
     ...((entry as { connector?: string }).connector === 'pawapay' ? { availability_ttl_ms: 5_000 } : {}),
   });
+  const kept = (routes: unknown[]) => routes.filter((route) => !choices.without?.includes((route as { connector?: string }).connector ?? ''));
   const ordered = (routes: unknown[]) =>
     choices.first === undefined
       ? routes
@@ -44,7 +47,9 @@ export function operatorsFileFor(mocks: OperatorMocks, timeoutMs: number, choice
   const operators = Object.fromEntries(
     Object.entries(mocks.operatorsFile.operators)
       .filter(([slug]) => !choices.leaveOut?.includes(slug))
-      .map(([slug, entry]) => [slug, Array.isArray(entry) ? ordered(entry).map(withTimeout) : withTimeout(entry)]),
+      .map(([slug, entry]) => [slug, kept(Array.isArray(entry) ? ordered(entry) : [entry])] as const)
+      .filter(([, routes]) => routes.length > 0)
+      .map(([slug, routes]) => [slug, routes.length === 1 ? withTimeout(routes[0]) : routes.map(withTimeout)]),
   );
   writeFileSync(file, JSON.stringify({ operators }));
   return file;

@@ -44,8 +44,8 @@ const texts = defineTexts(
 );
 
 const kinds = ['payments', 'payouts', 'balance-transactions', 'batch-lines'] as const;
-/** French first: Excel in French splits a CSV on semicolons, not commas. */
-const delimiters = ['semicolon', 'comma'] as const;
+/** RFC 4180 commas by default; the semicolon variant is what a French Excel opens as columns. */
+const delimiters = ['comma', 'semicolon'] as const;
 
 export function ExportsPage() {
   const t = useTexts(texts);

@@ -3,13 +3,33 @@ import type { TSchema } from 'typebox';
 import type { Config } from '../../config.js';
 import type { EventSubject, StoredEvent } from '../../core/events/stored-event.js';
 import type { ReceivingLimit } from '../../core/ports.js';
-import type { Services } from '../../services.js';
+import type { OperatorCatalog } from '../../core/catalog/operator-catalog.js';
+import type { ApprovalService } from '../../core/approvals/approval-service.js';
+import type { OperatorConnectors } from '../../core/operators/operator-connector.js';
+import type { PaymentService } from '../../core/payments/payment-service.js';
+import type { RefundService } from '../../core/payments/refund-service.js';
+import type { PayoutService } from '../../core/payouts/payout-service.js';
+import type { Clock } from '../../core/ports.js';
 import type { DeliveryRenderOptions, RenderedDelivery } from '../../webhooks/webhook-delivery-job.js';
 import type { DestinationUrlCheck } from '../shared/url-policy.js';
 
+/**
+ * The core services a contract's routes call: named here, not as the whole composition root
+ * (services.ts), which imports the contracts registry itself; `Services` fits this shape.
+ */
+export interface ContractServices {
+  catalog: OperatorCatalog;
+  clock: Clock;
+  operators: OperatorConnectors;
+  approvals: ApprovalService;
+  payments: PaymentService;
+  refunds: RefundService;
+  payouts: PayoutService;
+}
+
 /** What every contract's routes may use; each takes the parts it needs. */
 export interface ContractRouteDeps {
-  services: Services;
+  services: ContractServices;
   config: Config;
   /** Where a merchant-given URL may point (http/shared/url-policy.ts). */
   destinationUrls: DestinationUrlCheck;

@@ -34,7 +34,7 @@ for (const target of testDatabases()) {
       dataDir = mkdtempSync(join(tmpdir(), 'akwe-live-pawapay-sigkill-'));
       mocks = await startOperatorMocks({ pawapay: { decisionDelayMs: 100 } });
       // Longer than the test waits: the server is killed while its calls are still in flight.
-      operatorsFile = operatorsFileFor(mocks, 4_000, { without: ['fedapay', 'mtn-momo', 'orange-money', 'wave'] });
+      operatorsFile = operatorsFileFor(mocks, 1_500, { without: ['fedapay', 'mtn-momo', 'orange-money', 'wave'] });
       const services = createServices({ database: db.database, catalog: loadDefaultCatalog() });
       const { merchant } = await services.merchants.createMerchant({ name: 'Killed pawaPay', kycStatus: 'validated', keyEnvironments: [] });
       liveKey = (await services.merchants.createKey({ merchantId: merchant.id, environment: 'live' })).secret;
@@ -61,8 +61,8 @@ for (const target of testDatabases()) {
         DATABASE_URL: db.url,
         OPERATORS_FILE: operatorsFile,
         LOG_LEVEL: 'error',
-        // Two chained calls of 4 s must fit in half the lease (the start-time check).
-        IDEMPOTENCY_LEASE_SECONDS: '20',
+        // Two chained calls of 1.5 s fit in half the lease (the start-time check); a short lease lets recovery start soon.
+        IDEMPOTENCY_LEASE_SECONDS: '6',
         PAYOUT_CHECK_INTERVAL_MS: '200',
       };
       const server = startAkwe(['serve'], { env, cwd: dataDir });

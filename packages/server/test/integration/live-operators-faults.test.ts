@@ -117,7 +117,7 @@ for (const target of testDatabases()) {
       db = await target.open();
       const port = await freePort();
       running = await startServer(loadConfig(settings(port)), { logger: createLogger({ level: 'silent' }), announce: () => undefined });
-      mocks.sendWaveWebhooksTo(running.url);
+      mocks.sendCallbacksTo(running.url);
       const { merchant } = await running.services.merchants.createMerchant({ name: 'Boutique Pannes', kycStatus: 'validated', keyEnvironments: [] });
       merchantId = merchant.id;
       liveKey = (await running.services.merchants.createKey({ merchantId, environment: 'live' })).secret;

@@ -112,7 +112,7 @@ for (const target of testDatabases()) {
         RATE_LIMIT_MANAGE_PER_MINUTE: '100000',
       });
       running = await startServer(config, { logger: createLogger({ level: 'silent' }), announce: () => undefined });
-      mocks.sendWaveWebhooksTo(running.url);
+      mocks.sendCallbacksTo(running.url);
       const { merchant } = await running.services.merchants.createMerchant({ name: 'Boutique FedaPay', kycStatus: 'validated', keyEnvironments: [] });
       merchantId = merchant.id;
       liveKey = (await running.services.merchants.createKey({ merchantId, environment: 'live' })).secret;

@@ -69,7 +69,7 @@ for (const target of testDatabases()) {
       servers.push(server);
       // A start from the sources can be slow on a loaded machine.
       await waitForUrl(`${url}/health`, { process: server, giveUpAfterMs: 120_000 });
-      mocks.sendPawapayCallbacksTo(url);
+      mocks.sendCallbacksTo(url);
       return { url, server };
     }
 

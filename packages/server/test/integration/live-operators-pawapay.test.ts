@@ -94,7 +94,7 @@ for (const target of testDatabases()) {
         RATE_LIMIT_MANAGE_PER_MINUTE: '100000',
       });
       running = await startServer(config, { logger: createLogger({ level: 'silent' }), announce: () => undefined });
-      mocks.sendPawapayCallbacksTo(running.url);
+      mocks.sendCallbacksTo(running.url);
       const { merchant } = await running.services.merchants.createMerchant({ name: 'Boutique pawaPay', kycStatus: 'validated', keyEnvironments: [] });
       liveKey = (await running.services.merchants.createKey({ merchantId: merchant.id, environment: 'live' })).secret;
       await seedLiveBalance(running.services.database, merchant.id, 5_000_000);

@@ -33,9 +33,7 @@ export interface OperatorMocks {
   /** Each family's mock states by slug (`states['mtn-momo']['mtn_bj']`). */
   states: Record<string, Record<string, unknown>>;
   /** Points the mocks that call a fixed URL (Wave's and FedaPay's webhooks, pawaPay's callbacks) at a server (its public URL). */
-  sendWaveWebhooksTo(serverUrl: string): void;
-  /** The same (every mock's fixed URL), by the name the pawaPay suites use. */
-  sendPawapayCallbacksTo(serverUrl: string): void;
+  sendCallbacksTo(serverUrl: string): void;
   /** The operators file (as data) that configures a server against these mocks. */
   operatorsFile: { operators: Record<string, unknown> };
   close(): Promise<void>;
@@ -87,9 +85,6 @@ export async function startOperatorMocks(
   const url = `http://${host}:${port}`;
   const states = Object.fromEntries(mounted.map(({ family, mock }) => [family.name, mock.states]));
   const operators = composeOperatorsFile(mounted.map(({ family, mock }) => ({ family, entries: mock.entries(url) })));
-  const serveAllTo = (serverUrl: string) => {
-    for (const { mock } of mounted) mock.serveTo?.(serverUrl);
-  };
   return {
     url,
     mtn: states['mtn-momo'] as OperatorMocks['mtn'],
@@ -98,8 +93,9 @@ export async function startOperatorMocks(
     pawapay: (states['pawapay'] as { pawapay: PawapayMockState }).pawapay,
     fedapay: (states['fedapay'] as { fedapay: FedaPayMockState }).fedapay,
     states,
-    sendWaveWebhooksTo: serveAllTo,
-    sendPawapayCallbacksTo: serveAllTo,
+    sendCallbacksTo: (serverUrl) => {
+      for (const { mock } of mounted) mock.serveTo?.(serverUrl);
+    },
     operatorsFile: { operators },
     close: async () => {
       for (const { mock } of mounted) for (const state of Object.values(mock.states)) state.stopTimers();

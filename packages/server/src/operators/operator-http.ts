@@ -5,6 +5,8 @@
  * whether the operator received the request is then unknown.
  */
 
+import { OperatorNoAnswer } from '../core/operators/operator-connector.js';
+
 export interface OperatorRequest {
   method: 'GET' | 'POST' | 'PUT';
   /** Under the base URL, with its query string. */
@@ -21,7 +23,7 @@ export interface OperatorResponse {
   body: unknown;
 }
 
-export class OperatorUnreachable extends Error {
+export class OperatorUnreachable extends OperatorNoAnswer {
   constructor(operator: string, message: string, options?: { cause?: unknown }) {
     super(`${operator} unreachable: ${message}`, options);
     this.name = 'OperatorUnreachable';

@@ -248,6 +248,8 @@ export interface PaymentTable {
   operator_state: string | null;
   /** A live payment the operator held as pending at its expiry: asked about until then before it expires (0032). */
   expiry_grace_until: string | null;
+  /** When the open operator call was last sent, once its lease was taken over (0034); null: its lease start. */
+  operator_sent_at: string | null;
 }
 
 /** An operator answer our state machine refused, kept for a person (core/operators/operator-discrepancy.ts). */
@@ -290,6 +292,8 @@ export interface RefundTable {
   psp_reference: string | null;
   created_at: string;
   updated_at: string;
+  /** When recovery last sent the refund again (0034); null: its creation was its only send. */
+  sent_at: string | null;
 }
 
 export interface WebhookEndpointTable {

@@ -176,6 +176,36 @@ for (const target of testDatabases()) {
       }
     });
 
+    it('never pushes twice when MTN receives the request only after our timeout: a retry at once is told to wait, then finds it at MTN', async () => {
+      // A first payment caches the token, so that only the push itself is held below.
+      const warmUp = await api('POST', '/collect/payments', direct());
+      assert.equal(warmUp.status, 201, JSON.stringify(warmUp.body));
+      const body = direct({ customer: { phone: '0197000001' } });
+      const key = newId();
+      // Held 3 s before MTN sees it (a proxy, a queue): our 1 s timeout fires first, without an answer.
+      mtn().setFaults({ delayMs: 3_000 });
+      let first;
+      try {
+        first = await api('POST', '/collect/payments', body, key);
+      } finally {
+        mtn().setFaults({ delayMs: 0 });
+      }
+      assert.equal(first.status, 502, JSON.stringify(first.body));
+      assert.equal(first.body.error.code, 'operator_outcome_unknown');
+      // MTN does not know the payment yet; that is not proof it was never sent.
+      const atOnce = await api('POST', '/collect/payments', body, key);
+      assert.equal(atOnce.status, 409, JSON.stringify(atOnce.body));
+      assert.equal(atOnce.body.error.code, 'operator_call_in_progress');
+      assert.ok(Number(atOnce.headers.get('retry-after')) >= 1);
+      const again = await eventually(async () => {
+        const res = await api('POST', '/collect/payments', body, key);
+        return res.status === 409 ? undefined : res;
+      }, 'the retry to be answered');
+      assert.ok([200, 201].includes(again.status), JSON.stringify(again.body));
+      await statusOf(() => payment(body.reference), 'completed', 'the held push to complete');
+      assert.equal(mtn().postsFor('requesttopay', again.body.id), 1, 'MTN was asked to charge once');
+    });
+
     it('moves updated_at on expiry, in the row and in the collect.payment.expired event', async () => {
       const created = await api('POST', '/collect/payments', { reference: `HOST-${newId()}`, amount: 5000, currency: 'XOF', country: 'BJ', mode: 'hosted', description: 'Panier' });
       assert.equal(created.status, 201, JSON.stringify(created.body));

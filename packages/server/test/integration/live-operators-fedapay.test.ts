@@ -105,6 +105,8 @@ for (const target of testDatabases()) {
         LOG_LEVEL: 'silent',
         PAYOUT_CHECK_INTERVAL_MS: '200',
         PAYMENT_CHECK_MIN_INTERVAL_MS: '200',
+        // Short, so that a send left without an answer may be sent again within the test (after two leases).
+        IDEMPOTENCY_LEASE_SECONDS: '10',
         RATE_LIMIT_CREATE_PER_MINUTE: '100000',
         RATE_LIMIT_READ_PER_MINUTE: '100000',
         RATE_LIMIT_PAYOUT_PER_MINUTE: '100000',
@@ -259,6 +261,11 @@ for (const target of testDatabases()) {
       } finally {
         fedapay().setFaults({ acceptThenHang: false });
       }
+      // A send with no answer may still reach FedaPay: nothing is sent again for two leases.
+      const atOnce = await api('POST', '/collect/payments', hanging, hangKey);
+      assert.equal(atOnce.status, 409, JSON.stringify(atOnce.body));
+      assert.equal(atOnce.body.error.code, 'operator_call_in_progress');
+      assert.ok(Number(atOnce.headers.get('retry-after')) >= 1);
       const again = await retryWhileInProgress(hanging, hangKey);
       assert.ok([200, 201].includes(again.status), JSON.stringify(again.body));
       await statusOf(() => payment(hanging.reference), 'completed', 'the payment FedaPay took silently to complete');

@@ -102,9 +102,21 @@ export interface OperatorConnector {
    * pseudo-headers `:method`, `:authority` and `:path` the route adds.
    */
   verifyWebhook?(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowSeconds: number): boolean;
+  /**
+   * True for a connector without a network between us and its operator (the sandbox): a send its
+   * operator does not know never arrived and never will, so recovery may send it again at once.
+   * Absent: a send may reach the operator late, and is sent again only after a grace (docs/operators.md "Faults").
+   */
+  readonly sendsArriveAtOnce?: boolean;
   /** False when the connector has no key to check callbacks with (pawaPay without signed callbacks); absent means it has one. */
   readonly signsCallbacks?: boolean;
 }
+
+/**
+ * A call that got no answer at all (a timeout, a cut connection): unlike an answer, even an error
+ * one, its request may still reach the operator later. Connectors' HTTP clients throw it.
+ */
+export class OperatorNoAnswer extends Error {}
 
 /** One part of a connector checked against its operator (e.g. MTN's collection product). */
 export interface ConnectorCheck {

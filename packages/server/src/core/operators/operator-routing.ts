@@ -75,6 +75,11 @@ export class OperatorRouting {
     return this.connectorOf(resource)?.[flow];
   }
 
+  /** Whether a send to the route holding the resource may reach its operator after its own timeout (every networked connector). */
+  sendsMayArriveLate(resource: RoutedResource): boolean {
+    return this.connectorOf(resource)?.sendsArriveAtOnce !== true;
+  }
+
   /** Whether the route holding the resource (its operator's first, when none is recorded) is configured, whatever its health. */
   isConfigured(resource: RoutedResource): boolean {
     return this.connectorOf(resource) !== undefined;

@@ -46,12 +46,12 @@ export class RecordedCalls {
    * operator_outcome_unknown: the recovery point stays). `onOutcomeUnknown` runs first, so a
    * caller can end its lease at once and let the retry (or the worker) resume the call now.
    */
-  async call<T>(work: () => Promise<T>, onOutcomeUnknown?: () => Promise<void>): Promise<T> {
+  async call<T>(work: () => Promise<T>, onOutcomeUnknown?: (error: unknown) => Promise<void>): Promise<T> {
     try {
       return await work();
     } catch (error) {
       const failure = error instanceof AkweError ? error : new AkweError('operator_outcome_unknown');
-      if (failure.code === 'operator_outcome_unknown') await onOutcomeUnknown?.();
+      if (failure.code === 'operator_outcome_unknown') await onOutcomeUnknown?.(error);
       throw failure;
     }
   }

@@ -7,7 +7,7 @@ import type { Merchant } from '../merchants/merchant.js';
 import type { Clock, IdSource } from '../ports.js';
 import type { TenantScope } from '../shared/environment.js';
 import { finishWrite, reportCommitted, stepWrite, type RecordedRequest } from '../idempotency/request-journal.js';
-import type { OperatorAnswer, OperatorConnector, OperatorConnectors, OtpAnswer } from '../operators/operator-connector.js';
+import { OperatorNoAnswer, type OperatorAnswer, type OperatorConnector, type OperatorConnectors, type OtpAnswer } from '../operators/operator-connector.js';
 import { inBackground } from '../operators/call-origin.js';
 import { OperatorRouting } from '../operators/operator-routing.js';
 import type { RecordedCalls } from '../operators/recorded-call.js';
@@ -412,8 +412,9 @@ export class PaymentService {
   async recoverAbandoned(limit = 50): Promise<number> {
     const before = this.calls.abandonedBefore();
     const { store } = this.deps;
-    const resume = (payment: Payment) => this.resume(payment, (p) => p, {});
-    const resumeRefund = (refund: Refund) => this.refunds.resume(refund, {});
+    // A send that may still reach its operator is not a failure: it is asked about again after the lease.
+    const resume = (payment: Payment) => this.resume(payment, (p) => p, {}).catch(ignoreCallInProgress);
+    const resumeRefund = (refund: Refund) => this.refunds.resume(refund, {}).catch(ignoreCallInProgress);
     // Payments first, then refunds: each list is read when its turn comes.
     return this.calls.recoverEach(
       (async function* () {
@@ -433,7 +434,8 @@ export class PaymentService {
     // now could make the call twice. A retry whose claim lease ended before the call's waits.
     if (!this.calls.leaseEnded(payment.operatorCallStartedAt)) this.refuseWhileCalling(payment);
     const now = this.deps.clock.now().toISOString();
-    const leased: Payment = { ...payment, operatorCallStartedAt: now, version: payment.version + 1, updatedAt: now };
+    // Taking the lease over moves its start: the send's own time is kept beside it.
+    let leased: Payment = { ...payment, operatorCallStartedAt: now, operatorSentAt: sentAt(payment), version: payment.version + 1, updatedAt: now };
     if (!(await this.deps.store.save({ payment: { next: leased, expectedVersion: payment.version }, events: [] }))) {
       const current = await this.find(payment, payment.id);
       this.refuseWhileCalling(current);
@@ -444,28 +446,72 @@ export class PaymentService {
     const arrived = known !== undefined && !(leased.operatorCall === 'confirm_otp' && known.path.at(-1) === 'awaiting_otp');
     let decide = (current: Payment): Decision => (arrived ? this.transitions.afterOperatorAnswer(current, known) : { next: current, events: [] });
     let result = toResult;
+    const decidesOnAbsence = leased.expiresAt <= now || leased.operatorCall !== 'confirm_otp' || retry.otp !== undefined;
+    if (!arrived && decidesOnAbsence && this.mayStillArrive(leased)) throw await this.askAgainSoon(leased);
     if (!arrived && leased.expiresAt <= now) {
       // Never reached the operator, and too late to start now.
       decide = (current) =>
         this.transitions.afterAnswer(current, { path: ['expired'], message: 'The payment expired before the operator could be reached.', failureCode: 'expired' });
     } else if (!arrived && leased.operatorCall === 'confirm_otp') {
       if (retry.otp !== undefined) {
-        const outcome = this.otpOutcome(await this.callFor(leased, () => this.routing.flowFor(leased, 'otp').confirmOtp(leased, retry.otp!)));
+        leased = await this.recordSendAgain(leased);
+        const sending = leased;
+        const outcome = this.otpOutcome(await this.callFor(sending, () => this.routing.flowFor(sending, 'otp').confirmOtp(sending, retry.otp!)));
         decide = outcome.decide;
         if (outcome.rejected) result = (p) => ({ ...toResult(p), rejected: true });
       }
       // Without the code (the recovery worker) the payment simply waits for a code again.
     } else if (!arrived) {
-      const operator = this.collect.operator(this.collect.country(leased.country), leased.operator!);
+      leased = await this.recordSendAgain(leased);
+      const sending = leased;
+      const operator = this.collect.operator(this.collect.country(sending.country), sending.operator!);
       const call =
-        leased.operatorCall === 'pay_checkout'
-          ? () => this.routing.flowFor(leased, 'hosted').payCheckout(leased, operator)
-          : () => this.routing.flowFor(leased, 'push').startCollection(leased, operator);
-      const answer = await this.callFor(leased, call);
+        sending.operatorCall === 'pay_checkout'
+          ? () => this.routing.flowFor(sending, 'hosted').payCheckout(sending, operator)
+          : () => this.routing.flowFor(sending, 'push').startCollection(sending, operator);
+      const answer = await this.callFor(sending, call);
       decide = (current) => this.transitions.afterOperatorAnswer(current, answer);
     }
     await this.calls.reached('after_operator_call', leased.id);
     return this.settle(leased, decide, result, request);
+  }
+
+  /**
+   * A send the operator does not know may still be on its way (held by a proxy, queued at the
+   * operator) for a while after its own timeout: "not known" means "never sent" only once the last
+   * send began more than two leases ago (docs/operators.md "Faults").
+   */
+  private mayStillArrive(payment: Payment): boolean {
+    if (!this.routing.sendsMayArriveLate(payment)) return false;
+    return this.deps.clock.now().getTime() - Date.parse(sentAt(payment)!) < 2 * this.calls.leaseMs;
+  }
+
+  /**
+   * A send that may still arrive: the call stays open, its lease ending soon (a twelfth of a lease,
+   * at least a second) so that a retry or the recovery worker asks the operator again then, and the
+   * answer is 409 operator_call_in_progress with that wait.
+   */
+  private async askAgainSoon(leased: Payment): Promise<AkweError> {
+    const nowMs = this.deps.clock.now().getTime();
+    const askAgainMs = Math.max(1_000, this.calls.leaseMs / 12);
+    const endsSoon: Payment = { ...leased, operatorCallStartedAt: new Date(nowMs - this.calls.leaseMs + askAgainMs).toISOString(), version: leased.version + 1 };
+    // Best effort: if it fails (another run moved the payment), the lease ends by itself.
+    await this.deps.store.save({ payment: { next: endsSoon, expectedVersion: leased.version }, events: [] }).catch(() => false);
+    const untilMs = Date.parse(sentAt(leased)!) + 2 * this.calls.leaseMs;
+    return new AkweError(
+      'operator_call_in_progress',
+      `The operator has not seen this payment's request yet, which may still reach it: it is asked again shortly, and the request is sent again only if it still has not arrived by ${new Date(untilMs).toISOString()}. Retry with the same Idempotency-Key, or read the payment.`,
+      { retryAfterSeconds: Math.ceil(askAgainMs / 1000) },
+    );
+  }
+
+  /** A resumed call about to be sent again: the send's time is recorded first, on the lease's version. */
+  private async recordSendAgain(leased: Payment): Promise<Payment> {
+    const sending: Payment = { ...leased, operatorSentAt: this.deps.clock.now().toISOString(), version: leased.version + 1 };
+    if (!(await this.deps.store.save({ payment: { next: sending, expectedVersion: leased.version }, events: [] }))) {
+      throw this.calls.callInProgress(leased.operatorCallStartedAt!);
+    }
+    return sending;
   }
 
   /**
@@ -512,7 +558,7 @@ export class PaymentService {
       // Kept before the settle commits: a crash between leaves it stored, and a second record is a no-op.
       if (decision.discrepancy) await this.discrepancies.keep(decision.discrepancy);
       const now = this.deps.clock.now().toISOString();
-      const next: Payment = { ...decision.next, operatorCall: null, operatorCallStartedAt: null, version: current.version + 1, updatedAt: now };
+      const next: Payment = { ...decision.next, operatorCall: null, operatorCallStartedAt: null, operatorSentAt: null, version: current.version + 1, updatedAt: now };
       const result = toResult(next);
       const claim = finishWrite(request, next.id, result);
       if (await this.deps.store.save({ payment: { next, expectedVersion: current.version }, events: decision.events, ledger: decision.ledger, claim })) {
@@ -544,13 +590,21 @@ export class PaymentService {
    * resumes the call now instead of waiting for it: nobody is making that call any more.
    */
   private callFor<T>(started: Payment, work: () => Promise<T>): Promise<T> {
-    return this.calls.call(work, () => this.endCallLease(started));
+    return this.calls.call(work, (error) => this.endCallLease(started, error));
   }
 
-  private async endCallLease(started: Payment): Promise<void> {
+  /**
+   * Ends the lease of a call that failed without an outcome. A send that got no answer at all may
+   * still reach the operator: its time is kept, and recovery waits before sending again. One that
+   * got an answer (even a 500) is over: it is recorded as sent two leases ago, so a retry at once
+   * may send again if the operator does not know it.
+   */
+  private async endCallLease(started: Payment, error: unknown): Promise<void> {
     const now = this.deps.clock.now();
     const ended = new Date(now.getTime() - this.calls.leaseMs).toISOString();
-    const next: Payment = { ...started, operatorCallStartedAt: ended, version: started.version + 1, updatedAt: now.toISOString() };
+    const answered = new Date(now.getTime() - 2 * this.calls.leaseMs).toISOString();
+    const operatorSentAt = noAnswer(error) ? sentAt(started) : answered;
+    const next: Payment = { ...started, operatorCallStartedAt: ended, operatorSentAt, version: started.version + 1, updatedAt: now.toISOString() };
     // Best effort: if it fails (or the payment moved on), the lease ends by itself.
     await this.deps.store.save({ payment: { next, expectedVersion: started.version }, events: [] }).catch(() => false);
   }
@@ -615,4 +669,20 @@ export class PaymentService {
     if (decision?.discrepancy) await this.discrepancies.keep(decision.discrepancy);
     return { answer, decision };
   }
+}
+
+/** When an open call was last sent: its recorded send, else the start of its lease (a call never taken over). */
+function sentAt(payment: Payment): string | null {
+  return payment.operatorSentAt ?? payment.operatorCallStartedAt;
+}
+
+function ignoreCallInProgress(error: unknown): undefined {
+  if (error instanceof AkweError && error.code === 'operator_call_in_progress') return undefined;
+  throw error;
+}
+
+/** Whether a failed call got no answer at all (its request may still arrive), as its error or a cause says. */
+function noAnswer(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) if (current instanceof OperatorNoAnswer) return true;
+  return false;
 }

@@ -110,7 +110,8 @@ export interface PaymentStore {
    * Takes a pending refund's lease: sets its `updatedAt` to `now` if it is still pending and still
    * shows `refund.updatedAt`. Undefined when another run took it or settled it first.
    */
-  leaseRefund(refund: Refund, now: string): Promise<Refund | undefined>;
+  /** Takes a pending refund's lease (its `updatedAt`); `sending` also records a new send's time. */
+  leaseRefund(refund: Refund, now: string, options?: { sending?: boolean }): Promise<Refund | undefined>;
   /** A refund by our id alone (any merchant, any environment), for an operator's callback naming it. */
   findAnyRefundById(refundId: string): Promise<Refund | undefined>;
   /** A payment by our id alone (any merchant, any environment), for an operator's callback naming it. */

@@ -81,6 +81,11 @@ export interface Payment {
    * again until this instant before it expires (docs/operators.md "Expiry of live payments").
    */
   expiryGraceUntil?: string | null;
+  /**
+   * When the open operator call was last sent, kept once its lease is taken over (a resume, an
+   * ended lease); null or absent: the lease start (`operatorCallStartedAt`) is the send time.
+   */
+  operatorSentAt?: string | null;
 }
 
 export const refundStatuses = ['pending', 'completed', 'failed'] as const;
@@ -99,4 +104,6 @@ export interface Refund {
   pspReference: string | null;
   createdAt: string;
   updatedAt: string;
+  /** When recovery last sent the refund again; null or absent: its creation was its only send. */
+  sentAt?: string | null;
 }

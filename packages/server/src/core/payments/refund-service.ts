@@ -174,12 +174,37 @@ export class RefundService {
     }
     const payment = await this.findPayment(scope, leased.paymentId);
     const refunds = this.routing.flowFor(payment, 'refunds');
+    let holder = leased;
     const answer = await calls.askFirst(
       () => calls.call(() => refunds.queryRefund(leased)),
-      () => calls.call(() => refunds.refund(payment, leased)),
+      async () => {
+        holder = await this.recordSendAgain(leased, payment);
+        return calls.call(() => refunds.refund(payment, holder));
+      },
     );
-    await calls.reached('after_operator_call', leased.id);
-    return this.record(leased, answer, request);
+    await calls.reached('after_operator_call', holder.id);
+    return this.record(holder, answer, request);
+  }
+
+  /**
+   * A resumed refund its operator does not know: a send may still be on its way for a while after
+   * its timeout, so it is sent again only two leases after the last send (its creation, or
+   * `sentAt`), recorded before the send; before that, 409 and the recovery worker asks again later.
+   */
+  private async recordSendAgain(leased: Refund, payment: Payment): Promise<Refund> {
+    const { calls, clock } = this.deps;
+    const untilMs = Date.parse(leased.sentAt ?? leased.createdAt) + 2 * calls.leaseMs;
+    const nowMs = clock.now().getTime();
+    if (nowMs < untilMs && this.routing.sendsMayArriveLate(payment)) {
+      throw new AkweError(
+        'operator_call_in_progress',
+        `The operator has not seen this refund yet, which may still reach it; nothing is sent again before ${new Date(untilMs).toISOString()}.`,
+        { retryAfterSeconds: Math.max(1, Math.ceil((untilMs - nowMs) / 1000)) },
+      );
+    }
+    const sending = await this.deps.store.leaseRefund(leased, new Date(nowMs).toISOString(), { sending: true });
+    if (!sending) throw new AkweError('operator_call_in_progress', 'The refund is being settled; retry shortly.', { retryAfterSeconds: calls.leaseMs / 1000 });
+    return sending;
   }
 
   /**

@@ -53,6 +53,8 @@ function answer(outcome: ScriptedOutcome, reference: string): OperatorAnswer {
  */
 export class SandboxOperator implements OperatorConnector {
   readonly family = 'sandbox';
+  /** In-process: a call either reached the simulator or never will, so recovery need not wait for a late one. */
+  readonly sendsArriveAtOnce = true;
   // Every flow, for every operator of the catalog: the sandbox is the whole catalog's test double.
   readonly push = this;
   readonly hosted = this;

@@ -31,6 +31,7 @@ import * as apiKeyCreator from './0029-api-key-creator.js';
 import * as approvalsEverywhere from './0030-approvals-everywhere.js';
 import * as operatorFaults from './0032-operator-faults.js';
 import * as operatorRoutes from './0033-operator-routes.js';
+import * as paymentSentAt from './0034-payment-sent-at.js';
 import * as totpOnce from './0031-totp-once.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0031-totp-once': totpOnce,
   '0032-operator-faults': operatorFaults,
   '0033-operator-routes': operatorRoutes,
+  '0034-payment-sent-at': paymentSentAt,
 };

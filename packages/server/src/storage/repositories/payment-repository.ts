@@ -326,15 +326,16 @@ export class PaymentRepository implements PaymentStore {
     return rows.map((row) => refundFromRow(row, row.payment_reference));
   }
 
-  async leaseRefund(refund: Refund, now: string): Promise<Refund | undefined> {
+  async leaseRefund(refund: Refund, now: string, options: { sending?: boolean } = {}): Promise<Refund | undefined> {
+    const sentAt = options.sending ? now : (refund.sentAt ?? null);
     const result = await this.db
       .updateTable('refunds')
-      .set({ updated_at: now })
+      .set({ updated_at: now, sent_at: sentAt })
       .where('id', '=', refund.id)
       .where('status', '=', 'pending')
       .where('updated_at', '=', refund.updatedAt)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1 ? { ...refund, updatedAt: now } : undefined;
+    return Number(result.numUpdatedRows) === 1 ? { ...refund, updatedAt: now, sentAt } : undefined;
   }
 
   async findAnyById(id: string): Promise<Payment | undefined> {

@@ -44,6 +44,7 @@ export function paymentFromRow(row: Selectable<PaymentTable>): Payment {
     route: row.route,
     operatorState: row.operator_state === null ? null : (JSON.parse(row.operator_state) as Record<string, string>),
     expiryGraceUntil: row.expiry_grace_until,
+    operatorSentAt: row.operator_sent_at,
   };
 }
 
@@ -83,6 +84,7 @@ export function paymentToRow(p: Payment): Selectable<PaymentTable> {
     route: p.route ?? null,
     operator_state: p.operatorState ? JSON.stringify(p.operatorState) : null,
     expiry_grace_until: p.expiryGraceUntil ?? null,
+    operator_sent_at: p.operatorSentAt ?? null,
   };
 }
 
@@ -100,6 +102,7 @@ export function refundFromRow(row: Selectable<RefundTable>, paymentReference: st
     pspReference: row.psp_reference,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    sentAt: row.sent_at,
   };
 }
 
@@ -116,5 +119,6 @@ export function refundToRow(r: Refund): Selectable<RefundTable> {
     psp_reference: r.pspReference,
     created_at: r.createdAt,
     updated_at: r.updatedAt,
+    sent_at: r.sentAt ?? null,
   };
 }

@@ -160,11 +160,16 @@ export function mtnMomoMockPlugin(state: MtnMockState) {
       if (request.url.includes('/_mock/')) return;
       const named = request.headers['x-reference-id'] ?? /\/v1_0\/(?:requesttopay|transfer|refund)\/([^/?]+)/.exec(request.url)?.[1];
       if (typeof named === 'string') state.calls.set(named, (state.calls.get(named) ?? 0) + 1);
-      if (state.faults.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.faults.delayMs));
       if (state.faults.failNext > 0) {
         state.faults.failNext -= 1;
         return reply.code(state.faults.failStatus).send(errorBody('INTERNAL_PROCESSING_ERROR', 'An internal error occurred while processing.'));
       }
+    });
+    // Held once its body is read: a request that reaches MTN late (a proxy, a queue) is still
+    // processed after the client gave up on it, as a slow operator would.
+    app.addHook('preHandler', async (request: FastifyRequest) => {
+      if (request.url.includes('/_mock/') || state.faults.delayMs <= 0) return;
+      await new Promise((resolve) => setTimeout(resolve, state.faults.delayMs));
     });
 
     const subscribed = (request: FastifyRequest, product: Product): boolean => {

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadConfig } from '../../src/config.js';
+import { newId } from '../../src/core/shared/ids.js';
+import { createLogger } from '../../src/logging.js';
 import type { OperatorMocks } from '../../src/operators/mocks/operator-mocks.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { freePort } from './child-process.js';
+import { seedLiveBalance } from './live-balance.js';
 
 /** Polls `probe` until it returns a value (not undefined), or fails after `timeoutMs`. */
 export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 40_000): Promise<T> {
@@ -53,4 +59,75 @@ export function operatorsFileFor(mocks: OperatorMocks, timeoutMs: number, choice
   );
   writeFileSync(file, JSON.stringify({ operators }));
   return file;
+}
+
+/** What a live suite needs of its server: the server, its merchant and a live key, and a client for it. */
+export interface LiveServer {
+  running: RunningServer;
+  merchantId: string;
+  liveKey: string;
+  /** A call with the live key; POSTs carry a new Idempotency-Key unless one is given. */
+  api(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<{ status: number; headers: Headers; body: LiveWire }>;
+  close(): Promise<void>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type LiveWire = Record<string, any>;
+
+/**
+ * Starts a real server (its workers included) on `databaseUrl` against the mocks' operators file,
+ * with fast workers and no rate limits, a KYC-validated merchant with a live key and `balanceMinor`
+ * on its live balance, and points the mocks' callbacks at it.
+ */
+export async function startLiveServer(options: {
+  mocks: OperatorMocks;
+  databaseUrl: string;
+  operatorsFile: string;
+  dataDir: string;
+  settings?: Record<string, string>;
+  balanceMinor?: number;
+}): Promise<LiveServer> {
+  const port = await freePort();
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    AKWE_DEV: 'true',
+    AKWE_DATA_DIR: options.dataDir,
+    DATABASE_URL: options.databaseUrl,
+    OPERATORS_FILE: options.operatorsFile,
+    LOG_LEVEL: 'silent',
+    PAYOUT_CHECK_INTERVAL_MS: '200',
+    PAYMENT_CHECK_MIN_INTERVAL_MS: '200',
+    RATE_LIMIT_CREATE_PER_MINUTE: '100000',
+    RATE_LIMIT_READ_PER_MINUTE: '100000',
+    RATE_LIMIT_PAYOUT_PER_MINUTE: '100000',
+    RATE_LIMIT_REFUND_PER_MINUTE: '100000',
+    RATE_LIMIT_MANAGE_PER_MINUTE: '100000',
+    ...options.settings,
+  });
+  const running = await startServer(config, { logger: createLogger({ level: 'silent' }), announce: () => undefined });
+  options.mocks.sendCallbacksTo(running.url);
+  const { merchant } = await running.services.merchants.createMerchant({ name: 'Boutique Live', kycStatus: 'validated', keyEnvironments: [] });
+  const liveKey = (await running.services.merchants.createKey({ merchantId: merchant.id, environment: 'live' })).secret;
+  if (options.balanceMinor) await seedLiveBalance(running.services.database, merchant.id, options.balanceMinor);
+  return {
+    running,
+    merchantId: merchant.id,
+    liveKey,
+    async api(method, path, body, idempotencyKey = newId()) {
+      const res = await fetch(`${running.url}/api/v1${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${liveKey}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(method === 'POST' ? { 'idempotency-key': idempotencyKey } : {}),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as LiveWire };
+    },
+    close: () => running.shutdown(),
+  };
 }

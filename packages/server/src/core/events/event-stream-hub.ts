@@ -17,6 +17,11 @@ import type { StoredEvent } from './stored-event.js';
 export const STREAM_LOOKBACK_MS = 5_000;
 /** How often, at most, the lookback runs: a late commit arrives within this much of its commit (or the next poll). */
 export const LOOKBACK_CHECK_MS = 1_000;
+/**
+ * While commits keep signalling, reads are at least this far apart: each read wakes every stream
+ * of the scope (a socket write each), so under load a read carries many events instead of one.
+ */
+export const STREAM_COALESCE_MS = 25;
 /** Events waiting for one stream's client; past it the stream ends and its client resumes with Last-Event-ID. */
 export const MAX_QUEUED_EVENTS = 10_000;
 const PAGE = 100;
@@ -155,8 +160,10 @@ class ScopeReader {
           // The streams wait for the next wake or poll; a read that fails again is reported again.
           this.deps.onReadError?.(error);
         }
-        // A signal that came during the read makes this wait end at once, so a commit is never slept through.
-        if (!signalled && !stop.aborted) {
+        // A signal that came during the read makes the next read come soon (coalesced), so a
+        // commit is never slept through; without one, the reader waits for a signal or the poll.
+        if (signalled && !stop.aborted) await wakeOrTimeout(STREAM_COALESCE_MS, stop, () => undefined);
+        else if (!stop.aborted) {
           await wakeOrTimeout(this.deps.pollMs, stop, (resolve) => (wake = resolve));
           wake = undefined;
         }

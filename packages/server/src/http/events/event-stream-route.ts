@@ -93,12 +93,17 @@ async function* eventStream({ webhooks, hub, publicUrl, scope, types, after, sig
     let cursor = after;
     for (;;) {
       const page = await webhooks.eventsAfter(scope, cursor, PAGE);
+      // One write per page (and below, per wake-up), not per event: with many streams open, each
+      // socket write costs the whole server, and a wake-up often carries dozens of events.
+      let text = '';
       for (const event of page) {
         cursor = event.id;
         if (event.id > live.since) caughtUp.add(event.id);
-        if (!subscribes(filter, event.type)) continue;
+        if (subscribes(filter, event.type)) text += message(event, publicUrl);
+      }
+      if (text !== '') {
         lastWrite = Date.now();
-        yield message(event, publicUrl);
+        yield text;
       }
       if (page.length < PAGE || signal.aborted) break;
     }
@@ -106,13 +111,17 @@ async function* eventStream({ webhooks, hub, publicUrl, scope, types, after, sig
       const batches = await live.next(STREAM_HEARTBEAT_MS - (Date.now() - lastWrite), signal);
       // A client this far behind is let go: it resumes with Last-Event-ID, reading what it missed itself.
       if (live.overflowed) return;
+      let text = '';
       for (const batch of batches) {
         for (const event of batch.events) {
           if (event.id <= after || caughtUp.has(event.id) || !subscribes(filter, event.type)) continue;
-          lastWrite = Date.now();
-          yield message(event, publicUrl);
+          text += message(event, publicUrl);
         }
         if (caughtUp.size > 0) for (const id of caughtUp) if (id <= batch.floor) caughtUp.delete(id);
+      }
+      if (text !== '') {
+        lastWrite = Date.now();
+        yield text;
       }
       if (Date.now() - lastWrite >= STREAM_HEARTBEAT_MS) {
         lastWrite = Date.now();

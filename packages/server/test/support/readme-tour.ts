@@ -11,7 +11,8 @@ import { readDoc, sectionOf } from './markdown-sections.js';
 export const headlessSkips: readonly RegExp[] = [/^xdg-open /];
 
 const placeholderKey = 'ak_test_...';
-const documentedBaseUrl = 'http://localhost:8080';
+/** The tour's one base URL, set once and used as `$AKWE_URL` by every command. */
+const documentedBaseUrl = 'http://localhost:${PORT:-8080}';
 /** What each curl writes to stderr after its answer, for the test to read back. */
 export const statusLinePattern = /^HTTP (\d{3}) (\S+) (\S+)$/gm;
 
@@ -33,7 +34,7 @@ export function runnableTour(commands: string, key: string, baseUrl: string): { 
     if (skip) skipped.push(line);
     return !skip;
   });
-  const body = kept.join('\n').replace(placeholderKey, key).replaceAll(documentedBaseUrl, baseUrl);
+  const body = kept.join('\n').replace(placeholderKey, key).replace(documentedBaseUrl, baseUrl);
   const curlCalls =
     kept
       .filter((line) => !line.trimStart().startsWith('#'))

@@ -3,23 +3,29 @@ import assert from 'node:assert/strict';
 import { loadDefaultCatalog } from '../../src/core/catalog/operator-catalog.js';
 import { batchColumns } from '../../src/core/bulk/batch-columns.js';
 import { checkBatchCsv } from '../../src/core/bulk/batch-csv-check.js';
-import { batchTemplateCsv } from '../../src/core/bulk/batch-template.js';
+import { batchExampleCsv, batchTemplateCsv } from '../../src/core/bulk/batch-template.js';
 
 const catalog = loadDefaultCatalog();
 
 describe('batchTemplateCsv', () => {
-  it('starts with a UTF-8 BOM and a semicolon header of every English column name, lines ending in CRLF', () => {
+  it('is a UTF-8 BOM and a semicolon header of every English column name, ending in CRLF, and nothing else', () => {
     const template = batchTemplateCsv();
     assert.ok(template.startsWith('\ufeff'));
-    const lines = template.slice(1).split('\r\n');
-    assert.equal(lines[0], batchColumns.join(';'));
-    assert.equal(lines.length, 3); // header, example, and the empty string after the last CRLF
-    assert.equal(lines[2], '');
+    assert.deepEqual(template.slice(1).split('\r\n'), [batchColumns.join(';'), '']);
+  });
+
+  it('pays nobody as downloaded: rows appended to it are the whole batch', async () => {
+    const checked = await checkBatchCsv([`${batchTemplateCsv()}Kofi Adé;+228 90 00 00 01;1 000 000;XOF;paie-1;;tmoney_tg;\r\n`], catalog);
+    assert.deepEqual(checked.problems, []);
+    assert.deepEqual(
+      checked.items.map((item) => [item.row, item.beneficiaryName]),
+      [[2, 'Kofi Adé']],
+    );
   });
 
   for (const delimiter of [';', ','] as const) {
-    it(`round-trips through the reader and the checks (delimiter ${delimiter}): its example line is a valid payout`, async () => {
-      const checked = await checkBatchCsv([Buffer.from(batchTemplateCsv(delimiter), 'utf8')], catalog);
+    it(`the documented example round-trips through the reader and the checks (delimiter ${delimiter}): its line is a valid payout`, async () => {
+      const checked = await checkBatchCsv([Buffer.from(batchExampleCsv(delimiter), 'utf8')], catalog);
       assert.deepEqual(checked.problems, []);
       assert.equal(checked.items.length, 1);
       assert.deepEqual(checked.items[0], {
@@ -39,7 +45,7 @@ describe('batchTemplateCsv', () => {
   }
 
   it('takes filled-in lines appended the way a spreadsheet saves them', async () => {
-    const filled = `${batchTemplateCsv()}Kofi Adé;+228 90 00 00 01;1 000 000;XOF;paie-2026-06-0002;;tmoney_tg;"Prime; juin"\r\n`;
+    const filled = `${batchExampleCsv()}Kofi Adé;+228 90 00 00 01;1 000 000;XOF;paie-2026-06-0002;;tmoney_tg;"Prime; juin"\r\n`;
     const checked = await checkBatchCsv([filled], catalog);
     assert.deepEqual(checked.problems, []);
     assert.deepEqual(

@@ -8,9 +8,10 @@ import { batchColumns } from './batch-columns.js';
  */
 export type TemplateDelimiter = ';' | ',';
 
-// One filled-in line showing each column's form. The phone number is written with spaces so
-// that spreadsheets keep it as text: typed as a number, it would lose its leading 0. It is the
-// sandbox's success number (sandbox-rules.ts), so a test import of the template pays out.
+// One filled-in line showing each column's form, for the docs and the OpenAPI example only: the
+// downloaded template holds the header alone, so that a merchant who appends rows never pays the
+// sample person too. The phone number is written with spaces so that spreadsheets keep it as
+// text (typed as a number, it would lose its leading 0); it is the sandbox's success number.
 const exampleLine: Record<(typeof batchColumns)[number], string> = {
   beneficiary_name: 'Afi Mensah',
   phone: '01 97 00 00 00',
@@ -24,12 +25,23 @@ const exampleLine: Record<(typeof batchColumns)[number], string> = {
 
 /**
  * The template file: a UTF-8 byte order mark (without it Excel reads the file in the computer's
- * legacy code page and garbles accented names), the header row with every column's English name,
- * one example line, CRLF line ends.
+ * legacy code page and garbles accented names) and the header row with every column's English
+ * name, CRLF line ends. No sample line: rows appended to it are the whole batch.
  */
 export function batchTemplateCsv(delimiter: TemplateDelimiter = ';'): string {
-  const row = (cells: readonly string[]) => cells.map((cell) => quoteIfNeeded(cell, delimiter)).join(delimiter);
-  return `\ufeff${row(batchColumns)}\r\n${row(batchColumns.map((column) => exampleLine[column]))}\r\n`;
+  return `\ufeff${csvRow(batchColumns, delimiter)}\r\n`;
+}
+
+/** The template with one filled-in line: the example the docs and the OpenAPI document show. */
+export function batchExampleCsv(delimiter: TemplateDelimiter = ';'): string {
+  return `${batchTemplateCsv(delimiter)}${csvRow(
+    batchColumns.map((column) => exampleLine[column]),
+    delimiter,
+  )}\r\n`;
+}
+
+function csvRow(cells: readonly string[], delimiter: TemplateDelimiter): string {
+  return cells.map((cell) => quoteIfNeeded(cell, delimiter)).join(delimiter);
 }
 
 export const batchTemplateFileName = 'akwe-bulk-payments-template.csv';

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { RouteOptions } from 'fastify';
-import { batchTemplateCsv } from '../../core/bulk/batch-template.js';
+import { batchExampleCsv, batchTemplateCsv } from '../../core/bulk/batch-template.js';
 import { balanceTransactionsCsvExample, batchLinesCsvExample, paymentsCsvExample, payoutsCsvExample, statementCsvExample } from '../exports/export-examples.js';
 import { narrowedToCodes } from './error-code-enum.js';
 import { errorCodesFor } from './error-codes.js';
@@ -22,13 +22,13 @@ const batchFile = 'The batch file, UTF-8 (with or without BOM), comma or semicol
 const rawBodies: Record<string, Record<string, unknown>> = {
   dashboardSubmitKyc: kycMultipartBody,
   importBulkPaymentCsv: {
-    'text/csv': { schema: { type: 'string', description: batchFile, examples: [batchTemplateCsv()] } },
+    'text/csv': { schema: { type: 'string', description: batchFile, examples: [batchExampleCsv()] } },
     'multipart/form-data': {
       schema: {
         type: 'object',
         properties: { file: { type: 'string', format: 'binary', description: `${batchFile} The first file field is read, whatever its name.` } },
         required: ['file'],
-        examples: [{ file: batchTemplateCsv() }],
+        examples: [{ file: batchExampleCsv() }],
       },
     },
   },

@@ -1,6 +1,5 @@
 /** The frame of every signed-in page: skip link, header with the switches, the menu, the page. */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
 import { useApp } from './app-context.js';
 import { defineTexts, useTexts } from './i18n.js';
 import { pages, type MenuSection } from './pages/registry.js';
@@ -10,7 +9,6 @@ const texts = defineTexts(
   {
     skip: 'Aller au contenu',
     menu: 'Menu principal',
-    open_menu: 'Menu',
     environment: 'Environnement',
     test: 'Test',
     live: 'Production',
@@ -26,7 +24,6 @@ const texts = defineTexts(
   {
     skip: 'Skip to content',
     menu: 'Main menu',
-    open_menu: 'Menu',
     environment: 'Environment',
     test: 'Test',
     live: 'Live',
@@ -47,9 +44,6 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const app = useApp();
   const t = useTexts(texts);
   const { path } = useLocation();
-  // Below 960 px the menu opens from the header's button; following a link closes it.
-  const [menuOpen, setMenuOpen] = useState(false);
-  useEffect(() => setMenuOpen(false), [path]);
   const visible = pages.filter((page) => page.menu && (page.admin ? app.me.user.platform_admin : app.merchant && (!page.needs || app.merchant.permissions.includes(page.needs))));
   return (
     <div class={`shell env-${app.environment}`}>
@@ -60,9 +54,6 @@ export function Layout({ children }: { children: ComponentChildren }) {
         <a class="brand" href="/dashboard">
           Akwe
         </a>
-        <button type="button" class="button-secondary menu-toggle" aria-expanded={menuOpen} aria-controls="menu" onClick={() => setMenuOpen(!menuOpen)}>
-          {t('open_menu')}
-        </button>
         {app.me.memberships.length > 1 ? (
           <label class="inline-field">
             <span class="visually-hidden">{t('merchant')}</span>
@@ -99,7 +90,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
         </p>
       ) : null}
       <div class="body">
-        <nav class="menu" id="menu" data-open={menuOpen ? 'true' : 'false'} aria-label={t('menu')}>
+        <nav class="menu" aria-label={t('menu')}>
           {sections.map((section) => {
             const entries = visible.filter((page) => page.menu?.section === section);
             if (entries.length === 0) return null;

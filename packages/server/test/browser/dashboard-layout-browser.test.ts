@@ -16,6 +16,15 @@ import { browserSkip, openTab, signUpInBrowser, startDashboardServer, stopDashbo
 import { type TestApp } from '../support/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
+/** What the checks below use of the page's window (this suite is compiled without the DOM library). */
+interface PageWindow {
+  document: {
+    documentElement: { scrollWidth: number; clientWidth: number };
+    createRange(): { selectNodeContents(node: unknown): void; getBoundingClientRect(): { left: number; right: number; height: number } };
+  };
+  getComputedStyle(element: unknown, pseudo?: string): { lineHeight: string; fontSize: string; paddingTop: string; height: string };
+}
+
 describe('dashboard layout and language in Chromium (SQLite)', { skip: browserSkip }, () => {
   let t: TestApp;
   let browser: Browser;
@@ -45,7 +54,11 @@ describe('dashboard layout and language in Chromium (SQLite)', { skip: browserSk
   }
 
   /** How far the page is wider than the window (0: it fits). */
-  const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const pageOverflow = (page: Page) =>
+    page.evaluate(() => {
+      const { documentElement } = (globalThis as unknown as PageWindow).document;
+      return documentElement.scrollWidth - documentElement.clientWidth;
+    });
 
   it('loads the signed-out pages with no failing request and no console error', async () => {
     const { context, page, problems } = await openTab(browser, base);
@@ -151,6 +164,7 @@ describe('dashboard layout and language in Chromium (SQLite)', { skip: browserSk
     for (const width of [1280, 1024, 640, 360]) {
       await page.setViewportSize({ width, height: 900 });
       const fit = await value.evaluate((element) => {
+        const { document, getComputedStyle } = globalThis as unknown as PageWindow;
         const card = element.closest('.card')!.getBoundingClientRect();
         const text = element.getBoundingClientRect();
         const range = document.createRange();
@@ -220,6 +234,7 @@ describe('dashboard layout and language in Chromium (SQLite)', { skip: browserSk
     const lastUsed = await cell('Dernière utilisation').boundingBox();
     const state = await cell('État').boundingBox();
     const labelBottom = await cell('Dernière utilisation').evaluate((td) => {
+      const { getComputedStyle } = globalThis as unknown as PageWindow;
       const before = getComputedStyle(td, '::before');
       return td.getBoundingClientRect().top + parseFloat(getComputedStyle(td).paddingTop) + parseFloat(before.height);
     });

@@ -159,7 +159,10 @@ export interface DashboardStore {
    * challenge was issued. False: the code or the challenge is spent.
    */
   claimTotpStep(userId: string, step: number, now: string, challengeIssuedAt?: string): Promise<boolean>;
-  updateUser(id: string, changes: Partial<Pick<DashboardUser, 'name' | 'passwordHash' | 'totpSecretSealed' | 'totpEnabledAt' | 'emailVerifiedAt' | 'language' | 'updatedAt'>>): Promise<void>;
+  updateUser(
+    id: string,
+    changes: Partial<Pick<DashboardUser, 'name' | 'passwordHash' | 'totpSecretSealed' | 'totpEnabledAt' | 'emailVerifiedAt' | 'language' | 'updatedAt'>>,
+  ): Promise<void>;
 
   insertMembership(membership: Membership): Promise<boolean>;
   findMembership(userId: string, merchantId: string): Promise<Membership | undefined>;

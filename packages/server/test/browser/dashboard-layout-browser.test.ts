@@ -148,7 +148,7 @@ describe('dashboard layout and language in Chromium (SQLite)', { skip: browserSk
 
   it('fits 100 000 000 F CFA in its balance card at 1280 px, and long names at 360 px and 1280 px', async () => {
     const { context, page, problems } = await openTab(browser, base, { width: 1280 });
-    const longName = `Établissements ${'Kouassi-'.repeat(8)}Fils et Compagnie de Commerce Général`;
+    const longName = `Établissements ${'Kouassi'.repeat(8)} Fils et Compagnie de Commerce Général`;
     await signUpInBrowser(page, base, dataDir, longName);
     // The figures as the API would give a large merchant: the page's layout is what is tested.
     await page.route('**/api/v1/balances', (route) =>

@@ -131,7 +131,7 @@ function adoptLanguage(me: Me, show: (language: Language) => void): void {
 }
 
 async function saveLanguageOnServer(language: Language): Promise<void> {
-  // The pages already show it; the emails follow at the next request that succeeds.
+  // The pages already show it; if this fails, the next load sends it again (adoptLanguage).
   await dashboardApi('/me/language', { method: 'PUT', body: { language } }).catch(() => undefined);
 }
 

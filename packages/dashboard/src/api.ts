@@ -54,6 +54,14 @@ export async function renewSession<T extends { access_token: string }>(): Promis
   }
 }
 
+/**
+ * Whether this browser may hold a session: the readable CSRF cookie is set with the HttpOnly refresh
+ * cookie (same lifetime) and cleared with it, and a refresh without it is refused anyway.
+ */
+export function hasSessionHint(): boolean {
+  return csrfToken() !== '';
+}
+
 export function csrfToken(): string {
   return document.cookie.match(/(?:^|;\s*)akwe_csrf=([^;]+)/)?.[1] ?? '';
 }

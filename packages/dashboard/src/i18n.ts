@@ -34,7 +34,37 @@ export function useLanguage(): Language {
   return useContext(LanguageContext);
 }
 
+/** Changes the language of the pages (and, signed in, of the user's emails); every page may call it. */
+export const SetLanguageContext = createContext<(language: Language) => void>(() => undefined);
+
+export function useSetLanguage(): (language: Language) => void {
+  return useContext(SetLanguageContext);
+}
+
+const LANGUAGE_KEY = 'akwe.language';
+
+/** The language the person picked in this browser, if they ever did. */
+export function chosenLanguage(): Language | undefined {
+  const saved = localStorage.getItem(LANGUAGE_KEY);
+  return saved === 'en' || saved === 'fr' ? saved : undefined;
+}
+
+export function saveLanguage(language: Language): void {
+  localStorage.setItem(LANGUAGE_KEY, language);
+}
+
+/**
+ * The language to show: the one picked in this browser, else the browser's own preference (the
+ * first of navigator.languages that is French or English, the same list as Accept-Language), else
+ * French.
+ */
 export function savedLanguage(): Language {
-  const saved = localStorage.getItem('akwe.language');
-  return saved === 'en' ? 'en' : 'fr';
+  const chosen = chosenLanguage();
+  if (chosen) return chosen;
+  const preferred = navigator.languages?.length ? navigator.languages : [navigator.language];
+  for (const tag of preferred) {
+    const base = (tag ?? '').toLowerCase().split('-')[0];
+    if (base === 'fr' || base === 'en') return base;
+  }
+  return 'fr';
 }

@@ -4,9 +4,9 @@
  */
 import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { SIGNED_OUT_EVENT, setCredentials, type Environment } from './api.js';
+import { SIGNED_OUT_EVENT, dashboardApi, hasSessionHint, setCredentials, type Environment } from './api.js';
 import { AppContext, type AppState } from './app-context.js';
-import { LanguageContext, savedLanguage, type Language } from './i18n.js';
+import { LanguageContext, SetLanguageContext, chosenLanguage, saveLanguage, savedLanguage, type Language } from './i18n.js';
 import { Layout } from './layout.js';
 import { NotFoundPage } from './pages/not-found-page.js';
 import { pages } from './pages/registry.js';
@@ -28,9 +28,17 @@ function App() {
   // Set before the pages render: their requests carry these headers.
   setCredentials({ merchantId: merchant?.merchant_id, environment });
 
+  /** Shown at once and remembered in this browser; signed in, also the language of the user's emails. */
+  const setLanguage = (next: Language, signedIn: boolean) => {
+    saveLanguage(next);
+    setLanguageState(next);
+    if (signedIn) void saveLanguageOnServer(next);
+  };
+
   useEffect(() => {
     const signedIn = (event?: Event) =>
       void loadMe().then((loaded) => {
+        adoptLanguage(loaded, setLanguageState);
         setPhase({ kind: 'signed-in', me: loaded });
         const next = (event as CustomEvent<SignedIn> | undefined)?.detail?.next;
         if (next) navigate(next, { replace: true });
@@ -38,7 +46,10 @@ function App() {
     const signedOut = () => setPhase({ kind: 'signed-out' });
     addEventListener(SIGNED_IN_EVENT, signedIn);
     addEventListener(SIGNED_OUT_EVENT, signedOut);
-    void refreshSession().then((session) => (session ? signedIn() : signedOut()));
+    // Without the CSRF cookie (set with the refresh cookie, removed with it) a refresh cannot succeed:
+    // skip the call, so a signed-out visit makes no failing request (docs/decisions.md).
+    if (hasSessionHint()) void refreshSession().then((session) => (session ? signedIn() : signedOut()));
+    else signedOut();
     return () => {
       removeEventListener(SIGNED_IN_EVENT, signedIn);
       removeEventListener(SIGNED_OUT_EVENT, signedOut);
@@ -64,8 +75,7 @@ function App() {
           setMerchantId(next);
         },
         setLanguage(next) {
-          localStorage.setItem('akwe.language', next);
-          setLanguageState(next);
+          setLanguage(next, true);
         },
         async signOut() {
           await signOut();
@@ -87,9 +97,11 @@ function App() {
     const Public = found.page.component;
     return (
       <LanguageContext.Provider value={language}>
-        <div class="public" onClick={onClick}>
-          <Public params={found.params ?? {}} />
-        </div>
+        <SetLanguageContext.Provider value={(next) => setLanguage(next, app !== undefined)}>
+          <div class="public" onClick={onClick}>
+            <Public params={found.params ?? {}} />
+          </div>
+        </SetLanguageContext.Provider>
       </LanguageContext.Provider>
     );
   }
@@ -109,6 +121,18 @@ function App() {
       </AppContext.Provider>
     </LanguageContext.Provider>
   );
+}
+
+/** Signed in: the language picked in this browser becomes the user's; with none picked here, the user's own. */
+function adoptLanguage(me: Me, show: (language: Language) => void): void {
+  const chosen = chosenLanguage();
+  if (chosen && chosen !== me.user.language) void saveLanguageOnServer(chosen);
+  else if (!chosen && me.user.language) show(me.user.language);
+}
+
+async function saveLanguageOnServer(language: Language): Promise<void> {
+  // The pages already show it; if this fails, the next load sends it again (adoptLanguage).
+  await dashboardApi('/me/language', { method: 'PUT', body: { language } }).catch(() => undefined);
 }
 
 const root = document.getElementById('app');

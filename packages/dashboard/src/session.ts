@@ -4,6 +4,7 @@
  * cookie. The chosen merchant and environment are remembered in localStorage (not secrets).
  */
 import { authApi, dashboardApi, renewSession, setCredentials, type Environment } from './api.js';
+import type { Language } from './i18n.js';
 
 export interface DashboardUser {
   id: string;
@@ -11,6 +12,8 @@ export interface DashboardUser {
   name: string;
   email_verified: boolean;
   totp_enabled: boolean;
+  /** The language of the user's emails; null: never chosen. */
+  language?: Language | null;
   platform_admin?: boolean;
 }
 

@@ -38,6 +38,8 @@ export interface UserTable {
   /** The last 30-second TOTP step whose code was accepted, and when (0031): a code works once. */
   totp_last_step: number | null;
   totp_used_at: string | null;
+  /** `fr` or `en`: the language of the emails sent to this user (0035); null: never chosen (English). */
+  language: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -283,9 +283,16 @@ for (const target of testDatabases()) {
         assert.ok(actions.includes('kyc.validated'));
       });
 
-      it('a rejection carries its reason to the merchant, by the API and by email, and the merchant may submit again', async () => {
+      it('a rejection carries its reason to the merchant, by the API and by email (in the owner’s language), and the merchant may submit again', async () => {
         const owner = await newOwner();
         const boss = await newAdmin();
+        const french = await t.app.inject({
+          method: 'PUT',
+          url: '/api/v1/dashboard/me/language',
+          headers: { authorization: `Bearer ${owner.access}` },
+          payload: { language: 'fr' },
+        });
+        assert.equal(french.statusCode, 204, french.body);
         const submitted = (await submit(owner, [...companyFields(), ...requiredDocuments()])).json().submission;
         const empty = await admin('POST', `/kyc-submissions/${submitted.id}/reject`, boss.access, { reason: '   ' });
         assert.equal(empty.statusCode, 400);
@@ -296,7 +303,7 @@ for (const target of testDatabases()) {
         assert.equal(seen.kyc_status, 'rejected');
         assert.equal(seen.submission.rejection_reason, reason);
         const mails = readdirSync(join(dataDir, 'mailbox')).map((name) => readFileSync(join(dataDir, 'mailbox', name), 'utf8'));
-        assert.ok(mails.some((mail) => mail.includes(`To: ${owner.email.toLowerCase()}`) && mail.includes('trois mois')));
+        assert.ok(mails.some((mail) => mail.includes(`To: ${owner.email.toLowerCase()}`) && mail.includes('trois mois') && mail.includes('votre dossier KYC a été refusé')));
         assert.ok((await auditActions(owner.merchantId)).includes('kyc.rejected'));
         const [event] = await kycEvents(owner, 'live');
         assert.equal(event?.type, 'merchant.kyc.rejected');

@@ -2,16 +2,17 @@ import { useState } from 'preact/hooks';
 import { authApi } from '../../api.js';
 import { ErrorMessage, Notice } from '../../components/feedback.js';
 import { Field, formValues, useAction } from '../../components/form.js';
-import { useTexts } from '../../i18n.js';
+import { useLanguage, useTexts } from '../../i18n.js';
 import { AuthCard } from './auth-card.js';
 import { authTexts } from './auth-texts.js';
 
 export function AcceptInvitationPage() {
   const t = useTexts(authTexts);
+  const language = useLanguage();
   const [accepted, setAccepted] = useState(false);
   const accept = useAction(async (values: Record<string, string>) => {
     const token = new URLSearchParams(location.search).get('token') ?? '';
-    await authApi('/invitations/accept', { token, ...(values.name ? { name: values.name } : {}), ...(values.password ? { password: values.password } : {}) });
+    await authApi('/invitations/accept', { token, ...(values.name ? { name: values.name } : {}), ...(values.password ? { password: values.password } : {}), language });
     setAccepted(true);
   });
   return (

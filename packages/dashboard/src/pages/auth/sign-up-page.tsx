@@ -2,15 +2,16 @@ import { useState } from 'preact/hooks';
 import { authApi } from '../../api.js';
 import { ErrorMessage, Notice } from '../../components/feedback.js';
 import { Field, formValues, useAction } from '../../components/form.js';
-import { useTexts } from '../../i18n.js';
+import { useLanguage, useTexts } from '../../i18n.js';
 import { AuthCard } from './auth-card.js';
 import { authTexts } from './auth-texts.js';
 
 export function SignUpPage() {
   const t = useTexts(authTexts);
+  const language = useLanguage();
   const [sentTo, setSentTo] = useState<string | undefined>();
   const signUp = useAction(async (values: Record<string, string>) => {
-    await authApi('/sign-up', { email: values.email, password: values.password, name: values.name, merchant_name: values.merchant_name });
+    await authApi('/sign-up', { email: values.email, password: values.password, name: values.name, merchant_name: values.merchant_name, language });
     setSentTo(values.email);
   });
   return (

@@ -20,6 +20,7 @@ export const developerTexts = defineTexts(
     scopes_legend: 'Droits de la clé (aucun coché : tous ceux de votre rôle)',
     new_key: 'Votre nouvelle clé',
     shown_once: 'Copiez-la maintenant : elle ne sera plus jamais affichée.',
+    secret_shown_once: 'Copiez-le maintenant : il ne sera plus jamais affiché.',
     no_keys: 'Aucune clé dans cet environnement.',
     live_needs_kyc:
       'Avant la validation du KYC, une clé live encaisse seulement : remboursements, paiements sortants, lots, transferts et règlements attendent la validation (créez alors une nouvelle clé).',
@@ -83,6 +84,7 @@ export const developerTexts = defineTexts(
     scopes_legend: 'Scopes of the key (none ticked: every scope of your role)',
     new_key: 'Your new key',
     shown_once: 'Copy it now: it will never be shown again.',
+    secret_shown_once: 'Copy it now: it will never be shown again.',
     no_keys: 'No key in this environment.',
     live_needs_kyc: 'Until the KYC is validated, a live key only collects: refunds, payouts, bulk, transfers and settlements wait for the validation (then make a new key).',
     beyond_role: 'This key holds more than the current role of the person who made it allows ({scopes}): revoke it and make another.',

@@ -78,7 +78,7 @@ export function WebhookEndpointPage({ params }: { params: Record<string, string>
           ...(current.description ? [[t('description'), current.description] as [string, string]] : []),
         ]}
       />
-      {secret ? <SecretOnce label={t('signing_secret')} secret={secret} warning={t('shown_once')} /> : null}
+      {secret ? <SecretOnce label={t('signing_secret')} secret={secret} warning={t('secret_shown_once')} /> : null}
       {notice ? <Notice kind="success">{notice}</Notice> : null}
       <ErrorMessage error={change.error ?? rotate.error ?? resend.error ?? showRequest.error} />
       {manage ? (

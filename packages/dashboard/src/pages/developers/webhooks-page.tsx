@@ -20,14 +20,16 @@ export function WebhooksPage() {
   const merchantId = app.merchant?.merchant_id ?? '';
   const endpoints = useApi(() => dashboardApi<{ data: WebhookEndpoint[] }>(`/merchants/${merchantId}/webhook-endpoints`, { query: { limit: 100 } }));
   const [created, setCreated] = useState<{ secret: string } | undefined>();
-  const create = useAction(async (body: { url: string; description?: string; events?: string[] }) => {
+  const create = useAction(async (body: { url: string; description?: string; events?: string[] }, form: HTMLFormElement) => {
     const endpoint = await dashboardApi<WebhookEndpoint>(`/merchants/${merchantId}/webhook-endpoints`, { method: 'POST', body });
+    // Created: the form starts empty for the next endpoint (a refused one keeps what was typed).
+    form.reset();
     setCreated({ secret: endpoint.secret ?? '' });
     endpoints.reload();
   });
   return (
     <Page title={t('webhooks_title')}>
-      {created ? <SecretOnce label={t('signing_secret')} secret={created.secret} warning={t('shown_once')} /> : null}
+      {created ? <SecretOnce label={t('signing_secret')} secret={created.secret} warning={t('secret_shown_once')} /> : null}
       {endpoints.error ? (
         <ErrorMessage error={endpoints.error} onRetry={endpoints.reload} />
       ) : !endpoints.data ? (
@@ -67,10 +69,11 @@ export function WebhooksPage() {
           <form
             onSubmit={(event) => {
               event.preventDefault();
-              const data = new FormData(event.currentTarget as HTMLFormElement);
+              const form = event.currentTarget as HTMLFormElement;
+              const data = new FormData(form);
               const events = data.getAll('event').map(String);
               const description = String(data.get('description') ?? '').trim();
-              void create.run({ url: String(data.get('url') ?? ''), ...(description ? { description } : {}), ...(events.length > 0 ? { events } : {}) });
+              void create.run({ url: String(data.get('url') ?? ''), ...(description ? { description } : {}), ...(events.length > 0 ? { events } : {}) }, form);
             }}
           >
             <Field label={t('url')} name="url" type="url" required placeholder="https://" error={create.fieldError('url')} />

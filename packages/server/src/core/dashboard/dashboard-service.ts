@@ -5,6 +5,7 @@ import type { Clock } from '../shared/clock.js';
 import { isoNow } from '../shared/clock.js';
 import type { IdSource } from '../shared/ids.js';
 import type { AuditAction, DashboardStore, DashboardUser, EmailTokenPurpose, Member, Membership, RequestOrigin, UserMembership } from './dashboard-user.js';
+import { dashboardMails, mailLanguageOf, type MailLanguage } from './dashboard-mails.js';
 import type { Mail, Mailer } from './mailer.js';
 import { hashOpaqueToken, looksLikeOpaqueToken, newOpaqueToken } from './opaque-tokens.js';
 import { checkPasswordRules, decoyPasswordHash, hashPassword, passwordMatches } from './passwords.js';
@@ -97,7 +98,7 @@ export class DashboardService {
    * Creates the user, their merchant (owner) and sends the verification link. An address that has
    * an account already gets an email saying so instead, and the caller the same answer.
    */
-  async signUp(input: { email: string; name: string; password: string; merchantName: string }, origin: RequestOrigin): Promise<void> {
+  async signUp(input: { email: string; name: string; password: string; merchantName: string; language?: MailLanguage }, origin: RequestOrigin): Promise<void> {
     const email = checkEmail(input.email);
     const name = checkName(input.name, 'name');
     const merchantName = checkName(input.merchantName, 'merchant_name');
@@ -112,15 +113,15 @@ export class DashboardService {
       totpEnabledAt: null,
       emailVerifiedAt: null,
       sessionsRevokedAt: null,
+      language: input.language ?? null,
       createdAt: now,
       updatedAt: now,
     };
     if (!(await this.deps.store.insertUser(user))) {
-      await this.deps.mailer.send({
-        to: email,
-        subject: 'Your Akwe account',
-        text: `Someone (perhaps you) tried to sign up to Akwe with this address, which has an account already.\n\nSign in: ${this.link('sign-in')}\nForgot your password? ${this.link('password-reset')}\n`,
-      });
+      // In the account's language (not the one of this form, which anyone may fill in).
+      const existing = await this.deps.store.findUserByEmail(email);
+      const words = dashboardMails.accountExists(mailLanguageOf(existing), { signIn: this.link('sign-in'), passwordReset: this.link('password-reset') });
+      await this.deps.mailer.send({ to: email, ...words });
       return;
     }
     // The merchant is created without API keys: its people create them from the dashboard.
@@ -128,11 +129,7 @@ export class DashboardService {
     await this.deps.store.insertMembership({ userId: user.id, merchantId: merchant.id, role: 'owner', createdAt: now });
     await this.audit('user.signed_up', { userId: user.id, merchantId: merchant.id, target: user.id }, origin);
     const token = await this.newEmailToken('verify', { email, userId: user.id });
-    await this.deps.mailer.send({
-      to: email,
-      subject: 'Verify your email address for Akwe',
-      text: `Welcome to Akwe, ${name}.\n\nOpen this link to verify your address (it works for 48 hours):\n${this.link('verify-email', token)}\n`,
-    });
+    await this.deps.mailer.send({ to: email, ...dashboardMails.verifyEmail(mailLanguageOf(user), name, this.link('verify-email', token)) });
   }
 
   async verifyEmail(token: string, origin: RequestOrigin): Promise<void> {
@@ -249,11 +246,7 @@ export class DashboardService {
     const token = await this.newEmailToken('reset', { email, userId: user?.id ?? null });
     await this.audit('password_reset.requested', { userId: user?.id ?? null, target: email }, origin);
     if (!user) return;
-    this.sendAfterAnswer({
-      to: email,
-      subject: 'Reset your Akwe password',
-      text: `Open this link to choose a new password (it works for one hour):\n${this.link('password-reset', token)}\n\nIf you did not ask for this, ignore this email: your password stays as it is.\n`,
-    });
+    this.sendAfterAnswer({ to: email, ...dashboardMails.passwordReset(mailLanguageOf(user), this.link('password-reset', token)) });
   }
 
   /** Resolves once every email sent after its answer has been handed to the mailer (tests, shutdown). */
@@ -330,11 +323,10 @@ export class DashboardService {
     const merchant = await this.deps.merchants.getMerchant(caller.merchantId);
     const token = await this.newEmailToken('invite', { email, userId: existing?.id ?? null, merchantId: caller.merchantId, role: input.role, invitedBy: caller.user.id });
     await this.audit('invitation.created', { userId: caller.user.id, merchantId: caller.merchantId, target: `${email} as ${input.role}` }, origin);
-    await this.deps.mailer.send({
-      to: email,
-      subject: `${caller.user.name} invites you to ${merchant.name} on Akwe`,
-      text: `${caller.user.name} invites you to join ${merchant.name} on Akwe as ${input.role}.\n\nAccept (the link works for 7 days):\n${this.link('accept-invitation', token)}\n`,
-    });
+    // An account's own language; a new address gets its inviter's.
+    const language = mailLanguageOf(existing, mailLanguageOf(caller.user));
+    const words = dashboardMails.invitation(language, { inviter: caller.user.name, merchant: merchant.name, role: input.role, link: this.link('accept-invitation', token) });
+    await this.deps.mailer.send({ to: email, ...words });
   }
 
   /**
@@ -343,7 +335,7 @@ export class DashboardService {
    * unless it is pending: not used, revoked or expired, and its inviter still a member allowed to
    * invite to its role, checked again inside the acceptance's transaction.
    */
-  async acceptInvitation(input: { token: string; name?: string; password?: string }, origin: RequestOrigin): Promise<Membership> {
+  async acceptInvitation(input: { token: string; name?: string; password?: string; language?: MailLanguage }, origin: RequestOrigin): Promise<Membership> {
     if (!looksLikeOpaqueToken(input.token)) throw new AkweError('invalid_email_token');
     const tokenHash = hashOpaqueToken(input.token);
     const now = this.now();
@@ -364,6 +356,7 @@ export class DashboardService {
         totpEnabledAt: null,
         emailVerifiedAt: now,
         sessionsRevokedAt: null,
+        language: input.language ?? null,
         createdAt: now,
         updatedAt: now,
       };
@@ -442,6 +435,12 @@ export class DashboardService {
     const secret = newTotpSecret();
     await this.deps.store.updateUser(user.id, { totpSecretSealed: this.deps.sealer.seal(secret), updatedAt: this.now() });
     return { otpauthUrl: totpUrl(secret, user.email), secret };
+  }
+
+  /** The language of the emails sent to the user (the one they chose in the dashboard). */
+  async setLanguage(user: DashboardUser, language: MailLanguage): Promise<void> {
+    if (user.language === language) return;
+    await this.deps.store.updateUser(user.id, { language, updatedAt: this.now() });
   }
 
   async confirmTotp(user: DashboardUser, code: string, origin: RequestOrigin): Promise<void> {

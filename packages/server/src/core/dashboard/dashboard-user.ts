@@ -1,3 +1,4 @@
+import type { MailLanguage } from './dashboard-mails.js';
 import type { Role } from './permissions.js';
 
 export interface DashboardUser {
@@ -12,6 +13,8 @@ export interface DashboardUser {
   emailVerifiedAt: string | null;
   /** Access tokens issued before this instant are refused. */
   sessionsRevokedAt: string | null;
+  /** The language of the emails sent to this user; null: never chosen (English). */
+  language: MailLanguage | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -156,7 +159,10 @@ export interface DashboardStore {
    * challenge was issued. False: the code or the challenge is spent.
    */
   claimTotpStep(userId: string, step: number, now: string, challengeIssuedAt?: string): Promise<boolean>;
-  updateUser(id: string, changes: Partial<Pick<DashboardUser, 'name' | 'passwordHash' | 'totpSecretSealed' | 'totpEnabledAt' | 'emailVerifiedAt' | 'updatedAt'>>): Promise<void>;
+  updateUser(
+    id: string,
+    changes: Partial<Pick<DashboardUser, 'name' | 'passwordHash' | 'totpSecretSealed' | 'totpEnabledAt' | 'emailVerifiedAt' | 'language' | 'updatedAt'>>,
+  ): Promise<void>;
 
   insertMembership(membership: Membership): Promise<boolean>;
   findMembership(userId: string, merchantId: string): Promise<Membership | undefined>;

@@ -1,4 +1,5 @@
 import { auditEntry } from '../dashboard/dashboard-user.js';
+import { dashboardMails, mailLanguageOf } from '../dashboard/dashboard-mails.js';
 import { AkweError } from '../errors/index.js';
 import type { MemberCaller } from '../dashboard/dashboard-service.js';
 import type { AuditAction, DashboardStore, DashboardUser, RequestOrigin } from '../dashboard/dashboard-user.js';
@@ -166,17 +167,15 @@ export class KycService {
     const merchant = await this.deps.merchants.getMerchant(submission.merchantId);
     const owners = (await this.deps.users.listMembers(submission.merchantId)).filter((m) => m.role === 'owner');
     const link = new URL('/dashboard/kyc', this.deps.publicUrl).toString();
-    const mail =
-      submission.status === 'validated'
-        ? {
-            subject: `${merchant.name}: your KYC is validated`,
-            text: `The documents of ${merchant.name} are validated. You can now switch the dashboard to live and create live API keys.\n\n${link}\n`,
-          }
-        : {
-            subject: `${merchant.name}: your KYC submission was rejected`,
-            text: `The documents of ${merchant.name} were not accepted, for this reason:\n\n${submission.rejectionReason}\n\nCorrect them and submit again:\n${link}\n`,
-          };
-    for (const owner of owners) await this.deps.mailer.send({ to: owner.email, ...mail }).catch(() => {});
+    for (const owner of owners) {
+      // Each owner in the language they chose in the dashboard.
+      const language = mailLanguageOf(await this.deps.users.findUserById(owner.userId).catch(() => undefined));
+      const mail =
+        submission.status === 'validated'
+          ? dashboardMails.kycValidated(language, merchant.name, link)
+          : dashboardMails.kycRejected(language, merchant.name, submission.rejectionReason ?? '', link);
+      await this.deps.mailer.send({ to: owner.email, ...mail }).catch(() => {});
+    }
   }
 
   private async audit(action: AuditAction, userId: string, merchantId: string, target: string, origin: RequestOrigin): Promise<void> {

@@ -23,6 +23,7 @@ import {
   AcceptInvitationBody,
   CodeBody,
   InvitationBody,
+  LanguageBody,
   MemberList,
   MemberObject,
   MemberParams,
@@ -117,6 +118,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
     name: user.name,
     email_verified: user.emailVerifiedAt !== null,
     totp_enabled: user.totpEnabledAt !== null,
+    language: user.language,
   });
   const memberToWire = (member: Member) => ({ user_id: member.userId, email: member.email, name: member.name, role: member.role, created_at: member.createdAt });
   const sendSession = (reply: FastifyReply, started: Session) => {
@@ -157,7 +159,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
     },
     async (request, reply) => {
       const body = request.body;
-      await dashboard.signUp({ email: body.email, password: body.password, name: body.name, merchantName: body.merchant_name }, originOf(request));
+      await dashboard.signUp({ email: body.email, password: body.password, name: body.name, merchantName: body.merchant_name, language: body.language }, originOf(request));
       return reply.code(202).send({ status: 'accepted' });
     },
   );
@@ -354,6 +356,26 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
         platform_admin: await options.platformAdmins.isAdmin(caller.user.id),
         memberships: caller.memberships.map((m) => ({ merchant_id: m.merchantId, merchant_name: m.merchantName, role: m.role, permissions: actionsOf(m.role) })),
       };
+    },
+  );
+
+  app.put(
+    '/me/language',
+    {
+      config: { dashboardSession: true },
+      schema: {
+        tags,
+        security: session,
+        operationId: 'dashboardSetLanguage',
+        summary: 'Choose the language of the emails sent to you',
+        description: 'The dashboard sends the language its user picks; invitations, password resets and KYC decisions are then written in it.',
+        body: LanguageBody,
+        response: { 204: NoContent, ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      await dashboard.setLanguage(callerOf(request).user, request.body.language);
+      return reply.code(204).send(null);
     },
   );
 

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { mailLanguages } from '../../core/dashboard/dashboard-mails.js';
 import { actions, roles } from '../../core/dashboard/permissions.js';
 
 const Email = Type.String({ minLength: 3, maxLength: 254, description: 'An email address (compared without regard to case).' });
@@ -14,17 +15,25 @@ const MERCHANT_ID = '0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f';
 const EMAILED_TOKEN = 'EXAMPLE-emailed-link-token-not-a-real-one-0';
 const ACCESS_TOKEN = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJFWEFNUExFIn0.EXAMPLE-signature-not-a-real-token';
 const CHALLENGE_TOKEN = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0b3RwIjoiRVhBTVBMRSJ9.EXAMPLE-challenge-not-a-real-token';
-const userExample = { id: USER_ID, email: 'awa.koffi@example.com', name: 'Awa Koffi', email_verified: true, totp_enabled: false };
+const userExample = { id: USER_ID, email: 'awa.koffi@example.com', name: 'Awa Koffi', email_verified: true, totp_enabled: false, language: 'fr' };
 const memberExample = { user_id: USER_ID, email: 'awa.koffi@example.com', name: 'Awa Koffi', role: 'admin', created_at: '2026-06-02T08:15:00.000Z' };
 
+export const LanguageSchema = Type.Enum(mailLanguages, { description: 'fr or en: the language of the emails sent to the user (docs/dashboard.md, "Language").' });
 export const SignUpBody = Type.Object(
-  { email: Email, password: Password, name: Type.String({ minLength: 1, maxLength: 200 }), merchant_name: Type.String({ minLength: 1, maxLength: 200 }) },
+  {
+    email: Email,
+    password: Password,
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    merchant_name: Type.String({ minLength: 1, maxLength: 200 }),
+    language: Type.Optional(LanguageSchema),
+  },
   {
     additionalProperties: false,
     title: 'DashboardSignUpRequest',
-    examples: [{ email: 'awa.koffi@example.com', password: 'correct horse battery staple', name: 'Awa Koffi', merchant_name: 'Boulangerie Sainte-Rita' }],
+    examples: [{ email: 'awa.koffi@example.com', password: 'correct horse battery staple', name: 'Awa Koffi', merchant_name: 'Boulangerie Sainte-Rita', language: 'fr' }],
   },
 );
+export const LanguageBody = Type.Object({ language: LanguageSchema }, { additionalProperties: false, title: 'DashboardLanguageRequest', examples: [{ language: 'en' }] });
 export const SignInBody = Type.Object(
   { email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 256 }) },
   { additionalProperties: false, title: 'DashboardSignInRequest', examples: [{ email: 'awa.koffi@example.com', password: 'correct horse battery staple' }] },
@@ -55,6 +64,7 @@ export const AcceptInvitationBody = Type.Object(
     token: Token,
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Required when the invited address has no account yet.' })),
     password: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Required when the invited address has no account yet.' })),
+    language: Type.Optional(LanguageSchema),
   },
   {
     additionalProperties: false,
@@ -82,6 +92,7 @@ export const UserObject = Type.Object(
     name: Type.String(),
     email_verified: Type.Boolean(),
     totp_enabled: Type.Boolean(),
+    language: Type.Union([LanguageSchema, Type.Null()], { description: 'The language of the emails sent to the user; null: never chosen (English).' }),
   },
   { title: 'DashboardUser', examples: [userExample] },
 );

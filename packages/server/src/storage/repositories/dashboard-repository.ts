@@ -25,6 +25,7 @@ const userFromRow = (row: Selectable<UserTable>): DashboardUser => ({
   totpEnabledAt: row.totp_enabled_at,
   emailVerifiedAt: row.email_verified_at,
   sessionsRevokedAt: row.sessions_revoked_at,
+  language: row.language === 'fr' || row.language === 'en' ? row.language : null,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -93,6 +94,7 @@ const userToRow = (user: DashboardUser): UserTable => ({
   sessions_revoked_at: user.sessionsRevokedAt,
   totp_last_step: null,
   totp_used_at: null,
+  language: user.language,
   created_at: user.createdAt,
   updated_at: user.updatedAt,
 });
@@ -162,6 +164,7 @@ export class DashboardRepository implements DashboardStore {
     if (changes.totpSecretSealed !== undefined) set.totp_secret = changes.totpSecretSealed;
     if (changes.totpEnabledAt !== undefined) set.totp_enabled_at = changes.totpEnabledAt;
     if (changes.emailVerifiedAt !== undefined) set.email_verified_at = changes.emailVerifiedAt;
+    if (changes.language !== undefined) set.language = changes.language;
     if (changes.updatedAt !== undefined) set.updated_at = changes.updatedAt;
     if (Object.keys(set).length === 0) return;
     await this.db.updateTable('users').set(set).where('id', '=', id).execute();

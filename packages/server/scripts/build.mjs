@@ -1,4 +1,6 @@
-// Compiles src/ to dist/ (tsc with tsconfig.build.json) and copies the files the code reads at run
+// Builds the packages the server imports first: the SDK (packages/sdk), then the developer CLI
+// (packages/cli, which the server's `akwe` offers and which runs on the SDK). Then compiles src/ to
+// dist/ (tsc with tsconfig.build.json) and copies the files the code reads at run
 // time beside it (the catalog, the checkout page's assets, the checkpoint thread), bundles the
 // dashboard's pages (packages/dashboard/build.mjs), then stamps the
 // build so bin/akwe.js can tell a build older than the sources.
@@ -21,6 +23,10 @@ function filesUnder(dir) {
 
 if (process.argv.includes('--clean')) rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+for (const workspace of ['sdk', 'cli']) {
+  const built = spawnSync(process.execPath, [tsc, '-p', join(root, '..', workspace, 'tsconfig.build.json')], { stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
 const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 if (compiled.status !== 0) process.exit(compiled.status ?? 1);
 

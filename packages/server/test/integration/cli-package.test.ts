@@ -106,7 +106,8 @@ describe('@akwe/cli packed and installed outside the repository', { timeout: 300
   /** `npx akwe …` in the merchant's project, with the key and server in the environment. */
   const npxAkwe = (args: string[]) => ({
     command: 'npx',
-    args: ['--no', 'akwe', ...args],
+    // `--` keeps npx from reading the command's own options (--help) as its own.
+    args: ['--no', '--', 'akwe', ...args],
     options: { cwd: project, env: { AKWE_API_KEY: key, AKWE_BASE_URL: baseUrl, AKWE_CLI_STATE_DIR: join(folder, 'cli-state') } },
   });
 
@@ -122,6 +123,12 @@ describe('@akwe/cli packed and installed outside the repository', { timeout: 300
     const help = await mustRun(command, args, options);
     for (const name of ['listen', 'trigger', 'events', 'payments', 'payouts']) assert.match(help, new RegExp(`^ {2}${name}\\b`, 'm'), help);
     for (const name of ['serve', 'merchants', 'keys', 'migrate']) assert.doesNotMatch(help, new RegExp(`^ {2}${name}\\b`, 'm'), help);
+  });
+
+  it("in the repository, `npx akwe` is the server's: the admin commands beside the same developer commands", async () => {
+    // Both workspaces name a bin `akwe`; whichever npm linked, the server's program answers there.
+    const help = await mustRun('npx', ['--no', '--', 'akwe', '--help'], { cwd: repositoryRoot });
+    for (const name of ['serve', 'merchants', 'keys', 'listen', 'trigger', 'payouts']) assert.match(help, new RegExp(`^ {2}${name}\\b`, 'm'), help);
   });
 
   it('listen forwards the payout.completed that trigger caused, signed with the secret it printed', async () => {

@@ -23,8 +23,12 @@ function filesUnder(dir) {
 
 if (process.argv.includes('--clean')) rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+// Incremental, as the server's own compile: with nothing changed, no file of their dist/ is written
+// again (a test run rebuilds while other test processes import those files).
 for (const workspace of ['sdk', 'cli']) {
-  const built = spawnSync(process.execPath, [tsc, '-p', join(root, '..', workspace, 'tsconfig.build.json')], { stdio: 'inherit' });
+  const folder = join(root, '..', workspace);
+  const options = ['-p', join(folder, 'tsconfig.build.json'), '--incremental', '--tsBuildInfoFile', join(folder, 'dist', '.tsbuildinfo')];
+  const built = spawnSync(process.execPath, [tsc, ...options], { stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });

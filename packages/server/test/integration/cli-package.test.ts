@@ -116,6 +116,7 @@ describe('@akwe/cli packed and installed outside the repository', { timeout: 300
     assert.deepEqual(Object.keys(installed.dependencies).sort(), ['@akwe/sdk', 'commander']);
     assert.equal(existsSync(join(project, 'node_modules', '@akwe', 'server')), false);
     assert.equal(existsSync(join(project, 'node_modules', 'fastify')), false);
+    for (const name of ['sdk', 'cli']) assert.equal(existsSync(join(project, 'node_modules', '@akwe', name, 'dist', '.tsbuildinfo')), false, `@akwe/${name} ships no build state`);
   });
 
   it('offers the developer commands, and no admin command', async () => {

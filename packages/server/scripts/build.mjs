@@ -1,9 +1,9 @@
-// Builds the packages the server imports first: the SDK (packages/sdk), then the developer CLI
-// (packages/cli, which the server's `akwe` offers and which runs on the SDK). Then compiles src/ to
-// dist/ (tsc with tsconfig.build.json) and copies the files the code reads at run
-// time beside it (the catalog, the checkout page's assets, the checkpoint thread), bundles the
-// dashboard's pages (packages/dashboard/build.mjs), then stamps the
-// build so bin/akwe.js can tell a build older than the sources.
+// Builds the two packages the server runs on first, each to its own dist/: the SDK (packages/sdk),
+// then the developer CLI (packages/cli, whose commands the server's `akwe` offers; it runs on the
+// SDK). Then compiles src/ to dist/ (tsc with tsconfig.build.json) and copies the files the code
+// reads at run time beside it (the catalog, the checkout page's assets, the checkpoint thread),
+// bundles the dashboard's pages (packages/dashboard/build.mjs), then stamps the build so
+// bin/akwe.js can tell a build older than the sources.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -132,7 +132,7 @@ describe('@akwe/cli packed and installed outside the repository', { timeout: 300
     for (const name of ['serve', 'merchants', 'keys', 'listen', 'trigger', 'payouts']) assert.match(help, new RegExp(`^ {2}${name}\\b`, 'm'), help);
   });
 
-  it('listen forwards the payout.completed that trigger caused, signed with the secret it printed', async () => {
+  it('listen forwards the payout.completed that trigger caused, signed with the secret it printed; payouts get and events resend read it', async () => {
     const listenCall = npxAkwe(['listen', '--forward-to', handlerUrl, '--events', 'payout.*']);
     const listener = startCommand(listenCall.command, listenCall.args, listenCall.options);
     running.push(listener);
@@ -156,6 +156,9 @@ describe('@akwe/cli packed and installed outside the repository', { timeout: 300
 
     const getCall = npxAkwe(['payouts', 'get', triggered.reference, '--json']);
     assert.equal((JSON.parse(await mustRun(getCall.command, getCall.args, getCall.options)) as { status: string }).status, 'COMPLETED');
+    // No endpoint is registered: the resend is accepted and queues no delivery.
+    const resendCall = npxAkwe(['events', 'resend', completed.envelope.id, '--json']);
+    assert.deepEqual((JSON.parse(await mustRun(resendCall.command, resendCall.args, resendCall.options)) as { data: unknown[] }).data, []);
   });
 
   it("prints an API error with its code and, for a hint, the error's doc_url; exits 1", async () => {

@@ -9,10 +9,11 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY packages/server packages/server
-# The dashboard's pages are bundled by the server's build.
+# The dashboard's pages are bundled by the server's build, which first compiles the SDK and the
+# developer CLI (@akwe/cli, whose listen, trigger, ... the server's `akwe` offers).
 COPY packages/dashboard packages/dashboard
-# The lockfile names every workspace: npm ci needs each one's manifest (the SDK's code is not needed).
-COPY packages/sdk/package.json packages/sdk/package.json
+COPY packages/sdk packages/sdk
+COPY packages/cli packages/cli
 RUN npm ci --no-audit --no-fund
 
 # 2. Production dependencies: no TypeScript, no tsx, no test tools; better-sqlite3 built for this image.
@@ -23,6 +24,7 @@ COPY package.json package-lock.json ./
 COPY packages/server/package.json packages/server/package.json
 COPY packages/server/scripts/prepare.mjs packages/server/scripts/prepare.mjs
 COPY packages/sdk/package.json packages/sdk/package.json
+COPY packages/cli/package.json packages/cli/package.json
 COPY packages/dashboard/package.json packages/dashboard/package.json
 RUN npm ci --omit=dev --no-audit --no-fund
 
@@ -38,6 +40,8 @@ COPY --from=production-dependencies /app ./
 COPY packages/server/bin packages/server/bin
 COPY --from=build /app/packages/server/dist packages/server/dist
 COPY --from=build /app/packages/dashboard/dist packages/dashboard/dist
+COPY --from=build /app/packages/sdk/dist packages/sdk/dist
+COPY --from=build /app/packages/cli/dist packages/cli/dist
 RUN (id -u akwe >/dev/null 2>&1 || useradd --system --uid 10001 --home-dir /var/lib/akwe akwe) \
     && mkdir -p /var/lib/akwe && chown akwe /var/lib/akwe
 USER akwe

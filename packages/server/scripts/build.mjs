@@ -1,7 +1,9 @@
-// Compiles src/ to dist/ (tsc with tsconfig.build.json) and copies the files the code reads at run
-// time beside it (the catalog, the checkout page's assets, the checkpoint thread), bundles the
-// dashboard's pages (packages/dashboard/build.mjs), then stamps the
-// build so bin/akwe.js can tell a build older than the sources.
+// Builds the two packages the server runs on first, each to its own dist/: the SDK (packages/sdk),
+// then the developer CLI (packages/cli, whose commands the server's `akwe` offers; it runs on the
+// SDK). Then compiles src/ to dist/ (tsc with tsconfig.build.json) and copies the files the code
+// reads at run time beside it (the catalog, the checkout page's assets, the checkpoint thread),
+// bundles the dashboard's pages (packages/dashboard/build.mjs), then stamps the build so
+// bin/akwe.js can tell a build older than the sources.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,6 +23,14 @@ function filesUnder(dir) {
 
 if (process.argv.includes('--clean')) rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+// Incremental, as the server's own compile: with nothing changed, no file of their dist/ is written
+// again (a test run rebuilds while other test processes import those files).
+for (const workspace of ['sdk', 'cli']) {
+  const folder = join(root, '..', workspace);
+  const options = ['-p', join(folder, 'tsconfig.build.json'), '--incremental', '--tsBuildInfoFile', join(folder, 'dist', '.tsbuildinfo')];
+  const built = spawnSync(process.execPath, [tsc, ...options], { stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
 const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 if (compiled.status !== 0) process.exit(compiled.status ?? 1);
 

@@ -1,7 +1,7 @@
 /** The `akwe` command line: serve | worker | migrate | merchants | keys | webhooks | operators | reconcile | settlements | mocks; listen | trigger | events | payments | payouts (over HTTP with an API key). */
 import { createRequire } from 'node:module';
+import { developerCommands } from '@akwe/cli';
 import { Command, CommanderError } from 'commander';
-import { developerCommands } from './cli/developer-commands.js';
 import { keyCommands } from './cli/key-commands.js';
 import { merchantCommands } from './cli/merchant-commands.js';
 import { adminCommands } from './cli/admin-commands.js';
@@ -12,12 +12,17 @@ import { serveCommands } from './cli/serve-commands.js';
 import { settlementCommands } from './cli/settlement-commands.js';
 import { webhookCommands } from './cli/webhook-commands.js';
 import { ConfigError } from './config.js';
+import { errorCatalog } from './core/errors/error-catalog.js';
 import { AkweError } from './core/errors/index.js';
 
 /** `0.1.0 (compiled)`: bin/akwe.js says which it started, so a deploy can check it runs the build. */
 function versionText(): string {
   const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
   return `${version} (${process.env.AKWE_RUNNING_FROM ?? 'source'})`;
+}
+
+function hintFor(code: string): string | undefined {
+  return (errorCatalog as Record<string, { action?: string }>)[code]?.action;
 }
 
 export function buildCli(): Command {
@@ -35,7 +40,9 @@ export function buildCli(): Command {
   program.addCommand(reconcileCommands());
   program.addCommand(settlementCommands());
   program.addCommand(mockCommands());
-  for (const command of developerCommands()) program.addCommand(command);
+  // The developer commands are @akwe/cli's (packages/cli), the same a merchant installs; here an API
+  // error's hint is its `action` from the error catalog.
+  for (const command of developerCommands({ hintFor })) program.addCommand(command);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

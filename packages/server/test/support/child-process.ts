@@ -25,15 +25,20 @@ export interface AkweOptions {
   cwd?: string;
 }
 
-function childEnv(env: Record<string, string> = {}): Record<string, string> {
+/** PATH, HOME and the like from the runner, then NO_COLOR, then what the test gives. */
+function baseEnv(env: Record<string, string> = {}): Record<string, string> {
   const base: Record<string, string> = {};
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SYSTEMROOT']) {
     const value = process.env[name];
     if (value !== undefined) base[name] = value;
   }
+  return { ...base, NO_COLOR: '1', ...env };
+}
+
+function childEnv(env: Record<string, string> = {}): Record<string, string> {
   // What the suite tests: dist/ in a compiled run (AKWE_TEST_COMPILED=1), else the sources, never a dist/ built earlier.
   const from = process.env.AKWE_TEST_COMPILED === '1' ? { AKWE_FROM_SOURCE: '0' } : { AKWE_FROM_SOURCE: '1' };
-  return { ...base, NO_COLOR: '1', ...from, ...env };
+  return baseEnv({ ...from, ...env });
 }
 
 /** A running `akwe` process whose output is collected as it arrives. */
@@ -48,11 +53,44 @@ export interface AkweProcess {
 }
 
 export function startAkwe(args: string[], options: AkweOptions = {}): AkweProcess {
-  const child = spawn(process.execPath, [akweBin, ...args], {
-    cwd: options.cwd ?? tmpdir(),
-    env: childEnv(options.env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return watchProcess(
+    spawn(process.execPath, [akweBin, ...args], {
+      cwd: options.cwd ?? tmpdir(),
+      env: childEnv(options.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+    `akwe ${args.join(' ')}`,
+  );
+}
+
+/**
+ * Any other command (`npx akwe …` in a folder outside the repository), with the same collected
+ * output. It leads a process group of its own, so `stopGroup` ends it with whatever it started.
+ */
+export function startCommand(command: string, args: string[], options: AkweOptions = {}): AkweProcess {
+  return watchProcess(
+    spawn(command, args, {
+      cwd: options.cwd ?? tmpdir(),
+      env: baseEnv(options.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    }),
+    [command, ...args].join(' '),
+  );
+}
+
+/** Sends `signal` to the process group a startCommand child leads (npx and the program it runs). */
+export function stopGroup(running: AkweProcess, signal: NodeJS.Signals = 'SIGTERM'): void {
+  if (running.child.pid === undefined || running.child.exitCode !== null || running.child.signalCode !== null) return;
+  try {
+    process.kill(-running.child.pid, signal);
+  } catch {
+    // The group has already gone.
+  }
+}
+
+/** `label` names the command in the error of a waitForStdout that the process's exit ends. */
+function watchProcess(child: ChildProcess, label: string): AkweProcess {
   let stdout = '';
   let stderr = '';
   const listeners = new Set<() => void>();
@@ -90,7 +128,7 @@ export function startAkwe(args: string[], options: AkweOptions = {}): AkweProces
             resolve(match[0]);
           } else if (hasExited || child.exitCode !== null || child.signalCode !== null) {
             listeners.delete(check);
-            reject(new Error(`akwe ${args.join(' ')} exited before printing ${pattern}\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+            reject(new Error(`${label} exited before printing ${pattern}\nstdout:\n${stdout}\nstderr:\n${stderr}`));
           }
         };
         listeners.add(check);

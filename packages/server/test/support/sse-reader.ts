@@ -1,5 +1,5 @@
 /** Reads a `text/event-stream` response message by message (comments skipped), for the event stream tests. */
-import { SseParser, type SseMessage } from '../../src/cli/server-sent-events.js';
+import { SseParser, type SseMessage } from '@akwe/cli';
 
 export class SseReader {
   private readonly parser = new SseParser();

@@ -42,7 +42,11 @@ describe('the API collections, run by their own runners against a fresh server',
     // A dashboard user whose address is verified: signed up, then the mailed link followed.
     const email = uniqueEmail('tour');
     const { app } = server.testApp;
-    const signUp = await app.inject({ method: 'POST', url: '/api/v1/dashboard/auth/sign-up', payload: { email, password: PASSWORD, name: 'Tour', merchant_name: 'Tour receiver' } });
+    const signUp = await app.inject({
+      method: 'POST',
+      url: '/api/v1/dashboard/auth/sign-up',
+      payload: { email, password: PASSWORD, name: 'Tour', merchant_name: 'Tour receiver' },
+    });
     assert.equal(signUp.statusCode, 202, signUp.body);
     const verified = await app.inject({ method: 'POST', url: '/api/v1/dashboard/auth/verify-email', payload: { token: mailedToken(dataDir, email, 'verify-email') } });
     assert.equal(verified.statusCode, 204, verified.body);
@@ -77,7 +81,9 @@ describe('the API collections, run by their own runners against a fresh server',
   it('runs the Bruno collection’s tour folder with `bru run`: every request sent, every test passed', async () => {
     const report = join(dataDir, 'bruno-report.json');
     const args = [BRU, 'run', 'tour', '--env', 'Local', '--reporter-json', report, ...Object.entries(variables).flatMap(([key, value]) => ['--env-var', `${key}=${value}`])];
-    const run = await promisify(execFile)(process.execPath, args, { cwd: BRUNO_COLLECTION_DIR, timeout: 120_000 }).catch((error: { stdout: string; stderr: string; code: number }) => error);
+    const run = await promisify(execFile)(process.execPath, args, { cwd: BRUNO_COLLECTION_DIR, timeout: 120_000 }).catch(
+      (error: { stdout: string; stderr: string; code: number }) => error,
+    );
     const [result] = JSON.parse(readFileSync(report, 'utf8')) as {
       summary: { totalRequests: number; passedRequests: number; failedRequests: number; totalTests: number; passedTests: number; failedTests: number };
       results: { test: { filename: string }; response: { status: number }; testResults: { description: string; status: string; error?: string }[] }[];

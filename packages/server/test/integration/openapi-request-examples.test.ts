@@ -198,7 +198,10 @@ for (const target of testDatabases()) {
         case 'dashboardUpdateWebhookEndpoint':
         case 'dashboardRotateWebhookEndpointSecret':
         case 'dashboardSendTestEvent': {
-          const endpoint = await call('POST', `/merchants/${owner.merchantId}/webhook-endpoints`, owner.access, { url: 'https://shop.example.com/akwe/webhooks', events: ['collect.payment.*'] });
+          const endpoint = await call('POST', `/merchants/${owner.merchantId}/webhook-endpoints`, owner.access, {
+            url: 'https://shop.example.com/akwe/webhooks',
+            events: ['collect.payment.*'],
+          });
           assert.equal(endpoint.statusCode, 201, endpoint.body);
           return { path: onMerchant({ id: endpoint.json().id }), body, auth: 'dashboard' };
         }
@@ -233,7 +236,11 @@ for (const target of testDatabases()) {
       const email = uniqueEmail('member');
       const invited = await call('POST', `/merchants/${owner.merchantId}/invitations`, owner.access, { email, role });
       assert.equal(invited.statusCode, 202, invited.body);
-      const accepted = await call('POST', '/auth/invitations/accept', undefined, { token: mailedToken(t.config.dataDir, email, 'accept-invitation'), name: 'Member', password: PASSWORD });
+      const accepted = await call('POST', '/auth/invitations/accept', undefined, {
+        token: mailedToken(t.config.dataDir, email, 'accept-invitation'),
+        name: 'Member',
+        password: PASSWORD,
+      });
       assert.equal(accepted.statusCode, 200, accepted.body);
       const members = await call('GET', `/merchants/${owner.merchantId}/members`, owner.access);
       return members.json().data.find((member: Json) => member.email === email).user_id;

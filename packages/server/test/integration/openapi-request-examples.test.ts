@@ -28,17 +28,14 @@ const NOT_SENT: Record<string, string> = {
   dashboardSignInTotp: 'its challenge token and code come from a sign-in with TOTP enrolled',
   dashboardTotpConfirm: 'its code comes from the authenticator app of a fresh enrolment',
   dashboardTotpDisable: 'its code comes from the authenticator app of an enrolled user',
+  dashboardRejectApproval: 'it needs a live submission waiting for a second person (dashboard-approvals-money-out.test.ts rejects those)',
+  adminRejectKycSubmission: 'it needs a KYC submission, a multipart upload of documents (dashboard-kyc.test.ts makes and reviews them)',
   dashboardSubmitKyc: 'a multipart upload of real documents (dashboard-kyc.test.ts sends them)',
   importBulkPaymentCsv: 'multipart form: sent below as its text/csv example',
 };
 
-interface Sent {
-  url: string;
-  payload: string;
-  contentType: string;
-  headers?: Record<string, string>;
-  auth: 'key' | 'dashboard' | 'admin' | 'none';
-}
+/** Who sends an example: the merchant's API key, the owner's dashboard session, a platform administrator's, nobody. */
+type Auth = 'key' | 'dashboard' | 'admin' | 'none';
 
 for (const target of testDatabases()) {
   describe(`OpenAPI request examples (${target.name})`, () => {
@@ -82,7 +79,7 @@ for (const target of testDatabases()) {
     });
 
     /** Path values, replaced ids and the session each example needs, made before it is sent. */
-    async function prepare(operationId: string, path: string, example: unknown): Promise<{ path: string; body: unknown; auth: Sent['auth'] } | undefined> {
+    async function prepare(operationId: string, path: string, example: unknown): Promise<{ path: string; body: unknown; auth: Auth }> {
       const body = structuredClone(example) as Json;
       const fill = (values: Record<string, string>) => path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? `{${name}}`);
       const onMerchant = (values: Record<string, string> = {}) => fill({ merchantId: owner.merchantId, ...values });
@@ -139,9 +136,50 @@ for (const target of testDatabases()) {
           await created('POST', '/collect/mobile-money/', { amount: 500000, phone: '0707000000', country: 'CI', operator: 'orange_ci', reference: body.reference });
           return { path, body, auth: 'key' };
         }
-        case 'createPayout':
+        // Money-out submitted through the dashboard: on the owner's merchant (KYC validated, its own
+        // test key), where a test submission is executed at once (only live ones wait for a second person).
         case 'dashboardSubmitPayout':
-          return operationId === 'createPayout' ? { path, body, auth: 'key' } : undefined;
+          await readyForMoneyOut();
+          return { path: onMerchant(), body, auth: 'dashboard' };
+        case 'dashboardSubmitBatch': {
+          await readyForMoneyOut();
+          const batch = await createdFor(ownerKey, 'POST', '/bulk-payments/', {
+            name: 'Examples',
+            country: 'TG',
+            items: [{ beneficiary_name: 'Kossi Agbeko', phone: '90112233', amount: 2500000, currency: 'XOF', reference: `line-${crypto.randomUUID()}` }],
+          });
+          body.batch_id = batch.id;
+          return { path: onMerchant(), body, auth: 'dashboard' };
+        }
+        case 'dashboardSubmitTransfer':
+          await readyForMoneyOut();
+          body.receiver = otherMerchantId;
+          return { path: onMerchant(), body, auth: 'dashboard' };
+        case 'dashboardSubmitSettlement': {
+          await readyForMoneyOut();
+          const account = await createdFor(ownerKey, 'POST', '/settlement-accounts/', {
+            kind: 'wallet',
+            country: 'BJ',
+            operator: 'mtn_bj',
+            phone: '0197000001',
+            holder_name: 'Examples',
+          });
+          body.settlement_account = account.id;
+          return { path: onMerchant(), body, auth: 'dashboard' };
+        }
+        case 'dashboardSubmitRefund':
+          await readyForMoneyOut();
+          // The payment the example names, made first on the owner's merchant.
+          await createdFor(ownerKey, 'POST', '/collect/payments', {
+            reference: body.payment,
+            amount: 5000,
+            currency: 'XOF',
+            country: 'BJ',
+            mode: 'direct',
+            customer: { phone: '0197000000' },
+            operator: 'mtn_bj',
+          });
+          return { path: onMerchant(), body, auth: 'dashboard' };
         case 'validateBulkPayment':
         case 'cancelBulkPayment': {
           const batch = await created('POST', '/bulk-payments/', {
@@ -213,22 +251,32 @@ for (const target of testDatabases()) {
           body.endpoint_id = endpoint.json().id;
           return { path: onMerchant({ eventId: sent.json().event_id ?? sent.json().id }), body, auth: 'dashboard' };
         }
-        case 'dashboardSubmitTransfer':
-        case 'dashboardSubmitSettlement':
-        case 'dashboardSubmitRefund':
-        case 'dashboardSubmitBatch':
-        case 'dashboardRejectApproval':
-          return undefined;
-        case 'adminRejectKycSubmission':
-          return undefined;
         case 'adminSuspendMerchant':
-        case 'adminReactivateMerchant': {
-          if (operationId === 'adminReactivateMerchant') await t.services.merchants.setStatus?.(otherMerchantId, 'suspended');
+        case 'adminReactivateMerchant':
+          // The document shows suspend first: reactivate finds the merchant suspended.
           return { path: fill({ merchantId: otherMerchantId }), body, auth: 'admin' };
-        }
         default:
           return { path, body, auth: 'key' };
       }
+    }
+
+    let ownerKey: string | undefined;
+    /** The owner's merchant made ready for money-out once: KYC validated, a test key of its own. */
+    async function readyForMoneyOut() {
+      if (ownerKey !== undefined) return;
+      await t.services.merchants.updateMerchant(owner.merchantId, { kycStatus: 'validated' });
+      ownerKey = (await t.services.merchants.createKey({ merchantId: owner.merchantId, environment: 'test' })).secret;
+    }
+
+    async function createdFor(apiKey: string | undefined, method: string, url: string, payload: object): Promise<Json> {
+      const res = await t.app.inject({
+        method: method as 'POST',
+        url: `/api/v1${url}`,
+        headers: { authorization: `Bearer ${apiKey}`, 'idempotency-key': crypto.randomUUID() },
+        payload,
+      });
+      assert.ok(res.statusCode < 300, `${method} ${url}: ${res.statusCode} ${res.body}`);
+      return res.json();
     }
 
     /** A second member of the owner's merchant (an accepted invitation), by user id. */
@@ -265,11 +313,7 @@ for (const target of testDatabases()) {
             for (const example of mediaExamples(media as Json)) {
               const where = `${method.toUpperCase()} ${path} (${operationId}, ${type})`;
               const prepared = await prepare(operationId, path, example);
-              if (!prepared) {
-                skipped.push(operationId);
-                continue;
-              }
-              const token = prepared.auth === 'key' ? key : prepared.auth === 'dashboard' ? owner.access : prepared.auth === 'admin' ? adminAccess : undefined;
+              const token = { key, dashboard: owner.access, admin: adminAccess, none: undefined }[prepared.auth];
               const res = await t.app.inject({
                 method: method.toUpperCase() as 'POST',
                 url: prepared.path,

@@ -14,8 +14,11 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { mailedToken, PASSWORD, uniqueEmail } from '../../server/test/support/dashboard.js';
+// @ts-expect-error the generator is a plain .mjs script without type declarations
 import { TOUR, TOUR_FOLDER } from '../scripts/collection-tour.mjs';
+// @ts-expect-error the generator is a plain .mjs script without type declarations
 import { BRUNO_COLLECTION_DIR } from '../scripts/generate-bruno.mjs';
+// @ts-expect-error the generator is a plain .mjs script without type declarations
 import { POSTMAN_COLLECTION_PATH } from '../scripts/generate-postman.mjs';
 import { startRealServer, type RealServer } from './support/real-server.js';
 

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { dashboardCall, mailedToken, newOwner, PASSWORD, signIn, uniqueEmail } from '../support/dashboard.js';
 import { documentValidator, mediaExamples } from '../support/openapi-examples.js';
+import { totpCode } from '../../src/core/dashboard/totp.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
 
@@ -22,12 +23,6 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 /** Examples no generic run can send as they are, and why. */
 const NOT_SENT: Record<string, string> = {
-  dashboardVerifyEmail: 'its token is the one mailed at sign-up (sent below with the mailed token instead)',
-  dashboardPasswordResetComplete: 'its token is the one mailed by the reset request (sent below with the mailed token instead)',
-  dashboardAcceptInvitation: 'its token is the one mailed with the invitation (sent below with the mailed token instead)',
-  dashboardSignInTotp: 'its challenge token and code come from a sign-in with TOTP enrolled',
-  dashboardTotpConfirm: 'its code comes from the authenticator app of a fresh enrolment',
-  dashboardTotpDisable: 'its code comes from the authenticator app of an enrolled user',
   dashboardRejectApproval: 'it needs a live submission waiting for a second person (dashboard-approvals-money-out.test.ts rejects those)',
   adminRejectKycSubmission: 'it needs a KYC submission, a multipart upload of documents (dashboard-kyc.test.ts makes and reviews them)',
   dashboardSubmitKyc: 'a multipart upload of real documents (dashboard-kyc.test.ts sends them)',
@@ -79,7 +74,7 @@ for (const target of testDatabases()) {
     });
 
     /** Path values, replaced ids and the session each example needs, made before it is sent. */
-    async function prepare(operationId: string, path: string, example: unknown): Promise<{ path: string; body: unknown; auth: Auth }> {
+    async function prepare(operationId: string, path: string, example: unknown): Promise<{ path: string; body: unknown; auth: Auth; token?: string }> {
       const body = structuredClone(example) as Json;
       const fill = (values: Record<string, string>) => path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? `{${name}}`);
       const onMerchant = (values: Record<string, string> = {}) => fill({ merchantId: owner.merchantId, ...values });
@@ -221,6 +216,48 @@ for (const target of testDatabases()) {
           return { path, body, auth: 'none' };
         case 'dashboardPasswordResetRequest':
           return { path, body, auth: 'none' };
+        // The codes an authenticator app would show, for a user of their own (a code works once: the next step's after confirming).
+        case 'dashboardSignInTotp': {
+          const user = await totpUser(true);
+          const first = await call('POST', '/auth/sign-in', undefined, { email: user.email, password: PASSWORD });
+          assert.equal(first.json().totp_required, true, first.body);
+          body.challenge_token = first.json().challenge_token;
+          body.code = totpCode(user.secret, new Date(Date.now() + 30_000));
+          return { path, body, auth: 'none' };
+        }
+        case 'dashboardTotpConfirm': {
+          const user = await totpUser(false);
+          body.code = totpCode(user.secret, new Date());
+          return { path, body, auth: 'none', token: user.access };
+        }
+        case 'dashboardTotpDisable': {
+          const user = await totpUser(true);
+          body.code = totpCode(user.secret, new Date(Date.now() + 30_000));
+          return { path, body, auth: 'none', token: user.access };
+        }
+        // A mailed link's token in place of the example's: from a sign-up, a reset request, an invitation.
+        case 'dashboardVerifyEmail': {
+          const email = uniqueEmail('unverified');
+          const signedUp = await call('POST', '/auth/sign-up', undefined, { email, password: PASSWORD, name: 'Unverified', merchant_name: 'Shop' });
+          assert.equal(signedUp.statusCode, 202, signedUp.body);
+          body.token = mailedToken(dataDir, email, 'verify-email');
+          return { path, body, auth: 'none' };
+        }
+        case 'dashboardPasswordResetComplete': {
+          const { email } = await newOwner(call, dataDir);
+          const requested = await call('POST', '/auth/password-reset', undefined, { email });
+          assert.equal(requested.statusCode, 202, requested.body);
+          body.token = mailedToken(dataDir, email, 'password-reset');
+          return { path, body, auth: 'none' };
+        }
+        case 'dashboardAcceptInvitation': {
+          // The first example makes an account (name and password), the second adds a membership to an existing one.
+          const email = body.name === undefined ? (await newOwner(call, dataDir)).email : uniqueEmail('invited');
+          const invited = await call('POST', `/merchants/${owner.merchantId}/invitations`, owner.access, { email, role: 'developer' });
+          assert.equal(invited.statusCode, 202, invited.body);
+          body.token = mailedToken(dataDir, email, 'accept-invitation');
+          return { path, body, auth: 'none' };
+        }
         case 'dashboardInvite':
           body.email = uniqueEmail('invited');
           return { path: onMerchant(), body, auth: 'dashboard' };
@@ -279,6 +316,16 @@ for (const target of testDatabases()) {
       return res.json();
     }
 
+    /** A user of their own who started TOTP enrolment (and confirmed it with the current code). */
+    async function totpUser(confirmed: boolean): Promise<{ email: string; access: string; secret: string }> {
+      const user = await newOwner(call, dataDir);
+      const enrolled = await call('POST', '/me/totp', user.access);
+      assert.equal(enrolled.statusCode, 200, enrolled.body);
+      const secret = enrolled.json().secret as string;
+      if (confirmed) assert.equal((await call('POST', '/me/totp/confirm', user.access, { code: totpCode(secret, new Date()) })).statusCode, 204);
+      return { email: user.email, access: user.access, secret };
+    }
+
     /** A second member of the owner's merchant (an accepted invitation), by user id. */
     async function invitedMember(role: string): Promise<string> {
       const email = uniqueEmail('member');
@@ -313,7 +360,7 @@ for (const target of testDatabases()) {
             for (const example of mediaExamples(media as Json)) {
               const where = `${method.toUpperCase()} ${path} (${operationId}, ${type})`;
               const prepared = await prepare(operationId, path, example);
-              const token = { key, dashboard: owner.access, admin: adminAccess, none: undefined }[prepared.auth];
+              const token = prepared.token ?? { key, dashboard: owner.access, admin: adminAccess, none: undefined }[prepared.auth];
               const res = await t.app.inject({
                 method: method.toUpperCase() as 'POST',
                 url: prepared.path,

@@ -76,7 +76,7 @@ function queryFor(parameters, step) {
     });
 }
 
-export function requestFor(path, method, operation, step) {
+function requestFor(path, method, operation, step) {
   const parameters = operation.parameters ?? [];
   const segments = path
     .split('/')

@@ -9,9 +9,8 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { mailedToken, PASSWORD, uniqueEmail } from '../../server/test/support/dashboard.js';
 // @ts-expect-error the generator is a plain .mjs script without type declarations
@@ -23,7 +22,8 @@ import { POSTMAN_COLLECTION_PATH } from '../scripts/generate-postman.mjs';
 import { startRealServer, type RealServer } from './support/real-server.js';
 
 const require = createRequire(import.meta.url);
-const BRU = fileURLToPath(new URL('../../../node_modules/@usebruno/cli/bin/bru.js', import.meta.url));
+/** Bruno's CLI, wherever npm installed it (its package's `bin`). */
+const BRU = join(dirname(require.resolve('@usebruno/cli/package.json')), (require('@usebruno/cli/package.json') as { bin: { bru: string } }).bin.bru);
 
 interface NewmanSummary {
   run: {

@@ -17,10 +17,10 @@ export const SKIPPED_FOLDER = 'Not in the run';
 
 /** Why the operations left out of the tour are left out (examples/README.md says the same). */
 export const SKIPPED_DESCRIPTION =
-  'Requests the tour does not send: the event stream (it never ends), what needs an emailed link or a one-time code (sign-up, ' +
-  'e-mail verification, password reset, invitations, TOTP), what ends the session (refresh, sign-out), what needs a second ' +
-  'member, a KYC file upload, the approvals (a merchant with an approval policy) and the back office (a platform administrator). ' +
-  'Send them by hand, filling their path variables.';
+  'Requests the tour does not send: the event stream (it never ends), what needs a mailed link or a one-time code (e-mail ' +
+  'verification, completing a password reset, accepting an invitation, TOTP), refresh and sign-out (the refresh cookie of a ' +
+  'browser session), what needs a second member, a KYC file upload, the approvals (live money-out held for a second person) ' +
+  'and the back office (a platform administrator). Send them by hand, filling their path variables.';
 
 export const TOUR = [
   // The dashboard session first: its merchant also receives the transfer further down.
@@ -179,19 +179,39 @@ export const TOUR = [
   // The dashboard, on the signed-in user's own merchant.
   { op: 'dashboardOverview', expect: 200, path: { merchantId: '{{merchantId}}' } },
   { op: 'dashboardListMembers', expect: 200, path: { merchantId: '{{merchantId}}' } },
-  { op: 'dashboardListInvitations', expect: 200, path: { merchantId: '{{merchantId}}' } },
+  {
+    op: 'dashboardInvite',
+    expect: 202,
+    path: { merchantId: '{{merchantId}}' },
+    body: { email: 'invited-{{$timestamp}}@example.com', role: 'finance' },
+  },
+  { op: 'dashboardListInvitations', expect: 200, path: { merchantId: '{{merchantId}}' }, query: { status: 'pending' }, save: { invitationId: 'body.data[0].id' } },
+  { op: 'dashboardRevokeInvitation', expect: 200, path: { merchantId: '{{merchantId}}', invitationId: '{{invitationId}}' } },
   { op: 'dashboardListApiKeys', expect: 200, path: { merchantId: '{{merchantId}}' } },
   { op: 'dashboardCreateApiKey', expect: 201, path: { merchantId: '{{merchantId}}' }, save: { keyId: 'body.id' } },
   { op: 'dashboardRevokeApiKey', expect: 200, path: { merchantId: '{{merchantId}}', keyId: '{{keyId}}' } },
   { op: 'dashboardListWebhookEndpoints', expect: 200, path: { merchantId: '{{merchantId}}' } },
   { op: 'dashboardCreateWebhookEndpoint', expect: 201, path: { merchantId: '{{merchantId}}' }, save: { dashboardEndpointId: 'body.id' } },
   // Before the update below, which disables the endpoint (a disabled endpoint takes no sample event).
-  { op: 'dashboardSendTestEvent', expect: 202, path: { merchantId: '{{merchantId}}', id: '{{dashboardEndpointId}}' } },
+  { op: 'dashboardSendTestEvent', expect: 202, path: { merchantId: '{{merchantId}}', id: '{{dashboardEndpointId}}' }, save: { dashboardEventId: 'body.event_id' } },
+  { op: 'dashboardListEventDeliveries', expect: 200, path: { merchantId: '{{merchantId}}', eventId: '{{dashboardEventId}}' } },
+  { op: 'dashboardResendEvent', expect: 202, path: { merchantId: '{{merchantId}}', eventId: '{{dashboardEventId}}' }, body: { endpoint_id: '{{dashboardEndpointId}}' } },
   { op: 'dashboardUpdateWebhookEndpoint', expect: 200, path: { merchantId: '{{merchantId}}', id: '{{dashboardEndpointId}}' } },
   { op: 'dashboardRotateWebhookEndpointSecret', expect: 200, path: { merchantId: '{{merchantId}}', id: '{{dashboardEndpointId}}' } },
   { op: 'dashboardListWebhookDeliveries', expect: 200, path: { merchantId: '{{merchantId}}', id: '{{dashboardEndpointId}}' } },
   { op: 'dashboardListAuditLog', expect: 200, path: { merchantId: '{{merchantId}}' } },
   { op: 'dashboardGetApprovalPolicy', expect: 200, path: { merchantId: '{{merchantId}}' } },
+  // No thresholds: approvals stay off (they only ever hold live money-out).
+  { op: 'dashboardSetApprovalPolicy', expect: 200, path: { merchantId: '{{merchantId}}' }, body: { thresholds: [] } },
   { op: 'dashboardListApprovals', expect: 200, path: { merchantId: '{{merchantId}}' } },
   { op: 'dashboardGetKyc', expect: 200, path: { merchantId: '{{merchantId}}' } },
+  // Public: a new account (its verification link is mailed) and a reset link for the tour's user.
+  {
+    op: 'dashboardSignUp',
+    expect: 202,
+    body: { email: 'new-owner-{{$timestamp}}@example.com', password: 'correct horse battery staple', name: 'Awa Koffi', merchant_name: 'Boulangerie Sainte-Rita' },
+  },
+  { op: 'dashboardPasswordResetRequest', expect: 202, body: { email: '{{dashboardEmail}}' } },
+  // Last: every session of the tour's user ends, this one included.
+  { op: 'dashboardSignOutEverywhere', expect: 204 },
 ];

@@ -111,7 +111,7 @@ describe('the Bruno collection', () => {
     assert.equal(csv.http.body, 'text');
     assert.ok(csv.headers?.some((header) => header.name === 'Content-Type' && header.value === 'text/csv'));
     assert.match(csv.body?.text ?? '', /beneficiary_name/);
-    const publicRoute = operations.find(({ operation }) => (operation as { security?: unknown[] }).security?.length === 0);
+    const publicRoute = operations.find(({ operation }) => (operation as { security?: unknown[] }).security?.length === 0 && !toured.has(operation.operationId));
     if (publicRoute) {
       const parsed = bruToJsonV2(read(`not-in-the-run/${folderName(publicRoute.operation.tags?.[0] ?? 'other')}/${publicRoute.operation.operationId}.bru`)) as ParsedRequest;
       assert.equal(parsed.http.auth, 'none');

@@ -14,6 +14,8 @@ import { bruToEnvJsonV2, bruToJsonV2, collectionBruToJson } from '@usebruno/lang
 import { BRUNO_COLLECTION_DIR, filesUnder, folderName, generateBrunoCollection } from '../scripts/generate-bruno.mjs';
 // @ts-expect-error the generator is a plain .mjs script without type declarations
 import { fetchServedDocument } from '../scripts/generate-types.mjs';
+// @ts-expect-error the tour is a plain .mjs script without type declarations
+import { TOUR } from '../scripts/collection-tour.mjs';
 
 interface ParsedRequest {
   meta: { name: string; type: string };
@@ -23,6 +25,8 @@ interface ParsedRequest {
   auth?: { bearer?: { token: string } };
   body?: { json?: string; text?: string };
   docs?: string;
+  tests?: string;
+  script?: { res?: string };
 }
 
 interface Operation {
@@ -44,7 +48,7 @@ describe('the Bruno collection', () => {
     assert.deepEqual(stale, [], 'these files of examples/bruno/ are out of date; run npm run generate-bruno -w @akwe/sdk');
   });
 
-  it('is read by Bruno as one request per operation, in a folder per tag, with auth, body and Idempotency-Key', async () => {
+  it('is read by Bruno as the tour (in order, each testing its status) and every other operation in a folder per tag, with auth, body and Idempotency-Key', async () => {
     const document = (await fetchServedDocument()) as { paths: Record<string, Record<string, Operation>> };
     const read = (name: string) => readFileSync(join(BRUNO_COLLECTION_DIR, name), 'utf8');
 
@@ -57,6 +61,8 @@ describe('the Bruno collection', () => {
       [
         ['baseUrl', false],
         ['apiKey', true],
+        ['dashboardEmail', true],
+        ['dashboardPassword', true],
         ['dashboardToken', true],
       ],
     );
@@ -64,13 +70,18 @@ describe('the Bruno collection', () => {
     const operations = Object.entries(document.paths).flatMap(([path, item]) =>
       METHODS.filter((method) => item[method] !== undefined).map((method) => ({ path, method, operation: item[method]! })),
     );
-    const requestFiles = filesUnder(BRUNO_COLLECTION_DIR).filter(
-      (name: string) => name.includes('/') && name.endsWith('.bru') && !name.endsWith('/folder.bru') && !name.startsWith('environments/'),
-    );
-    assert.equal(requestFiles.length, operations.length);
+    const toured = new Set((TOUR as { op: string }[]).map((step) => step.op));
+    const tourFiles = filesUnder(BRUNO_COLLECTION_DIR).filter((name: string) => name.startsWith('tour/') && name !== 'tour/folder.bru');
+    assert.equal(tourFiles.length, TOUR.length);
+    for (const [index, step] of (TOUR as { expect: number }[]).entries()) {
+      const request = bruToJsonV2(read(tourFiles[index]!)) as ParsedRequest & { seq: number };
+      assert.match(request.tests ?? '', new RegExp(`expect\\(res\\.getStatus\\(\\)\\)\\.to\\.equal\\(${step.expect}\\)`), tourFiles[index]);
+    }
+    const skippedFiles = filesUnder(BRUNO_COLLECTION_DIR).filter((name: string) => name.startsWith('not-in-the-run/') && !name.endsWith('/folder.bru'));
+    assert.equal(skippedFiles.length, operations.length - toured.size, 'every operation is in the tour or in the skipped folder');
 
-    for (const { path, method, operation } of operations) {
-      const folder = folderName(operation.tags?.[0] ?? 'other');
+    for (const { path, method, operation } of operations.filter(({ operation }) => !toured.has(operation.operationId))) {
+      const folder = `not-in-the-run/${folderName(operation.tags?.[0] ?? 'other')}`;
       assert.equal((collectionBruToJson(read(`${folder}/folder.bru`)) as { meta: { name: string } }).meta.name, operation.tags?.[0]);
       const request = bruToJsonV2(read(`${folder}/${operation.operationId}.bru`)) as ParsedRequest;
       assert.equal(request.http.method, method, operation.operationId);
@@ -83,25 +94,26 @@ describe('the Bruno collection', () => {
       }
     }
 
-    const create = bruToJsonV2(read('collect/createPayment.bru')) as ParsedRequest;
+    const create = bruToJsonV2(read('tour/07-createPayment.bru')) as ParsedRequest;
     assert.equal(create.http.auth, 'inherit');
+    assert.match(create.script?.res ?? '', /bru\.setVar\('paymentId', body\.id\);/);
     assert.ok(create.headers?.some((header) => header.name === 'Idempotency-Key' && header.value === '{{$guid}}' && header.enabled));
-    const retrieve = bruToJsonV2(read('collect/getPayment.bru')) as ParsedRequest;
+    const retrieve = bruToJsonV2(read('tour/09-getPayment.bru')) as ParsedRequest;
     assert.deepEqual(
-      retrieve.params?.filter((param) => param.type === 'path').map((param) => param.name),
-      ['reference_or_id'],
+      retrieve.params?.filter((param) => param.type === 'path').map((param) => [param.name, param.value]),
+      [['reference_or_id', '{{paymentId}}']],
     );
     assert.ok(
       retrieve.params?.filter((param) => param.type === 'query').every((param) => !param.enabled),
       'query parameters are off until ticked',
     );
-    const csv = bruToJsonV2(read('bulk-payments/importBulkPaymentCsv.bru')) as ParsedRequest;
+    const csv = bruToJsonV2(read(tourFiles.find((name: string) => name.endsWith('-importBulkPaymentCsv.bru'))!)) as ParsedRequest;
     assert.equal(csv.http.body, 'text');
     assert.ok(csv.headers?.some((header) => header.name === 'Content-Type' && header.value === 'text/csv'));
     assert.match(csv.body?.text ?? '', /beneficiary_name/);
-    const publicRoute = operations.find(({ operation }) => (operation as { security?: unknown[] }).security?.length === 0);
+    const publicRoute = operations.find(({ operation }) => (operation as { security?: unknown[] }).security?.length === 0 && !toured.has(operation.operationId));
     if (publicRoute) {
-      const parsed = bruToJsonV2(read(`${folderName(publicRoute.operation.tags?.[0] ?? 'other')}/${publicRoute.operation.operationId}.bru`)) as ParsedRequest;
+      const parsed = bruToJsonV2(read(`not-in-the-run/${folderName(publicRoute.operation.tags?.[0] ?? 'other')}/${publicRoute.operation.operationId}.bru`)) as ParsedRequest;
       assert.equal(parsed.http.auth, 'none');
     }
   });

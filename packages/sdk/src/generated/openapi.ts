@@ -13282,7 +13282,7 @@ export interface operations {
         /**
          * @example {
          *       "amount": 500000,
-         *       "phone": "97000000",
+         *       "phone": "0197000000",
          *       "country": "BJ",
          *       "operator": "mtn_bj",
          *       "reference": "order-2001",
@@ -13309,7 +13309,7 @@ export interface operations {
            *       "currency": "XOF",
            *       "country": "BJ",
            *       "operator": "mtn_bj",
-           *       "phone": "+22997000000",
+           *       "phone": "+2290197000000",
            *       "psp_reference": "sbx_0193a7c9",
            *       "message": "Payment completed (sandbox).",
            *       "environment": "test",
@@ -13336,7 +13336,7 @@ export interface operations {
            *       "currency": "XOF",
            *       "country": "BJ",
            *       "operator": "mtn_bj",
-           *       "phone": "+22997000000",
+           *       "phone": "+2290197000000",
            *       "psp_reference": "sbx_0193a7c9",
            *       "message": "Payment completed (sandbox).",
            *       "environment": "test",
@@ -13459,7 +13459,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "reference": "order-2001",
+         *       "reference": "order-2002",
          *       "otp": "123456"
          *     }
          */
@@ -13482,7 +13482,7 @@ export interface operations {
            *       "currency": "XOF",
            *       "country": "BJ",
            *       "operator": "mtn_bj",
-           *       "phone": "+22997000000",
+           *       "phone": "+2290197000000",
            *       "psp_reference": "sbx_0193a7c9",
            *       "message": "Payment completed (sandbox).",
            *       "environment": "test",
@@ -13623,7 +13623,7 @@ export interface operations {
            *       "currency": "XOF",
            *       "country": "BJ",
            *       "operator": "mtn_bj",
-           *       "phone": "+22997000000",
+           *       "phone": "+2290197000000",
            *       "psp_reference": "sbx_0193a7c9",
            *       "message": "Payment completed (sandbox).",
            *       "environment": "test",

@@ -19,11 +19,12 @@ export interface RealServer {
   close(): Promise<void>;
 }
 
-export async function startRealServer(): Promise<RealServer> {
+/** `env`: settings of the server's configuration (testConfig's own lifted rate limits stay unless named). */
+export async function startRealServer(env: Record<string, string> = {}): Promise<RealServer> {
   const sqlite = testDatabases().find((target) => target.name === 'sqlite')!;
   // A fake clock that starts now: webhook timestamps stay within the verifier's tolerance.
   const clock = new FakeClock(new Date());
-  const testApp = await buildTestApp(sqlite, { clock });
+  const testApp = await buildTestApp(sqlite, { clock, env });
   await testApp.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = testApp.app.server.address() as AddressInfo;
   return { testApp, clock, baseUrl: `http://127.0.0.1:${port}/api/v1`, close: () => testApp.close() };

@@ -56,7 +56,7 @@ export const LegacyCreatePaymentBody = Type.Object(
   },
   {
     title: 'LegacyCreatePaymentRequest',
-    examples: [{ amount: 500000, phone: '97000000', country: 'BJ', operator: 'mtn_bj', reference: 'order-2001', currency: 'XOF', description: 'Order 2001' }],
+    examples: [{ amount: 500000, phone: '0197000000', country: 'BJ', operator: 'mtn_bj', reference: 'order-2001', currency: 'XOF', description: 'Order 2001' }],
   },
 );
 
@@ -65,7 +65,8 @@ export const LegacyConfirmBody = Type.Object(
     reference: Type.String({ minLength: 1, maxLength: 100 }),
     otp: Type.String({ minLength: 4, maxLength: 8, pattern: '^[0-9]+$' }),
   },
-  { title: 'LegacyConfirmPaymentRequest', examples: [{ reference: 'order-2001', otp: '123456' }] },
+  // Another payment than the create example's (mtn_bj asks no OTP): one made with an operator that does, such as orange_ci.
+  { title: 'LegacyConfirmPaymentRequest', examples: [{ reference: 'order-2002', otp: '123456' }] },
 );
 
 export const LegacyReferenceParams = Type.Object({ reference: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -105,7 +106,7 @@ export const LegacyPayment = Type.Object(
         currency: 'XOF',
         country: 'BJ',
         operator: 'mtn_bj',
-        phone: '+22997000000',
+        phone: '+2290197000000',
         psp_reference: 'sbx_0193a7c9',
         message: 'Payment completed (sandbox).',
         environment: 'test',

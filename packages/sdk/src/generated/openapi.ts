@@ -229,6 +229,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/dashboard/me/language': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Choose the language of the emails sent to you
+     * @description The dashboard sends the language its user picks; invitations, password resets and KYC decisions are then written in it.
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    put: operations['dashboardSetLanguage'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/dashboard/me/totp': {
     parameters: {
       query?: never;
@@ -3048,6 +3070,11 @@ export interface components {
       password: string;
       name: string;
       merchant_name: string;
+      /**
+       * @description fr or en: the language of the emails sent to the user (docs/dashboard.md, "Language").
+       * @enum {unknown}
+       */
+      language?: 'fr' | 'en';
     };
     /** DashboardAccepted */
     DashboardAccepted: {
@@ -3184,7 +3211,8 @@ export interface components {
      *       "email": "awa.koffi@example.com",
      *       "name": "Awa Koffi",
      *       "email_verified": true,
-     *       "totp_enabled": false
+     *       "totp_enabled": false,
+     *       "language": "fr"
      *     }
      */
     DashboardUser: {
@@ -3193,6 +3221,8 @@ export interface components {
       name: string;
       email_verified: boolean;
       totp_enabled: boolean;
+      /** @description The language of the emails sent to the user; null: never chosen (English). */
+      language: ('fr' | 'en') | null;
     };
     /**
      * DashboardSession
@@ -3207,7 +3237,8 @@ export interface components {
      *         "email": "awa.koffi@example.com",
      *         "name": "Awa Koffi",
      *         "email_verified": true,
-     *         "totp_enabled": false
+     *         "totp_enabled": false,
+     *         "language": "fr"
      *       }
      *     }
      */
@@ -3268,6 +3299,11 @@ export interface components {
       name?: string;
       /** @description Required when the invited address has no account yet. */
       password?: string;
+      /**
+       * @description fr or en: the language of the emails sent to the user (docs/dashboard.md, "Language").
+       * @enum {unknown}
+       */
+      language?: 'fr' | 'en';
     };
     /** DashboardMembership */
     DashboardMembership: {
@@ -3310,6 +3346,14 @@ export interface components {
           | 'approvals.manage'
         )[];
       }[];
+    };
+    /** DashboardLanguageRequest */
+    DashboardLanguageRequest: {
+      /**
+       * @description fr or en: the language of the emails sent to the user (docs/dashboard.md, "Language").
+       * @enum {unknown}
+       */
+      language: 'fr' | 'en';
     };
     /** DashboardTotpEnrolment */
     DashboardTotpEnrolment: {
@@ -5832,7 +5876,8 @@ export interface operations {
          *       "email": "awa.koffi@example.com",
          *       "password": "correct horse battery staple",
          *       "name": "Awa Koffi",
-         *       "merchant_name": "Boulangerie Sainte-Rita"
+         *       "merchant_name": "Boulangerie Sainte-Rita",
+         *       "language": "fr"
          *     }
          */
         'application/json': components['schemas']['DashboardSignUpRequest'];
@@ -5975,7 +6020,8 @@ export interface operations {
            *         "email": "awa.koffi@example.com",
            *         "name": "Awa Koffi",
            *         "email_verified": true,
-           *         "totp_enabled": false
+           *         "totp_enabled": false,
+           *         "language": "fr"
            *       }
            *     }
            */
@@ -6077,7 +6123,8 @@ export interface operations {
            *         "email": "awa.koffi@example.com",
            *         "name": "Awa Koffi",
            *         "email_verified": true,
-           *         "totp_enabled": false
+           *         "totp_enabled": false,
+           *         "language": "fr"
            *       }
            *     }
            */
@@ -6155,7 +6202,8 @@ export interface operations {
            *         "email": "awa.koffi@example.com",
            *         "name": "Awa Koffi",
            *         "email_verified": true,
-           *         "totp_enabled": false
+           *         "totp_enabled": false,
+           *         "language": "fr"
            *       }
            *     }
            */
@@ -6510,7 +6558,8 @@ export interface operations {
            *         "email": "awa.koffi@example.com",
            *         "name": "Awa Koffi",
            *         "email_verified": true,
-           *         "totp_enabled": false
+           *         "totp_enabled": false,
+           *         "language": "fr"
            *       },
            *       "environment": "test",
            *       "platform_admin": false,
@@ -6548,6 +6597,61 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+    };
+  };
+  dashboardSetLanguage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "language": "en"
+         *     }
+         */
+        'application/json': components['schemas']['DashboardLanguageRequest'];
+      };
+    };
+    responses: {
+      /** @description No content. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
             };
           };
         };
@@ -15164,10 +15268,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example beneficiary_name;phone;amount;currency;reference;country;operator;description
-           *     Afi Mensah;01 97 00 00 00;2500000;XOF;paie-2026-06-0001;BJ;mtn_bj;Salaire juin 2026 (25 000 FCFA)
-           */
+          /** @example beneficiary_name;phone;amount;currency;reference;country;operator;description */
           'text/csv': string;
         };
       };

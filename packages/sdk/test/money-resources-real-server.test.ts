@@ -59,18 +59,20 @@ describe('bulk, settlements, transfers and exports against a real server', () =>
       assert.equal(cancelled.status, 'cancelled');
     });
 
-    it('imports the template as CSV text (text/csv) and as a file (multipart/form-data), each one line', async () => {
-      const template = await akwe.bulk.template({ delimiter: 'comma' });
-      assert.match(template, /reference/);
+    it('imports the filled-in template as CSV text (text/csv) and as a file (multipart/form-data), each one line', async () => {
+      const header = await akwe.bulk.template({ delimiter: 'comma' });
+      assert.match(header, /reference/);
+      assert.equal(header.trim().split(/\r?\n/).length, 1, 'the template is its header alone');
+      const filled = (tag: string) => `${header}Ada Dossou,01 97 00 00 00,100000,XOF,${reference(tag)},BJ,mtn_bj,Salaire\r\n`;
       importContentTypes.length = 0;
 
-      const fromText = await akwe.bulk.importCsv(template, { name: 'From text', country: 'BJ' });
-      const fromFile = await akwe.bulk.importCsv(new File([template], 'salaries.csv', { type: 'text/csv' }), { name: 'From a file', country: 'BJ' });
-      const fromBlob = await akwe.bulk.importCsv(new Blob([template]), { name: 'From a blob', country: 'BJ' });
+      const fromText = await akwe.bulk.importCsv(filled('text'), { name: 'From text', country: 'BJ' });
+      const fromFile = await akwe.bulk.importCsv(new File([filled('file')], 'salaries.csv', { type: 'text/csv' }), { name: 'From a file', country: 'BJ' });
+      const fromBlob = await akwe.bulk.importCsv(new Blob([filled('blob')]), { name: 'From a blob', country: 'BJ' });
       for (const batch of [fromText, fromFile, fromBlob]) {
         const lines = [];
         for await (const line of akwe.bulk.listItems(batch.id)) lines.push(line);
-        assert.equal(lines.length, 1, `${batch.name}: the template's example line`);
+        assert.equal(lines.length, 1, `${batch.name}: the line appended to the template`);
       }
       assert.equal(fromFile.name, 'From a file');
       assert.match(importContentTypes[0] ?? '', /^text\/csv/);

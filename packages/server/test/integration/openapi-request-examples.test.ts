@@ -282,6 +282,7 @@ for (const target of testDatabases()) {
           const member = await invitedMember('finance');
           return { path: onMerchant({ userId: member.userId }), body, auth: 'dashboard' };
         }
+        case 'dashboardSetLanguage':
         case 'dashboardCreateApiKey':
         case 'dashboardSetApprovalPolicy':
           return { path: onMerchant(), body, auth: 'dashboard' };

@@ -24,6 +24,7 @@ import { balanceRoutes } from './http/balances/balance-routes.js';
 import { transferRoutes } from './http/transfers/transfer-routes.js';
 import { settlementRoutes } from './http/settlements/settlement-routes.js';
 import { settlementAccountRoutes } from './http/settlements/settlement-account-routes.js';
+import { paymentLinkRoutes } from './http/payment-links/payment-link-routes.js';
 import { settlementScheduleRoutes } from './http/settlements/settlement-schedule-routes.js';
 import { exportRoutes } from './http/exports/export-routes.js';
 import { webhookEndpointRoutes } from './http/webhooks/webhook-endpoint-routes.js';
@@ -188,6 +189,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
       await api.register(settlementRoutes, { settlements: services.settlements, approvals: services.approvals });
       await api.register(settlementAccountRoutes, { settlementAccounts: services.settlementAccounts, clock: services.clock });
       await api.register(settlementScheduleRoutes, { schedules: services.settlementSchedules });
+      await api.register(paymentLinkRoutes, { paymentLinks: services.paymentLinks, publicUrl: config.publicUrl, dev: config.dev });
       await api.register(exportRoutes, { exports: services.exports });
       await api.register(operatorPredictionRoutes, { catalog: services.catalog });
       await api.register(eventRoutes, {

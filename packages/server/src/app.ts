@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { accountRoutes } from './http/account/account-routes.js';
 import { checkoutRoutes } from './http/checkout/checkout-routes.js';
+import { payPageRoutes } from './http/payment-links/pay-page-routes.js';
 import { contractRoutes } from './http/contracts/index.js';
 import { eventRoutes } from './http/events/event-routes.js';
 import { healthRoutes } from './http/health/health-routes.js';
@@ -111,6 +112,17 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
   await app.register(checkoutRoutes, {
     prefix: '/checkout',
     checkout: services.checkout,
+    secret: services.serverSecret,
+    publicUrl: config.publicUrl,
+    limits: config.checkoutLimits,
+    redisUrl: config.redisUrl,
+    clock: services.clock,
+  });
+  await app.register(payPageRoutes, {
+    prefix: '/pay',
+    paymentLinks: services.paymentLinks,
+    checkout: services.checkout,
+    catalog: services.catalog,
     secret: services.serverSecret,
     publicUrl: config.publicUrl,
     limits: config.checkoutLimits,

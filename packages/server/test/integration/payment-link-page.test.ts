@@ -7,7 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { newId } from '../../src/core/shared/ids.js';
+import { renderDelivery } from '../../src/http/contracts/index.js';
+import { WebhookDeliveryJob } from '../../src/webhooks/webhook-delivery-job.js';
+import { webhookSenders } from '../../src/webhooks/webhook-senders.js';
 import { eventsOf } from '../support/collect-client.js';
+import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
@@ -100,6 +105,52 @@ for (const target of testDatabases()) {
       assert.equal(read.status, 'active', 'reusable');
       const direct = (await api('GET', `/collect/payments/${payment!.id}`)).json();
       assert.equal(direct.payment_link, link.id);
+    });
+
+    it('a sandbox payment through a link reaches the merchant’s webhook endpoint (payment_link.created, then the collect events carrying the link)', async () => {
+      const receiver = await startWebhookReceiver();
+      try {
+        const owner = await t.newMerchant({ name: 'Hooked' });
+        const call = (url: string, payload: object) => t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: { authorization: `Bearer ${owner.testKey}` }, payload });
+        const endpoint = await call('/webhook-endpoints', { url: `${receiver.origin}/hooks`, events: ['payment_link.*', 'collect.payment.*'] });
+        assert.equal(endpoint.statusCode, 201, endpoint.body);
+        const created = await call('/payment-links', { amount_minor: 300000, country: 'BJ', description: 'Atelier' });
+        assert.equal(created.statusCode, 201, created.body);
+        const link = created.json() as Wire;
+        const paid = await submit(link, { phone: '0197000000', operator: '' });
+        assert.equal(paid.statusCode, 303, paid.body);
+        const job = new WebhookDeliveryJob(
+          {
+            store: t.services.webhookStore,
+            webhooks: t.services.webhooks,
+            senderFor: webhookSenders({ dev: true }),
+            clock,
+            newId,
+            publicUrl: 'http://localhost:8080',
+            render: renderDelivery,
+          },
+          { timeoutMs: 2_000, random: () => 0.5 },
+        );
+        while ((await t.services.webhooks.fanOut()) > 0);
+        while ((await job.runOnce()) > 0) await job.drain();
+        await job.drain();
+        const envelopes = receiver.requests.filter((request) => request.url === '/hooks').map((request) => JSON.parse(request.body) as Wire);
+        const types = envelopes.map((envelope) => envelope.type).sort();
+        assert.deepEqual(types, ['collect.payment.completed', 'collect.payment.created', 'collect.payment.processing', 'payment_link.created'].sort());
+        const linkEvent = envelopes.find((envelope) => envelope.type === 'payment_link.created')!;
+        assert.equal(linkEvent.data.object.id, link.id);
+        assert.equal(linkEvent.data.object.url, `http://localhost:8080${pathOf(link)}`);
+        const completed = envelopes.find((envelope) => envelope.type === 'collect.payment.completed')!;
+        assert.equal(completed.data.object.payment_link, link.id);
+        assert.equal(completed.data.object.status, 'completed');
+        const listed = await t.app.inject({ url: `/api/v1/collect/payments?payment_link=${link.id}`, headers: { authorization: `Bearer ${owner.testKey}` } });
+        assert.deepEqual(
+          listed.json().data.map((p: Wire) => p.id),
+          [completed.data.object.id],
+        );
+      } finally {
+        await receiver.close();
+      }
     });
 
     it('a single-use link takes one payment: then its page says it was paid and its form creates nothing', async () => {

@@ -5900,11 +5900,8 @@ export interface components {
       countries?: string[];
       /** @description What is sold, shown to the customer. */
       description: string;
-      /**
-       * @description false: single use, used up by its first completed payment.
-       * @default true
-       */
-      reusable: boolean;
+      /** @description Default true. false: single use, used up by its first completed payment. */
+      reusable?: boolean;
       /** @description At most this many completed payments. */
       max_payments?: number;
       /**

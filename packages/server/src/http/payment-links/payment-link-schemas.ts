@@ -87,7 +87,7 @@ export const CreatePaymentLinkBody = Type.Object(
     country: Type.Optional(Country),
     countries: Type.Optional(Type.Array(Country, { minItems: 1, maxItems: 3, description: 'Instead of country: the customer chooses among these.' })),
     description: Description,
-    reusable: Type.Optional(Type.Boolean({ default: true, description: 'false: single use, used up by its first completed payment.' })),
+    reusable: Type.Optional(Type.Boolean({ description: 'Default true. false: single use, used up by its first completed payment.' })),
     max_payments: Type.Optional(MaxPayments),
     expires_at: Type.Optional(ExpiresAt),
     return_url: Type.Optional(ReturnUrl),

@@ -6975,7 +6975,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `payment_link_inactive`, `totp_already_enabled`. */
+      /** @description Conflict. Codes: `totp_already_enabled`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6984,7 +6984,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'payment_link_inactive' | 'totp_already_enabled';
+              code?: 'totp_already_enabled';
             };
           };
         };
@@ -7044,7 +7044,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `payment_link_inactive`, `totp_already_enabled`, `totp_not_enabled`. */
+      /** @description Conflict. Codes: `totp_already_enabled`, `totp_not_enabled`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7053,7 +7053,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'payment_link_inactive' | 'totp_already_enabled' | 'totp_not_enabled';
+              code?: 'totp_already_enabled' | 'totp_not_enabled';
             };
           };
         };
@@ -7113,7 +7113,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `payment_link_inactive`, `totp_not_enabled`. */
+      /** @description Conflict. Codes: `totp_not_enabled`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7122,7 +7122,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'payment_link_inactive' | 'totp_not_enabled';
+              code?: 'totp_not_enabled';
             };
           };
         };
@@ -7421,7 +7421,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `payment_link_inactive`, `already_member`. */
+      /** @description Conflict. Codes: `already_member`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7430,7 +7430,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'payment_link_inactive' | 'already_member';
+              code?: 'already_member';
             };
           };
         };
@@ -7512,7 +7512,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `payment_link_inactive`, `last_owner`. */
+      /** @description Conflict. Codes: `last_owner`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7521,7 +7521,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'payment_link_inactive' | 'last_owner';
+              code?: 'last_owner';
             };
           };
         };
@@ -7623,7 +7623,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `payment_link_inactive`, `last_owner`. */
+      /** @description Conflict. Codes: `last_owner`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7632,7 +7632,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'payment_link_inactive' | 'last_owner';
+              code?: 'last_owner';
             };
           };
         };
@@ -8217,7 +8217,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `endpoint_limit_reached`, `payment_link_inactive`. */
+      /** @description Conflict. Codes: `endpoint_limit_reached`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8226,7 +8226,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'endpoint_limit_reached' | 'payment_link_inactive';
+              code?: 'endpoint_limit_reached';
             };
           };
         };
@@ -9254,7 +9254,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `duplicate_reference`, `payment_link_inactive`. */
+      /** @description Conflict. Codes: `duplicate_reference`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9263,7 +9263,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'duplicate_reference' | 'payment_link_inactive';
+              code?: 'duplicate_reference';
             };
           };
         };
@@ -9456,7 +9456,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `invalid_state_transition`, `payment_link_inactive`. */
+      /** @description Conflict. Codes: `invalid_state_transition`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9465,7 +9465,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'invalid_state_transition' | 'payment_link_inactive';
+              code?: 'invalid_state_transition';
             };
           };
         };
@@ -9610,7 +9610,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `duplicate_reference`, `payment_link_inactive`. */
+      /** @description Conflict. Codes: `duplicate_reference`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9619,7 +9619,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'duplicate_reference' | 'payment_link_inactive';
+              code?: 'duplicate_reference';
             };
           };
         };
@@ -9763,7 +9763,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `duplicate_reference`, `payment_link_inactive`, `settlement_account_cooling`, `settlement_account_removed`. */
+      /** @description Conflict. Codes: `duplicate_reference`, `settlement_account_cooling`, `settlement_account_removed`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9772,7 +9772,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'duplicate_reference' | 'payment_link_inactive' | 'settlement_account_cooling' | 'settlement_account_removed';
+              code?: 'duplicate_reference' | 'settlement_account_cooling' | 'settlement_account_removed';
             };
           };
         };
@@ -9912,7 +9912,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `payment_not_refundable`, `refund_exceeds_amount`, `payment_link_inactive`. */
+      /** @description Conflict. Codes: `payment_not_refundable`, `refund_exceeds_amount`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9921,7 +9921,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'payment_not_refundable' | 'refund_exceeds_amount' | 'payment_link_inactive';
+              code?: 'payment_not_refundable' | 'refund_exceeds_amount';
             };
           };
         };
@@ -10285,7 +10285,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `payment_link_inactive`, `approval_not_pending`, `approval_expired`. */
+      /** @description Conflict. Codes: `approval_not_pending`, `approval_expired`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10294,7 +10294,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'payment_link_inactive' | 'approval_not_pending' | 'approval_expired';
+              code?: 'approval_not_pending' | 'approval_expired';
             };
           };
         };
@@ -10433,7 +10433,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `payment_link_inactive`, `approval_not_pending`, `approval_expired`. */
+      /** @description Conflict. Codes: `approval_not_pending`, `approval_expired`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10442,7 +10442,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'payment_link_inactive' | 'approval_not_pending' | 'approval_expired';
+              code?: 'approval_not_pending' | 'approval_expired';
             };
           };
         };
@@ -10542,7 +10542,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `payment_link_inactive`, `invitation_not_pending`. */
+      /** @description Conflict. Codes: `invitation_not_pending`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10551,7 +10551,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'payment_link_inactive' | 'invitation_not_pending';
+              code?: 'invitation_not_pending';
             };
           };
         };
@@ -10808,7 +10808,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `payment_link_inactive`, `kyc_under_review`, `kyc_already_validated`. */
+      /** @description Conflict. Codes: `kyc_under_review`, `kyc_already_validated`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10817,7 +10817,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'payment_link_inactive' | 'kyc_under_review' | 'kyc_already_validated';
+              code?: 'kyc_under_review' | 'kyc_already_validated';
             };
           };
         };
@@ -11255,7 +11255,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `payment_link_inactive`, `kyc_not_under_review`. */
+      /** @description Conflict. Codes: `kyc_not_under_review`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11264,7 +11264,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'payment_link_inactive' | 'kyc_not_under_review';
+              code?: 'kyc_not_under_review';
             };
           };
         };
@@ -11386,7 +11386,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `payment_link_inactive`, `kyc_not_under_review`. */
+      /** @description Conflict. Codes: `kyc_not_under_review`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11395,7 +11395,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'payment_link_inactive' | 'kyc_not_under_review';
+              code?: 'kyc_not_under_review';
             };
           };
         };
@@ -12287,7 +12287,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `duplicate_reference`, `idempotency_request_in_progress`, `operator_call_in_progress`, `invalid_state_transition`, `payment_link_inactive`. */
+      /** @description Conflict. Codes: `duplicate_reference`, `idempotency_request_in_progress`, `operator_call_in_progress`, `invalid_state_transition`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12296,7 +12296,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'duplicate_reference' | 'idempotency_request_in_progress' | 'operator_call_in_progress' | 'invalid_state_transition' | 'payment_link_inactive';
+              code?: 'duplicate_reference' | 'idempotency_request_in_progress' | 'operator_call_in_progress' | 'invalid_state_transition';
             };
           };
         };
@@ -12642,7 +12642,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `idempotency_request_in_progress`, `operator_call_in_progress`, `invalid_state_transition`, `payment_not_confirmable`, `payment_link_inactive`. */
+      /** @description Conflict. Codes: `idempotency_request_in_progress`, `operator_call_in_progress`, `invalid_state_transition`, `payment_not_confirmable`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12651,7 +12651,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'idempotency_request_in_progress' | 'operator_call_in_progress' | 'invalid_state_transition' | 'payment_not_confirmable' | 'payment_link_inactive';
+              code?: 'idempotency_request_in_progress' | 'operator_call_in_progress' | 'invalid_state_transition' | 'payment_not_confirmable';
             };
           };
         };
@@ -12806,7 +12806,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `idempotency_request_in_progress`, `invalid_state_transition`, `payment_not_cancellable`, `payment_link_inactive`. */
+      /** @description Conflict. Codes: `idempotency_request_in_progress`, `invalid_state_transition`, `payment_not_cancellable`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12815,7 +12815,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'idempotency_request_in_progress' | 'invalid_state_transition' | 'payment_not_cancellable' | 'payment_link_inactive';
+              code?: 'idempotency_request_in_progress' | 'invalid_state_transition' | 'payment_not_cancellable';
             };
           };
         };
@@ -12969,7 +12969,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `idempotency_request_in_progress`, `operator_call_in_progress`, `invalid_state_transition`, `payment_not_payable`, `payment_link_inactive`. */
+      /** @description Conflict. Codes: `idempotency_request_in_progress`, `operator_call_in_progress`, `invalid_state_transition`, `payment_not_payable`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12978,7 +12978,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'idempotency_request_in_progress' | 'operator_call_in_progress' | 'invalid_state_transition' | 'payment_not_payable' | 'payment_link_inactive';
+              code?: 'idempotency_request_in_progress' | 'operator_call_in_progress' | 'invalid_state_transition' | 'payment_not_payable';
             };
           };
         };
@@ -13261,7 +13261,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `idempotency_request_in_progress`, `operator_call_in_progress`, `invalid_state_transition`, `payment_not_refundable`, `refund_exceeds_amount`, `payment_link_inactive`. */
+      /** @description Conflict. Codes: `idempotency_request_in_progress`, `operator_call_in_progress`, `invalid_state_transition`, `payment_not_refundable`, `refund_exceeds_amount`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13270,13 +13270,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?:
-                | 'idempotency_request_in_progress'
-                | 'operator_call_in_progress'
-                | 'invalid_state_transition'
-                | 'payment_not_refundable'
-                | 'refund_exceeds_amount'
-                | 'payment_link_inactive';
+              code?: 'idempotency_request_in_progress' | 'operator_call_in_progress' | 'invalid_state_transition' | 'payment_not_refundable' | 'refund_exceeds_amount';
             };
           };
         };
@@ -14427,7 +14421,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `duplicate_reference`, `idempotency_request_in_progress`, `payment_link_inactive`. */
+      /** @description Conflict. Codes: `duplicate_reference`, `idempotency_request_in_progress`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14436,7 +14430,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'duplicate_reference' | 'idempotency_request_in_progress' | 'payment_link_inactive';
+              code?: 'duplicate_reference' | 'idempotency_request_in_progress';
             };
           };
         };
@@ -14894,7 +14888,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `idempotency_request_in_progress`, `payment_link_inactive`. */
+      /** @description Conflict. Codes: `idempotency_request_in_progress`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14903,7 +14897,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'idempotency_request_in_progress' | 'payment_link_inactive';
+              code?: 'idempotency_request_in_progress';
             };
           };
         };
@@ -15095,7 +15089,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `idempotency_request_in_progress`, `payment_link_inactive`. */
+      /** @description Conflict. Codes: `idempotency_request_in_progress`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15104,7 +15098,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'idempotency_request_in_progress' | 'payment_link_inactive';
+              code?: 'idempotency_request_in_progress';
             };
           };
         };
@@ -15301,7 +15295,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `idempotency_request_in_progress`, `invalid_state_transition`, `payment_link_inactive`. */
+      /** @description Conflict. Codes: `idempotency_request_in_progress`, `invalid_state_transition`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15310,7 +15304,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'idempotency_request_in_progress' | 'invalid_state_transition' | 'payment_link_inactive';
+              code?: 'idempotency_request_in_progress' | 'invalid_state_transition';
             };
           };
         };
@@ -15479,7 +15473,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `idempotency_request_in_progress`, `invalid_state_transition`, `payment_link_inactive`. */
+      /** @description Conflict. Codes: `idempotency_request_in_progress`, `invalid_state_transition`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15488,7 +15482,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'idempotency_request_in_progress' | 'invalid_state_transition' | 'payment_link_inactive';
+              code?: 'idempotency_request_in_progress' | 'invalid_state_transition';
             };
           };
         };
@@ -16288,7 +16282,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `duplicate_reference`, `idempotency_request_in_progress`, `payment_link_inactive`. */
+      /** @description Conflict. Codes: `duplicate_reference`, `idempotency_request_in_progress`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16297,7 +16291,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'duplicate_reference' | 'idempotency_request_in_progress' | 'payment_link_inactive';
+              code?: 'duplicate_reference' | 'idempotency_request_in_progress';
             };
           };
         };
@@ -16734,7 +16728,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `duplicate_reference`, `idempotency_request_in_progress`, `payment_link_inactive`, `settlement_account_cooling`, `settlement_account_removed`. */
+      /** @description Conflict. Codes: `duplicate_reference`, `idempotency_request_in_progress`, `settlement_account_cooling`, `settlement_account_removed`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16743,7 +16737,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'duplicate_reference' | 'idempotency_request_in_progress' | 'payment_link_inactive' | 'settlement_account_cooling' | 'settlement_account_removed';
+              code?: 'duplicate_reference' | 'idempotency_request_in_progress' | 'settlement_account_cooling' | 'settlement_account_removed';
             };
           };
         };
@@ -17350,7 +17344,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `idempotency_request_in_progress`, `payment_link_inactive`. */
+      /** @description Conflict. Codes: `idempotency_request_in_progress`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17359,7 +17353,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'idempotency_request_in_progress' | 'payment_link_inactive';
+              code?: 'idempotency_request_in_progress';
             };
           };
         };
@@ -17731,7 +17725,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `payment_link_inactive`, `settlement_account_removed`. */
+      /** @description Conflict. Codes: `settlement_account_removed`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17740,7 +17734,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'payment_link_inactive' | 'settlement_account_removed';
+              code?: 'settlement_account_removed';
             };
           };
         };
@@ -18051,7 +18045,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `payment_link_inactive`, `settlement_account_removed`. */
+      /** @description Conflict. Codes: `settlement_account_removed`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18060,7 +18054,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'payment_link_inactive' | 'settlement_account_removed';
+              code?: 'settlement_account_removed';
             };
           };
         };
@@ -18282,7 +18276,7 @@ export interface operations {
           'application/json': components['schemas']['PaymentLink'];
         };
       };
-      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `invalid_environment`. */
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `unsupported_currency`, `amount_too_low`, `amount_too_high`, `invalid_idempotency_key`, `invalid_environment`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18291,7 +18285,15 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'invalid_json' | 'invalid_idempotency_key' | 'invalid_environment';
+              code?:
+                | 'validation_error'
+                | 'invalid_json'
+                | 'invalid_operator'
+                | 'unsupported_currency'
+                | 'amount_too_low'
+                | 'amount_too_high'
+                | 'invalid_idempotency_key'
+                | 'invalid_environment';
             };
           };
         };
@@ -18310,7 +18312,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `account_inactive`, `insufficient_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18319,12 +18321,12 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'account_inactive' | 'insufficient_role';
             };
           };
         };
       };
-      /** @description Conflict. Codes: `idempotency_request_in_progress`, `payment_link_inactive`. */
+      /** @description Conflict. Codes: `idempotency_request_in_progress`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18333,7 +18335,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'idempotency_request_in_progress' | 'payment_link_inactive';
+              code?: 'idempotency_request_in_progress';
             };
           };
         };
@@ -18758,6 +18760,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /** @example <svg xmlns="http://www.w3.org/2000/svg" width="1024" height="1024" viewBox="0 0 41 41" shape-rendering="crispEdges">…</svg> */
           'image/svg+xml': string;
         };
       };
@@ -18854,6 +18857,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /** @example (the PNG file’s bytes) */
           'image/png': string;
         };
       };
@@ -20016,7 +20020,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict. Codes: `idempotency_request_in_progress`, `endpoint_limit_reached`, `payment_link_inactive`. */
+      /** @description Conflict. Codes: `idempotency_request_in_progress`, `endpoint_limit_reached`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20025,7 +20029,7 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             error?: {
               /** @enum {string} */
-              code?: 'idempotency_request_in_progress' | 'endpoint_limit_reached' | 'payment_link_inactive';
+              code?: 'idempotency_request_in_progress' | 'endpoint_limit_reached';
             };
           };
         };

@@ -161,7 +161,15 @@ export const paymentLinkRoutes: FastifyPluginAsyncTypebox<PaymentLinkRoutesOptio
         params: PaymentLinkParams,
         querystring: QrQuery,
         response: {
-          200: { description: 'An SVG image of the QR code of the link’s `url`.', content: { 'image/svg+xml': { schema: { type: 'string' } } } },
+          200: {
+            description: 'An SVG image of the QR code of the link’s `url`.',
+            content: {
+              'image/svg+xml': {
+                schema: { type: 'string' },
+                example: '<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="1024" viewBox="0 0 41 41" shape-rendering="crispEdges">…</svg>',
+              },
+            },
+          },
           ...errorResponses(400, 401, 403, 404, 429),
         },
       },
@@ -184,7 +192,10 @@ export const paymentLinkRoutes: FastifyPluginAsyncTypebox<PaymentLinkRoutesOptio
         params: PaymentLinkParams,
         querystring: QrQuery,
         response: {
-          200: { description: 'A PNG image of the QR code of the link’s `url`.', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } },
+          200: {
+            description: 'A PNG image of the QR code of the link’s `url`.',
+            content: { 'image/png': { schema: { type: 'string', format: 'binary' }, example: '(the PNG file’s bytes)' } },
+          },
           ...errorResponses(400, 401, 403, 404, 429),
         },
       },

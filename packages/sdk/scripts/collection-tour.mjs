@@ -123,6 +123,14 @@ export const TOUR = [
   { op: 'importBulkPaymentCsv', expect: 201, query: { name: 'June salaries (CSV)' }, save: { importedBatchId: 'body.id' } },
   { op: 'cancelBulkPayment', expect: 200, path: { id: '{{importedBatchId}}' } },
 
+  { op: 'createPaymentLink', expect: 201, save: { paymentLinkId: 'body.id' } },
+  { op: 'listPaymentLinks', expect: 200 },
+  { op: 'getPaymentLink', expect: 200, path: { id: '{{paymentLinkId}}' } },
+  { op: 'updatePaymentLink', expect: 200, path: { id: '{{paymentLinkId}}' } },
+  { op: 'getPaymentLinkQrSvg', expect: 200, path: { id: '{{paymentLinkId}}' } },
+  { op: 'getPaymentLinkQrPng', expect: 200, path: { id: '{{paymentLinkId}}' } },
+  { op: 'deactivatePaymentLink', expect: 200, path: { id: '{{paymentLinkId}}' } },
+
   { op: 'getBalances', expect: 200 },
   { op: 'listBalanceTransactions', expect: 200 },
   {

@@ -172,7 +172,7 @@ export async function generateBrunoCollection(document) {
   );
   TOUR.forEach((step, index) => {
     const { path, method, operation } = operations.get(step.op);
-    const name = `${tourFolder}/${String(index + 1).padStart(2, '0')}-${step.name === undefined ? step.op : folderName(step.name)}.bru`;
+    const name = `${tourFolder}/${String(index + 1).padStart(3, '0')}-${step.name === undefined ? step.op : folderName(step.name)}.bru`;
     files.set(name, requestFile(path, method, operation, index + 1, step));
   });
   const skipped = folderName(SKIPPED_FOLDER);

@@ -9,6 +9,7 @@ import { Payments } from './resources/payments.js';
 import { Payouts } from './resources/payouts.js';
 import { Refunds } from './resources/refunds.js';
 import { SettlementAccounts, Settlements } from './resources/settlements.js';
+import { PaymentLinks } from './resources/payment-links.js';
 import { Transfers } from './resources/transfers.js';
 import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 import { Transport, type BackoffOptions } from './transport.js';
@@ -44,6 +45,7 @@ export class Akwe {
   readonly transfers: Transfers;
   readonly settlements: Settlements;
   readonly settlementAccounts: SettlementAccounts;
+  readonly paymentLinks: PaymentLinks;
   readonly webhookEndpoints: WebhookEndpoints;
   readonly events: Events;
   readonly operators: Operators;
@@ -72,6 +74,7 @@ export class Akwe {
     this.transfers = new Transfers(transport);
     this.settlements = new Settlements(transport);
     this.settlementAccounts = new SettlementAccounts(transport);
+    this.paymentLinks = new PaymentLinks(transport);
     this.webhookEndpoints = new WebhookEndpoints(transport);
     this.events = new Events(transport);
     this.operators = new Operators(transport);

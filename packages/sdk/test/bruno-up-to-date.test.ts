@@ -94,11 +94,11 @@ describe('the Bruno collection', () => {
       }
     }
 
-    const create = bruToJsonV2(read('tour/07-createPayment.bru')) as ParsedRequest;
+    const create = bruToJsonV2(read('tour/007-createPayment.bru')) as ParsedRequest;
     assert.equal(create.http.auth, 'inherit');
     assert.match(create.script?.res ?? '', /bru\.setVar\('paymentId', body\.id\);/);
     assert.ok(create.headers?.some((header) => header.name === 'Idempotency-Key' && header.value === '{{$guid}}' && header.enabled));
-    const retrieve = bruToJsonV2(read('tour/09-getPayment.bru')) as ParsedRequest;
+    const retrieve = bruToJsonV2(read('tour/009-getPayment.bru')) as ParsedRequest;
     assert.deepEqual(
       retrieve.params?.filter((param) => param.type === 'path').map((param) => [param.name, param.value]),
       [['reference_or_id', '{{paymentId}}']],

@@ -129,6 +129,21 @@ describe('bulk, settlements, transfers and exports against a real server', () =>
     });
   });
 
+  describe('payment links', () => {
+    it('creates, reads, lists, changes and deactivates a link, and draws its QR code', async () => {
+      const link = await akwe.paymentLinks.create({ amount_minor: 500_000, country: 'BJ', description: 'Wax fabric' });
+      assert.equal(link.object, 'payment_link');
+      assert.equal(link.amount, 5000);
+      assert.equal((await akwe.paymentLinks.retrieve(link.id)).url, link.url);
+      const listed = [];
+      for await (const each of akwe.paymentLinks.list()) listed.push(each.id);
+      assert.ok(listed.includes(link.id));
+      assert.equal((await akwe.paymentLinks.update(link.id, { max_payments: 3 })).max_payments, 3);
+      assert.match(await akwe.paymentLinks.qrSvg(link.id, { size: 256 }), /^<svg /);
+      assert.equal((await akwe.paymentLinks.deactivate(link.id)).status, 'inactive');
+    });
+  });
+
   describe('transfers', () => {
     it('sends a transfer to another merchant, reads it and lists it; the receiver sees it received', async () => {
       const receiver = await server.testApp.newMerchant({ name: 'Receiver' });

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { accountRoutes } from './http/account/account-routes.js';
 import { checkoutRoutes } from './http/checkout/checkout-routes.js';
+import { payPageRoutes } from './http/payment-links/pay-page-routes.js';
 import { contractRoutes } from './http/contracts/index.js';
 import { eventRoutes } from './http/events/event-routes.js';
 import { healthRoutes } from './http/health/health-routes.js';
@@ -24,6 +25,7 @@ import { balanceRoutes } from './http/balances/balance-routes.js';
 import { transferRoutes } from './http/transfers/transfer-routes.js';
 import { settlementRoutes } from './http/settlements/settlement-routes.js';
 import { settlementAccountRoutes } from './http/settlements/settlement-account-routes.js';
+import { paymentLinkRoutes } from './http/payment-links/payment-link-routes.js';
 import { settlementScheduleRoutes } from './http/settlements/settlement-schedule-routes.js';
 import { exportRoutes } from './http/exports/export-routes.js';
 import { webhookEndpointRoutes } from './http/webhooks/webhook-endpoint-routes.js';
@@ -116,6 +118,17 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     redisUrl: config.redisUrl,
     clock: services.clock,
   });
+  await app.register(payPageRoutes, {
+    prefix: '/pay',
+    paymentLinks: services.paymentLinks,
+    checkout: services.checkout,
+    catalog: services.catalog,
+    secret: services.serverSecret,
+    publicUrl: config.publicUrl,
+    limits: config.checkoutLimits,
+    redisUrl: config.redisUrl,
+    clock: services.clock,
+  });
   await app.register(operatorCallbackRoutes, {
     prefix: `${API_PREFIX}/operators`,
     payments: services.payments,
@@ -188,6 +201,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
       await api.register(settlementRoutes, { settlements: services.settlements, approvals: services.approvals });
       await api.register(settlementAccountRoutes, { settlementAccounts: services.settlementAccounts, clock: services.clock });
       await api.register(settlementScheduleRoutes, { schedules: services.settlementSchedules });
+      await api.register(paymentLinkRoutes, { paymentLinks: services.paymentLinks, publicUrl: config.publicUrl, dev: config.dev });
       await api.register(exportRoutes, { exports: services.exports });
       await api.register(operatorPredictionRoutes, { catalog: services.catalog });
       await api.register(eventRoutes, {

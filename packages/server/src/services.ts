@@ -15,6 +15,8 @@ import { PaymentTransitions } from './core/payments/payment-transitions.js';
 import { RefundService } from './core/payments/refund-service.js';
 import { RecordedCalls, type PhaseFaults } from './core/operators/recorded-call.js';
 import { CheckoutService } from './core/checkout/checkout-service.js';
+import { PaymentLinkService } from './core/payment-links/payment-link-service.js';
+import { PaymentLinkRepository } from './storage/repositories/payment-link-repository.js';
 import type { OperatorConnectors } from './core/operators/operator-connector.js';
 import type { DiscrepancyStore, OperatorDiscrepancy } from './core/operators/operator-discrepancy.js';
 import { DiscrepancyRepository } from './storage/repositories/discrepancy-repository.js';
@@ -105,6 +107,8 @@ export interface Services {
   discrepancies: DiscrepancyStore;
   /** The customer's side of hosted payments (the checkout page). */
   checkout: CheckoutService;
+  /** Payment links and their public pages (docs/payment-links.md). */
+  paymentLinks: PaymentLinkService;
   /** The server's secret (AKWE_SECRET); keys the checkout page's form tokens. */
   serverSecret: () => string;
   /** This process's Prometheus metrics (its own registry). */
@@ -257,7 +261,18 @@ export function createServices(options: {
   });
   const services: Omit<
     Services,
-    'checkout' | 'serverSecret' | 'metrics' | 'dashboard' | 'dashboardDevelopers' | 'dashboardOverview' | 'kyc' | 'kycDocuments' | 'platformAdmins' | 'backOffice' | 'approvals'
+    | 'checkout'
+    | 'paymentLinks'
+    | 'serverSecret'
+    | 'metrics'
+    | 'dashboard'
+    | 'dashboardDevelopers'
+    | 'dashboardOverview'
+    | 'kyc'
+    | 'kycDocuments'
+    | 'platformAdmins'
+    | 'backOffice'
+    | 'approvals'
   > = {
     database: options.database,
     catalog: options.catalog,
@@ -321,6 +336,15 @@ export function createServices(options: {
     }),
   };
   const checkout = new CheckoutService({ store: paymentStore, payments: services.payments, merchants, catalog: options.catalog, clock });
+  const paymentLinks = new PaymentLinkService({
+    store: new PaymentLinkRepository(db, idempotency, signals),
+    payments: services.payments,
+    merchants,
+    catalog: options.catalog,
+    events: eventFactory,
+    clock,
+    newId: ids,
+  });
   const dashboardStore = new DashboardRepository(db, capabilities);
   const dashboardMailer: Mailer = options.mailer ?? { send: () => Promise.reject(new Error('no mailer configured for the dashboard')) };
   const dashboard = new DashboardService({
@@ -373,5 +397,19 @@ export function createServices(options: {
     newId: ids,
     expiryMs: options.approvalExpiryMs,
   });
-  return { ...services, checkout, serverSecret, metrics, dashboard, dashboardDevelopers, dashboardOverview, kyc, kycDocuments, platformAdmins, backOffice, approvals };
+  return {
+    ...services,
+    checkout,
+    paymentLinks,
+    serverSecret,
+    metrics,
+    dashboard,
+    dashboardDevelopers,
+    dashboardOverview,
+    kyc,
+    kycDocuments,
+    platformAdmins,
+    backOffice,
+    approvals,
+  };
 }

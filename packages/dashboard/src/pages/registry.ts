@@ -22,6 +22,7 @@ import { BatchDetailPage } from './bulk/batch-detail-page.js';
 import { BulkPage } from './bulk/bulk-page.js';
 import { SettlementDetailPage, SettlementsPage } from './settlements/settlements-page.js';
 import { TransfersPage } from './transfers/transfers-page.js';
+import { PaymentLinksPage } from './payment-links/payment-links-page.js';
 import { RefundsPage } from './refunds/refunds-page.js';
 import { TeamPage } from './account/team-page.js';
 import { AuditLogPage } from './audit/audit-log-page.js';
@@ -69,6 +70,7 @@ export const pages: PageEntry[] = [
   { path: '/dashboard/balances', component: BalancesPage, menu: { section: 'money', fr: 'Soldes', en: 'Balances' } },
   { path: '/dashboard/settlements', component: SettlementsPage, menu: { section: 'money', fr: 'Règlements', en: 'Settlements' } },
   { path: '/dashboard/settlements/:id', component: SettlementDetailPage },
+  { path: '/dashboard/payment-links', component: PaymentLinksPage, menu: { section: 'money', fr: 'Liens de paiement', en: 'Payment links' } },
   { path: '/dashboard/transfers', component: TransfersPage, menu: { section: 'money', fr: 'Transferts', en: 'Transfers' } },
   { path: '/dashboard/exports', component: ExportsPage, menu: { section: 'money', fr: 'Exports', en: 'Exports' } },
   { path: '/dashboard/developers/keys', component: ApiKeysPage, menu: { section: 'developers', fr: 'Clés d’API', en: 'API keys' } },

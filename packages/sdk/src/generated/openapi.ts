@@ -1138,7 +1138,7 @@ export interface paths {
     };
     /**
      * List payments, newest first
-     * @description Cursor pagination (limit, starting_after or ending_before, has_more). Filters combine: status, mode, operator, reference, phone (E.164), created_gte / created_lte, and one `metadata[key]=value`.
+     * @description Cursor pagination (limit, starting_after or ending_before, has_more). Filters combine: status, mode, operator, reference, phone (E.164), payment_link (a payment link’s id), created_gte / created_lte, and one `metadata[key]=value`.
      *
      *     Required scope: `collect:read` (an empty scope list grants every scope).
      *
@@ -2022,6 +2022,140 @@ export interface paths {
      *     Rate-limit budget: `settlement` (per API key and minute; 429 `rate_limited` with `Retry-After` past it).
      */
     put: operations['putSettlementSchedule'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/payment-links': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List payment links, newest first
+     * @description Cursor pagination (limit, starting_after or ending_before, has_more). Filters combine: active, created_gte / created_lte.
+     *
+     *     Required scope: `payment_links:read` (an empty scope list grants every scope).
+     *
+     *     Rate-limit budget: `read` (per API key and minute; 429 `rate_limited` with `Retry-After` past it).
+     */
+    get: operations['listPaymentLinks'];
+    put?: never;
+    /**
+     * Create a payment link
+     * @description A public page (`url`) where customers pay a fixed amount (`amount_minor`) or an amount they type within bounds, through the hosted checkout. Emits payment_link.created. An Idempotency-Key header is honoured when sent.
+     *
+     *     Required scope: `payment_links:write` (an empty scope list grants every scope).
+     *
+     *     Rate-limit budget: `manage` (per API key and minute; 429 `rate_limited` with `Retry-After` past it).
+     *
+     *     Header `Idempotency-Key`: optional.
+     */
+    post: operations['createPaymentLink'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/payment-links/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A payment link (deactivated ones too)
+     * @description Required scope: `payment_links:read` (an empty scope list grants every scope).
+     *
+     *     Rate-limit budget: `read` (per API key and minute; 429 `rate_limited` with `Retry-After` past it).
+     */
+    get: operations['getPaymentLink'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change a payment link
+     * @description Only the fields sent change: description, max_payments, expires_at, return_url, metadata. Emits payment_link.updated. A deactivated link cannot be changed (409 payment_link_inactive).
+     *
+     *     Required scope: `payment_links:write` (an empty scope list grants every scope).
+     *
+     *     Rate-limit budget: `manage` (per API key and minute; 429 `rate_limited` with `Retry-After` past it).
+     */
+    patch: operations['updatePaymentLink'];
+    trace?: never;
+  };
+  '/api/v1/payment-links/{id}/deactivate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deactivate a payment link
+     * @description The page takes no payment from then on (payments already started finish as usual); the link stays readable with `status: inactive`. Emits payment_link.deactivated. Deactivating it again answers it as it is.
+     *
+     *     Required scope: `payment_links:write` (an empty scope list grants every scope).
+     *
+     *     Rate-limit budget: `manage` (per API key and minute; 429 `rate_limited` with `Retry-After` past it).
+     *
+     *     Header `Idempotency-Key`: optional.
+     */
+    post: operations['deactivatePaymentLink'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/payment-links/{id}/qr.svg': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The link’s QR code, as SVG (for printing at any size)
+     * @description Required scope: `payment_links:read` (an empty scope list grants every scope).
+     *
+     *     Rate-limit budget: `read` (per API key and minute; 429 `rate_limited` with `Retry-After` past it).
+     */
+    get: operations['getPaymentLinkQrSvg'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/payment-links/{id}/qr.png': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The link’s QR code, as PNG (1024 px by default: about 8.7 cm at 300 dpi)
+     * @description Required scope: `payment_links:read` (an empty scope list grants every scope).
+     *
+     *     Rate-limit budget: `read` (per API key and minute; 429 `rate_limited` with `Retry-After` past it).
+     */
+    get: operations['getPaymentLinkQrPng'];
+    put?: never;
     post?: never;
     delete?: never;
     options?: never;
@@ -3019,6 +3153,66 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'payment_link.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * payment_link.created
+     * @description A payment_link was created (`data.object.status` is the status it starts in). `data.object` is the payment_link as it is after the change. See docs/webhooks.md for verifying the signature.
+     */
+    post: operations['paymentLinkCreatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'payment_link.updated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * payment_link.updated
+     * @description A payment_link moved to an intermediate status (`data.object.status`). `data.object` is the payment_link as it is after the change. See docs/webhooks.md for verifying the signature.
+     */
+    post: operations['paymentLinkUpdatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'payment_link.deactivated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * payment_link.deactivated
+     * @description A payment_link’s status became `deactivated`. `data.object` is the payment_link as it is after the change. See docs/webhooks.md for verifying the signature.
+     */
+    post: operations['paymentLinkDeactivatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'merchant.kyc.validated': {
     parameters: {
       query?: never;
@@ -3132,6 +3326,7 @@ export interface components {
          * @example receiver_inactive
          * @example transfer_limit_exceeded
          * @example daily_transfer_limit_exceeded
+         * @example payment_link_inactive
          * @example settlement_account_cooling
          * @example settlement_account_removed
          * @example settlement_currency_mismatch
@@ -3543,6 +3738,8 @@ export interface components {
         | 'settlements:write'
         | 'webhooks:read'
         | 'webhooks:write'
+        | 'payment_links:read'
+        | 'payment_links:write'
       )[];
     };
     /** DashboardCreatedApiKey */
@@ -4417,6 +4614,8 @@ export interface components {
       idempotent_replay: boolean;
       /** @description Hosted payments: the customer’s page, `<PUBLIC_URL>/checkout/<token>`; the token is a random secret (not the id or the reference). Share it only with the customer. */
       checkout_url?: string;
+      /** @description Present only on a payment made through a payment link: the link’s id (GET /payment-links/{id}; list with ?payment_link=). */
+      payment_link?: string;
       /** @description Hosted payments: where the final checkout page links back to; null when none was given. */
       return_url: string | null;
       next_action: components['schemas']['NextAction'];
@@ -5722,6 +5921,162 @@ export interface components {
       minimum_minor?: number;
       /** @description Centimes (10000 = 100 FCFA). Kept back in the available balance by every run; default 0. */
       reserve_minor?: number;
+    };
+    /**
+     * CreatePaymentLinkRequest
+     * @description A fixed amount (`amount_minor`) or an open one (optional bounds), the country or countries, and what is sold.
+     */
+    CreatePaymentLinkRequest: {
+      /** @description Centimes (10000 = 100 FCFA). Fixed amount. Leave out for an open amount (the customer types it). Whole FCFA: a multiple of 100. */
+      amount_minor?: number;
+      /** @description Centimes (10000 = 100 FCFA). Open amount: the least the customer may pay. Whole FCFA: a multiple of 100. */
+      min_amount_minor?: number;
+      /** @description Centimes (10000 = 100 FCFA). Open amount: the most the customer may pay. Whole FCFA: a multiple of 100. */
+      max_amount_minor?: number;
+      /**
+       * @description Defaults to the country’s currency (XOF).
+       * @enum {string}
+       */
+      currency?: 'XOF' | 'XAF';
+      /** @description BJ, TG or CI. */
+      country?: string;
+      /** @description Instead of country: the customer chooses among these. */
+      countries?: string[];
+      /** @description What is sold, shown to the customer. */
+      description: string;
+      /** @description Default true. false: single use, used up by its first completed payment. */
+      reusable?: boolean;
+      /** @description At most this many completed payments. */
+      max_payments?: number;
+      /**
+       * Format: date-time
+       * @description After this instant the page takes no payment.
+       */
+      expires_at?: string;
+      /**
+       * Format: uri
+       * @description HTTPS URL the checkout’s final page links back to (http:// only for test links on a development server).
+       */
+      return_url?: string;
+      /** @description Your own key-value pairs, returned as given and carried in events: at most 50 keys of 1 to 40 characters, string values of at most 500. Lists filter on one of them with `metadata[key]=value`. */
+      metadata?: {
+        [key: string]: string;
+      };
+    };
+    /**
+     * PaymentLink
+     * @description A page anyone can pay you through, in front of the hosted checkout.
+     * @example {
+     *       "object": "payment_link",
+     *       "id": "0193a812-4c5d-7e6f-8091-a2b3c4d5e6f7",
+     *       "url": "https://pay.example.com/pay/3q2-7wEXAMPLEs1ugKf0jZ9hX4bV5nQ2Lk",
+     *       "status": "active",
+     *       "amount": 5000,
+     *       "amount_minor": 500000,
+     *       "min_amount": null,
+     *       "min_amount_minor": null,
+     *       "max_amount": null,
+     *       "max_amount_minor": null,
+     *       "currency": "XOF",
+     *       "countries": [
+     *         "BJ"
+     *       ],
+     *       "description": "Wax fabric, 6 yards",
+     *       "reusable": true,
+     *       "max_payments": null,
+     *       "completed_payments": 0,
+     *       "expires_at": null,
+     *       "return_url": null,
+     *       "metadata": {
+     *         "product": "wax-6y"
+     *       },
+     *       "deactivated_at": null,
+     *       "environment": "live",
+     *       "sandbox": false,
+     *       "created_at": "2026-06-17T09:00:00.000Z",
+     *       "updated_at": "2026-06-17T09:00:00.000Z"
+     *     }
+     */
+    PaymentLink: {
+      /** @enum {string} */
+      object: 'payment_link';
+      /** Format: uuid */
+      id: string;
+      /** @description The public page to share (`<PUBLIC_URL>/pay/<slug>`): anyone holding it can pay. Also the content of the QR code. */
+      url: string;
+      /**
+       * @description `active`; `inactive` (deactivated); `expired` (past expires_at); `completed` (single use paid, or max_payments reached).
+       * @enum {unknown}
+       */
+      status: 'active' | 'inactive' | 'expired' | 'completed';
+      /** @description Major units, whole FCFA (3000 = 3 000 FCFA, which is 300000 centimes). The fixed amount; null for an open amount. */
+      amount: number | null;
+      /** @description Centimes (10000 = 100 FCFA). The fixed amount; null for an open amount. */
+      amount_minor: number | null;
+      /** @description Major units, whole FCFA (3000 = 3 000 FCFA, which is 300000 centimes). Open amount: the least the customer may pay; null: the catalog’s minimum. */
+      min_amount: number | null;
+      /** @description Centimes (10000 = 100 FCFA). Open amount: the least the customer may pay; null: the catalog’s minimum. */
+      min_amount_minor: number | null;
+      /** @description Major units, whole FCFA (3000 = 3 000 FCFA, which is 300000 centimes). Open amount: the most the customer may pay; null: the catalog’s maximum. */
+      max_amount: number | null;
+      /** @description Centimes (10000 = 100 FCFA). Open amount: the most the customer may pay; null: the catalog’s maximum. */
+      max_amount_minor: number | null;
+      currency: string;
+      /** @description The countries the customer may pay from. */
+      countries: string[];
+      /** @description What is sold; shown on the page and given to each payment. */
+      description: string;
+      /** @description false: single use (one completed payment). */
+      reusable: boolean;
+      /** @description At most this many completed payments; null: no limit. */
+      max_payments: number | null;
+      /** @description Payments through the link that completed (refunded ones included). */
+      completed_payments: number;
+      expires_at: string | null;
+      /** @description Given to each payment: the checkout’s final page links back to it. */
+      return_url: string | null;
+      /** @description Your key-value pairs as given at creation; `{}` when none. */
+      metadata: {
+        [key: string]: string;
+      };
+      deactivated_at: string | null;
+      environment: string;
+      sandbox: boolean;
+      created_at: string;
+      updated_at: string;
+    };
+    /**
+     * PaymentLinkList
+     * @description Your payment links in the key’s environment, newest first.
+     */
+    PaymentLinkList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['PaymentLink'][];
+      /** @description More objects lie beyond this page in the direction read. */
+      has_more: boolean;
+      /** @description Pass as starting_after, with the same filters, for the objects after this page in this list's order. Null when there are none: has_more is false after a read forwards, or the page is empty. */
+      next_cursor: string | null;
+      /** @description Pass as ending_before, with the same filters, for the objects before this page in this list's order. Null on a first page (no cursor), when has_more is false after a read with ending_before, or when the page is empty. */
+      previous_cursor: string | null;
+    };
+    /**
+     * UpdatePaymentLinkRequest
+     * @description Only the fields sent change. Amounts, currency, countries and reusable never change: create a new link instead.
+     */
+    UpdatePaymentLinkRequest: {
+      /** @description What is sold, shown to the customer. */
+      description?: string;
+      /** @description null: no limit. */
+      max_payments?: number | null;
+      /** @description null: never expires. */
+      expires_at?: string | null;
+      /** @description null clears it. */
+      return_url?: string | null;
+      /** @description Your own key-value pairs, returned as given and carried in events: at most 50 keys of 1 to 40 characters, string values of at most 500. Lists filter on one of them with `metadata[key]=value`. */
+      metadata?: {
+        [key: string]: string;
+      };
     };
     /** OperatorPredictionRequest */
     OperatorPredictionRequest: {
@@ -11782,6 +12137,8 @@ export interface operations {
         reference?: string;
         /** @description The customer’s number in E.164 (+2290197000000); spaces ignored. */
         phone?: string;
+        /** @description Payments made through this payment link (its id). */
+        payment_link?: string;
         /** @description Created at or after this instant. */
         created_gte?: string;
         /** @description Created at or before this instant. */
@@ -17836,6 +18193,850 @@ export interface operations {
       };
     };
   };
+  listPaymentLinks: {
+    parameters: {
+      query?: {
+        /** @description Objects per page, 1 to 100. */
+        limit?: number;
+        /** @description Returns the objects after this position in this list's order (the next page). Either a cursor this list returned (next_cursor or previous_cursor: signed, valid only with the same path and filters, else 400 invalid_cursor) or the id of an object of this list (any status: objects change between pages; an id that is no object of this list is 400 invalid_cursor). */
+        starting_after?: string;
+        /** @description Returns the objects before this position in this list's order (the previous page). Not with starting_after. Either a cursor this list returned (next_cursor or previous_cursor: signed, valid only with the same path and filters, else 400 invalid_cursor) or the id of an object of this list (any status: objects change between pages; an id that is no object of this list is 400 invalid_cursor). */
+        ending_before?: string;
+        /** @description true: links not deactivated; false: deactivated ones; both when absent. */
+        active?: boolean;
+        /** @description Created at or after this instant. */
+        created_gte?: string;
+        /** @description Created at or before this instant. */
+        created_lte?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Your payment links in the key’s environment, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "payment_link",
+           *           "id": "0193a812-4c5d-7e6f-8091-a2b3c4d5e6f7",
+           *           "url": "https://pay.example.com/pay/3q2-7wEXAMPLEs1ugKf0jZ9hX4bV5nQ2Lk",
+           *           "status": "active",
+           *           "amount": 5000,
+           *           "amount_minor": 500000,
+           *           "min_amount": null,
+           *           "min_amount_minor": null,
+           *           "max_amount": null,
+           *           "max_amount_minor": null,
+           *           "currency": "XOF",
+           *           "countries": [
+           *             "BJ"
+           *           ],
+           *           "description": "Wax fabric, 6 yards",
+           *           "reusable": true,
+           *           "max_payments": null,
+           *           "completed_payments": 0,
+           *           "expires_at": null,
+           *           "return_url": null,
+           *           "metadata": {
+           *             "product": "wax-6y"
+           *           },
+           *           "deactivated_at": null,
+           *           "environment": "live",
+           *           "sandbox": false,
+           *           "created_at": "2026-06-17T09:00:00.000Z",
+           *           "updated_at": "2026-06-17T09:00:00.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "next_cursor": null,
+           *       "previous_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['PaymentLinkList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_cursor`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_cursor' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unauthenticated' | 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
+  createPaymentLink: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional; without it the request is not idempotent. The same key with the same request within 24 hours answers the first result again (`idempotent_replay: true`, header `Idempotent-Replayed: true`) without doing the work twice; with another request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress` with `Retry-After`. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A fixed amount (`amount_minor`) or an open one (optional bounds), the country or countries, and what is sold. */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreatePaymentLinkRequest'];
+      };
+    };
+    responses: {
+      /** @description A page anyone can pay you through, in front of the hosted checkout. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "payment_link",
+           *       "id": "0193a812-4c5d-7e6f-8091-a2b3c4d5e6f7",
+           *       "url": "https://pay.example.com/pay/3q2-7wEXAMPLEs1ugKf0jZ9hX4bV5nQ2Lk",
+           *       "status": "active",
+           *       "amount": 5000,
+           *       "amount_minor": 500000,
+           *       "min_amount": null,
+           *       "min_amount_minor": null,
+           *       "max_amount": null,
+           *       "max_amount_minor": null,
+           *       "currency": "XOF",
+           *       "countries": [
+           *         "BJ"
+           *       ],
+           *       "description": "Wax fabric, 6 yards",
+           *       "reusable": true,
+           *       "max_payments": null,
+           *       "completed_payments": 0,
+           *       "expires_at": null,
+           *       "return_url": null,
+           *       "metadata": {
+           *         "product": "wax-6y"
+           *       },
+           *       "deactivated_at": null,
+           *       "environment": "live",
+           *       "sandbox": false,
+           *       "created_at": "2026-06-17T09:00:00.000Z",
+           *       "updated_at": "2026-06-17T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['PaymentLink'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_operator`, `unsupported_currency`, `amount_too_low`, `amount_too_high`, `invalid_idempotency_key`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?:
+                | 'validation_error'
+                | 'invalid_json'
+                | 'invalid_operator'
+                | 'unsupported_currency'
+                | 'amount_too_low'
+                | 'amount_too_high'
+                | 'invalid_idempotency_key'
+                | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unauthenticated' | 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `account_inactive`, `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'account_inactive' | 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `idempotency_request_in_progress`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'idempotency_request_in_progress';
+            };
+          };
+        };
+      };
+      /** @description Unprocessable Entity. Codes: `idempotency_key_reused`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'idempotency_key_reused';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
+  getPaymentLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The payment link’s id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page anyone can pay you through, in front of the hosted checkout. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "payment_link",
+           *       "id": "0193a812-4c5d-7e6f-8091-a2b3c4d5e6f7",
+           *       "url": "https://pay.example.com/pay/3q2-7wEXAMPLEs1ugKf0jZ9hX4bV5nQ2Lk",
+           *       "status": "active",
+           *       "amount": 5000,
+           *       "amount_minor": 500000,
+           *       "min_amount": null,
+           *       "min_amount_minor": null,
+           *       "max_amount": null,
+           *       "max_amount_minor": null,
+           *       "currency": "XOF",
+           *       "countries": [
+           *         "BJ"
+           *       ],
+           *       "description": "Wax fabric, 6 yards",
+           *       "reusable": true,
+           *       "max_payments": null,
+           *       "completed_payments": 0,
+           *       "expires_at": null,
+           *       "return_url": null,
+           *       "metadata": {
+           *         "product": "wax-6y"
+           *       },
+           *       "deactivated_at": null,
+           *       "environment": "live",
+           *       "sandbox": false,
+           *       "created_at": "2026-06-17T09:00:00.000Z",
+           *       "updated_at": "2026-06-17T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['PaymentLink'];
+        };
+      };
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unauthenticated' | 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
+  updatePaymentLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The payment link’s id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    /** @description Only the fields sent change. Amounts, currency, countries and reusable never change: create a new link instead. */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdatePaymentLinkRequest'];
+      };
+    };
+    responses: {
+      /** @description A page anyone can pay you through, in front of the hosted checkout. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "payment_link",
+           *       "id": "0193a812-4c5d-7e6f-8091-a2b3c4d5e6f7",
+           *       "url": "https://pay.example.com/pay/3q2-7wEXAMPLEs1ugKf0jZ9hX4bV5nQ2Lk",
+           *       "status": "active",
+           *       "amount": 5000,
+           *       "amount_minor": 500000,
+           *       "min_amount": null,
+           *       "min_amount_minor": null,
+           *       "max_amount": null,
+           *       "max_amount_minor": null,
+           *       "currency": "XOF",
+           *       "countries": [
+           *         "BJ"
+           *       ],
+           *       "description": "Wax fabric, 6 yards",
+           *       "reusable": true,
+           *       "max_payments": null,
+           *       "completed_payments": 0,
+           *       "expires_at": null,
+           *       "return_url": null,
+           *       "metadata": {
+           *         "product": "wax-6y"
+           *       },
+           *       "deactivated_at": null,
+           *       "environment": "live",
+           *       "sandbox": false,
+           *       "created_at": "2026-06-17T09:00:00.000Z",
+           *       "updated_at": "2026-06-17T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['PaymentLink'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_json`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_json' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unauthenticated' | 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Conflict. Codes: `payment_link_inactive`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'payment_link_inactive';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
+  deactivatePaymentLink: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional; without it the request is not idempotent. The same key with the same request within 24 hours answers the first result again (`idempotent_replay: true`, header `Idempotent-Replayed: true`) without doing the work twice; with another request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress` with `Retry-After`. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description The payment link’s id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page anyone can pay you through, in front of the hosted checkout. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "payment_link",
+           *       "id": "0193a812-4c5d-7e6f-8091-a2b3c4d5e6f7",
+           *       "url": "https://pay.example.com/pay/3q2-7wEXAMPLEs1ugKf0jZ9hX4bV5nQ2Lk",
+           *       "status": "active",
+           *       "amount": 5000,
+           *       "amount_minor": 500000,
+           *       "min_amount": null,
+           *       "min_amount_minor": null,
+           *       "max_amount": null,
+           *       "max_amount_minor": null,
+           *       "currency": "XOF",
+           *       "countries": [
+           *         "BJ"
+           *       ],
+           *       "description": "Wax fabric, 6 yards",
+           *       "reusable": true,
+           *       "max_payments": null,
+           *       "completed_payments": 0,
+           *       "expires_at": null,
+           *       "return_url": null,
+           *       "metadata": {
+           *         "product": "wax-6y"
+           *       },
+           *       "deactivated_at": null,
+           *       "environment": "live",
+           *       "sandbox": false,
+           *       "created_at": "2026-06-17T09:00:00.000Z",
+           *       "updated_at": "2026-06-17T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['PaymentLink'];
+        };
+      };
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unauthenticated' | 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
+  getPaymentLinkQrSvg: {
+    parameters: {
+      query?: {
+        /** @description Width and height in pixels (PNG) or user units (SVG). */
+        size?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The payment link’s id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description An SVG image of the QR code of the link’s `url`. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example <svg xmlns="http://www.w3.org/2000/svg" width="1024" height="1024" viewBox="0 0 41 41" shape-rendering="crispEdges">…</svg> */
+          'image/svg+xml': string;
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unauthenticated' | 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
+  getPaymentLinkQrPng: {
+    parameters: {
+      query?: {
+        /** @description Width and height in pixels (PNG) or user units (SVG). */
+        size?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The payment link’s id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A PNG image of the QR code of the link’s `url`. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example (the PNG file’s bytes) */
+          'image/png': string;
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `unauthenticated`, `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unauthenticated' | 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `insufficient_scope`, `merchant_not_found`, `insufficient_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'insufficient_scope' | 'merchant_not_found' | 'insufficient_role';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+    };
+  };
   exportPayments: {
     parameters: {
       query?: {
@@ -22665,6 +23866,291 @@ export interface operations {
           created_at: string;
           data: {
             object: components['schemas']['SettlementAccount'];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: Akwe disables the endpoint. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received. Answer within 30 seconds; any other answer is retried with backoff. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  paymentLinkCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, one v1 per active secret. */
+        'X-Service-Signature': string;
+        /** @description The event id (`id` in the body): deduplicate on it, delivery is at least once. */
+        'X-Service-Event-Id': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52",
+         *       "type": "payment_link.created",
+         *       "event_version": "2026-06",
+         *       "environment": "test",
+         *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+         *       "created_at": "2026-06-01T09:30:01.000Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "payment_link",
+         *           "id": "0193a812-4c5d-7e6f-8091-a2b3c4d5e6f7",
+         *           "url": "https://pay.example.com/pay/3q2-7wEXAMPLEs1ugKf0jZ9hX4bV5nQ2Lk",
+         *           "status": "active",
+         *           "amount": 5000,
+         *           "amount_minor": 500000,
+         *           "min_amount": null,
+         *           "min_amount_minor": null,
+         *           "max_amount": null,
+         *           "max_amount_minor": null,
+         *           "currency": "XOF",
+         *           "countries": [
+         *             "BJ"
+         *           ],
+         *           "description": "Wax fabric, 6 yards",
+         *           "reusable": true,
+         *           "max_payments": null,
+         *           "completed_payments": 0,
+         *           "expires_at": null,
+         *           "return_url": null,
+         *           "metadata": {
+         *             "product": "wax-6y"
+         *           },
+         *           "deactivated_at": null,
+         *           "environment": "live",
+         *           "sandbox": false,
+         *           "created_at": "2026-06-17T09:00:00.000Z",
+         *           "updated_at": "2026-06-17T09:00:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': {
+          /** @example 0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52 */
+          id: string;
+          /** @enum {string} */
+          type: 'payment_link.created';
+          /** @enum {string} */
+          event_version: '2026-06';
+          /**
+           * @description Check it (and `data.object.sandbox`) before acting: a test event never moves money.
+           * @enum {string}
+           */
+          environment: 'test' | 'live';
+          /** @example 0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f */
+          merchant_id: string;
+          /** @example 2026-06-01T09:30:01.000Z */
+          created_at: string;
+          data: {
+            object: components['schemas']['PaymentLink'];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: Akwe disables the endpoint. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received. Answer within 30 seconds; any other answer is retried with backoff. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  paymentLinkUpdatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, one v1 per active secret. */
+        'X-Service-Signature': string;
+        /** @description The event id (`id` in the body): deduplicate on it, delivery is at least once. */
+        'X-Service-Event-Id': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52",
+         *       "type": "payment_link.updated",
+         *       "event_version": "2026-06",
+         *       "environment": "test",
+         *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+         *       "created_at": "2026-06-01T09:30:01.000Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "payment_link",
+         *           "id": "0193a812-4c5d-7e6f-8091-a2b3c4d5e6f7",
+         *           "url": "https://pay.example.com/pay/3q2-7wEXAMPLEs1ugKf0jZ9hX4bV5nQ2Lk",
+         *           "status": "active",
+         *           "amount": 5000,
+         *           "amount_minor": 500000,
+         *           "min_amount": null,
+         *           "min_amount_minor": null,
+         *           "max_amount": null,
+         *           "max_amount_minor": null,
+         *           "currency": "XOF",
+         *           "countries": [
+         *             "BJ"
+         *           ],
+         *           "description": "Wax fabric, 6 yards",
+         *           "reusable": true,
+         *           "max_payments": null,
+         *           "completed_payments": 0,
+         *           "expires_at": null,
+         *           "return_url": null,
+         *           "metadata": {
+         *             "product": "wax-6y"
+         *           },
+         *           "deactivated_at": null,
+         *           "environment": "live",
+         *           "sandbox": false,
+         *           "created_at": "2026-06-17T09:00:00.000Z",
+         *           "updated_at": "2026-06-17T09:00:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': {
+          /** @example 0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52 */
+          id: string;
+          /** @enum {string} */
+          type: 'payment_link.updated';
+          /** @enum {string} */
+          event_version: '2026-06';
+          /**
+           * @description Check it (and `data.object.sandbox`) before acting: a test event never moves money.
+           * @enum {string}
+           */
+          environment: 'test' | 'live';
+          /** @example 0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f */
+          merchant_id: string;
+          /** @example 2026-06-01T09:30:01.000Z */
+          created_at: string;
+          data: {
+            object: components['schemas']['PaymentLink'];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: Akwe disables the endpoint. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received. Answer within 30 seconds; any other answer is retried with backoff. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  paymentLinkDeactivatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, one v1 per active secret. */
+        'X-Service-Signature': string;
+        /** @description The event id (`id` in the body): deduplicate on it, delivery is at least once. */
+        'X-Service-Event-Id': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52",
+         *       "type": "payment_link.deactivated",
+         *       "event_version": "2026-06",
+         *       "environment": "test",
+         *       "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
+         *       "created_at": "2026-06-01T09:30:01.000Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "payment_link",
+         *           "id": "0193a812-4c5d-7e6f-8091-a2b3c4d5e6f7",
+         *           "url": "https://pay.example.com/pay/3q2-7wEXAMPLEs1ugKf0jZ9hX4bV5nQ2Lk",
+         *           "status": "active",
+         *           "amount": 5000,
+         *           "amount_minor": 500000,
+         *           "min_amount": null,
+         *           "min_amount_minor": null,
+         *           "max_amount": null,
+         *           "max_amount_minor": null,
+         *           "currency": "XOF",
+         *           "countries": [
+         *             "BJ"
+         *           ],
+         *           "description": "Wax fabric, 6 yards",
+         *           "reusable": true,
+         *           "max_payments": null,
+         *           "completed_payments": 0,
+         *           "expires_at": null,
+         *           "return_url": null,
+         *           "metadata": {
+         *             "product": "wax-6y"
+         *           },
+         *           "deactivated_at": null,
+         *           "environment": "live",
+         *           "sandbox": false,
+         *           "created_at": "2026-06-17T09:00:00.000Z",
+         *           "updated_at": "2026-06-17T09:00:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': {
+          /** @example 0193a7c2-6c2f-7d4e-8a31-5b7c9d1e3f52 */
+          id: string;
+          /** @enum {string} */
+          type: 'payment_link.deactivated';
+          /** @enum {string} */
+          event_version: '2026-06';
+          /**
+           * @description Check it (and `data.object.sandbox`) before acting: a test event never moves money.
+           * @enum {string}
+           */
+          environment: 'test' | 'live';
+          /** @example 0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f */
+          merchant_id: string;
+          /** @example 2026-06-01T09:30:01.000Z */
+          created_at: string;
+          data: {
+            object: components['schemas']['PaymentLink'];
           };
         };
       };

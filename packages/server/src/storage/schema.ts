@@ -252,6 +252,33 @@ export interface PaymentTable {
   expiry_grace_until: string | null;
   /** When the open operator call was last sent, once its lease was taken over (0034); null: its lease start. */
   operator_sent_at: string | null;
+  /** The payment link the payment was made through (0036); null: none. */
+  payment_link_id: string | null;
+}
+
+/** A merchant's payment link (0036, core/payment-links). */
+export interface PaymentLinkTable {
+  id: string;
+  merchant_id: string;
+  environment: string;
+  slug: string;
+  amount_minor: number | null;
+  min_amount_minor: number | null;
+  max_amount_minor: number | null;
+  currency: string;
+  /** JSON array of country codes. */
+  countries: string;
+  description: string;
+  /** 1: reusable; 0: single use. */
+  reusable: number;
+  max_payments: number | null;
+  expires_at: string | null;
+  return_url: string | null;
+  metadata: string;
+  deactivated_at: string | null;
+  created_at: string;
+  updated_at: string;
+  version: number;
 }
 
 /** An operator answer our state machine refused, kept for a person (core/operators/operator-discrepancy.ts). */
@@ -579,6 +606,7 @@ export interface Database {
   events: EventTable;
   idempotency_records: IdempotencyRecordTable;
   payments: PaymentTable;
+  payment_links: PaymentLinkTable;
   operator_discrepancies: OperatorDiscrepancyTable;
   refunds: RefundTable;
   metadata_entries: MetadataEntryTable;

@@ -21,14 +21,14 @@ import { testDatabases } from '../support/test-databases.js';
 
 type Environment = 'test' | 'live';
 
-const reads: Scope[] = ['collect:read', 'payout:read', 'bulk:read', 'transfers:read', 'settlements:read', 'webhooks:read'];
+const reads: Scope[] = ['collect:read', 'payout:read', 'bulk:read', 'transfers:read', 'settlements:read', 'webhooks:read', 'payment_links:read'];
 const moneyOut: Scope[] = ['collect:refund', 'payout:write', 'bulk:write', 'transfers:write', 'settlements:write'];
 /** The roles table of docs/dashboard.md ("The API from the dashboard"), written out here so the test does not read the code it checks. */
 const roleScopes: Record<Role, Scope[]> = {
   owner: [...scopes],
   admin: [...scopes],
-  developer: [...reads, 'collect:write', 'webhooks:write'],
-  finance: [...reads, 'collect:write', ...moneyOut],
+  developer: [...reads, 'collect:write', 'payment_links:write', 'webhooks:write'],
+  finance: [...reads, 'collect:write', 'payment_links:write', ...moneyOut],
   viewer: reads,
 };
 const mayManageKeys: Record<Role, boolean> = { owner: true, admin: true, developer: true, finance: false, viewer: false };

@@ -362,6 +362,7 @@ describe('OpenAPI document', () => {
         ['transfer.', 'Transfer'],
         ['settlement.', 'Settlement'],
         ['settlement_account.', 'SettlementAccount'],
+        ['payment_link.', 'PaymentLink'],
         ['merchant.', 'MerchantAccount'],
       ];
       const object = families.find(([prefix]) => type.startsWith(prefix))?.[1] ?? 'Payment';

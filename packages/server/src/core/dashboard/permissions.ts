@@ -60,10 +60,10 @@ export function mayAssign(actor: Role, from: Role | undefined, to: Role | undefi
  * every scope): every role reads.
  */
 const scopesOfAction: Record<Action, readonly Scope[]> = {
-  read: ['collect:read', 'payout:read', 'bulk:read', 'transfers:read', 'settlements:read', 'webhooks:read'],
+  read: ['collect:read', 'payout:read', 'bulk:read', 'transfers:read', 'settlements:read', 'webhooks:read', 'payment_links:read'],
   'keys.manage': [],
   'webhooks.manage': ['webhooks:write'],
-  'payments.create': ['collect:write'],
+  'payments.create': ['collect:write', 'payment_links:write'],
   'refunds.create': ['collect:refund'],
   'payouts.create': ['payout:write', 'bulk:write', 'transfers:write', 'settlements:write'],
   'team.manage': [],

@@ -33,6 +33,7 @@ export function subjectKindOf(type: string): EventSubject['kind'] | undefined {
   if (type.startsWith('transfer.')) return 'transfer';
   if (type.startsWith('settlement_account.')) return 'settlement_account';
   if (type.startsWith('settlement.')) return 'settlement';
+  if (type.startsWith('payment_link.')) return 'payment_link';
   if (type.startsWith('merchant.')) return 'merchant';
   return undefined;
 }
@@ -204,6 +205,35 @@ export function sampleSubject(type: string, scope: TenantScope, now: string, new
           metadata: { ...METADATA },
           settledAt: status === 'paid' || status === 'failed' ? now : null,
           version: 1,
+        },
+      };
+    }
+    case 'payment_link': {
+      const linkId = id();
+      return {
+        kind,
+        view: {
+          id: linkId,
+          completedPayments: 0,
+          status: change(type) === 'deactivated' ? 'inactive' : 'active',
+          link: {
+            ...owner,
+            id: linkId,
+            slug: `test_event_${newId().replace(/-/g, '').slice(-21)}`,
+            amountMinor: 500_000,
+            minAmountMinor: null,
+            maxAmountMinor: null,
+            currency: 'XOF',
+            countries: ['BJ'],
+            description: DESCRIPTION,
+            reusable: true,
+            maxPayments: null,
+            expiresAt: null,
+            returnUrl: null,
+            metadata: { ...METADATA },
+            deactivatedAt: change(type) === 'deactivated' ? now : null,
+            version: 1,
+          },
         },
       };
     }

@@ -186,6 +186,11 @@ export const errorCatalog = {
     message: "The transfer would take today's transfers above the daily limit.",
     action: 'Send at most what the message says is left today, or wait for the next UTC day.',
   },
+  payment_link_inactive: {
+    status: 409,
+    message: 'The payment link is deactivated, expired or used up, and takes no more payments or changes.',
+    action: 'Read the link (its `status` says why); create a new payment link if you still want to be paid this way.',
+  },
   settlement_account_cooling: {
     status: 409,
     message: 'The settlement account was created or changed recently and is not usable yet.',

@@ -7,6 +7,7 @@ import type { Settlement } from '../settlements/settlement.js';
 import type { SettlementAccount } from '../settlements/settlement-account.js';
 import type { StoredEvent } from './stored-event.js';
 import type { Merchant } from '../merchants/merchant.js';
+import type { PaymentLinkView } from '../payment-links/payment-link.js';
 import type { Environment } from '../shared/environment.js';
 
 export type PayoutEventType = 'initiated' | 'updated' | 'completed' | 'failed' | 'cancelled';
@@ -53,6 +54,15 @@ export class EventFactory {
   /** settlement_account.created, .updated, .removed: a change to where money goes is always told. */
   settlementAccount(type: 'created' | 'updated' | 'removed', account: SettlementAccount): StoredEvent {
     return this.base(`settlement_account.${type}`, account, { kind: 'settlement_account', account: { ...account, metadata: { ...account.metadata } } });
+  }
+
+  /** payment_link.created, .updated, .deactivated (docs/payment-links.md). */
+  paymentLink(type: 'created' | 'updated' | 'deactivated', view: PaymentLinkView): StoredEvent {
+    const { link } = view;
+    return this.base(`payment_link.${type}`, link, {
+      kind: 'payment_link',
+      view: { ...view, link: { ...link, countries: [...link.countries], metadata: { ...link.metadata } } },
+    });
   }
 
   /** bulk_payment.processing (validated), .completed, .partially_completed, .failed, .cancelled (docs/bulk.md). */

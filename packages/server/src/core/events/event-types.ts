@@ -27,6 +27,9 @@ export const EVENT_TYPES: readonly string[] = [
   'settlement_account.created',
   'settlement_account.updated',
   'settlement_account.removed',
+  'payment_link.created',
+  'payment_link.updated',
+  'payment_link.deactivated',
   'merchant.kyc.validated',
   'merchant.kyc.rejected',
 ];

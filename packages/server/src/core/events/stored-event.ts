@@ -6,6 +6,7 @@ import type { Settlement } from '../settlements/settlement.js';
 import type { SettlementAccount } from '../settlements/settlement-account.js';
 import type { Environment } from '../shared/environment.js';
 import type { Merchant } from '../merchants/merchant.js';
+import type { PaymentLinkView } from '../payment-links/payment-link.js';
 
 /** What an event is about, as the domain saw it at that moment; each contract renders it at its edge. */
 export type EventSubject =
@@ -15,6 +16,7 @@ export type EventSubject =
   | { kind: 'transfer'; transfer: Transfer }
   | { kind: 'settlement'; settlement: Settlement }
   | { kind: 'settlement_account'; account: SettlementAccount }
+  | { kind: 'payment_link'; view: PaymentLinkView }
   | { kind: 'bulk_batch'; batch: BulkBatch; totals: BulkStatusTotal[] }
   /** The account itself: a KYC decision (the reason when rejected). */
   | { kind: 'merchant'; merchant: Merchant; kycRejectionReason: string | null };
@@ -31,6 +33,8 @@ export function subjectReference(subject: EventSubject): string {
       return subject.settlement.reference;
     case 'settlement_account':
       return subject.account.id; // an account has no merchant reference: GET /events?reference=<account id>
+    case 'payment_link':
+      return subject.view.link.id; // a link has no merchant reference: GET /events?reference=<link id>
     case 'bulk_batch':
       return subject.batch.id; // a batch has no merchant reference: GET /events?reference=<batch id>
     case 'merchant':

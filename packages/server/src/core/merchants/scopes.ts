@@ -13,6 +13,8 @@ export const scopes = [
   'settlements:write',
   'webhooks:read',
   'webhooks:write',
+  'payment_links:read',
+  'payment_links:write',
 ] as const;
 export type Scope = (typeof scopes)[number];
 

@@ -18,6 +18,8 @@ export interface CreatePaymentInput {
   customerFirstName?: string;
   customerLastName?: string;
   metadata?: Metadata;
+  /** Made through this payment link (core/payment-links): the payment carries its id. */
+  paymentLinkId?: string;
 }
 
 export const expiryBounds = { min: 60, max: 86_400, defaultDirect: 900, defaultHosted: 3_600 } as const;

@@ -166,6 +166,7 @@ export class PaymentService {
       operatorCallStartedAt: direct ? now.toISOString() : null,
       checkoutToken: direct ? null : (this.deps.newCheckoutToken ?? newCheckoutToken)(),
       returnUrl: input.returnUrl ?? null,
+      paymentLinkId: input.paymentLinkId ?? null,
       route: push?.route ?? null,
     };
     // Creation emits `created` with the status the payment starts in; every later status its own event.

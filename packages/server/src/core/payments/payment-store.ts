@@ -14,6 +14,8 @@ export interface PaymentFilters {
   reference?: string;
   /** The customer's number, E.164. */
   phone?: string;
+  /** Payments made through this payment link (its id). */
+  paymentLinkId?: string;
   /** ISO 8601 instants, inclusive. */
   createdGte?: string;
   createdLte?: string;

@@ -86,6 +86,8 @@ export interface Payment {
    * ended lease); null or absent: the lease start (`operatorCallStartedAt`) is the send time.
    */
   operatorSentAt?: string | null;
+  /** The payment link the customer paid through (core/payment-links); null or absent: none. */
+  paymentLinkId?: string | null;
 }
 
 export const refundStatuses = ['pending', 'completed', 'failed'] as const;

@@ -93,7 +93,8 @@ export function renderMessagePage(ctx: PageContext, title: string, message: stri
   return documentOf(ctx, `<title>${esc(title)}</title>`, body);
 }
 
-function documentOf(ctx: PageContext, head: string, body: string): string {
+/** The page around `body`: head, stylesheet, script (also the payment-link page's, http/payment-links). */
+export function documentOf(ctx: PageContext, head: string, body: string): string {
   return [
     '<!doctype html>',
     `<html lang="${ctx.lang}">`,

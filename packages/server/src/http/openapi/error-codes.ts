@@ -136,6 +136,7 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   ),
   account_inactive: operations(
     ...creation,
+    'createPaymentLink',
     ...refunding,
     ...payoutCreation,
     ...bulkCreation,
@@ -147,9 +148,10 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
     ...approvedTransfers,
     ...approvedSettlements,
   ),
-  unsupported_currency: operations(...creation, ...transferCreation, ...scheduleRead, ...scheduleChange, 'dashboardSubmitPayout', ...approvedTransfers),
+  unsupported_currency: operations(...creation, 'createPaymentLink', ...transferCreation, ...scheduleRead, ...scheduleChange, 'dashboardSubmitPayout', ...approvedTransfers),
   invalid_operator: operations(
     ...creation,
+    'createPaymentLink',
     ...checkoutPayment,
     ...payoutCreation,
     ...settlementCreation,
@@ -158,8 +160,8 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
     ...approvedSettlements,
   ),
   invalid_phone: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, ...settlementAccountChanges, 'dashboardSubmitPayout'),
-  amount_too_low: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, 'dashboardSubmitPayout', ...approvedSettlements),
-  amount_too_high: operations(...creation, ...checkoutPayment, ...payoutCreation, ...settlementCreation, 'dashboardSubmitPayout'),
+  amount_too_low: operations(...creation, 'createPaymentLink', ...checkoutPayment, ...payoutCreation, ...settlementCreation, 'dashboardSubmitPayout', ...approvedSettlements),
+  amount_too_high: operations(...creation, 'createPaymentLink', ...checkoutPayment, ...payoutCreation, ...settlementCreation, 'dashboardSubmitPayout'),
   duplicate_reference: operations(
     ...creation,
     ...payoutCreation,
@@ -196,6 +198,7 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   invalid_otp: operations(...confirmation),
   payment_not_confirmable: operations(...confirmation),
   payment_not_cancellable: operations('cancelPayment'),
+  payment_link_inactive: operations('updatePaymentLink'),
   payment_not_payable: operations(...checkoutPayment),
   sandbox_only: operations(...checkoutPayment),
   payment_not_refundable: operations(...refunding, ...approvedRefunds),

@@ -60,6 +60,7 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
           description:
             'Settlements: your available balance to your own wallet or bank account, on demand or by schedule, each with a statement of what it covers; and the settlement accounts they go to. Amounts in centimes (`_minor`).',
         },
+        { name: 'payment_links', description: 'Payment links: a public page (and its QR code) where customers pay you through the hosted checkout.' },
         { name: 'balances', description: 'The merchant’s balances per currency and the ledger transactions that moved them. Amounts in centimes.' },
         { name: 'operators', description: 'Which operator a phone number belongs to, from the regulators’ numbering plans.' },
         { name: 'events', description: 'Events for catch-up reads and resends; the same envelope webhooks deliver.' },

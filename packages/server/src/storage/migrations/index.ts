@@ -33,6 +33,7 @@ import * as operatorFaults from './0032-operator-faults.js';
 import * as operatorRoutes from './0033-operator-routes.js';
 import * as paymentSentAt from './0034-payment-sent-at.js';
 import * as userLanguage from './0035-user-language.js';
+import * as paymentLinks from './0036-payment-links.js';
 import * as totpOnce from './0031-totp-once.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '0033-operator-routes': operatorRoutes,
   '0034-payment-sent-at': paymentSentAt,
   '0035-user-language': userLanguage,
+  '0036-payment-links': paymentLinks,
 };

@@ -118,6 +118,7 @@ const PAYMENT_COLUMNS = typed({
   operator_state: 'text',
   expiry_grace_until: 'text',
   operator_sent_at: 'text',
+  payment_link_id: 'text',
 } satisfies Record<Exclude<keyof PaymentTable, 'id' | 'merchant_id' | 'environment' | 'reference' | 'created_at' | 'version'>, PgType>);
 const PAYMENT_INPUT: readonly Column[] = [['i', 'int'], ['id', 'text'], ['expected_version', 'int'], ...PAYMENT_COLUMNS];
 

@@ -78,6 +78,7 @@ export function paymentListRows(db: Kysely<Database>, scope: TenantScope, filter
       ['operator', 'in', filters.operators],
       ['reference', '=', filters.reference || undefined],
       ['phone', '=', filters.phone || undefined],
+      ['payment_link_id', '=', filters.paymentLinkId || undefined],
       ...createdWithin(filters),
     ],
   });

@@ -45,6 +45,7 @@ export function paymentFromRow(row: Selectable<PaymentTable>): Payment {
     operatorState: row.operator_state === null ? null : (JSON.parse(row.operator_state) as Record<string, string>),
     expiryGraceUntil: row.expiry_grace_until,
     operatorSentAt: row.operator_sent_at,
+    paymentLinkId: row.payment_link_id,
   };
 }
 
@@ -85,6 +86,7 @@ export function paymentToRow(p: Payment): Selectable<PaymentTable> {
     operator_state: p.operatorState ? JSON.stringify(p.operatorState) : null,
     expiry_grace_until: p.expiryGraceUntil ?? null,
     operator_sent_at: p.operatorSentAt ?? null,
+    payment_link_id: p.paymentLinkId ?? null,
   };
 }
 

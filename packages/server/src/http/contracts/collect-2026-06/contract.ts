@@ -12,6 +12,8 @@ import { settlementToWire } from '../../settlements/settlement-mapper.js';
 import { SettlementObject } from '../../settlements/settlement-schemas.js';
 import { settlementAccountToWire } from '../../settlements/settlement-account-mapper.js';
 import { SettlementAccountObject } from '../../settlements/settlement-account-schemas.js';
+import { paymentLinkToWire } from '../../payment-links/payment-link-mapper.js';
+import { PaymentLinkObject } from '../../payment-links/payment-link-schemas.js';
 import { MerchantEventObject, merchantToEventObject } from '../../account/merchant-event-object.js';
 
 const routes: FastifyPluginAsyncTypebox<ContractRouteDeps> = async (api, { services, config, destinationUrls }) => {
@@ -37,13 +39,14 @@ export const collect202606: ContractVersion = {
   routes,
   events: {
     version: CURRENT_API_VERSION,
-    subjects: ['payment', 'refund', 'transfer', 'settlement', 'settlement_account', 'merchant'],
+    subjects: ['payment', 'refund', 'transfer', 'settlement', 'settlement_account', 'payment_link', 'merchant'],
     families: [
       { prefix: 'collect.payment.', object: PaymentObject, subject: 'payment' },
       { prefix: 'collect.refund.', object: RefundObject, subject: 'refund' },
       { prefix: 'transfer.', object: TransferObject, subject: 'transfer' },
       { prefix: 'settlement.', object: SettlementObject, subject: 'settlement' },
       { prefix: 'settlement_account.', object: SettlementAccountObject, subject: 'settlement_account' },
+      { prefix: 'payment_link.', object: PaymentLinkObject, subject: 'payment_link' },
       { prefix: 'merchant.', object: MerchantEventObject, subject: 'merchant' },
     ],
     object(subject, publicUrl) {
@@ -53,6 +56,7 @@ export const collect202606: ContractVersion = {
       if (subject.kind === 'settlement') return settlementToWire(subject.settlement);
       // As of the change the event tells (its updated_at), not of the delivery: a late delivery still says `cooling`.
       if (subject.kind === 'settlement_account') return settlementAccountToWire(subject.account, new Date(subject.account.updatedAt));
+      if (subject.kind === 'payment_link') return paymentLinkToWire(subject.view, publicUrl);
       if (subject.kind === 'merchant') return merchantToEventObject(subject.merchant, subject.kycRejectionReason);
       throw new Error(`collect-2026-06 renders payment, refund, transfer, settlement and merchant events, not ${subject.kind}`);
     },

@@ -79,6 +79,7 @@ export function paymentToWire(payment: Payment, publicUrl: string) {
     sandbox: payment.environment === 'test',
     idempotent_replay: false,
     ...(payment.mode === 'hosted' ? { checkout_url: checkoutUrl(publicUrl, payment) } : {}),
+    ...(payment.paymentLinkId ? { payment_link: payment.paymentLinkId } : {}),
     next_action: nextAction(publicUrl, payment),
     psp_reference: payment.pspReference,
     message: payment.message,

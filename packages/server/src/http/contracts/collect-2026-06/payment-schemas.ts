@@ -63,6 +63,7 @@ export const ListPaymentsQuery = listQuery(
     operator: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'Slug or alias; an alias shared by several countries matches each.' })),
     reference: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     phone: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'The customer’s number in E.164 (+2290197000000); spaces ignored.' })),
+    payment_link: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Payments made through this payment link (its id).' })),
     created_gte: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after this instant.' })),
     created_lte: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or before this instant.' })),
   },
@@ -165,6 +166,9 @@ export const PaymentObject = Type.Object(
         description:
           'Hosted payments: the customer’s page, `<PUBLIC_URL>/checkout/<token>`; the token is a random secret (not the id or the reference). Share it only with the customer.',
       }),
+    ),
+    payment_link: Type.Optional(
+      Type.String({ description: 'Present only on a payment made through a payment link: the link’s id (GET /payment-links/{id}; list with ?payment_link=).' }),
     ),
     return_url: Type.Union([Type.String(), Type.Null()], { description: 'Hosted payments: where the final checkout page links back to; null when none was given.' }),
     next_action: NextAction,

@@ -201,6 +201,10 @@ for (const target of testDatabases()) {
           });
           return { path: fill({ id: batch.id }), body, auth: 'key' };
         }
+        case 'updatePaymentLink': {
+          const link = await created('POST', '/payment-links', { amount_minor: 500_000, country: 'BJ', description: 'Examples' });
+          return { path: fill({ id: link.id }), body, auth: 'key' };
+        }
         case 'createTransfer':
           body.receiver = otherMerchantId;
           return { path, body, auth: 'key' };

@@ -100,7 +100,7 @@ export const CreatePaymentLinkBody = Type.Object(
     examples: [
       { amount_minor: 500000, country: 'BJ', description: 'Wax fabric, 6 yards', metadata: { product: 'wax-6y' } },
       { min_amount_minor: 100000, max_amount_minor: 5000000, countries: ['BJ', 'TG'], description: 'Donation', reusable: true },
-      { amount_minor: 2500000, country: 'CI', description: 'Order 1042', reusable: false, expires_at: '2026-07-01T00:00:00Z' },
+      { amount_minor: 2500000, country: 'CI', description: 'Order 1042', reusable: false, expires_at: '2030-12-31T23:59:59Z' },
     ],
   },
 );

@@ -13,19 +13,16 @@
  * a payment that is final or expired shows the payment's state (409). Every answer is HTML for
  * people, in French or English.
  */
-import formBody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { CheckoutService, CheckoutView } from '../../core/checkout/checkout-service.js';
 import { maxOtpAttempts } from '../../core/payments/payment-input.js';
 import { normalizePhone } from '../../core/phones/phone-number.js';
 import type { Clock } from '../../core/shared/clock.js';
-import { MemoryRateLimitCounter, RedisRateLimitCounter, type RateLimitCounter } from '../plugins/rate-limit-store.js';
 import { toAkweError } from '../shared/to-akwe-error.js';
-import { assetPath, loadCheckoutAssets } from './checkout-assets.js';
 import { phoneFormats } from './checkout-format.js';
 import { renderCheckoutPage, renderFlow, renderMessagePage, type FlowContext, type FormProblem, type PageContext } from './checkout-page.js';
 import { formToken, formTokenMatches, isCrossSite, overLimit, securityHeaders, type CheckoutLimits } from './checkout-security.js';
-import { pickLanguage, texts } from './checkout-texts.js';
+import { publicPageScope } from './public-page-scope.js';
 
 export interface CheckoutRoutesOptions {
   checkout: CheckoutService;
@@ -57,25 +54,7 @@ const tokenParams = {
 
 export const checkoutRoutes: FastifyPluginAsync<CheckoutRoutesOptions> = async (app, options) => {
   const { checkout } = options;
-  // urlencoded forms, in this scope only (the API stays JSON-only).
-  await app.register(formBody, { bodyLimit: 4096 });
-  const assets = loadCheckoutAssets();
-  const assetUrls = { css: assetPath(assets.css), js: assetPath(assets.js) };
-  const publicOrigin = new URL(options.publicUrl).origin;
-  const counter: RateLimitCounter = options.redisUrl
-    ? new RedisRateLimitCounter({
-        url: options.redisUrl,
-        keyPrefix: 'akwe:checkout:',
-        onConnectionError: (error) => app.log.warn({ err: error }, 'checkout rate limits: Redis unreachable'),
-        onReady: () => {},
-      })
-    : new MemoryRateLimitCounter(options.clock);
-  app.addHook('onClose', async () => counter.close());
-
-  const pageContext = (request: FastifyRequest): PageContext => {
-    const lang = pickLanguage(field(request.body, 'lang') || (request.query as Record<string, unknown> | undefined)?.lang, request.headers['accept-language']);
-    return { lang, t: texts[lang], assets: assetUrls };
-  };
+  const { assets, publicOrigin, counter, pageContext } = await publicPageScope(app, options, { keyPrefix: 'akwe:checkout:', what: 'checkout' });
   const flowContext = (request: FastifyRequest, token: string): FlowContext => ({ ...pageContext(request), token, csrf: formToken(options.secret(), token) });
   const pageUrl = (token: string, ctx: PageContext) => `/checkout/${encodeURIComponent(token)}?lang=${ctx.lang}`;
 

@@ -10,7 +10,6 @@
  * refused form comes back with its message (422). Same headers, form token, cross-site check and
  * rate limits as the checkout page; French first, English on the browser's preference or the switch.
  */
-import formBody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { CheckoutService } from '../../core/checkout/checkout-service.js';
 import type { PaymentLinkPage, PaymentLinkService } from '../../core/payment-links/payment-link-service.js';
@@ -18,13 +17,11 @@ import type { CatalogCountry, CountryCode, OperatorCatalog } from '../../core/ca
 import { predictForE164 } from '../../core/phones/operator-prediction.js';
 import { normalizePhone } from '../../core/phones/phone-number.js';
 import type { Clock } from '../../core/shared/clock.js';
-import { MemoryRateLimitCounter, RedisRateLimitCounter, type RateLimitCounter } from '../plugins/rate-limit-store.js';
 import { toAkweError } from '../shared/to-akwe-error.js';
-import { assetPath, loadCheckoutAssets } from '../checkout/checkout-assets.js';
 import { formatAmount, phoneFormats } from '../checkout/checkout-format.js';
-import { renderMessagePage, type PageContext } from '../checkout/checkout-page.js';
+import { renderMessagePage } from '../checkout/checkout-page.js';
 import { formToken, formTokenMatches, isCrossSite, overLimit, securityHeaders, type CheckoutLimits } from '../checkout/checkout-security.js';
-import { pickLanguage, texts } from '../checkout/checkout-texts.js';
+import { publicPageScope } from '../checkout/public-page-scope.js';
 import { renderClosedLinkPage, renderLinkPage, type LinkFormProblem, type LinkPageContext, type LinkPageView } from './pay-page.js';
 import { linkTexts } from './pay-page-texts.js';
 
@@ -61,24 +58,7 @@ const linkFormSubject = (slug: string) => `payment-link\0${slug}`;
 
 export const payPageRoutes: FastifyPluginAsync<PayPageRoutesOptions> = async (app, options) => {
   const { paymentLinks, checkout, catalog } = options;
-  await app.register(formBody, { bodyLimit: 4096 });
-  const assets = loadCheckoutAssets();
-  const assetUrls = { css: assetPath(assets.css), js: assetPath(assets.js) };
-  const publicOrigin = new URL(options.publicUrl).origin;
-  const counter: RateLimitCounter = options.redisUrl
-    ? new RedisRateLimitCounter({
-        url: options.redisUrl,
-        keyPrefix: 'akwe:pay-link:',
-        onConnectionError: (error) => app.log.warn({ err: error }, 'payment link rate limits: Redis unreachable'),
-        onReady: () => {},
-      })
-    : new MemoryRateLimitCounter(options.clock);
-  app.addHook('onClose', async () => counter.close());
-
-  const pageContext = (request: FastifyRequest): PageContext => {
-    const lang = pickLanguage(field(request.body, 'lang') || (request.query as Record<string, unknown> | undefined)?.lang, request.headers['accept-language']);
-    return { lang, t: texts[lang], assets: assetUrls };
-  };
+  const { publicOrigin, counter, pageContext } = await publicPageScope(app, options, { keyPrefix: 'akwe:pay-link:', what: 'payment link' });
   const linkContext = (request: FastifyRequest, slug: string): LinkPageContext => {
     const ctx = pageContext(request);
     return { ...ctx, slug, csrf: formToken(options.secret(), linkFormSubject(slug)), lt: linkTexts[ctx.lang] };

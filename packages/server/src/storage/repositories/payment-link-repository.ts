@@ -11,7 +11,7 @@ import type { Page, PageRequest } from '../../core/shared/pagination.js';
 import type { WorkSignals } from '../../core/shared/work-signals.js';
 import { listPage, listRows } from '../list-query.js';
 import type { Database, PaymentLinkTable } from '../schema.js';
-import { EventOutbox } from './event-repository.js';
+import { VersionedWrites } from './versioned-writes.js';
 
 function linkFromRow(row: Selectable<PaymentLinkTable>): PaymentLink {
   const minor = (value: number | string | null) => (value === null ? null : Number(value));
@@ -75,48 +75,34 @@ function linkListRows(db: Kysely<Database>, scope: TenantScope, filters: Payment
   });
 }
 
-class VersionConflict extends Error {}
-
 /** Payment links (core/payment-links), on SQLite and PostgreSQL alike. */
 export class PaymentLinkRepository implements PaymentLinkStore {
-  private readonly outbox: EventOutbox;
+  private readonly writes: VersionedWrites;
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly claims: { writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> },
-    private readonly signals?: Pick<WorkSignals, 'notify'>,
+    claims: { writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> },
+    signals?: Pick<WorkSignals, 'notify'>,
   ) {
-    this.outbox = new EventOutbox(db);
+    this.writes = new VersionedWrites(db, claims, signals);
   }
 
-  async insert(link: PaymentLink, events: StoredEvent[], claim?: ClaimWrite): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      if (claim) await this.claims.writeIn(trx, claim);
-      await trx.insertInto('payment_links').values(linkToRow(link)).execute();
-      await this.outbox.insert(trx, events);
-    });
-    if (events.length > 0) this.signals?.notify('events');
+  insert(link: PaymentLink, events: StoredEvent[], claim?: ClaimWrite): Promise<void> {
+    return this.writes.insert((trx) => trx.insertInto('payment_links').values(linkToRow(link)).execute(), events, claim);
   }
 
-  async save(next: PaymentLink, expectedVersion: number, events: StoredEvent[]): Promise<boolean> {
+  save(next: PaymentLink, expectedVersion: number, events: StoredEvent[]): Promise<boolean> {
     const { id: _id, merchant_id: _m, environment: _e, slug: _s, created_at: _c, ...columns } = linkToRow(next);
-    try {
-      await this.db.transaction().execute(async (trx) => {
-        const result = await trx
+    return this.writes.save(
+      (trx) =>
+        trx
           .updateTable('payment_links')
           .set({ ...columns, version: expectedVersion + 1 })
           .where('id', '=', next.id)
           .where('version', '=', expectedVersion)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) throw new VersionConflict();
-        await this.outbox.insert(trx, events);
-      });
-    } catch (error) {
-      if (error instanceof VersionConflict) return false;
-      throw error;
-    }
-    if (events.length > 0) this.signals?.notify('events');
-    return true;
+          .executeTakeFirst(),
+      events,
+    );
   }
 
   async find(scope: TenantScope, id: string): Promise<PaymentLink | undefined> {

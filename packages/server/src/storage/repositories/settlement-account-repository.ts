@@ -11,7 +11,7 @@ import type { Page, PageRequest } from '../../core/shared/pagination.js';
 import type { WorkSignals } from '../../core/shared/work-signals.js';
 import { listPage, listRows } from '../list-query.js';
 import type { Database, SettlementAccountTable } from '../schema.js';
-import { EventOutbox } from './event-repository.js';
+import { VersionedWrites } from './versioned-writes.js';
 
 function accountFromRow(row: Selectable<SettlementAccountTable>): SettlementAccount {
   return {
@@ -66,47 +66,33 @@ function accountListRows(db: Kysely<Database>, scope: TenantScope, filters: Sett
   return listRows(rows, { scope, filters: [['kind', '=', filters.kind]] });
 }
 
-class VersionConflict extends Error {}
-
 export class SettlementAccountRepository implements SettlementAccountStore {
-  private readonly outbox: EventOutbox;
+  private readonly writes: VersionedWrites;
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly claims: { writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> },
-    private readonly signals?: Pick<WorkSignals, 'notify'>,
+    claims: { writeIn(executor: Kysely<Database>, write: ClaimWrite): Promise<void> },
+    signals?: Pick<WorkSignals, 'notify'>,
   ) {
-    this.outbox = new EventOutbox(db);
+    this.writes = new VersionedWrites(db, claims, signals);
   }
 
-  async insert(account: SettlementAccount, events: StoredEvent[], claim?: ClaimWrite): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      if (claim) await this.claims.writeIn(trx, claim);
-      await trx.insertInto('settlement_accounts').values(accountToRow(account)).execute();
-      await this.outbox.insert(trx, events);
-    });
-    if (events.length > 0) this.signals?.notify('events');
+  insert(account: SettlementAccount, events: StoredEvent[], claim?: ClaimWrite): Promise<void> {
+    return this.writes.insert((trx) => trx.insertInto('settlement_accounts').values(accountToRow(account)).execute(), events, claim);
   }
 
-  async save(next: SettlementAccount, expectedVersion: number, events: StoredEvent[]): Promise<boolean> {
+  save(next: SettlementAccount, expectedVersion: number, events: StoredEvent[]): Promise<boolean> {
     const { id: _id, merchant_id: _m, environment: _e, kind: _k, created_at: _c, ...columns } = accountToRow(next);
-    try {
-      await this.db.transaction().execute(async (trx) => {
-        const result = await trx
+    return this.writes.save(
+      (trx) =>
+        trx
           .updateTable('settlement_accounts')
           .set({ ...columns, version: expectedVersion + 1 })
           .where('id', '=', next.id)
           .where('version', '=', expectedVersion)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) throw new VersionConflict();
-        await this.outbox.insert(trx, events);
-      });
-    } catch (error) {
-      if (error instanceof VersionConflict) return false;
-      throw error;
-    }
-    if (events.length > 0) this.signals?.notify('events');
-    return true;
+          .executeTakeFirst(),
+      events,
+    );
   }
 
   async find(scope: TenantScope, id: string): Promise<SettlementAccount | undefined> {

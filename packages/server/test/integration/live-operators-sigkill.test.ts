@@ -64,6 +64,8 @@ for (const target of testDatabases()) {
         LOG_LEVEL: 'error',
         IDEMPOTENCY_LEASE_SECONDS: '10',
         PAYOUT_CHECK_INTERVAL_MS: '200',
+        // The test polls every 50 ms until recovery (up to a lease after the kill): no read budget may stop it.
+        RATE_LIMIT_READ_PER_MINUTE: '100000',
       };
       const server = startAkwe(['serve'], { env, cwd: dataDir });
       servers.push(server);

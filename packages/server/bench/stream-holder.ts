@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     const response = await open(keys[Math.floor(i / perKey)]!);
     if (response.statusCode !== 200) throw new Error(`stream ${i + 1} answered ${response.statusCode}`);
     const index = counts.push(0) - 1;
+    response.once('end', () => process.stderr.write(`stream ${index + 1} ended by the server after ${counts[index]} events\n`));
     let tail = '';
     response.setEncoding('utf8');
     response.on('data', (chunk: string) => {

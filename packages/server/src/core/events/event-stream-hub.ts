@@ -78,16 +78,21 @@ export class StreamSubscription {
     /** No batch this subscription gets holds an id at or below this one. */
     readonly since: string,
     private readonly leave: (subscription: StreamSubscription) => void,
+    /** The stream starts after this id: older events are not queued (a new reader's first read looks back over them). */
+    private readonly after?: string,
   ) {}
 
   push(batch: StreamBatch): void {
     if (this.overflowed) return;
-    this.queued += batch.events.length;
+    const after = this.after;
+    const events = after === undefined ? batch.events : batch.events.filter((event) => event.id > after);
+    if (events.length === 0) return;
+    this.queued += events.length;
     if (this.queued > MAX_QUEUED_EVENTS) {
       this.overflowed = true;
       this.batches = [];
     } else {
-      this.batches.push(batch);
+      this.batches.push(events.length === batch.events.length ? batch : { floor: batch.floor, events });
     }
     this.wake?.();
   }
@@ -235,7 +240,8 @@ export class EventStreamHub {
 
   constructor(private readonly deps: ReaderDeps) {}
 
-  subscribe(scope: TenantScope): StreamSubscription {
+  /** `after`: the id the stream starts after; events at or below it are never queued for it. */
+  subscribe(scope: TenantScope, after?: string): StreamSubscription {
     const key = `${scope.merchantId}:${scope.environment}`;
     let reader = this.readers.get(key);
     if (!reader) {
@@ -244,13 +250,17 @@ export class EventStreamHub {
       void started.run();
     }
     const owner = reader;
-    const subscription = new StreamSubscription(owner.since(), (leaving) => {
-      owner.subscriptions.delete(leaving);
-      if (owner.subscriptions.size === 0) {
-        owner.stop();
-        if (this.readers.get(key) === owner) this.readers.delete(key);
-      }
-    });
+    const subscription = new StreamSubscription(
+      owner.since(),
+      (leaving) => {
+        owner.subscriptions.delete(leaving);
+        if (owner.subscriptions.size === 0) {
+          owner.stop();
+          if (this.readers.get(key) === owner) this.readers.delete(key);
+        }
+      },
+      after,
+    );
     owner.subscriptions.add(subscription);
     return subscription;
   }

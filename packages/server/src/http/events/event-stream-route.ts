@@ -83,7 +83,7 @@ interface StreamDeps {
 async function* eventStream({ webhooks, hub, publicUrl, scope, types, after, signal }: StreamDeps): AsyncGenerator<string> {
   const filter = { eventTypes: types };
   // Joined before catching up, so that nothing committed meanwhile falls between the two.
-  const live = hub.subscribe(scope);
+  const live = hub.subscribe(scope, after);
   try {
     yield ': connected\n\n';
     let lastWrite = Date.now();

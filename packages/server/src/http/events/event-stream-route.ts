@@ -14,7 +14,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AkweError } from '../../core/errors/index.js';
-import { EventStreamHub, idFloorAt } from '../../core/events/event-stream-hub.js';
+import { EventStreamHub, idFloorAt, type StreamBatch } from '../../core/events/event-stream-hub.js';
 import { EventStreamSlots, type EventStreamLimits } from '../../core/events/event-stream-slots.js';
 import type { StoredEvent } from '../../core/events/stored-event.js';
 import type { TenantScope } from '../../core/shared/environment.js';
@@ -70,6 +70,22 @@ function message(event: StoredEvent, publicUrl: string): string {
   return text;
 }
 
+/**
+ * A batch of the reader as one buffer, made once for every stream of the scope that takes all of
+ * it (no type filter, nothing to skip): each of them writes these same bytes, instead of joining
+ * and encoding the batch's text once per stream.
+ */
+const renderedBatches = new WeakMap<StreamBatch, Buffer>();
+
+function batchBuffer(batch: StreamBatch, publicUrl: string): Buffer {
+  let bytes = renderedBatches.get(batch);
+  if (bytes === undefined) {
+    bytes = Buffer.from(batch.events.map((event) => message(event, publicUrl)).join(''));
+    renderedBatches.set(batch, bytes);
+  }
+  return bytes;
+}
+
 interface StreamDeps {
   webhooks: WebhookService;
   hub: EventStreamHub;
@@ -80,7 +96,7 @@ interface StreamDeps {
   signal: AbortSignal;
 }
 
-async function* eventStream({ webhooks, hub, publicUrl, scope, types, after, signal }: StreamDeps): AsyncGenerator<string> {
+async function* eventStream({ webhooks, hub, publicUrl, scope, types, after, signal }: StreamDeps): AsyncGenerator<string | Buffer> {
   const filter = { eventTypes: types };
   // Joined before catching up, so that nothing committed meanwhile falls between the two.
   const live = hub.subscribe(scope, after);
@@ -113,6 +129,14 @@ async function* eventStream({ webhooks, hub, publicUrl, scope, types, after, sig
       if (live.overflowed) return;
       let text = '';
       for (const batch of batches) {
+        if (filter.eventTypes.length === 0 && caughtUp.size === 0 && batch.events[0]!.id > after) {
+          // The whole batch, as every other stream taking everything writes it (events are in id order).
+          if (text !== '') yield text;
+          text = '';
+          lastWrite = Date.now();
+          yield batchBuffer(batch, publicUrl);
+          continue;
+        }
         for (const event of batch.events) {
           if (event.id <= after || caughtUp.has(event.id) || !subscribes(filter, event.type)) continue;
           text += message(event, publicUrl);

@@ -78,6 +78,15 @@ export class RecordedCalls {
     return leasedAt !== null && this.leaseLeftMs(leasedAt) <= 0;
   }
 
+  /**
+   * When a send begun at `sentAt` (ISO-8601) may be sent again if its operator does not know it: two
+   * leases later. Until then it may still arrive (held by a proxy, queued at the operator), so "not
+   * known" is not yet "never sent" (docs/operators.md "Faults"). Epoch milliseconds.
+   */
+  resendAllowedAt(sentAt: string): number {
+    return Date.parse(sentAt) + 2 * this.leaseMs;
+  }
+
   /** Past half its lease, a run about to call renews it first, or another run could take the call over. */
   needsRenewal(leasedAt: string): boolean {
     return this.options.clock.now().getTime() - Date.parse(leasedAt) >= this.leaseMs / 2;

@@ -484,7 +484,7 @@ export class PaymentService {
    */
   private mayStillArrive(payment: Payment): boolean {
     if (!this.routing.sendsMayArriveLate(payment)) return false;
-    return this.deps.clock.now().getTime() - Date.parse(sentAt(payment)!) < 2 * this.calls.leaseMs;
+    return this.deps.clock.now().getTime() < this.calls.resendAllowedAt(sentAt(payment)!);
   }
 
   /**
@@ -498,7 +498,7 @@ export class PaymentService {
     const endsSoon: Payment = { ...leased, operatorCallStartedAt: new Date(nowMs - this.calls.leaseMs + askAgainMs).toISOString(), version: leased.version + 1 };
     // Best effort: if it fails (another run moved the payment), the lease ends by itself.
     await this.deps.store.save({ payment: { next: endsSoon, expectedVersion: leased.version }, events: [] }).catch(() => false);
-    const untilMs = Date.parse(sentAt(leased)!) + 2 * this.calls.leaseMs;
+    const untilMs = this.calls.resendAllowedAt(sentAt(leased)!);
     return new AkweError(
       'operator_call_in_progress',
       `The operator has not seen this payment's request yet, which may still reach it: it is asked again shortly, and the request is sent again only if it still has not arrived by ${new Date(untilMs).toISOString()}. Retry with the same Idempotency-Key, or read the payment.`,

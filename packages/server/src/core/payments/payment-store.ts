@@ -110,9 +110,9 @@ export interface PaymentStore {
   openRefunds(updatedBefore: string, limit: number): Promise<Refund[]>;
   /**
    * Takes a pending refund's lease: sets its `updatedAt` to `now` if it is still pending and still
-   * shows `refund.updatedAt`. Undefined when another run took it or settled it first.
+   * shows `refund.updatedAt` (with `sending`, its `sentAt` too: a new send begins). Undefined when
+   * another run took it or settled it first.
    */
-  /** Takes a pending refund's lease (its `updatedAt`); `sending` also records a new send's time. */
   leaseRefund(refund: Refund, now: string, options?: { sending?: boolean }): Promise<Refund | undefined>;
   /** A refund by our id alone (any merchant, any environment), for an operator's callback naming it. */
   findAnyRefundById(refundId: string): Promise<Refund | undefined>;

@@ -193,7 +193,7 @@ export class RefundService {
    */
   private async recordSendAgain(leased: Refund, payment: Payment): Promise<Refund> {
     const { calls, clock } = this.deps;
-    const untilMs = Date.parse(leased.sentAt ?? leased.createdAt) + 2 * calls.leaseMs;
+    const untilMs = calls.resendAllowedAt(leased.sentAt ?? leased.createdAt);
     const nowMs = clock.now().getTime();
     if (nowMs < untilMs && this.routing.sendsMayArriveLate(payment)) {
       throw new AkweError(

@@ -374,7 +374,7 @@ export class PayoutService {
    */
   private async recordSendAgain(payout: Payout): Promise<Payout | undefined> {
     const nowMs = this.deps.clock.now().getTime();
-    if (payout.sentAt && nowMs - Date.parse(payout.sentAt) < 2 * this.calls.leaseMs) return undefined;
+    if (payout.sentAt && nowMs < this.calls.resendAllowedAt(payout.sentAt)) return undefined;
     const sending: Payout = { ...payout, sentAt: new Date(nowMs).toISOString(), version: payout.version + 1 };
     return (await this.deps.store.save({ next: sending, expectedVersion: payout.version, events: [] })) ? sending : undefined;
   }

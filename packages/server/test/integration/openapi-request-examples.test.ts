@@ -70,6 +70,18 @@ for (const target of testDatabases()) {
       return res.json();
     }
 
+    /** A direct test payment of 50 FCFA on `operator`, its reference starting with `prefix`. */
+    const directPayment = (prefix: string, country: string, phone: string, operator: string): Promise<Json> =>
+      created('POST', '/collect/payments', {
+        reference: `${prefix}-${crypto.randomUUID()}`,
+        amount: 5000,
+        currency: 'XOF',
+        country,
+        mode: 'direct',
+        customer: { phone },
+        operator,
+      });
+
     before(async () => {
       dataDir = mkdtempSync(join(tmpdir(), 'akwe-examples-'));
       // The sandbox answers live MTN Benin too: the live payout held for approval names a connector that exists.
@@ -104,27 +116,11 @@ for (const target of testDatabases()) {
         case 'predictOperator':
           return { path, body, auth: 'key' };
         case 'confirmPayment': {
-          const payment = await created('POST', '/collect/payments', {
-            reference: `otp-${crypto.randomUUID()}`,
-            amount: 5000,
-            currency: 'XOF',
-            country: 'CI',
-            mode: 'direct',
-            customer: { phone: '0707000000' },
-            operator: 'orange_ci',
-          });
+          const payment = await directPayment('otp', 'CI', '0707000000', 'orange_ci');
           return { path: fill({ reference_or_id: payment.id }), body, auth: 'key' };
         }
         case 'cancelPayment': {
-          const payment = await created('POST', '/collect/payments', {
-            reference: `PENDING-${crypto.randomUUID()}`,
-            amount: 5000,
-            currency: 'XOF',
-            country: 'BJ',
-            mode: 'direct',
-            customer: { phone: '0197000000' },
-            operator: 'mtn_bj',
-          });
+          const payment = await directPayment('PENDING', 'BJ', '0197000000', 'mtn_bj');
           return { path: fill({ reference_or_id: payment.id }), body, auth: 'key' };
         }
         case 'simulateCheckoutPayment': {
@@ -132,15 +128,7 @@ for (const target of testDatabases()) {
           return { path: fill({ reference_or_id: payment.id }), body, auth: 'key' };
         }
         case 'createPaymentRefund': {
-          const payment = await created('POST', '/collect/payments', {
-            reference: `refund-${crypto.randomUUID()}`,
-            amount: 5000,
-            currency: 'XOF',
-            country: 'BJ',
-            mode: 'direct',
-            customer: { phone: '0197000000' },
-            operator: 'mtn_bj',
-          });
+          const payment = await directPayment('refund', 'BJ', '0197000000', 'mtn_bj');
           return { path: fill({ reference_or_id: payment.id }), body, auth: 'key' };
         }
         case 'legacyConfirmPayment': {

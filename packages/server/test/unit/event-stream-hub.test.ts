@@ -55,4 +55,40 @@ describe('EventStreamHub', () => {
       hub.close();
     }
   });
+
+  it('finds a late commit within a second when no other commit and no poll comes to wake the reader', async () => {
+    const events: StoredEvent[] = [];
+    const reader = {
+      eventsAfter: async (scope: unknown, afterId: string, limit: number) => readerOf(events).eventsAfter(scope, afterId, limit),
+      eventIdsAfter: async (scope: unknown, afterId: string, limit: number) => readerOf(events).eventIdsAfter(scope, afterId, limit),
+      eventsWithIds: async (scope: unknown, ids: string[]) => readerOf(events).eventsWithIds(scope, ids),
+    };
+    const signals = new WorkSignals();
+    const hub = new EventStreamHub({ reader, signals, pollMs: 3_600_000 });
+    const subscription = hub.subscribe(scope, idFloorAt(Date.now() - 1));
+    const stop = new AbortController();
+    try {
+      // The first read (with its lookback) has run; the next read within the second skips the lookback.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const lateId = newId();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const later = event(newId());
+      events.push(later);
+      signals.notify('events');
+      assert.deepEqual(
+        (await subscription.next(5_000, stop.signal)).flatMap((batch) => batch.events.map((e) => e.id)),
+        [later.id],
+      );
+      // Its transaction commits only now, with no signal: only the lookback the reader owes finds it.
+      events.push(event(lateId));
+      assert.deepEqual(
+        (await subscription.next(5_000, stop.signal)).flatMap((batch) => batch.events.map((e) => e.id)),
+        [lateId],
+      );
+    } finally {
+      stop.abort();
+      subscription.close();
+      hub.close();
+    }
+  });
 });

@@ -7,7 +7,8 @@
  * Ids are UUIDv7 minted before their transaction commits, so an event can commit after a later id
  * was already read. Each wake reads past the highest id seen (one query); at most every
  * LOOKBACK_CHECK_MS, the ids of the last LOOKBACK_MS are listed (the index alone) and the few not
- * seen yet, late commits, are read and sent then.
+ * seen yet, late commits, are read and sent then; a read that came too soon for it makes the reader
+ * read again when it is due, so a late commit never waits for the next commit or the poll.
  */
 import type { TenantScope } from '../shared/environment.js';
 import type { WorkSignals } from '../shared/work-signals.js';
@@ -15,7 +16,7 @@ import type { StoredEvent } from './stored-event.js';
 
 /** How far back the reader looks for events that committed late (see the header comment). */
 export const STREAM_LOOKBACK_MS = 5_000;
-/** How often, at most, the lookback runs: a late commit arrives within this much of its commit (or the next poll). */
+/** How often, at most, the lookback runs: a late commit reaches the streams within about this much of its commit. */
 export const LOOKBACK_CHECK_MS = 1_000;
 /**
  * While commits keep signalling, reads are at least this far apart: each read wakes every stream
@@ -128,6 +129,8 @@ class ScopeReader {
   private readonly sent = new Set<string>();
   private highWater: string;
   private lastLookback = 0;
+  /** A read skipped the lookback (too soon after the last): one more read must run when it is due. */
+  private lookbackOwed = false;
   /** The floor of the read under way, if any: a subscription joining now may get its batch. */
   private readingFloor: string | undefined;
   private readonly stopping = new AbortController();
@@ -167,9 +170,12 @@ class ScopeReader {
         }
         // A signal that came during the read makes the next read come soon (coalesced), so a
         // commit is never slept through; without one, the reader waits for a signal or the poll.
+        // A lookback owed (a read came too soon after the last one) is due within LOOKBACK_CHECK_MS,
+        // however long the poll: a late commit must not wait for the next commit to be found.
         if (signalled && !stop.aborted) await wakeOrTimeout(STREAM_COALESCE_MS, stop, () => undefined);
         else if (!stop.aborted) {
-          await wakeOrTimeout(this.deps.pollMs, stop, (resolve) => (wake = resolve));
+          const wait = this.lookbackOwed ? Math.min(this.deps.pollMs, this.lastLookback + LOOKBACK_CHECK_MS - Date.now()) : this.deps.pollMs;
+          await wakeOrTimeout(wait, stop, (resolve) => (wake = resolve));
           wake = undefined;
         }
       }
@@ -198,8 +204,9 @@ class ScopeReader {
       if (cursor > this.highWater) this.highWater = cursor;
       if (startedAt - this.lastLookback >= LOOKBACK_CHECK_MS) {
         this.lastLookback = startedAt;
+        this.lookbackOwed = false;
         fresh.push(...(await this.lateCommits(floor)));
-      }
+      } else this.lookbackOwed = true;
       for (const id of this.sent) if (id <= floor) this.sent.delete(id);
       if (fresh.length === 0) return;
       fresh.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -22,6 +22,8 @@ export interface Membership {
   merchant_name: string;
   role: string;
   permissions: string[];
+  /** The API scopes a key this user creates may hold: the role's. */
+  key_scopes: string[];
 }
 
 export interface Me {

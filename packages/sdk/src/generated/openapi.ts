@@ -3540,6 +3540,24 @@ export interface components {
           | 'approvals.decide'
           | 'approvals.manage'
         )[];
+        /** @description The API scopes a key this user creates may hold (the role’s; money-out scopes of a live key also wait for KYC validation). */
+        key_scopes: (
+          | 'collect:read'
+          | 'collect:write'
+          | 'collect:refund'
+          | 'payout:read'
+          | 'payout:write'
+          | 'bulk:read'
+          | 'bulk:write'
+          | 'transfers:read'
+          | 'transfers:write'
+          | 'settlements:read'
+          | 'settlements:write'
+          | 'webhooks:read'
+          | 'webhooks:write'
+          | 'payment_links:read'
+          | 'payment_links:write'
+        )[];
       }[];
     };
     /** DashboardLanguageRequest */
@@ -6934,6 +6952,23 @@ export interface operations {
            *             "kyc.submit",
            *             "approvals.decide",
            *             "approvals.manage"
+           *           ],
+           *           "key_scopes": [
+           *             "collect:read",
+           *             "collect:write",
+           *             "collect:refund",
+           *             "payout:read",
+           *             "payout:write",
+           *             "bulk:read",
+           *             "bulk:write",
+           *             "transfers:read",
+           *             "transfers:write",
+           *             "settlements:read",
+           *             "settlements:write",
+           *             "webhooks:read",
+           *             "webhooks:write",
+           *             "payment_links:read",
+           *             "payment_links:write"
            *           ]
            *         }
            *       ]

@@ -34,8 +34,12 @@ describe('the API keys page warns of keys beyond their creator’s role, in Chro
 
     await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Clés d’API' }).click();
     await page.getByRole('heading', { name: 'Clés d’API', level: 1 }).waitFor();
+    const payoutWrite = page.getByRole('checkbox', { name: 'payout:write' });
+    await payoutWrite.check();
     await page.getByRole('button', { name: 'Créer une clé' }).click();
     await page.locator('[data-secret]').waitFor();
+    // The next key starts from nothing ticked.
+    assert.equal(await page.locator('input[name="scope"]:checked').count(), 0);
     const warning = page.getByText(/Cette clé dépasse le rôle actuel de la personne qui l’a créée \(collect:read, collect:write\)/);
     await warning.waitFor();
     assert.equal(await warning.count(), 1, 'one warning: the owner’s new key is within the role');

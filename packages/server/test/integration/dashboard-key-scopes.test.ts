@@ -81,6 +81,9 @@ for (const target of testDatabases()) {
           const who = await member(owner, role);
           const allowed = roleScopes[role];
           const outside = scopes.filter((scope) => !allowed.includes(scope));
+          // What the keys page offers: exactly the role's scopes.
+          const me = (await call('GET', '/me', who.access)).json() as { memberships: Array<{ merchant_id: string; key_scopes: Scope[] }> };
+          assert.deepEqual(sorted(me.memberships.find((m) => m.merchant_id === owner.merchantId)!.key_scopes), sorted(allowed), `${role}: /me names the scopes its keys may hold`);
           const requests: Array<{ label: string; body: object; asked: Scope[] }> = [
             { label: 'absent', body: {}, asked: [] },
             { label: 'empty', body: { scopes: [] }, asked: [] },

@@ -35,11 +35,15 @@ export function ApiKeysPage() {
   const merchantId = app.merchant?.merchant_id ?? '';
   const keys = useApi(() => dashboardApi<{ data: ApiKey[] }>(`/merchants/${merchantId}/keys`));
   const [created, setCreated] = useState<{ secret: string; id: string } | undefined>();
-  const create = useAction(async (chosen: string[]) => {
+  const create = useAction(async (chosen: string[], form: HTMLFormElement) => {
     const key = await dashboardApi<ApiKey & { secret: string }>(`/merchants/${merchantId}/keys`, { method: 'POST', body: { scopes: chosen } });
     setCreated({ secret: key.secret, id: key.id });
+    // The next key starts from nothing ticked, not from this one's scopes.
+    form.reset();
     keys.reload();
   });
+  // A key holds at most the creator's role's scopes: only those are offered.
+  const offered = scopes.filter((scope) => app.merchant?.key_scopes.includes(scope));
   const revoke = useAction(async (keyId: string) => {
     await dashboardApi(`/merchants/${merchantId}/keys/${keyId}`, { method: 'DELETE' });
     keys.reload();
@@ -103,13 +107,13 @@ export function ApiKeysPage() {
               event.preventDefault();
               const form = event.currentTarget as HTMLFormElement;
               const chosen = [...new FormData(form).getAll('scope')].map(String);
-              void create.run(chosen);
+              void create.run(chosen, form);
             }}
           >
             <fieldset>
               <legend>{t('scopes_legend')}</legend>
               <ul class="check-list">
-                {scopes.map((scope) => (
+                {offered.map((scope) => (
                   <li key={scope}>
                     <label>
                       <input type="checkbox" name="scope" value={scope} /> <code>{scope}</code>

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardDevelopers } from '../../core/dashboard/dashboard-developers.js';
 import type { DashboardService, Session } from '../../core/dashboard/dashboard-service.js';
 import type { DashboardUser, Member } from '../../core/dashboard/dashboard-user.js';
-import { actionsOf } from '../../core/dashboard/permissions.js';
+import { actionsOf, scopesOf } from '../../core/dashboard/permissions.js';
 import { AkweError } from '../../core/errors/index.js';
 import type { Clock } from '../../core/shared/clock.js';
 import { MemoryRateLimitCounter, RedisRateLimitCounter, type RateLimitCounter } from '../plugins/rate-limit-store.js';
@@ -354,7 +354,13 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRoutesOptions> 
         user: userToWire(caller.user),
         environment: request.dashboardEnvironment,
         platform_admin: await options.platformAdmins.isAdmin(caller.user.id),
-        memberships: caller.memberships.map((m) => ({ merchant_id: m.merchantId, merchant_name: m.merchantName, role: m.role, permissions: actionsOf(m.role) })),
+        memberships: caller.memberships.map((m) => ({
+          merchant_id: m.merchantId,
+          merchant_name: m.merchantName,
+          role: m.role,
+          permissions: actionsOf(m.role),
+          key_scopes: scopesOf(m.role),
+        })),
       };
     },
   );

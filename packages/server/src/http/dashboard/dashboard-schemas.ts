@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { mailLanguages } from '../../core/dashboard/dashboard-mails.js';
 import { actions, roles } from '../../core/dashboard/permissions.js';
+import { scopes } from '../../core/merchants/scopes.js';
 
 const Email = Type.String({ minLength: 3, maxLength: 254, description: 'An email address (compared without regard to case).' });
 const Password = Type.String({ minLength: 1, maxLength: 256, description: '10 to 256 characters.' });
@@ -150,6 +151,9 @@ export const MeObject = Type.Object(
         merchant_name: Type.String(),
         role: RoleSchema,
         permissions: Type.Array(Type.Enum(actions), { description: 'What the role allows (the roles table of docs/dashboard.md).' }),
+        key_scopes: Type.Array(Type.Enum(scopes), {
+          description: 'The API scopes a key this user creates may hold (the role’s; money-out scopes of a live key also wait for KYC validation).',
+        }),
       }),
     ),
   },
@@ -160,7 +164,7 @@ export const MeObject = Type.Object(
         user: userExample,
         environment: 'test',
         platform_admin: false,
-        memberships: [{ merchant_id: MERCHANT_ID, merchant_name: 'Boulangerie Sainte-Rita', role: 'owner', permissions: [...actions] }],
+        memberships: [{ merchant_id: MERCHANT_ID, merchant_name: 'Boulangerie Sainte-Rita', role: 'owner', permissions: [...actions], key_scopes: [...scopes] }],
       },
     ],
   },

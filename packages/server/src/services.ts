@@ -62,6 +62,7 @@ import { DashboardOverview } from './core/dashboard/dashboard-overview.js';
 import { PaymentVolumeRepository } from './storage/repositories/payment-volume-repository.js';
 import { DashboardService } from './core/dashboard/dashboard-service.js';
 import type { Mailer } from './core/dashboard/mailer.js';
+import { ApprovalNotices } from './core/approvals/approval-notices.js';
 import { SessionTokens } from './core/dashboard/session-tokens.js';
 import { SIGN_IN_THROTTLE_RULES, SignInThrottle } from './core/dashboard/sign-in-throttle.js';
 import { DashboardRepository } from './storage/repositories/dashboard-repository.js';
@@ -396,6 +397,7 @@ export function createServices(options: {
     clock,
     newId: ids,
     expiryMs: options.approvalExpiryMs,
+    notices: new ApprovalNotices({ members: dashboardStore, merchants, mailer: dashboardMailer, publicUrl, onMailError: options.onMailError }),
   });
   return {
     ...services,

@@ -5,7 +5,7 @@
  * the merchant API refuses a session's live money-out above the threshold, not an API key's.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -76,7 +76,7 @@ for (const target of testDatabases()) {
       const accepted = await call('POST', '/auth/invitations/accept', undefined, { token: mailedToken(dataDir, email, 'accept-invitation'), name: role, password: PASSWORD });
       assert.equal(accepted.statusCode, 200, accepted.body);
       const access = await signIn(call, email);
-      return { access, merchantId: owner.merchantId, userId: (await call('GET', '/me', access)).json().user.id as string };
+      return { email, access, merchantId: owner.merchantId, userId: (await call('GET', '/me', access)).json().user.id as string };
     }
 
     /** An owner whose KYC is validated, with a live balance, an XOF threshold, a finance member and an admin. */
@@ -246,6 +246,43 @@ for (const target of testDatabases()) {
         ['approval.executed', owner.userId],
       ]);
     });
+
+    it('emails the members who may decide, never the maker nor a viewer, when a live request waits; none when it needs no approval', async () => {
+      const { owner, finance, admin } = await team();
+      const viewer = await member(owner, 'viewer');
+      const below = await submitPayout(finance, 'live', THRESHOLD);
+      assert.equal(below.json().status, 'executed', below.body);
+      const submitted = await submitPayout(finance, 'live', THRESHOLD + 150);
+      assert.equal(submitted.statusCode, 201, submitted.body);
+      // Sent after the answer: waited for, a moment at most.
+      let notices: Map<string, string[]> = new Map();
+      for (let tries = 0; tries < 50 && (notices.get(owner.email)?.length ?? 0) + (notices.get(admin.email)?.length ?? 0) < 2; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        notices = approvalNotices();
+      }
+      for (const decider of [owner, admin]) {
+        const mails = notices.get(decider.email) ?? [];
+        assert.equal(mails.length, 1, `one notice to ${decider.email}`);
+        assert.match(mails[0]!, /Shop: finance asks for your approval/);
+        assert.match(mails[0]!, /a payout \(10,001\.5 XOF\) in live mode/);
+        assert.match(mails[0]!, /\/dashboard\/approvals/);
+      }
+      assert.equal(notices.get(finance.email), undefined, 'not the maker');
+      assert.equal(notices.get(viewer.email), undefined, 'not a role that cannot decide');
+    });
+
+    /** The approval notices in the dev mailbox, by receiver. */
+    function approvalNotices(): Map<string, string[]> {
+      const folder = join(dataDir, 'mailbox');
+      const found = new Map<string, string[]>();
+      for (const name of readdirSync(folder)) {
+        const mail = readFileSync(join(folder, name), 'utf8');
+        if (!mail.includes('asks for your approval') && !mail.includes('demande votre approbation')) continue;
+        const to = /^To: (.+)$/m.exec(mail)?.[1]?.trim() ?? '';
+        found.set(to, [...(found.get(to) ?? []), mail]);
+      }
+      return found;
+    }
 
     it('executes once when two approvers approve at the same time', async () => {
       const { owner, finance, admin } = await team();

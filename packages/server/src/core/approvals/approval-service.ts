@@ -26,6 +26,7 @@ import {
   type SettlementSubmission,
   type TransferSubmission,
 } from './approval.js';
+import type { ApprovalNotices } from './approval-notices.js';
 
 export interface ApprovalServiceDeps {
   store: ApprovalStore;
@@ -43,6 +44,8 @@ export interface ApprovalServiceDeps {
   executionLeaseMs?: number;
   /** How long a request waits for its approval before it expires (ms; APPROVAL_EXPIRY_HOURS, 72 hours by default). */
   expiryMs?: number;
+  /** Emails the members who may decide when a request waits; none: no email. */
+  notices?: ApprovalNotices;
 }
 
 const DEFAULT_EXECUTION_LEASE_MS = 60_000;
@@ -248,6 +251,7 @@ export class ApprovalService {
     };
     await this.deps.store.insert(request);
     await this.audit(caller, 'approval.submitted', `${describe(request)}${required ? ', awaiting approval' : ', no approval needed'}`, origin);
+    if (required) this.deps.notices?.waiting(request, caller.user);
     return request;
   }
 

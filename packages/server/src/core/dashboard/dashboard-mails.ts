@@ -22,7 +22,33 @@ const roleNames: Record<MailLanguage, Record<string, string>> = {
   en: { owner: 'owner', admin: 'admin', developer: 'developer', finance: 'finance', viewer: 'viewer' },
 };
 
+const approvalKindNames: Record<MailLanguage, Record<string, string>> = {
+  fr: { payout: 'un décaissement', batch: 'un paiement groupé', transfer: 'un transfert', settlement: 'un reversement', refund: 'un remboursement' },
+  en: { payout: 'a payout', batch: 'a bulk payment', transfer: 'a transfer', settlement: 'a settlement', refund: 'a refund' },
+};
+
+/** An amount in centimes, written out in the currency's units (12 500,5 XOF; 12,500.5 XOF). */
+function amountText(language: MailLanguage, amountMinor: number, currency: string): string {
+  return `${new Intl.NumberFormat(language === 'fr' ? 'fr-FR' : 'en-GB', { maximumFractionDigits: 2 }).format(amountMinor / 100)} ${currency}`;
+}
+
 export const dashboardMails = {
+  approvalWaiting(
+    language: MailLanguage,
+    input: { maker: string; merchant: string; kind: string; amountMinor: number; currency: string; expiresAt: string | null; link: string },
+  ): MailWords {
+    const what = `${approvalKindNames[language][input.kind] ?? input.kind} (${amountText(language, input.amountMinor, input.currency)})`;
+    return language === 'fr'
+      ? {
+          subject: `${input.merchant} : ${input.maker} demande votre approbation`,
+          text: `${input.maker} a soumis ${what} en production pour ${input.merchant}. Il attend l’approbation d’un autre membre${input.expiresAt ? ` jusqu’au ${input.expiresAt} (UTC), puis il expire` : ''}.\n\nApprouver ou refuser :\n${input.link}\n`,
+        }
+      : {
+          subject: `${input.merchant}: ${input.maker} asks for your approval`,
+          text: `${input.maker} submitted ${what} in live mode for ${input.merchant}. It waits for another member's approval${input.expiresAt ? ` until ${input.expiresAt} (UTC), then expires` : ''}.\n\nApprove or reject:\n${input.link}\n`,
+        };
+  },
+
   accountExists(language: MailLanguage, links: { signIn: string; passwordReset: string }): MailWords {
     return language === 'fr'
       ? {

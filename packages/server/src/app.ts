@@ -17,6 +17,7 @@ import { errorReferenceRoutes } from './http/docs/error-reference-routes.js';
 import { errorReferenceUrl } from './http/shared/error-doc-url.js';
 import { operatorCallbackRoutes } from './http/operators/operator-callback-routes.js';
 import { fedaPayWebhookRoutes } from './http/operators/fedapay-webhook-routes.js';
+import { customerReturnRoutes } from './http/operators/customer-return-routes.js';
 import { operatorPredictionRoutes } from './http/operators/operator-prediction-routes.js';
 import { installApiReference } from './http/openapi/api-reference.js';
 import { installOpenApi, openApiRoute } from './http/openapi/openapi.js';
@@ -136,17 +137,21 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     payouts: services.payouts,
     operators: services.operators,
     publicUrl: config.publicUrl,
-    serverSecret: services.serverSecret,
     perAddressPerMinute: config.operatorCallbacksPerMinute,
     redisUrl: config.redisUrl,
     clock: services.clock,
+  });
+  await app.register(customerReturnRoutes, {
+    prefix: `${API_PREFIX}/operators`,
+    payments: services.payments,
+    publicUrl: config.publicUrl,
+    serverSecret: services.serverSecret,
   });
   await app.register(fedaPayWebhookRoutes, {
     prefix: `${API_PREFIX}/operators`,
     payments: services.payments,
     payouts: services.payouts,
     operators: services.operators,
-    publicUrl: config.publicUrl,
     perAddressPerMinute: config.operatorCallbacksPerMinute,
     redisUrl: config.redisUrl,
     clock: services.clock,

@@ -177,10 +177,24 @@ for (const target of testDatabases()) {
       assert.equal(paid.status, 'processing');
       await statusOf(() => payment(created.body.reference), 'completed', 'the hosted payment to complete');
       assert.equal(fedapay().transactionByReference(created.body.id)?.mode, 'togocel');
-      const back = await fetch(`${running.url}/api/v1/operators/fedapay/checkout-return/${created.body.id}`, { redirect: 'manual' });
+      const returnBase = `${running.url}/api/v1/operators/fedapay/checkout-return/${created.body.id}`;
+      const returnUrl = fedapay().transactionByReference(created.body.id)?.callbackUrl ?? '';
+      assert.match(returnUrl, new RegExp(`^${returnBase}/[A-Za-z0-9_-]{43}$`), 'FedaPay was given a return URL with a proof');
+      const back = await fetch(returnUrl, { redirect: 'manual' });
       assert.equal(back.status, 303);
       assert.equal(back.headers.get('location'), created.body.checkout_url);
-      assert.equal((await fetch(`${running.url}/api/v1/operators/fedapay/checkout-return/not-an-id`, { redirect: 'manual' })).status, 404);
+      // Knowing the payment id is not enough: no checkout token without the proof.
+      const token = String(created.body.checkout_url).split('/checkout/')[1] as string;
+      for (const [url, status] of [
+        [`${returnBase}/${'A'.repeat(43)}`, 404],
+        [`${running.url}/api/v1/operators/fedapay/checkout-return/not-an-id`, 404],
+        [returnBase, 200],
+      ] as const) {
+        const refused = await fetch(url, { redirect: 'manual' });
+        assert.equal(refused.status, status, url);
+        assert.match(refused.headers.get('content-type') ?? '', /^text\/html/, 'a page for the customer, not JSON');
+        assert.ok(!(await refused.text()).includes(token), 'never the checkout token');
+      }
     });
 
     it('maps a declined FedaPay transaction to its failure_code, with its webhook', async () => {

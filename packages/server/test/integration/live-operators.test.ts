@@ -451,6 +451,7 @@ for (const target of testDatabases()) {
           const refused = await fetch(url, { redirect: 'manual' });
           const body = await refused.text();
           assert.equal(refused.status, 404, url);
+          assert.match(refused.headers.get('content-type') ?? '', /^text\/html/, 'a page for the customer, not JSON');
           assert.equal(refused.headers.get('location'), null);
           assert.ok(!body.includes(token), 'never the checkout token');
         }

@@ -116,7 +116,23 @@ for (const target of testDatabases()) {
       // The customer approves on Orange's page; Orange notifies us and sends the customer back.
       const back = await fetch(`${mocks.url}/orange-ci/pay/${opened.payToken}/approve`, { method: 'POST', redirect: 'manual' });
       assert.equal(back.status, 303);
-      assert.equal(back.headers.get('location'), `${running.url}/api/v1/operators/orange-money/return/${created.id}`);
+      const returnUrl = back.headers.get('location') ?? '';
+      const returnBase = `${running.url}/api/v1/operators/orange-money/return/${created.id}`;
+      assert.match(returnUrl, new RegExp(`^${returnBase}/[A-Za-z0-9_-]{43}$`), 'Orange was given a return URL with a proof');
+      const landed = await fetch(returnUrl, { redirect: 'manual' });
+      assert.equal(landed.status, 303);
+      assert.equal(landed.headers.get('location'), created.checkout_url);
+      // Knowing the payment id is not enough: no checkout token without the proof.
+      const token = created.checkout_url.split('/checkout/')[1] as string;
+      for (const [url, status] of [
+        [`${returnBase}/${'A'.repeat(43)}`, 404],
+        [returnBase, 200],
+      ] as const) {
+        const refused = await fetch(url, { redirect: 'manual' });
+        assert.equal(refused.status, status, url);
+        assert.match(refused.headers.get('content-type') ?? '', /^text\/html/, 'a page for the customer, not JSON');
+        assert.ok(!(await refused.text()).includes(token), 'never the checkout token');
+      }
       const completed = await eventually(async () => {
         const current = (await api('GET', `/collect/payments/${created.reference}`)).body;
         return current.status === 'completed' ? current : undefined;

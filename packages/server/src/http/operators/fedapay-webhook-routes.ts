@@ -5,8 +5,7 @@
  *   endpoint secret of a configured FedaPay entry (and be recent), else 401 and nothing is read.
  *   Even then the event only names our payment or payout (its `merchant_reference`): that resource
  *   is refreshed from FedaPay's own status read, and only that answer changes a state.
- * - `GET /checkout-return/:id`: where FedaPay's payment page sends the customer back; it refreshes
- *   the payment from FedaPay and redirects to its checkout page (the return itself proves nothing).
+ * (Where FedaPay's payment page sends the customer back: customer-return-routes.ts.)
  */
 import type { FastifyInstance } from 'fastify';
 import { AkweError } from '../../core/errors/index.js';
@@ -14,7 +13,6 @@ import type { OperatorConnectors } from '../../core/operators/operator-connector
 import type { PaymentService } from '../../core/payments/payment-service.js';
 import type { PayoutService } from '../../core/payouts/payout-service.js';
 import type { Clock } from '../../core/ports.js';
-import { looksLikeId } from '../../core/shared/ids.js';
 import { FedaPayProtocolError } from '../../operators/fedapay/fedapay-responses.js';
 import { fedaPayWebhookSubject, parseFedaPayEvent } from '../../operators/fedapay/fedapay-webhooks.js';
 import { MemoryRateLimitCounter, RedisRateLimitCounter, type RateLimitCounter } from '../plugins/rate-limit-store.js';
@@ -23,7 +21,6 @@ export interface FedaPayWebhookOptions {
   payments: PaymentService;
   payouts: PayoutService;
   operators: OperatorConnectors;
-  publicUrl: string;
   /** Calls per client address and minute, as for the other operators' callbacks. */
   perAddressPerMinute: number;
   redisUrl?: string;
@@ -77,16 +74,5 @@ export async function fedaPayWebhookRoutes(app: FastifyInstance, options: FedaPa
     if (found === undefined) log.warn('FedaPay webhook names nothing of ours; acknowledged, nothing changed');
     else log.info('FedaPay webhook: refreshed from FedaPay');
     return reply.code(200).send({ received: true });
-  });
-
-  app.get<{ Params: { id: string } }>('/fedapay/checkout-return/:id', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
-    const { id } = request.params;
-    if (!looksLikeId(id)) throw new AkweError('not_found', 'No such checkout.');
-    const payment = await options.payments.refreshOnOperatorHint(id).catch((error: unknown) => {
-      request.log.warn({ err: error }, 'refreshing from FedaPay on the customer’s return failed');
-      return options.payments.findForReturn(id);
-    });
-    if (!payment?.checkoutToken) throw new AkweError('not_found', 'No such checkout.');
-    return reply.redirect(`${options.publicUrl.replace(/\/+$/, '')}/checkout/${payment.checkoutToken}`, 303);
   });
 }

@@ -18,11 +18,6 @@ import { ORANGE_STATE } from '../../operators/orange-money/orange-money-connecto
 import { notificationMatches, readOrangeNotification } from '../../operators/orange-money/orange-notifications.js';
 import { WaveProtocolError } from '../../operators/wave/wave-responses.js';
 import { parseWaveEvent, waveWebhookSubject } from '../../operators/wave/wave-webhooks.js';
-import { waveReturnProofMatches } from '../../operators/wave/wave-return.js';
-import { assetPath, loadCheckoutAssets } from '../checkout/checkout-assets.js';
-import { renderMessagePage } from '../checkout/checkout-page.js';
-import { pickLanguage, texts } from '../checkout/checkout-texts.js';
-import { pageSecurityHeaders } from '../shared/page-security.js';
 import { pawapayCallbackRoutes } from './pawapay-callback-routes.js';
 import { MemoryRateLimitCounter, RedisRateLimitCounter, type RateLimitCounter } from '../plugins/rate-limit-store.js';
 
@@ -31,10 +26,8 @@ export interface OperatorCallbackOptions {
   refunds: RefundService;
   payouts: PayoutService;
   operators: OperatorConnectors;
-  /** Where a customer coming back from an operator's page is sent: the payment's checkout page. */
+  /** Our public origin (pawaPay's callbacks name it). */
   publicUrl: string;
-  /** The server's secret: it made the proof in Wave's return URLs (operators/wave/wave-return.ts). */
-  serverSecret: () => string;
   /** Callbacks per client address and minute. */
   perAddressPerMinute: number;
   redisUrl?: string;
@@ -53,8 +46,6 @@ export async function operatorCallbackRoutes(app: FastifyInstance, options: Oper
       })
     : new MemoryRateLimitCounter(options.clock);
   app.addHook('onClose', () => counter.close());
-  const checkoutAssets = loadCheckoutAssets();
-  const checkoutAssetUrls = { css: assetPath(checkoutAssets.css), js: assetPath(checkoutAssets.js) };
 
   const refreshers: Record<'payment' | 'payout' | 'refund', (id: string) => Promise<unknown>> = {
     payment: (id) => options.payments.refreshOnOperatorHint(id),
@@ -135,55 +126,5 @@ export async function operatorCallbackRoutes(app: FastifyInstance, options: Oper
     }
     await refreshNamed(request, 'orange-money', { resource: 'payment', id });
     return reply.code(200).send({ received: true });
-  });
-
-  // Orange sends the customer back here, paid or cancelled (which proves nothing): the payment is
-  // refreshed from Orange, and the customer lands on its checkout page.
-  app.get<{ Params: { id: string } }>('/orange-money/return/:id', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
-    const { id } = request.params;
-    if (!looksLikeId(id)) throw new AkweError('not_found', 'No such checkout.');
-    const payment = await options.payments.refreshOnOperatorHint(id).catch((error: unknown) => {
-      request.log.warn({ err: error }, 'refreshing from Orange on the customer’s return failed');
-      return options.payments.findForReturn(id);
-    });
-    if (!payment?.checkoutToken) throw new AkweError('not_found', 'No such checkout.');
-    return reply.redirect(`${options.publicUrl.replace(/\/+$/, '')}/checkout/${payment.checkoutToken}`, 303);
-  });
-
-  // Wave sends the customer back here (success or error alike say nothing of the outcome): with the
-  // payment's proof, the payment is refreshed from Wave and the customer lands on its checkout page,
-  // which shows where it stands. The page's address is the checkout token, a secret: a wrong proof
-  // is 404, as an unknown payment, and the token is never given without the proof.
-  app.get<{ Params: { id: string; outcome: string; proof: string } }>(
-    '/wave/checkout-return/:id/:outcome/:proof',
-    { config: { public: true }, schema: { hide: true } },
-    async (request, reply) => {
-      const { id, outcome, proof } = request.params;
-      if (!looksLikeId(id) || (outcome !== 'success' && outcome !== 'error') || !waveReturnProofMatches(options.serverSecret(), id, proof)) {
-        throw new AkweError('not_found', 'No such checkout.');
-      }
-      const payment = await options.payments.refreshOnOperatorHint(id).catch((error: unknown) => {
-        // Wave down: the page still shows the payment as we know it, and keeps watching it.
-        request.log.warn({ err: error }, 'refreshing from Wave on the customer’s return failed');
-        return options.payments.findForReturn(id);
-      });
-      if (!payment?.checkoutToken) throw new AkweError('not_found', 'No such checkout.');
-      return reply.redirect(`${options.publicUrl.replace(/\/+$/, '')}/checkout/${payment.checkoutToken}`, 303);
-    },
-  );
-
-  // A return URL without a proof: those of the sessions made before return URLs carried one
-  // (docs/operators.md). The customer gets a page that tells nothing of the payment (the same for
-  // any id, known or not), and nothing is asked of Wave: its signed webhook settles the payment.
-  app.get<{ Params: { id: string; outcome: string } }>('/wave/checkout-return/:id/:outcome', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
-    const { id, outcome } = request.params;
-    if (!looksLikeId(id) || (outcome !== 'success' && outcome !== 'error')) throw new AkweError('not_found', 'No such checkout.');
-    const lang = pickLanguage((request.query as Record<string, unknown> | undefined)?.lang, request.headers['accept-language']);
-    const t = texts[lang];
-    pageSecurityHeaders(reply);
-    return reply
-      .code(200)
-      .type('text/html; charset=utf-8')
-      .send(renderMessagePage({ lang, t, assets: checkoutAssetUrls }, t.returnedTitle, t.returnedText));
   });
 }

@@ -10,7 +10,7 @@ export const fedaPayFamily: ConnectorFamily<FedaPayEntry> = {
   schema: FedaPayEntrySchema,
   // A collection chains a look-up by our reference, the create, its token and the send.
   callBudget: (entry) => ({ timeoutMs: entry.timeout_ms ?? DEFAULT_FEDAPAY_TIMEOUT_MS, exchanges: 4 }),
-  build(entry, { slug, country, secret, publicUrl, fetchImpl }) {
+  build(entry, { slug, country, secret, publicUrl, serverSecret, fetchImpl }) {
     const operator = country.operators.find((o) => o.slug === slug)!;
     return new FedaPayConnector(
       {
@@ -23,7 +23,7 @@ export const fedaPayFamily: ConnectorFamily<FedaPayEntry> = {
         currency: entry.currency ?? country.defaultCurrency,
         timeoutMs: entry.timeout_ms ?? DEFAULT_FEDAPAY_TIMEOUT_MS,
         hostedPage: entry.hosted_page ?? false,
-        returnUrlFor: fedaPayReturnUrl(publicUrl),
+        returnUrlFor: fedaPayReturnUrl(publicUrl, serverSecret),
       },
       fetchImpl,
     );

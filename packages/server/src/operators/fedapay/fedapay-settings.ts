@@ -1,3 +1,4 @@
+import { returnProof } from '../return-proof.js';
 import { Type, type Static } from 'typebox';
 import type { SecretValue } from '../secret-value.js';
 
@@ -54,10 +55,13 @@ export interface FedaPaySettings {
 /** Four chained calls must fit in half the default 60 s lease (lease-fit.ts). */
 export const DEFAULT_FEDAPAY_TIMEOUT_MS = 7_000;
 
-/** `<PUBLIC_URL>/api/v1/operators/fedapay/checkout-return/<payment id>`: refreshes the payment, then shows its checkout page. */
+/**
+ * `<PUBLIC_URL>/api/v1/operators/fedapay/checkout-return/<payment id>/<proof>`: refreshes the
+ * payment, then shows its checkout page (the proof: operators/return-proof.ts).
+ */
 export const FEDAPAY_RETURN_PATH = '/api/v1/operators/fedapay/checkout-return';
 
-export function fedaPayReturnUrl(publicUrl: string): (paymentId: string) => string {
+export function fedaPayReturnUrl(publicUrl: string, serverSecret: () => string): (paymentId: string) => string {
   const base = `${publicUrl.replace(/\/+$/, '')}${FEDAPAY_RETURN_PATH}`;
-  return (paymentId) => `${base}/${encodeURIComponent(paymentId)}`;
+  return (paymentId) => `${base}/${encodeURIComponent(paymentId)}/${returnProof(serverSecret(), 'fedapay', paymentId)}`;
 }

@@ -9,7 +9,7 @@ export const orangeMoneyFamily: ConnectorFamily<OrangeMoneyEntry> = {
   schema: OrangeMoneyEntrySchema,
   // A token, then the web payment or its status (and a fresh token and the call again after a 401).
   callBudget: (entry) => ({ timeoutMs: entry.timeout_ms ?? DEFAULT_ORANGE_TIMEOUT_MS, exchanges: 3 }),
-  build(entry, { slug, country, secret, publicUrl, clock, fetchImpl }) {
+  build(entry, { slug, country, secret, publicUrl, serverSecret, clock, fetchImpl }) {
     return new OrangeMoneyConnector(
       {
         slug,
@@ -22,7 +22,7 @@ export const orangeMoneyFamily: ConnectorFamily<OrangeMoneyEntry> = {
         lang: entry.lang ?? 'fr',
         reference: entry.reference ?? 'Akwe',
         timeoutMs: entry.timeout_ms ?? DEFAULT_ORANGE_TIMEOUT_MS,
-        ...orangeUrls(publicUrl),
+        ...orangeUrls(publicUrl, serverSecret),
       },
       clock,
       fetchImpl,

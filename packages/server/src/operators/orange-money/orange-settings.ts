@@ -1,3 +1,4 @@
+import { returnProof } from '../return-proof.js';
 import { Type, type Static } from 'typebox';
 import type { SecretValue } from '../secret-value.js';
 
@@ -53,14 +54,14 @@ export const DEFAULT_ORANGE_TOKEN_PATH = '/oauth/v3/token';
 
 /** `<PUBLIC_URL>/api/v1/operators/orange-money/notifications/<payment id>`: the notif_url to expect. */
 export const ORANGE_NOTIFY_PATH = '/api/v1/operators/orange-money/notifications';
-/** `<PUBLIC_URL>/api/v1/operators/orange-money/return/<payment id>`: where the customer comes back. */
+/** `<PUBLIC_URL>/api/v1/operators/orange-money/return/<payment id>/<proof>`: where the customer comes back (operators/return-proof.ts). */
 export const ORANGE_RETURN_PATH = '/api/v1/operators/orange-money/return';
 
-export function orangeUrls(publicUrl: string): Pick<OrangeMoneySettings, 'notifyUrlFor' | 'returnUrlFor' | 'cancelUrlFor'> {
+export function orangeUrls(publicUrl: string, serverSecret: () => string): Pick<OrangeMoneySettings, 'notifyUrlFor' | 'returnUrlFor' | 'cancelUrlFor'> {
   const base = publicUrl.replace(/\/+$/, '');
   return {
     notifyUrlFor: (id) => `${base}${ORANGE_NOTIFY_PATH}/${encodeURIComponent(id)}`,
-    returnUrlFor: (id) => `${base}${ORANGE_RETURN_PATH}/${encodeURIComponent(id)}`,
-    cancelUrlFor: (id) => `${base}${ORANGE_RETURN_PATH}/${encodeURIComponent(id)}`,
+    returnUrlFor: (id) => `${base}${ORANGE_RETURN_PATH}/${encodeURIComponent(id)}/${returnProof(serverSecret(), 'orange-money', id)}`,
+    cancelUrlFor: (id) => `${base}${ORANGE_RETURN_PATH}/${encodeURIComponent(id)}/${returnProof(serverSecret(), 'orange-money', id)}`,
   };
 }

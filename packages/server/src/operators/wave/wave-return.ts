@@ -1,5 +1,4 @@
-import { createHmac } from 'node:crypto';
-import { sameText } from '../../core/shared/constant-time.js';
+import { returnProof, returnProofMatches } from '../return-proof.js';
 import type { WaveSettings } from './wave-settings.js';
 
 /**
@@ -11,18 +10,14 @@ import type { WaveSettings } from './wave-settings.js';
  */
 export const WAVE_RETURN_PATH = '/api/v1/operators/wave/checkout-return';
 
-/**
- * The proof of a return URL: HMAC-SHA256 of the payment id under the server's secret (base64url).
- * Stateless, so nothing is stored with the payment, and a proof of one payment is worth nothing for
- * another.
- */
+/** The proof of a Wave return URL (return-proof.ts). */
 export function waveReturnProof(serverSecret: string, paymentId: string): string {
-  return createHmac('sha256', serverSecret).update(`akwe-wave-return\0${paymentId.toLowerCase()}`).digest('base64url');
+  return returnProof(serverSecret, 'wave', paymentId);
 }
 
 /** Whether a presented proof is the payment's, compared in constant time. */
 export function waveReturnProofMatches(serverSecret: string, paymentId: string, presented: string): boolean {
-  return sameText(presented, waveReturnProof(serverSecret, paymentId));
+  return returnProofMatches(serverSecret, 'wave', paymentId, presented);
 }
 
 /** The pair of return URLs of a checkout session, under the public URL, each with the payment's proof. */

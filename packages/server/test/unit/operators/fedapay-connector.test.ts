@@ -15,6 +15,7 @@ import { fedaPayReturnUrl, type FedaPaySettings } from '../../../src/operators/f
 import { DEFAULT_FEDAPAY_MOCK_API_KEY, DEFAULT_FEDAPAY_MOCK_WEBHOOK_SECRET, startFedaPayMock, type RunningFedaPayMock } from '../../../src/operators/fedapay/mock/fedapay-mock.js';
 import { OperatorUnreachable } from '../../../src/operators/operator-http.js';
 import { SecretValue } from '../../../src/operators/secret-value.js';
+import { returnProof } from '../../../src/operators/return-proof.js';
 
 const operator = { slug: 'moov_bj', gatewayCode: 'MOOV_BJ' } as CatalogOperator;
 
@@ -39,7 +40,7 @@ describe('FedaPay connector against the FedaPay mock', () => {
       currency: 'XOF',
       timeoutMs: 2_000,
       hostedPage: false,
-      returnUrlFor: fedaPayReturnUrl('https://akwe.example'),
+      returnUrlFor: fedaPayReturnUrl('https://akwe.example', () => 'server-secret'),
     };
     connector = new FedaPayConnector(settings);
   });
@@ -85,7 +86,10 @@ describe('FedaPay connector against the FedaPay mock', () => {
     assert.deepEqual((await hosted.status.queryStatus(payment))?.path, ['processing'], 'open on FedaPay’s page');
     const paid = await fetch(answer.redirectUrl!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'mode=moov', redirect: 'manual' });
     assert.equal(paid.status, 303);
-    assert.equal(paid.headers.get('location'), `https://akwe.example/api/v1/operators/fedapay/checkout-return/${payment.id}`);
+    assert.equal(
+      paid.headers.get('location'),
+      `https://akwe.example/api/v1/operators/fedapay/checkout-return/${payment.id}/${returnProof('server-secret', 'fedapay', payment.id)}`,
+    );
     assert.deepEqual((await hosted.status.queryStatus(payment))?.path, ['processing', 'completed']);
   });
 

@@ -37,6 +37,7 @@ import { FedaPayEntrySchema, fedaPayReturnUrl, type FedaPaySettings } from '../.
 import { fedaPayErrorCodes, payoutStatuses, transactionStatuses } from '../../../src/operators/fedapay/fedapay-statuses.js';
 import { fedaPayWebhookSubject, parseFedaPayEvent, signFedaPayWebhook, verifyFedaPaySignature } from '../../../src/operators/fedapay/fedapay-webhooks.js';
 import { SecretValue } from '../../../src/operators/secret-value.js';
+import { returnProof } from '../../../src/operators/return-proof.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats.default(ajv);
@@ -56,7 +57,7 @@ const settings: FedaPaySettings = {
   currency: 'XOF',
   timeoutMs: 10_000,
   hostedPage: false,
-  returnUrlFor: fedaPayReturnUrl('https://akwe.example/'),
+  returnUrlFor: fedaPayReturnUrl('https://akwe.example/', () => 'server-secret'),
 };
 
 const payment = {
@@ -111,7 +112,7 @@ describe('FedaPay requests', () => {
       description: 'Order 1042',
       amount: 1500,
       currency: { iso: 'XOF' },
-      callback_url: `https://akwe.example/api/v1/operators/fedapay/checkout-return/${payment.id}`,
+      callback_url: `https://akwe.example/api/v1/operators/fedapay/checkout-return/${payment.id}/${returnProof('server-secret', 'fedapay', payment.id)}`,
       merchant_reference: payment.id,
       custom_metadata: { akwe_payment_id: payment.id },
       customer: { firstname: 'Afi', phone_number: { number: '+2290164000001', country: 'bj' } },

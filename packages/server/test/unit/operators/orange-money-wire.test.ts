@@ -19,6 +19,7 @@ import {
 } from '../../../src/operators/orange-money/orange-responses.js';
 import { orangeUrls, type OrangeMoneySettings } from '../../../src/operators/orange-money/orange-settings.js';
 import { SecretValue } from '../../../src/operators/secret-value.js';
+import { returnProof } from '../../../src/operators/return-proof.js';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../../fixtures/orange-money/${name}.json`, import.meta.url), 'utf8'));
 
@@ -33,7 +34,7 @@ const settings: OrangeMoneySettings = {
   lang: 'fr',
   reference: 'Boutique',
   timeoutMs: 10_000,
-  ...orangeUrls('https://akwe.example/'),
+  ...orangeUrls('https://akwe.example/', () => 'server-secret'),
 };
 
 const payment = { id: '01a21e00-0000-7000-8000-000000000001', amountMinor: 500_000 } as Payment;
@@ -55,8 +56,8 @@ describe('Orange Money requests', () => {
       currency: 'OUV',
       order_id: payment.id,
       amount: 5000,
-      return_url: `https://akwe.example/api/v1/operators/orange-money/return/${payment.id}`,
-      cancel_url: `https://akwe.example/api/v1/operators/orange-money/return/${payment.id}`,
+      return_url: `https://akwe.example/api/v1/operators/orange-money/return/${payment.id}/${returnProof('server-secret', 'orange-money', payment.id)}`,
+      cancel_url: `https://akwe.example/api/v1/operators/orange-money/return/${payment.id}/${returnProof('server-secret', 'orange-money', payment.id)}`,
       notif_url: `https://akwe.example/api/v1/operators/orange-money/notifications/${payment.id}`,
       lang: 'fr',
       reference: 'Boutique',

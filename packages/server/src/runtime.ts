@@ -55,6 +55,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     sandboxFloatMinor: config.sandboxFloatMinor,
     sandboxPayoutDelayMs: config.sandboxPayoutDelayMs,
     payoutCheckIntervalMs: config.payoutCheckIntervalMs,
+    floatReadIntervalMs: config.floatReadIntervalMs,
     paymentCheckMinIntervalMs: config.paymentCheckMinIntervalMs,
     paymentExpiryGraceMs: config.paymentExpiryGraceMs,
     paymentLateCheckWindowMs: config.paymentLateCheckWindowMs,
@@ -113,6 +114,7 @@ export function liveRoutes(configured: readonly ConfiguredOperator[], breaker: B
       label: entry.label,
       connector: new BreakerConnector(entry.connector, breaker),
       ...(entry.flows ? { flows: entry.flows } : {}),
+      ...(entry.lowFloatMinor !== undefined ? { lowFloatMinor: entry.lowFloatMinor } : {}),
     };
     routes.set(entry.gatewayCode, [...(routes.get(entry.gatewayCode) ?? []), route]);
   }

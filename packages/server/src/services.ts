@@ -21,6 +21,10 @@ import type { OperatorConnectors } from './core/operators/operator-connector.js'
 import type { DiscrepancyStore, OperatorDiscrepancy } from './core/operators/operator-discrepancy.js';
 import { DiscrepancyRepository } from './storage/repositories/discrepancy-repository.js';
 import { OperatorRegistry } from './operators/operator-registry.js';
+import { FloatRepository } from './storage/repositories/float-repository.js';
+import { LowFloats } from './core/floats/low-floats.js';
+import { FloatWatch } from './core/floats/float-watch.js';
+import { FloatBoard } from './core/floats/float-board.js';
 import { SandboxLedger } from './operators/sandbox/sandbox-ledger.js';
 import { SandboxOperator } from './operators/sandbox/sandbox-operator.js';
 import { PayoutService } from './core/payouts/payout-service.js';
@@ -128,6 +132,8 @@ export interface Services {
   dashboardOverview: DashboardOverview;
   /** Maker-checker for live money-out submitted from the dashboard. */
   approvals: ApprovalService;
+  /** Provider floats (docs/operations.md "Floats"): the worker's reads, the back office's view, the routes low on float. */
+  floats: { watch: FloatWatch; board: FloatBoard; low: LowFloats; store: FloatRepository };
 }
 
 export function createServices(options: {
@@ -178,6 +184,8 @@ export function createServices(options: {
   onMailError?: (error: unknown) => void;
   /** How long a money-out request waits for its approval (APPROVAL_EXPIRY_HOURS; default 72 hours). */
   approvalExpiryMs?: number;
+  /** How often each live route's float is read (FLOAT_READ_INTERVAL_SECONDS, in ms). */
+  floatReadIntervalMs?: number;
 }): Services {
   const clock = options.clock ?? systemClock;
   const ids = options.newId ?? newId;
@@ -225,6 +233,8 @@ export function createServices(options: {
   });
   const refunds = new RefundService({ store: paymentStore, catalog: options.catalog, operators: meteredOperators, events: eventFactory, clock, newId: ids, calls, transitions });
   const payoutRows = new PayoutRepository(db, capabilities, idempotency, ledger, signals);
+  const floatStore = new FloatRepository(db);
+  const lowFloats = new LowFloats(() => floatStore.lowRouteLabels(), Date.now);
   const payouts = new PayoutService({
     store: payoutRows,
     catalog: options.catalog,
@@ -236,6 +246,7 @@ export function createServices(options: {
     checkIntervalMs: options.payoutCheckIntervalMs,
     discrepancies,
     onDiscrepancy,
+    lowFloat: (routeLabel) => lowFloats.isLow(routeLabel),
   });
   const settlementRows = new SettlementRepository(db, idempotency, ledger, payoutRows, signals);
   const settlementAccountRows = new SettlementAccountRepository(db, idempotency, signals);
@@ -273,6 +284,7 @@ export function createServices(options: {
     | 'platformAdmins'
     | 'backOffice'
     | 'approvals'
+    | 'floats'
   > = {
     database: options.database,
     catalog: options.catalog,
@@ -397,8 +409,28 @@ export function createServices(options: {
     newId: ids,
     expiryMs: options.approvalExpiryMs,
   });
+  const floats = {
+    store: floatStore,
+    low: lowFloats,
+    board: new FloatBoard({ store: floatStore, catalog: options.catalog, connectors: operators }),
+    watch: new FloatWatch({
+      store: floatStore,
+      catalog: options.catalog,
+      // Metered: each read counts in akwe_operator_calls_total as the operation readBalance.
+      connectors: meteredOperators,
+      lowFloats,
+      adminEmails: async () => (await platformAdmins.list()).map((admin) => admin.email),
+      mailer: dashboardMailer,
+      clock,
+      newId: ids,
+      readIntervalMs: options.floatReadIntervalMs,
+      publicUrl,
+      onMailError: options.onMailError,
+    }),
+  };
   return {
     ...services,
+    floats,
     checkout,
     paymentLinks,
     serverSecret,

@@ -43,7 +43,7 @@ describe('the Floats page in Chromium (SQLite)', { skip: browserSkip }, () => {
     await stopDashboardServer({ t, browser, dataDir });
   });
 
-  it('shows each route’s float, threshold, state and ledger expectation, and the low-float banner', async () => {
+  it('shows each route’s float, threshold, state and ledger expectation (none recorded here), and the low-float banner', async () => {
     assert.equal(await t.services.floats.watch.readDue(), 2);
     const tab = await openTab(browser, base, { width: 1280 });
     const page = tab.page;

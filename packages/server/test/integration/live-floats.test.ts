@@ -38,7 +38,8 @@ for (const target of testDatabases()) {
         headers: { ...(access ? { authorization: `Bearer ${access}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
         ...(body ? { body: JSON.stringify(body) } : {}),
       });
-      return { status: res.status, body: (await res.json()) as LiveWire };
+      const text = await res.text();
+      return { status: res.status, body: (text ? JSON.parse(text) : {}) as LiveWire };
     };
     const floats = async (query = '') => {
       const res = await dashboard('GET', `/admin/floats${query}`, undefined, adminAccess);
@@ -141,6 +142,7 @@ for (const target of testDatabases()) {
       assert.equal((await dashboard('GET', '/admin/floats')).status, 401);
       const bad = await dashboard('GET', '/admin/floats?low=maybe', undefined, adminAccess);
       assert.equal(bad.status, 400);
+      assert.equal(JSON.stringify(bad.body).includes('"validation_error"'), true, JSON.stringify(bad.body));
     });
   });
 }

@@ -67,6 +67,9 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     publicUrl: config.publicUrl,
     dataDir: config.dataDir,
     onMailError: options.logger && ((error: unknown) => options.logger?.error({ err: error }, 'a dashboard email could not be sent (password reset)')),
+    onFloatAlertMailError:
+      options.logger &&
+      ((error: unknown) => options.logger?.error({ err: error }, 'a low-float alert email could not be sent to the platform administrators (docs/operations.md "Floats")')),
   });
 }
 

@@ -186,6 +186,8 @@ export function createServices(options: {
   approvalExpiryMs?: number;
   /** How often each live route's float is read (FLOAT_READ_INTERVAL_SECONDS, in ms). */
   floatReadIntervalMs?: number;
+  /** Told when a low-float alert email could not be sent (the worker logs it); the alert stays recorded. */
+  onFloatAlertMailError?: (error: unknown) => void;
 }): Services {
   const clock = options.clock ?? systemClock;
   const ids = options.newId ?? newId;
@@ -425,7 +427,7 @@ export function createServices(options: {
       newId: ids,
       readIntervalMs: options.floatReadIntervalMs,
       publicUrl,
-      onMailError: options.onMailError,
+      onMailError: options.onFloatAlertMailError,
     }),
   };
   return {

@@ -88,14 +88,16 @@ for (const target of testDatabases()) {
       ];
       const connectors = new OperatorRegistry({ live: new Map([['MTN_BJ', routes]]) });
       const mails: Mail[] = [];
+      const mailErrors: unknown[] = [];
       const lowFloats = new LowFloats(() => store.lowRouteLabels(), Date.now);
       const watch = new FloatWatch({
         store,
         catalog,
         connectors,
         lowFloats,
-        adminEmails: async () => ['ops@akwe.example', 'cto@akwe.example'],
-        mailer: { send: async (mail) => void mails.push(mail) },
+        adminEmails: async () => ['bounce@akwe.example', 'ops@akwe.example', 'cto@akwe.example'],
+        mailer: { send: async (mail) => (mail.to.startsWith('bounce') ? Promise.reject(new Error('550 no such mailbox')) : void mails.push(mail)) },
+        onMailError: (error) => void mailErrors.push(error),
         clock,
         newId,
         readIntervalMs: 60_000,
@@ -123,7 +125,9 @@ for (const target of testDatabases()) {
       assert.deepEqual(
         mails.map((m) => m.to),
         ['ops@akwe.example', 'cto@akwe.example'],
+        'an address that fails does not keep the others from being told',
       );
+      assert.equal(mailErrors.length, 1);
       assert.match(mails[0]!.subject, new RegExp(`Low float: mtn_bj/momo-${suffix}`));
       assert.match(mails[0]!.text, /45 000 XOF \(seuil 500 000 XOF\)/);
       assert.match(mails[0]!.text, /https:\/\/akwe\.example\/admin\/floats/);
@@ -131,6 +135,7 @@ for (const target of testDatabases()) {
       clock.advance(60_000);
       await watch.readDue();
       assert.equal(mails.length, 2, 'still low: no second alert');
+      assert.equal(mailErrors.length, 1);
 
       momo.current = new Error('MTN MoMo: the disbursement balance answered 500');
       clock.advance(60_000);

@@ -87,11 +87,14 @@ export class FloatWatch {
 
   private async alert(words: { routeLabel: string; balance: string; threshold: string; readAt: string }): Promise<void> {
     const floatsPage = `${this.deps.publicUrl.replace(/\/$/, '')}/admin/floats`;
+    let emails: string[];
     try {
-      const emails = await this.deps.adminEmails();
-      for (const email of emails) await this.deps.mailer.send(lowFloatMail(email, { ...words, floatsPage }));
+      emails = await this.deps.adminEmails();
     } catch (error) {
       this.deps.onMailError?.(error);
+      return;
     }
+    // One address that fails does not keep the others from being told.
+    for (const email of emails) await this.deps.mailer.send(lowFloatMail(email, { ...words, floatsPage })).catch((error: unknown) => this.deps.onMailError?.(error));
   }
 }

@@ -62,7 +62,8 @@ export class OperatorRouting {
         operator,
         offering.map((route) => route.connector),
       );
-    const chosen = flow === 'payouts' ? (offering.find((route) => isUp(route) && !this.lowFloat(route.label)) ?? up) : up;
+    // Floats matter only where there is another route to go to.
+    const chosen = flow === 'payouts' && offering.length > 1 ? (offering.find((route) => isUp(route) && !this.lowFloat(route.label)) ?? up) : up;
     return { route: chosen.name, flow: chosen.connector[flow] as NonNullable<OperatorConnector[F]> };
   }
 

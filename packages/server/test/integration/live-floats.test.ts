@@ -95,6 +95,7 @@ for (const target of testDatabases()) {
       assert.equal((await floatOf(PAWAPAY_ROUTE))?.state === 'unread' || (await floatOf(PAWAPAY_ROUTE))?.state === 'no_threshold', true);
       const payout = await payoutTo('0197345789');
       assert.equal((await live.running.services.payouts.get(scope(), payout.id)).route, 'mtn-momo');
+      assert.equal(mocks.mtn.mtn_bj.balances.get('disbursement'), 999_000, 'the transfer drew 1 000 XOF on MTN’s disbursement account');
     });
 
     it('raises the alert when MTN’s float falls under its threshold, and sends new payouts through pawaPay', async () => {

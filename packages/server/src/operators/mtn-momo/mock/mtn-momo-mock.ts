@@ -116,8 +116,18 @@ export class MtnMockState extends MockTimers {
     tx.status = status;
     if (status === 'FAILED') tx.reason = reason ?? 'INTERNAL_PROCESSING_ERROR';
     tx.financialTransactionId = String(Math.floor(1e9 + Math.random() * 9e9));
+    if (status === 'SUCCESSFUL') this.move(tx);
     this.sendCallback(tx);
     return tx;
+  }
+
+  /** A successful collection fills the collection account; a transfer or refund draws on the disbursement account. */
+  private move(tx: MtnMockTransaction): void {
+    const amount = Number(tx.body['amount']);
+    if (!Number.isFinite(amount)) return;
+    const product: Product = tx.kind === 'requesttopay' ? 'collection' : 'disbursement';
+    const sign = tx.kind === 'requesttopay' ? 1 : -1;
+    this.balances.set(product, (this.balances.get(product) ?? 0) + sign * amount);
   }
 
   /** The status body MTN returns (and posts to the callback URL). */

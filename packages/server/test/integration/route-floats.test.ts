@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadDefaultCatalog } from '../../src/core/catalog/operator-catalog.js';
 import type { Mail } from '../../src/core/dashboard/mailer.js';
 import { FloatBoard } from '../../src/core/floats/float-board.js';
-import { FloatWatch } from '../../src/core/floats/float-watch.js';
+import { FLOAT_READINGS_KEPT_MS, FloatWatch } from '../../src/core/floats/float-watch.js';
 import { LowFloats } from '../../src/core/floats/low-floats.js';
 import type { OperatorConnector, ProviderBalance } from '../../src/core/operators/operator-connector.js';
 import { newId } from '../../src/core/shared/ids.js';
@@ -50,7 +50,7 @@ for (const target of testDatabases()) {
       assert.equal(await store.claimRead(label, next, '2026-11-27T10:10:00.000Z'), true, 'due again after its period');
     });
 
-    it('marks a low spell once, ends it when the float rises back, and keeps every reading', async () => {
+    it('marks a low spell once, ends it when the float rises back, and keeps the readings until they are pruned', async () => {
       const label = `mtn_bj/spell-${newId()}`;
       await store.claimRead(label, '2026-11-27T10:00:00.000Z', '2026-11-27T10:05:00.000Z');
       const read = (balanceMinor: number, readAt: string) =>
@@ -74,6 +74,13 @@ for (const target of testDatabases()) {
         readings.map((r) => r.balanceMinor),
         [10, 3_000_000, 400_000, 500_000, 2_000_000],
       );
+      await store.pruneReadings(label, '2026-11-27T10:10:00.000Z');
+      assert.deepEqual(
+        (await store.readings(label, 10)).map((r) => r.balanceMinor),
+        [10, 3_000_000, 400_000],
+        'readings before the cut are forgotten',
+      );
+      assert.equal((await store.list()).find((f) => f.routeLabel === label)?.balanceMinor, 10, 'the state keeps the last reading');
     });
 
     it('reads due routes, alerts the administrators once per spell, and keeps the last good reading when a read fails', async () => {
@@ -156,6 +163,12 @@ for (const target of testDatabases()) {
         (await board.low()).filter((r) => r.route.endsWith(suffix)),
         [],
       );
+
+      // Readings are kept 90 days: a read after that forgets the older ones.
+      assert.equal((await store.readings(`mtn_bj/momo-${suffix}`, 100)).length, 4);
+      clock.advance(FLOAT_READINGS_KEPT_MS + 60_000);
+      await watch.readDue();
+      assert.equal((await store.readings(`mtn_bj/momo-${suffix}`, 100)).length, 1);
     });
   });
 }

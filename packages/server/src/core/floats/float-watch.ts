@@ -12,6 +12,9 @@ import { watchedRoutes, type WatchedRoute } from './watched-routes.js';
 /** How often each route's float is read by default (FLOAT_READ_INTERVAL_SECONDS). */
 export const DEFAULT_FLOAT_READ_INTERVAL_MS = 5 * 60_000;
 
+/** How long each reading is kept (the route's state keeps the last one whatever its age). */
+export const FLOAT_READINGS_KEPT_MS = 90 * 24 * 3_600_000;
+
 export interface FloatWatchDeps {
   store: FloatStore;
   catalog: OperatorCatalog;
@@ -74,6 +77,7 @@ export class FloatWatch {
       readAt,
       thresholdMinor: route.thresholdMinor,
     });
+    await this.deps.store.pruneReadings(route.label, new Date(Date.parse(readAt) - FLOAT_READINGS_KEPT_MS).toISOString());
     this.deps.lowFloats.note(route.label, route.thresholdMinor !== null && balance.amountMinor < route.thresholdMinor);
     if (newlyLow && route.thresholdMinor !== null) {
       await this.alert({

@@ -49,6 +49,8 @@ export interface FloatStore {
   claimRead(routeLabel: string, now: string, nextReadAt: string): Promise<boolean>;
   /** Keeps the reading and the route's state; true when it begins a low spell (the alert is then this caller's to send). */
   recordReading(reading: FloatReading): Promise<{ newlyLow: boolean }>;
+  /** Forgets the route's readings made before `before` (the state row keeps the last one). */
+  pruneReadings(routeLabel: string, before: string): Promise<void>;
   /** Keeps why a read failed; the last good reading and the low state stay as they were. */
   recordFailure(routeLabel: string, message: string, at: string): Promise<void>;
   list(): Promise<RouteFloat[]>;

@@ -73,6 +73,10 @@ export class FloatRepository implements FloatStore {
     });
   }
 
+  async pruneReadings(routeLabel: string, before: string): Promise<void> {
+    await this.db.deleteFrom('route_float_readings').where('route_label', '=', routeLabel).where('read_at', '<', before).execute();
+  }
+
   async recordFailure(routeLabel: string, message: string, at: string): Promise<void> {
     await this.db.updateTable('route_floats').set({ last_error: message, last_error_at: at, updated_at: at }).where('route_label', '=', routeLabel).execute();
   }

@@ -4,6 +4,7 @@ import { useApp } from './app-context.js';
 import { defineTexts, useTexts } from './i18n.js';
 import { pages, type MenuSection } from './pages/registry.js';
 import { useLocation } from './router.js';
+import { LowFloatBanner } from './components/low-float-banner.js';
 
 const texts = defineTexts(
   {
@@ -84,6 +85,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
           {t('sign_out')}
         </button>
       </header>
+      {app.me.user.platform_admin ? <LowFloatBanner /> : null}
       {app.environment === 'test' ? (
         <p class="test-banner" role="note">
           {t('test_banner')}

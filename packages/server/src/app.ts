@@ -180,6 +180,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     platformAdmins: services.platformAdmins,
     kyc: services.kyc,
     backOffice: services.backOffice,
+    floats: services.floats.board,
   });
 
   await app.register(

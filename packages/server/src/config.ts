@@ -94,6 +94,8 @@ export interface Config {
   sandboxPayoutDelayMs: number;
   /** How long after a hand-off (and between checks) a PROCESSING payout is asked about (PAYOUT_CHECK_INTERVAL_MS). */
   payoutCheckIntervalMs: number;
+  /** How often each live route's provider float is read (FLOAT_READ_INTERVAL_SECONDS; docs/operations.md "Floats"). */
+  floatReadIntervalMs: number;
   /**
    * The reverse proxies whose X-Forwarded-For is believed (TRUST_PROXY): none (the connection's
    * address is the client's), or their addresses and ranges. See trustedProxies below.
@@ -186,6 +188,7 @@ export const configVariables = [
   'SANDBOX_FLOAT',
   'SANDBOX_PAYOUT_DELAY_MS',
   'PAYOUT_CHECK_INTERVAL_MS',
+  'FLOAT_READ_INTERVAL_SECONDS',
   'BULK_MAX_LINES',
   'BULK_MAX_BYTES',
   'KYC_MAX_DOCUMENT_BYTES',
@@ -398,6 +401,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxFloatMinor: reader.integer('SANDBOX_FLOAT', 100_000_000, 0, 1_000_000_000_000) * 100,
     sandboxPayoutDelayMs: reader.integer('SANDBOX_PAYOUT_DELAY_MS', 2_000, 0, 600_000),
     payoutCheckIntervalMs: reader.integer('PAYOUT_CHECK_INTERVAL_MS', 1_000, 100, 3_600_000),
+    floatReadIntervalMs: reader.integer('FLOAT_READ_INTERVAL_SECONDS', 300, 10, 86_400) * 1000,
     bulkMaxLines: reader.integer('BULK_MAX_LINES', 10_000, 1, 100_000),
     transferMaxMinor: reader.integer('TRANSFER_MAX_MINOR', DEFAULT_TRANSFER_LIMITS.maxMinor, 1, Number.MAX_SAFE_INTEGER),
     transferDailyMaxMinor: reader.integer('TRANSFER_DAILY_MAX_MINOR', DEFAULT_TRANSFER_LIMITS.dailyMaxMinor, 1, Number.MAX_SAFE_INTEGER),

@@ -55,6 +55,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     sandboxFloatMinor: config.sandboxFloatMinor,
     sandboxPayoutDelayMs: config.sandboxPayoutDelayMs,
     payoutCheckIntervalMs: config.payoutCheckIntervalMs,
+    floatReadIntervalMs: config.floatReadIntervalMs,
     paymentCheckMinIntervalMs: config.paymentCheckMinIntervalMs,
     paymentExpiryGraceMs: config.paymentExpiryGraceMs,
     paymentLateCheckWindowMs: config.paymentLateCheckWindowMs,
@@ -66,6 +67,9 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     publicUrl: config.publicUrl,
     dataDir: config.dataDir,
     onMailError: options.logger && ((error: unknown) => options.logger?.error({ err: error }, 'a dashboard email could not be sent (password reset)')),
+    onFloatAlertMailError:
+      options.logger &&
+      ((error: unknown) => options.logger?.error({ err: error }, 'a low-float alert email could not be sent to the platform administrators (docs/operations.md "Floats")')),
   });
 }
 
@@ -113,6 +117,7 @@ export function liveRoutes(configured: readonly ConfiguredOperator[], breaker: B
       label: entry.label,
       connector: new BreakerConnector(entry.connector, breaker),
       ...(entry.flows ? { flows: entry.flows } : {}),
+      ...(entry.lowFloatMinor !== undefined ? { lowFloatMinor: entry.lowFloatMinor } : {}),
     };
     routes.set(entry.gatewayCode, [...(routes.get(entry.gatewayCode) ?? []), route]);
   }

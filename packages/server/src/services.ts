@@ -21,6 +21,10 @@ import type { OperatorConnectors } from './core/operators/operator-connector.js'
 import type { DiscrepancyStore, OperatorDiscrepancy } from './core/operators/operator-discrepancy.js';
 import { DiscrepancyRepository } from './storage/repositories/discrepancy-repository.js';
 import { OperatorRegistry } from './operators/operator-registry.js';
+import { FloatRepository } from './storage/repositories/float-repository.js';
+import { LowFloats } from './core/floats/low-floats.js';
+import { FloatWatch } from './core/floats/float-watch.js';
+import { FloatBoard } from './core/floats/float-board.js';
 import { SandboxLedger } from './operators/sandbox/sandbox-ledger.js';
 import { SandboxOperator } from './operators/sandbox/sandbox-operator.js';
 import { PayoutService } from './core/payouts/payout-service.js';
@@ -129,6 +133,8 @@ export interface Services {
   dashboardOverview: DashboardOverview;
   /** Maker-checker for live money-out submitted from the dashboard. */
   approvals: ApprovalService;
+  /** Provider floats (docs/operations.md "Floats"): the worker's reads, the back office's view, the routes low on float. */
+  floats: { watch: FloatWatch; board: FloatBoard; low: LowFloats; store: FloatRepository };
 }
 
 export function createServices(options: {
@@ -179,6 +185,10 @@ export function createServices(options: {
   onMailError?: (error: unknown) => void;
   /** How long a money-out request waits for its approval (APPROVAL_EXPIRY_HOURS; default 72 hours). */
   approvalExpiryMs?: number;
+  /** How often each live route's float is read (FLOAT_READ_INTERVAL_SECONDS, in ms). */
+  floatReadIntervalMs?: number;
+  /** Told when a low-float alert email could not be sent (the worker logs it); the alert stays recorded. */
+  onFloatAlertMailError?: (error: unknown) => void;
 }): Services {
   const clock = options.clock ?? systemClock;
   const ids = options.newId ?? newId;
@@ -226,6 +236,8 @@ export function createServices(options: {
   });
   const refunds = new RefundService({ store: paymentStore, catalog: options.catalog, operators: meteredOperators, events: eventFactory, clock, newId: ids, calls, transitions });
   const payoutRows = new PayoutRepository(db, capabilities, idempotency, ledger, signals);
+  const floatStore = new FloatRepository(db);
+  const lowFloats = new LowFloats(() => floatStore.lowRouteLabels(), Date.now);
   const payouts = new PayoutService({
     store: payoutRows,
     catalog: options.catalog,
@@ -237,6 +249,7 @@ export function createServices(options: {
     checkIntervalMs: options.payoutCheckIntervalMs,
     discrepancies,
     onDiscrepancy,
+    lowFloat: (routeLabel) => lowFloats.isLow(routeLabel),
   });
   const settlementRows = new SettlementRepository(db, idempotency, ledger, payoutRows, signals);
   const settlementAccountRows = new SettlementAccountRepository(db, idempotency, signals);
@@ -274,6 +287,7 @@ export function createServices(options: {
     | 'platformAdmins'
     | 'backOffice'
     | 'approvals'
+    | 'floats'
   > = {
     database: options.database,
     catalog: options.catalog,
@@ -399,8 +413,28 @@ export function createServices(options: {
     expiryMs: options.approvalExpiryMs,
     notices: new ApprovalNotices({ members: dashboardStore, merchants, mailer: dashboardMailer, publicUrl, onMailError: options.onMailError }),
   });
+  const floats = {
+    store: floatStore,
+    low: lowFloats,
+    board: new FloatBoard({ store: floatStore, catalog: options.catalog, connectors: operators }),
+    watch: new FloatWatch({
+      store: floatStore,
+      catalog: options.catalog,
+      // Metered: each read counts in akwe_operator_calls_total as the operation readBalance.
+      connectors: meteredOperators,
+      lowFloats,
+      adminEmails: async () => (await platformAdmins.list()).map((admin) => admin.email),
+      mailer: dashboardMailer,
+      clock,
+      newId: ids,
+      readIntervalMs: options.floatReadIntervalMs,
+      publicUrl,
+      onMailError: options.onFloatAlertMailError,
+    }),
+  };
   return {
     ...services,
+    floats,
     checkout,
     paymentLinks,
     serverSecret,

@@ -1083,6 +1083,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/admin/floats': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every live route whose provider balance can be read: its last reading, threshold, state, and what the ledger expects there; `low=true` for the routes low on float
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminListRouteFloats'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/account': {
     parameters: {
       query?: never;
@@ -4406,6 +4426,37 @@ export interface components {
           /** @enum {string} */
           health: 'available' | 'degraded' | 'unavailable';
         }[];
+      }[];
+    };
+    /** AdminRouteFloatList */
+    AdminRouteFloatList: {
+      /** @enum {string} */
+      object: 'list';
+      data: {
+        /** @enum {string} */
+        object: 'route_float';
+        /** @description The route’s label, `<operator slug>/<route name>`, e.g. `mtn_bj/mtn-momo`. */
+        route: string;
+        operator: string;
+        country: string;
+        /** @description The connector family, e.g. `pawapay`. */
+        connector: string;
+        /** @description Whether new payouts may take this route. */
+        pays_out: boolean;
+        balance_minor: number | null;
+        currency: string | null;
+        read_at: string | null;
+        threshold_minor: number | null;
+        /**
+         * @description `low`: under its threshold at the last reading (new payouts take another route that offers them); `read_failed`: the last read failed (`last_error`).
+         * @enum {string}
+         */
+        state: 'ok' | 'low' | 'no_threshold' | 'read_failed' | 'unread';
+        low_since: string | null;
+        last_error: string | null;
+        last_error_at: string | null;
+        expected_minor: number | null;
+        expected_currency: string | null;
       }[];
     };
     /**
@@ -11952,6 +12003,96 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['AdminOperatorList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminListRouteFloats: {
+    parameters: {
+      query?: {
+        /** @description true: only the routes whose last reading was under their threshold (the back office’s banner). */
+        low?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "route_float",
+           *           "route": "mtn_bj/mtn-momo",
+           *           "operator": "mtn_bj",
+           *           "country": "BJ",
+           *           "connector": "mtn-momo",
+           *           "pays_out": true,
+           *           "balance_minor": 4500000,
+           *           "currency": "XOF",
+           *           "read_at": "2026-11-27T22:05:00.000Z",
+           *           "threshold_minor": 50000000,
+           *           "state": "low",
+           *           "low_since": "2026-11-27T22:05:00.000Z",
+           *           "last_error": null,
+           *           "last_error_at": null,
+           *           "expected_minor": 61250000,
+           *           "expected_currency": "XOF"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['AdminRouteFloatList'];
         };
       };
       /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */

@@ -6,6 +6,7 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { AkweDatabase } from '../storage/database.js';
 import { registerStorageGauges } from './storage-gauges.js';
+import { registerFloatGauges } from './float-gauges.js';
 
 /** Seconds: from a fast read (a few ms) to a request held by a slow operator (tens of seconds). */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -85,7 +86,10 @@ export class AkweMetrics {
     for (const outcome of ['succeeded', 'retrying', 'exhausted', 'cancelled']) this.webhookDeliveries.inc({ outcome }, 0);
     for (const resource of ['payment', 'payout']) this.discrepancies.inc({ resource }, 0);
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
-    if (options.database) registerStorageGauges(this.registry, options.database);
+    if (options.database) {
+      registerStorageGauges(this.registry, options.database);
+      registerFloatGauges(this.registry, options.database);
+    }
   }
 
   /** The text exposition format, and its content type. */

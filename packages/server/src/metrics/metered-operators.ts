@@ -13,7 +13,7 @@ import { OperatorUnreachable } from '../operators/operator-http.js';
 import type { AkweMetrics } from './akwe-metrics.js';
 import { methodNames } from '../operators/method-names.js';
 
-const flowNames = ['push', 'hosted', 'otp', 'status', 'refunds', 'payouts'] as const;
+const flowNames = ['push', 'hosted', 'otp', 'status', 'refunds', 'payouts', 'balance'] as const;
 
 type Flow = Record<string, (...args: unknown[]) => Promise<unknown>>;
 

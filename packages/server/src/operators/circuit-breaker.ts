@@ -23,7 +23,7 @@ export interface BreakerSettings {
 
 export const DEFAULT_BREAKER: BreakerSettings = { failures: 5, halfOpenAfterMs: 30_000 };
 
-const flowNames = ['push', 'hosted', 'otp', 'status', 'refunds', 'payouts'] as const;
+const flowNames = ['push', 'hosted', 'otp', 'status', 'refunds', 'payouts', 'balance'] as const;
 
 /** Our own refusals (an AkweError) are decisions, not an operator failing. */
 const operatorFailure = handleWhen((error) => !(error instanceof AkweError));
@@ -42,6 +42,7 @@ export class BreakerConnector implements OperatorConnector {
   readonly status?: OperatorConnector['status'];
   readonly refunds?: OperatorConnector['refunds'];
   readonly payouts?: OperatorConnector['payouts'];
+  readonly balance?: OperatorConnector['balance'];
   readonly signsCallbacks?: boolean;
   readonly payoutReversalWindowMs?: number;
   private readonly breaker: CircuitBreakerPolicy;

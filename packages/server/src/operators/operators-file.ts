@@ -38,6 +38,8 @@ export interface ConfiguredOperator {
   label: string;
   /** The flows the entry restricts new requests to (`flows`); undefined: all its connector offers. */
   flows?: readonly RouteFlow[];
+  /** The entry's `low_float_minor`: under this balance (centimes) new payouts go to another route. */
+  lowFloatMinor?: number;
   connector: OperatorConnector;
 }
 
@@ -120,7 +122,7 @@ function parseRoute(entry: unknown, at: string, route: RouteContext): Configured
     problems.push(`${at} must be an object { "connector": ... }`);
     return undefined;
   }
-  const { route: routeName, flows, ...connectorEntry } = entry;
+  const { route: routeName, flows, low_float_minor: lowFloat, ...connectorEntry } = entry;
   const familyName = connectorEntry['connector'];
   const family = typeof familyName === 'string' ? connectorFamilies.get(familyName) : undefined;
   if (!family) {
@@ -138,6 +140,9 @@ function parseRoute(entry: unknown, at: string, route: RouteContext): Configured
   const flowList = flows === undefined ? undefined : Array.isArray(flows) ? flows : null;
   if (flowList === null || flowList?.length === 0 || flowList?.some((flow) => !(routeFlows as readonly unknown[]).includes(flow))) {
     problems.push(`${at}.flows must be a non-empty list of ${routeFlows.map((f) => JSON.stringify(f)).join(', ')}`);
+  }
+  if (lowFloat !== undefined && (typeof lowFloat !== 'number' || !Number.isSafeInteger(lowFloat) || lowFloat < 0)) {
+    problems.push(`${at}.low_float_minor must be a whole number of centimes, 0 or more (e.g. 50000000 for 500 000 FCFA)`);
   }
   const validate = ajv.compile(family.schema);
   if (!validate(connectorEntry)) {
@@ -171,6 +176,10 @@ function parseRoute(entry: unknown, at: string, route: RouteContext): Configured
     fetchImpl: context.fetchImpl,
   });
   if (problems.length > before) return undefined;
+  if (lowFloat !== undefined && !connector.balance) {
+    problems.push(`${at}.low_float_minor: this ${family.name} entry cannot read its balance (docs/operations.md "Floats"), so no float can be watched`);
+    return undefined;
+  }
   const name = (routeName as string | undefined) ?? family.name;
   return {
     slug: route.slug,
@@ -179,6 +188,7 @@ function parseRoute(entry: unknown, at: string, route: RouteContext): Configured
     route: name,
     label: `${route.slug}/${name}`,
     ...(flowList ? { flows: flowList as RouteFlow[] } : {}),
+    ...(lowFloat !== undefined ? { lowFloatMinor: lowFloat as number } : {}),
     connector,
   };
 }

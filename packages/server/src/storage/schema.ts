@@ -589,6 +589,32 @@ export interface SettlementScheduleTable {
   version: number;
 }
 
+/** A live route's provider float as last read (0037, core/floats). */
+export interface RouteFloatTable {
+  route_label: string;
+  balance_minor: number | null;
+  currency: string | null;
+  read_at: string | null;
+  threshold_minor: number | null;
+  /** 1: under the threshold at the last reading. */
+  low: Generated<number>;
+  low_since: string | null;
+  alerted_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  next_read_at: string;
+  updated_at: string;
+}
+
+/** One reading of a route's provider float (0037). */
+export interface RouteFloatReadingTable {
+  id: string;
+  route_label: string;
+  balance_minor: number;
+  currency: string;
+  read_at: string;
+}
+
 export interface Database {
   merchants: MerchantTable;
   merchant_status_changes: MerchantStatusChangeTable;
@@ -624,4 +650,6 @@ export interface Database {
   callback_secrets: CallbackSecretTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
+  route_floats: RouteFloatTable;
+  route_float_readings: RouteFloatReadingTable;
 }

@@ -12,6 +12,7 @@ import { paymentExpiryJob } from './payment-expiry-job.js';
 import { paymentReconcileJob } from './payment-reconcile-job.js';
 import { requestRecoveryJob } from './request-recovery-job.js';
 import { settlementScheduleJob } from './settlement-schedule-job.js';
+import { floatReadJob } from './float-read-job.js';
 import type { WorkerJob } from './worker-pool.js';
 import { newId } from '../core/shared/ids.js';
 import type { AkweMetrics } from '../metrics/akwe-metrics.js';
@@ -30,6 +31,7 @@ export function createJobs(services: Services, config: Pick<Config, 'dev' | 'pub
     bulkFollowJob(services.bulk),
     settlementFollowJob(services.settlements),
     settlementScheduleJob(services.settlementSchedules),
+    floatReadJob(services.floats.watch),
     new WebhookDeliveryJob({
       store: services.webhookStore,
       webhooks: services.webhooks,

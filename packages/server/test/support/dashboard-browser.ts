@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { newId } from '../../src/core/shared/ids.js';
 import { renderDelivery } from '../../src/http/contracts/index.js';
+import type { OperatorConnectors } from '../../src/core/operators/operator-connector.js';
 import { OperatorRegistry } from '../../src/operators/operator-registry.js';
 import { SandboxOperator } from '../../src/operators/sandbox/sandbox-operator.js';
 import { WebhookDeliveryJob } from '../../src/webhooks/webhook-delivery-job.js';
@@ -126,14 +127,15 @@ export interface DashboardServer {
 /**
  * A server on SQLite listening on a port, in development mode (cookies without Secure on
  * http://127.0.0.1, the mailbox folder), and Chromium. `liveSandbox`: the sandbox also answers live
- * MTN Benin payouts, so a live batch reaches an operator.
+ * MTN Benin payouts, so a live batch reaches an operator; `operators`: the operators to use instead.
  */
-export async function startDashboardServer(label: string, options: { liveSandbox?: boolean } = {}): Promise<DashboardServer> {
+export async function startDashboardServer(label: string, options: { liveSandbox?: boolean; operators?: OperatorConnectors } = {}): Promise<DashboardServer> {
   const dataDir = mkdtempSync(join(tmpdir(), `akwe-${label}-`));
   const sandbox = new SandboxOperator();
   const t = await buildTestApp(sqliteTarget(), {
     env: { AKWE_DATA_DIR: dataDir, AKWE_DEV: 'true', RATE_LIMIT_DASHBOARD_AUTH_PER_IP: '1000000' },
     ...(options.liveSandbox ? { operators: new OperatorRegistry({ test: sandbox, live: new Map([['MTN_BJ', sandbox]]) }) } : {}),
+    ...(options.operators ? { operators: options.operators } : {}),
   });
   const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   return { t, base, browser: await launchBrowser(), dataDir };

@@ -29,6 +29,8 @@ export interface OperatorsFileChoices {
   first?: string;
   /** Routes of these connectors left out (a suite that needs one route per operator, or another provider's). */
   without?: string[];
+  /** `low_float_minor` per route, by `<slug>/<connector>` (docs/operations.md "Floats"). */
+  lowFloats?: Record<string, number>;
 }
 
 /**
@@ -44,6 +46,10 @@ export function operatorsFileFor(mocks: OperatorMocks, timeoutMs: number, choice
     timeout_ms: timeoutMs,
     ...((entry as { connector?: string }).connector === 'pawapay' ? { availability_ttl_ms: 5_000 } : {}),
   });
+  const withLowFloat = (slug: string, entry: object) => {
+    const threshold = choices.lowFloats?.[`${slug}/${(entry as { connector?: string }).connector ?? ''}`];
+    return threshold === undefined ? entry : { ...entry, low_float_minor: threshold };
+  };
   const kept = (routes: unknown[]) => routes.filter((route) => !choices.without?.includes((route as { connector?: string }).connector ?? ''));
   const ordered = (routes: unknown[]) =>
     choices.first === undefined
@@ -55,7 +61,8 @@ export function operatorsFileFor(mocks: OperatorMocks, timeoutMs: number, choice
       .filter(([slug]) => !choices.leaveOut?.includes(slug))
       .map(([slug, entry]) => [slug, kept(Array.isArray(entry) ? ordered(entry) : [entry])] as const)
       .filter(([, routes]) => routes.length > 0)
-      .map(([slug, routes]) => [slug, routes.length === 1 ? withTimeout(routes[0]) : routes.map(withTimeout)]),
+      .map(([slug, routes]) => [slug, routes.map((route) => withLowFloat(slug, withTimeout(route)))] as const)
+      .map(([slug, routes]) => [slug, routes.length === 1 ? routes[0] : routes]),
   );
   writeFileSync(file, JSON.stringify({ operators }));
   return file;

@@ -72,6 +72,17 @@ export interface PayoutFlow {
   queryPayout(payout: Payout): Promise<PayoutAnswer | undefined>;
 }
 
+/** What a provider says its account (the route's float) holds now, in minor units of its currency. */
+export interface ProviderBalance {
+  amountMinor: number;
+  currency: string;
+}
+
+/** Reads the provider account that pays this route's payouts, where its API offers a balance read. */
+export interface BalanceRead {
+  readBalance(): Promise<ProviderBalance>;
+}
+
 /**
  * One operator family's connector (the sandbox simulator is one). The flows it leaves out are what
  * its operator does not offer through Akwe: the catalog and the core read support from here.
@@ -85,6 +96,8 @@ export interface OperatorConnector {
   readonly status?: CollectionStatus;
   readonly refunds?: RefundFlow;
   readonly payouts?: PayoutFlow;
+  /** The float's balance (docs/operations.md "Floats"); absent where the provider's API has no balance read. */
+  readonly balance?: BalanceRead;
   /** A harmless call per part of the connector (a token, a balance), for `akwe operators check`. */
   check?(): Promise<ConnectorCheck[]>;
   /** How the operator is doing (its circuit breaker); a connector without one is always available. */
@@ -148,6 +161,8 @@ export interface OperatorRoute {
   connector: OperatorConnector;
   /** The flows new requests may take through it; undefined: every flow its connector offers. */
   flows?: readonly RouteFlow[];
+  /** Under this balance (minor units) the route's float is low: new payouts go to another route (`low_float_minor`). */
+  lowFloatMinor?: number;
 }
 
 /**

@@ -42,21 +42,29 @@ export class OperatorRouting {
   constructor(
     private readonly connectors: OperatorConnectors,
     private readonly catalog: OperatorCatalog,
+    /** Whether a route's provider float is under its threshold (docs/operations.md "Floats"); none: never. */
+    private readonly lowFloat: (routeLabel: string) => boolean = () => false,
   ) {}
 
-  /** The first route up that offers `flow` for a new request on `operator`, or an AkweError saying why there is none. */
+  /**
+   * The first route up that offers `flow` for a new request on `operator`, or an AkweError saying
+   * why there is none. A new payout skips a route low on float when another one up offers payouts;
+   * when every one is low, it goes to the first up, as without floats.
+   */
   pick<F extends OperatorFlow>(environment: Environment, operator: CatalogOperator, flow: F): RoutedFlow<F> {
     const routes = this.connectors.routesFor(environment, operator.gatewayCode);
     if (routes.length === 0) throw this.notConfigured(operator);
     const offering = routes.filter((route) => offers(route, flow, operator));
     if (offering.length === 0) throw this.notOffered(operator, flow);
-    const up = offering.find((route) => (route.connector.health?.() ?? 'available') !== 'unavailable');
+    const up = offering.find(isUp);
     if (!up)
       throw this.down(
         operator,
         offering.map((route) => route.connector),
       );
-    return { route: up.name, flow: up.connector[flow] as NonNullable<OperatorConnector[F]> };
+    // Floats matter only where there is another route to go to.
+    const chosen = flow === 'payouts' && offering.length > 1 ? (offering.find((route) => isUp(route) && !this.lowFloat(route.label)) ?? up) : up;
+    return { route: chosen.name, flow: chosen.connector[flow] as NonNullable<OperatorConnector[F]> };
   }
 
   /** The flow of the route holding a stored payment, refund or payout, or an AkweError saying why it cannot be used now. */
@@ -118,6 +126,10 @@ export class OperatorRouting {
   private catalogOperator(resource: RoutedResource): CatalogOperator | undefined {
     return resource.operator === null ? undefined : this.catalog.findOperator(resource.country, resource.operator);
   }
+}
+
+function isUp(route: OperatorRoute): boolean {
+  return (route.connector.health?.() ?? 'available') !== 'unavailable';
 }
 
 /**

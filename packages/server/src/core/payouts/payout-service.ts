@@ -59,6 +59,8 @@ export interface PayoutServiceDeps {
   /** Where operator answers the state machine refuses are kept (none: only reported). */
   discrepancies?: DiscrepancyStore;
   onDiscrepancy?: (discrepancy: OperatorDiscrepancy) => void;
+  /** Whether a route's provider float is low: new payouts then take another route that offers them. */
+  lowFloat?: (routeLabel: string) => boolean;
 }
 
 const statusEvent: Record<Exclude<PayoutStatus, 'PENDING'>, PayoutEventType> = {
@@ -91,7 +93,7 @@ export class PayoutService {
   constructor(private readonly deps: PayoutServiceDeps) {
     this.calls = deps.calls;
     this.checkIntervalMs = deps.checkIntervalMs ?? 1_000;
-    this.routing = new OperatorRouting(deps.operators, deps.catalog);
+    this.routing = new OperatorRouting(deps.operators, deps.catalog, deps.lowFloat);
     this.discrepancies = new DiscrepancyKeeper({ store: deps.discrepancies, onNew: deps.onDiscrepancy, newId: deps.newId, clock: deps.clock });
   }
 

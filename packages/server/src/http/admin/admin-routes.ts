@@ -28,6 +28,8 @@ import {
   SubmissionParams,
   SubmissionQuery,
 } from './admin-schemas.js';
+import { FloatList, FloatQuery, floatToWire } from './float-schemas.js';
+import type { FloatBoard } from '../../core/floats/float-board.js';
 
 export const ADMIN_PREFIX = '/api/v1/admin';
 
@@ -36,6 +38,7 @@ export interface AdminRoutesOptions {
   platformAdmins: PlatformAdmins;
   kyc: KycService;
   backOffice: BackOffice;
+  floats: FloatBoard;
 }
 
 const tags = ['admin'];
@@ -47,7 +50,7 @@ const config = { dashboardSession: true };
  * a dashboard session of a user granted the role from the CLI; anyone else is 403
  * `admin_required`. KYC review, merchants' suspension, discrepancies, operators' health.
  */
-export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, { dashboard, platformAdmins, kyc, backOffice }) => {
+export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, { dashboard, platformAdmins, kyc, backOffice, floats }) => {
   installDashboardContext(app, dashboard);
   // After the session hook: every route here needs a session, and the role is read on each request.
   app.addHook('onRequest', async (request) => {
@@ -247,5 +250,22 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
       },
     },
     async (request) => ({ object: 'list' as const, data: backOffice.operators({ failingOnly: request.query.failing }).map(operatorToWire) }),
+  );
+
+  app.get(
+    '/floats',
+    {
+      config,
+      schema: {
+        tags,
+        security: session,
+        operationId: 'adminListRouteFloats',
+        summary:
+          'Every live route whose provider balance can be read: its last reading, threshold, state, and what the ledger expects there; `low=true` for the routes low on float',
+        querystring: FloatQuery,
+        response: { 200: FloatList, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => ({ object: 'list' as const, data: (request.query.low ? await floats.low() : await floats.routes()).map(floatToWire) }),
   );
 };

@@ -18,6 +18,7 @@ import {
   type FedaPayTransaction,
 } from './fedapay-responses.js';
 import type { FedaPaySettings } from './fedapay-settings.js';
+import { modeBalanceOf } from './fedapay-balance.js';
 import { FEDAPAY_SIGNATURE_HEADER, verifyFedaPaySignature } from './fedapay-webhooks.js';
 
 const notWholeFrancs = 'FedaPay takes whole francs only; nothing was sent.';
@@ -45,6 +46,8 @@ export class FedaPayConnector implements OperatorConnector {
   readonly hosted: HostedCollection = { payCheckout: (payment: Payment) => (this.settings.hostedPage ? this.openPaymentPage(payment) : this.collect(payment)) };
   readonly status: CollectionStatus = { queryStatus: (payment: Payment) => this.queryTransaction(payment) };
   readonly payouts: PayoutFlow = { sendPayout: (payout: Payout) => this.sendPayout(payout), queryPayout: (payout: Payout) => this.queryPayout(payout) };
+  /** This operator's mode balance on the account: the money its payouts are paid from. */
+  readonly balance = { readBalance: () => this.readModeBalance() };
   private readonly client: FedaPayClient;
 
   constructor(
@@ -59,6 +62,12 @@ export class FedaPayConnector implements OperatorConnector {
     const header = headers[FEDAPAY_SIGNATURE_HEADER];
     const secrets = this.settings.webhookSecrets.map((secret) => secret.reveal());
     return verifyFedaPaySignature(rawBody, Array.isArray(header) ? header[0] : header, secrets, nowSeconds).ok;
+  }
+
+  private async readModeBalance() {
+    const response = await this.client.send(build.balancesQuery());
+    if (response.status !== 200) throw new FedaPayProtocolError(`balances answered ${response.status} ${describeError(response.body)}`);
+    return modeBalanceOf(response.body, this.settings.mode, this.settings.currency);
   }
 
   async check(): Promise<ConnectorCheck[]> {

@@ -1,5 +1,6 @@
 import type { CatalogOperator } from '../../core/catalog/operator-catalog.js';
 import type {
+  BalanceRead,
   CollectionStatus,
   ConnectorCheck,
   HostedCollection,
@@ -30,6 +31,7 @@ import {
   type MtnTransaction,
 } from './mtn-responses.js';
 import type { MtnMomoSettings } from './mtn-settings.js';
+import { parseAccountBalance } from './mtn-balance.js';
 
 /**
  * What a POST that MTN answered means: accepted (202), already known (409: an earlier try of the
@@ -51,6 +53,8 @@ export class MtnMomoConnector implements OperatorConnector {
   readonly status?: CollectionStatus;
   readonly payouts?: PayoutFlow;
   readonly refunds?: RefundFlow;
+  /** The disbursement account's balance: the money payouts and refunds are paid from. */
+  readonly balance?: BalanceRead;
   private readonly client: MtnMomoClient;
 
   constructor(
@@ -68,6 +72,7 @@ export class MtnMomoConnector implements OperatorConnector {
     if (settings.products.disbursement) {
       this.payouts = { sendPayout: (payout) => this.sendPayout(payout), queryPayout: (payout) => this.queryPayout(payout) };
       this.refunds = { refund: (payment, refund) => this.refund(payment, refund), queryRefund: (refund) => this.queryRefund(refund) };
+      this.balance = { readBalance: () => this.readDisbursementBalance() };
     }
   }
 
@@ -86,6 +91,12 @@ export class MtnMomoConnector implements OperatorConnector {
         }
       }),
     );
+  }
+
+  private async readDisbursementBalance() {
+    const response = await this.client.send(build.balanceQuery(this.settings, 'disbursement'));
+    if (response.status !== 200) throw new MtnProtocolError(`the disbursement balance answered ${response.status} ${errorCode(response.body) ?? ''}`.trim());
+    return parseAccountBalance(response.body);
   }
 
   private async startCollection(payment: Payment): Promise<OperatorAnswer> {

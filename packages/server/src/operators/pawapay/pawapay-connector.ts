@@ -37,6 +37,7 @@ import {
   type PawapayTransaction,
 } from './pawapay-responses.js';
 import type { PawapaySettings } from './pawapay-settings.js';
+import { walletBalanceFor } from './pawapay-balance.js';
 import { verifyPawapaySignature } from './pawapay-signatures.js';
 
 /**
@@ -62,6 +63,8 @@ export class PawapayConnector implements OperatorConnector {
   readonly status: CollectionStatus;
   readonly payouts: PayoutFlow;
   readonly refunds: RefundFlow;
+  /** The wallet that pays this provider's payouts (its own, or the country's). */
+  readonly balance = { readBalance: () => this.readWalletBalance() };
   private readonly client: PawapayClient;
   private readonly availability: ProviderAvailability;
 
@@ -115,6 +118,12 @@ export class PawapayConnector implements OperatorConnector {
 
   get signsCallbacks(): boolean {
     return this.settings.callbackPublicKey !== undefined;
+  }
+
+  private async readWalletBalance() {
+    const response = await this.client.send(build.walletBalancesQuery(this.settings));
+    if (response.status !== 200) throw new PawapayProtocolError(`wallet balances answered ${response.status} ${failureCodeOf(response.body) ?? ''}`.trim());
+    return walletBalanceFor(response.body, this.settings.country, this.settings.provider);
   }
 
   /** For `akwe operators check`: the token works and the wallet balance is readable. */

@@ -25,6 +25,7 @@ import {
 } from './wave-responses.js';
 import { verifyWaveSignature, WAVE_SIGNATURE_HEADER } from './wave-webhooks.js';
 import type { WaveSettings } from './wave-settings.js';
+import { parseWalletBalance } from './wave-balance.js';
 
 /**
  * How long Akwe reads a completed Wave payout again, in case it is reversed: the business can reverse
@@ -54,6 +55,8 @@ export class WaveConnector implements OperatorConnector {
    * completed payouts are read again for this long (docs/operators.md "Reversals").
    */
   readonly payoutReversalWindowMs = WAVE_PAYOUT_REVERSAL_WINDOW_MS;
+  /** The wallet's balance (Balance API): the money payouts are paid from. */
+  readonly balance = { readBalance: () => this.readWalletBalance() };
   private readonly client: WaveClient;
 
   constructor(
@@ -67,6 +70,12 @@ export class WaveConnector implements OperatorConnector {
   verifyWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowSeconds: number): boolean {
     const header = headers[WAVE_SIGNATURE_HEADER];
     return verifyWaveSignature(rawBody, Array.isArray(header) ? header[0] : header, this.settings.webhookSecret.reveal(), nowSeconds).ok;
+  }
+
+  private async readWalletBalance() {
+    const response = await this.client.send(build.balanceQuery());
+    if (response.status !== 200) throw new WaveProtocolError(`the balance answered ${response.status} ${errorCode(response.body) ?? ''}`.trim());
+    return parseWalletBalance(response.body);
   }
 
   async check(): Promise<ConnectorCheck[]> {

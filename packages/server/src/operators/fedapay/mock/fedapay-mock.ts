@@ -134,13 +134,14 @@ export class FedaPayMockState extends MockTimers {
   readonly webhooks: FedaPayMockWebhook[] = [];
   faults: FedaPayMockFaults = { failNext: 0, failStatus: 500, delayMs: 0, dropWebhooks: false, acceptThenHang: false };
   webhookUrl: string | undefined;
-  balance: number;
+  /** The account's balance per payment mode, major units (`POST /_mock/balance` sets one). */
+  readonly balances: Map<string, number>;
   private nextId = 100_000;
 
   constructor(readonly options: Required<Omit<FedaPayMockOptions, 'webhookUrl'>> & { webhookUrl?: string }) {
     super();
     this.webhookUrl = options.webhookUrl;
-    this.balance = options.balance;
+    this.balances = new Map(mockModes.map((mode) => [mode, options.balance]));
   }
 
   newId(): number {
@@ -192,7 +193,7 @@ export class FedaPayMockState extends MockTimers {
     payout.updatedAt = now();
     if (decision.status === 'sent') {
       payout.sentAt = payout.updatedAt;
-      this.balance -= payout.amount;
+      this.balances.set(payout.mode, (this.balances.get(payout.mode) ?? 0) - payout.amount);
     } else {
       payout.failedAt = payout.updatedAt;
       payout.lastErrorCode = decision.errorCode ?? null;
@@ -483,9 +484,16 @@ export function fedaPayMockPlugin(state: FedaPayMockState) {
     });
 
     app.get('/v1/balances', async () => ({
-      'v1/balances': [
-        { klass: 'v1/balance', id: 1, currency_id: XOF_CURRENCY_ID, account_id: 1, amount: state.balance, mode: 'mobile_money', created_at: now(), updated_at: now() },
-      ],
+      'v1/balances': [...state.balances].map(([mode, amount], index) => ({
+        klass: 'v1/balance',
+        id: index + 1,
+        currency_id: XOF_CURRENCY_ID,
+        account_id: 1,
+        amount,
+        mode,
+        created_at: now(),
+        updated_at: now(),
+      })),
     }));
 
     // ---- FedaPay's payment page (what the token URL opens)
@@ -517,8 +525,17 @@ export function fedaPayMockPlugin(state: FedaPayMockState) {
       payouts: [...state.payouts.values()].map((p) => ({ id: p.id, merchant_reference: p.merchantReference, status: p.status })),
       webhooks: state.webhooks.map((w) => ({ name: w.name, merchant_reference: w.merchantReference, outcome: w.outcome ?? null })),
       webhook_url: state.webhookUrl ?? null,
-      balance: state.balance,
+      balances: Object.fromEntries(state.balances),
     }));
+    app.post('/_mock/balance', async (request, reply) => {
+      const b = body(request);
+      const balance = Number(b['balance']);
+      if (typeof b['mode'] !== 'string' || !(mockModes as readonly string[]).includes(b['mode']) || !Number.isFinite(balance)) {
+        return invalid(reply, 'give { "mode": "<payment mode>", "balance": <whole francs> }', { mode: ['The selected mode is invalid.'] });
+      }
+      state.balances.set(b['mode'], balance);
+      return { mode: b['mode'], balance };
+    });
     app.post('/_mock/faults', async (request) => {
       const b = body(request);
       state.setFaults({

@@ -76,6 +76,11 @@ export class MtnMockState extends MockTimers {
   readonly calls = new Map<string, number>();
   readonly tokens = new Map<string, { product: Product; expiresAtMs: number }>();
   tokensIssued = 0;
+  /** Each product account's available balance, in major units (`POST /_mock/balance` sets one). */
+  readonly balances = new Map<Product, number>([
+    ['collection', 1_000_000],
+    ['disbursement', 1_000_000],
+  ]);
   faults: MtnMockFaults = { failNext: 0, failStatus: 500, delayMs: 0, dropCallbacks: false, acceptThenHang: false };
 
   constructor(readonly options: Required<MtnMockOptions>) {
@@ -111,8 +116,18 @@ export class MtnMockState extends MockTimers {
     tx.status = status;
     if (status === 'FAILED') tx.reason = reason ?? 'INTERNAL_PROCESSING_ERROR';
     tx.financialTransactionId = String(Math.floor(1e9 + Math.random() * 9e9));
+    if (status === 'SUCCESSFUL') this.move(tx);
     this.sendCallback(tx);
     return tx;
+  }
+
+  /** A successful collection fills the collection account; a transfer or refund draws on the disbursement account. */
+  private move(tx: MtnMockTransaction): void {
+    const amount = Number(tx.body['amount']);
+    if (!Number.isFinite(amount)) return;
+    const product: Product = tx.kind === 'requesttopay' ? 'collection' : 'disbursement';
+    const sign = tx.kind === 'requesttopay' ? 1 : -1;
+    this.balances.set(product, (this.balances.get(product) ?? 0) + sign * amount);
   }
 
   /** The status body MTN returns (and posts to the callback URL). */
@@ -196,7 +211,7 @@ export function mtnMomoMockPlugin(state: MtnMockState) {
 
       app.get(`/${product}/v1_0/account/balance`, async (request, reply) => {
         if (!authorised(request, reply, product)) return reply;
-        return { availableBalance: '1000000', currency: options.currency };
+        return { availableBalance: String(state.balances.get(product) ?? 0), currency: options.currency };
       });
     }
 
@@ -292,6 +307,16 @@ export function mtnMomoMockPlugin(state: MtnMockState) {
         ...(typeof body['accept_then_hang'] === 'boolean' ? { acceptThenHang: body['accept_then_hang'] } : {}),
       });
       return state.faults;
+    });
+    app.post('/_mock/balance', async (request, reply) => {
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const product = body['product'] ?? 'disbursement';
+      const balance = Number(body['balance']);
+      if ((product !== 'collection' && product !== 'disbursement') || !Number.isFinite(balance)) {
+        return reply.code(400).send({ error: 'give { "balance": <major units>, "product": "disbursement" | "collection" }' });
+      }
+      state.balances.set(product, balance);
+      return { product, balance };
     });
     app.post('/_mock/expire-tokens', async () => {
       state.expireTokens();

@@ -360,6 +360,16 @@ export function pawapayMockPlugin(state: PawapayMockState) {
       posts: Object.fromEntries(state.posts),
       transactions: [...state.transactions.values()].map((tx) => ({ kind: tx.kind, id: tx.id, status: tx.status, callbacks_sent: tx.callbacksSent })),
     }));
+    app.post('/_mock/balance', async (request, reply) => {
+      const body = (isRecord(request.body) ? request.body : {}) as Record<string, unknown>;
+      const country = body['country'];
+      const balance = Number(body['balance']);
+      if (typeof country !== 'string' || !/^[A-Z]{3}$/.test(country) || !Number.isFinite(balance)) {
+        return reply.code(400).send({ error: 'give { "country": "BEN", "balance": <major units> }' });
+      }
+      state.balances.set(country, balance);
+      return { country, balance };
+    });
     app.post('/_mock/faults', async (request) => {
       const body = (isRecord(request.body) ? request.body : {}) as Record<string, unknown>;
       state.setFaults({

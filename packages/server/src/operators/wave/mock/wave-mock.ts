@@ -173,6 +173,8 @@ export class WaveMockState extends MockTimers {
   readonly webhooks: WaveMockWebhook[] = [];
   faults: WaveMockFaults = { failNext: 0, failStatus: 500, delayMs: 0, dropWebhooks: false, acceptThenHang: false };
   webhookUrl: string | undefined;
+  /** The wallet's balance in major units (`POST /_mock/balance` sets it). */
+  balance = 10_000_000;
 
   constructor(readonly options: Required<Omit<WaveMockOptions, 'webhookUrl'>> & { webhookUrl?: string }) {
     super();
@@ -577,7 +579,7 @@ export function waveMockPlugin(state: WaveMockState) {
       return { result: state.payoutsByReference(reference).map((p) => state.payoutBody(p)) };
     });
 
-    app.get('/v1/balance', async () => ({ amount: '10000000', currency: options.currency }));
+    app.get('/v1/balance', async () => ({ amount: String(state.balance), currency: options.currency }));
 
     // ---- Control routes: what a test or a person at the terminal drives the mock with.
     app.get('/_mock/stats', async () => ({
@@ -594,6 +596,12 @@ export function waveMockPlugin(state: WaveMockState) {
       webhooks: state.webhooks.map((w) => ({ event_id: w.eventId, type: w.type, subject: w.subject, outcome: w.outcome ?? null })),
       webhook_url: state.webhookUrl ?? null,
     }));
+    app.post('/_mock/balance', async (request, reply) => {
+      const balance = Number(((request.body ?? {}) as Record<string, unknown>)['balance']);
+      if (!Number.isFinite(balance)) return reply.code(400).send({ error: 'give { "balance": <major units> }' });
+      state.balance = balance;
+      return { balance };
+    });
     app.post('/_mock/faults', async (request) => {
       const body = (request.body ?? {}) as Record<string, unknown>;
       state.setFaults({

@@ -12,7 +12,7 @@ const keys = process.env.STREAM_KEYS!.split(',');
 const perKey = Number(process.env.STREAM_PER_KEY);
 const count = Number(process.env.STREAM_COUNT);
 const counts: number[] = [];
-const EVENT_LINE = '\nevent: ';
+const EVENT_LINE = Buffer.from('\nevent: ');
 
 function open(key: string): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
@@ -28,15 +28,14 @@ async function main(): Promise<void> {
     if (response.statusCode !== 200) throw new Error(`stream ${i + 1} answered ${response.statusCode}`);
     const index = counts.push(0) - 1;
     response.once('end', () => process.stderr.write(`stream ${index + 1} ended by the server after ${counts[index]} events\n`));
-    let tail = '';
-    response.setEncoding('utf8');
-    response.on('data', (chunk: string) => {
-      // Each message has one `event:` line after its `id:` line: counted by a search, not a split
-      // (this process shares the machine with the server measured). The tail kept is shorter than
-      // the pattern, so a line cut between chunks is counted once, with the next chunk.
-      const text = tail + chunk;
-      for (let at = text.indexOf(EVENT_LINE); at !== -1; at = text.indexOf(EVENT_LINE, at + 1)) counts[index]! += 1;
-      tail = text.slice(-(EVENT_LINE.length - 1));
+    let tail = Buffer.alloc(0);
+    response.on('data', (chunk: Buffer) => {
+      // Each message has one `event:` line after its `id:` line: counted by a search in the bytes,
+      // neither decoded nor split (this process shares the machine with the server measured). The
+      // tail kept is shorter than the pattern, so a line cut between chunks is counted once.
+      const bytes = tail.length === 0 ? chunk : Buffer.concat([tail, chunk]);
+      for (let at = bytes.indexOf(EVENT_LINE); at !== -1; at = bytes.indexOf(EVENT_LINE, at + 1)) counts[index]! += 1;
+      tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - (EVENT_LINE.length - 1))));
     });
   }
   const refused = await open(keys[0]!);

@@ -7,12 +7,16 @@
  *   warm-up: BENCH_WARMUP_REQUESTS creations.
  *   none:    creation at BENCH_LATENCY_CONNECTIONS (10) connections for BENCH_DURATION_SECONDS, with
  *            GET /health at one connection beside it, no stream open.
- *   with:    the cap's worth of streams opened by a child process (bench/stream-holder.ts, so their
- *            reading never delays the load generator's measurements), all events, same merchant as
- *            the creations (every creation's events go to every stream); one more is checked to be
- *            refused (429 with Retry-After); then the same load as `none`.
+ *   held:    the cap's worth of streams of ANOTHER merchant opened by a child process
+ *            (bench/stream-holder.ts, so their reading never delays the load generator's
+ *            measurements): open and waiting, as the probe's 2 200 were; their merchant's reader
+ *            is woken by every commit signal. One more is checked to be refused (429 with
+ *            Retry-After); then the same load as `none`.
+ *   fed:     the cap's worth of streams of the creating merchant, all events: every creation's
+ *            events go to every stream (about 100 times the creations' own output); the same load.
  *   none:    the streams closed, the same load again; the baseline is the mean of both `none` runs.
- * Targets: creation p50 and /health p50 with the streams open at most 1.2x the baseline's.
+ * Targets: creation p50 and /health p50 with the streams held open at most 1.2x the baseline's.
+ * The `fed` run is reported beside them: it measures delivering that much output at saturation.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -53,14 +57,26 @@ export interface StreamMeasurements {
   /** What the stream over the cap got: its status and Retry-After. */
   overCap: { status: number; retryAfter: string | null; code: string | null };
   before: LoadPair;
+  /** The streams of another merchant open (the cost of holding them). */
   withStreams: LoadPair;
+  /** The streams of the creating merchant open, each taking every event (the cost of the output). */
+  fedStreams: LoadPair;
   after: LoadPair;
-  /** Messages (events) each open stream received during the `with` run: fewest and most. */
+  /** Messages (events) each stream received: held (another merchant's: none expected) and fed. */
   eventsPerStream: { min: number; max: number };
+  eventsPerHeldStream: { min: number; max: number };
   baseline: { createP50Ms: number; healthP50Ms: number };
 }
 
 type Progress = (text: string) => void;
+
+/** `akwe merchants create` against the bench's database: another merchant, with its test key. */
+async function createMerchant(dataDir: string, databaseUrl: string | undefined, name: string): Promise<{ merchantId: string; testKey: string }> {
+  const env = akweEnv({ dataDir, ...(databaseUrl ? { databaseUrl } : {}) });
+  const { stdout } = await run(process.execPath, ['bin/akwe.js', 'merchants', 'create', '--name', name, '--json'], { cwd: serverPackageDir, env });
+  const created = JSON.parse(stdout) as { merchant: { id: string }; test_key: { key: string } };
+  return { merchantId: created.merchant.id, testKey: created.test_key.key };
+}
 
 /** `akwe keys create` against the bench's database: more test keys for the merchant. */
 async function createKeys(dataDir: string, databaseUrl: string | undefined, merchantId: string, count: number): Promise<string[]> {
@@ -119,8 +135,10 @@ export async function measureStreams(kind: 'sqlite' | 'postgres', postgresUrl: s
     const merchantId = account.merchant_id;
     if (!merchantId) throw new Error(`GET /api/v1/account named no merchant: ${JSON.stringify(account)}`);
     const keyCount = Math.ceil(limits.perMerchant / limits.perKey);
-    progress(`${label}: ${keyCount - 1} more test keys for the demo merchant (akwe keys create)`);
+    progress(`${label}: ${keyCount - 1} more test keys for the demo merchant, and another merchant with ${keyCount} (akwe merchants create, akwe keys create)`);
     const keys = [server.testKey, ...(await createKeys(dataDir, benchDatabase?.url, merchantId, keyCount - 1))];
+    const other = await createMerchant(dataDir, benchDatabase?.url, 'Bench stream holder');
+    const otherKeys = [other.testKey, ...(await createKeys(dataDir, benchDatabase?.url, other.merchantId, keyCount - 1))];
 
     if (settings.warmupRequests > 0) {
       progress(`${label}: warm-up (${settings.warmupRequests} creations)`);
@@ -136,15 +154,29 @@ export async function measureStreams(kind: 'sqlite' | 'postgres', postgresUrl: s
     progress(`${label}: no stream open: create at ${settings.latencyConnections} connections and GET /health at 1, ${settings.durationSeconds} s`);
     const before = await loadPair(server, settings, database, 'none open');
 
-    progress(`${label}: opening ${limits.perMerchant} streams over ${keyCount} keys (bench/stream-holder.ts, a process of its own)`);
-    holder = (
-      await startScript(
-        'bench/stream-holder.ts',
-        { STREAM_URL: `${server.url}${STREAM_PATH}`, STREAM_KEYS: keys.join(','), STREAM_PER_KEY: String(limits.perKey), STREAM_COUNT: String(limits.perMerchant) },
-        /^ready \d+$/m,
-        'stream holder',
-      )
-    ).child;
+    const running = server;
+    /** Opens the cap's worth of streams with these keys in a child process; answers it once they are all open. */
+    const openStreams = async (streamKeys: string[]) =>
+      (
+        await startScript(
+          'bench/stream-holder.ts',
+          { STREAM_URL: `${running.url}${STREAM_PATH}`, STREAM_KEYS: streamKeys.join(','), STREAM_PER_KEY: String(limits.perKey), STREAM_COUNT: String(limits.perMerchant) },
+          /^ready \d+$/m,
+          'stream holder',
+        )
+      ).child;
+    /** Closes the holder's streams: the fewest and most events one of them received. */
+    const closeStreams = async (child: Child) => {
+      // The last events of the run reach the streams a moment after it.
+      await new Promise((r) => setTimeout(r, 1_000));
+      await child.stop();
+      const [, fewest, most] = /^events (\d+) (\d+)$/m.exec(child.output()) ?? [];
+      await new Promise((r) => setTimeout(r, 1_000));
+      return { min: Number(fewest ?? NaN), max: Number(most ?? NaN) };
+    };
+
+    progress(`${label}: opening ${limits.perMerchant} streams of another merchant over ${keyCount} keys (bench/stream-holder.ts, a process of its own)`);
+    holder = await openStreams(otherKeys);
     const [, status, retryAfter, code] = /^over-cap (\d+) (\S+) (\S+)$/m.exec(holder.output()) ?? [];
     const overCap = {
       status: Number(status),
@@ -152,16 +184,17 @@ export async function measureStreams(kind: 'sqlite' | 'postgres', postgresUrl: s
       code: code === undefined || code === '-' ? null : code,
     };
     progress(`${label}: the stream over the cap answered ${overCap.status} (${overCap.code ?? '-'}, Retry-After ${overCap.retryAfter ?? '-'})`);
-
-    progress(`${label}: ${limits.perMerchant} streams open: the same load`);
-    const withStreams = await loadPair(server, settings, database, `${limits.perMerchant} open`);
-    // The last events of the run reach the streams a moment after it.
-    await new Promise((r) => setTimeout(r, 1_000));
-    await holder.stop();
-    const [, fewest, most] = /^events (\d+) (\d+)$/m.exec(holder.output()) ?? [];
+    progress(`${label}: ${limits.perMerchant} streams held open: the same load`);
+    const withStreams = await loadPair(server, settings, database, `${limits.perMerchant} held open`);
+    const eventsPerHeldStream = await closeStreams(holder);
     holder = undefined;
 
-    await new Promise((r) => setTimeout(r, 1_000));
+    progress(`${label}: opening ${limits.perMerchant} streams of the creating merchant, every event to each`);
+    holder = await openStreams(keys);
+    const fedStreams = await loadPair(server, settings, database, `${limits.perMerchant} fed`);
+    const eventsPerStream = await closeStreams(holder);
+    holder = undefined;
+
     progress(`${label}: streams closed: the same load again`);
     const after = await loadPair(server, settings, database, 'none open again');
 
@@ -173,8 +206,10 @@ export async function measureStreams(kind: 'sqlite' | 'postgres', postgresUrl: s
       overCap,
       before,
       withStreams,
+      fedStreams,
       after,
-      eventsPerStream: { min: Number(fewest ?? NaN), max: Number(most ?? NaN) },
+      eventsPerStream,
+      eventsPerHeldStream,
       baseline: {
         createP50Ms: round((before.create.latencyMs.p50 + after.create.latencyMs.p50) / 2, 2),
         healthP50Ms: round((before.health.latencyMs.p50 + after.health.latencyMs.p50) / 2, 2),
@@ -203,7 +238,7 @@ export function streamTargets(m: StreamMeasurements): StreamTarget[] {
   const refusedRight = m.overCap.status === 429 && m.overCap.retryAfter !== null && m.overCap.code === 'too_many_event_streams';
   return [
     {
-      name: `streams ${m.kind}: creation p50 with ${m.streams} streams open <= ${MAX_STREAM_SLOWDOWN}x none open`,
+      name: `streams ${m.kind}: creation p50 with ${m.streams} streams held open <= ${MAX_STREAM_SLOWDOWN}x none open`,
       value: create,
       threshold: MAX_STREAM_SLOWDOWN,
       pass: create === null ? null : create <= MAX_STREAM_SLOWDOWN,
@@ -211,7 +246,7 @@ export function streamTargets(m: StreamMeasurements): StreamTarget[] {
       note: `${m.withStreams.create.latencyMs.p50} ms against ${m.baseline.createP50Ms} ms`,
     },
     {
-      name: `streams ${m.kind}: /health p50 with ${m.streams} streams open <= ${MAX_STREAM_SLOWDOWN}x none open`,
+      name: `streams ${m.kind}: /health p50 with ${m.streams} streams held open <= ${MAX_STREAM_SLOWDOWN}x none open`,
       value: health,
       threshold: MAX_STREAM_SLOWDOWN,
       pass: health === null ? null : health <= MAX_STREAM_SLOWDOWN,
@@ -238,17 +273,23 @@ export function streamReport(m: StreamMeasurements): string[] {
     `creation p50 ${p.create.latencyMs.p50} ms, p99 ${p.create.latencyMs.p99} ms, ${p.create.requestsPerSecond} req/s; /health p50 ${p.health.latencyMs.p50} ms, p99 ${p.health.latencyMs.p99} ms (cores: server ${p.create.cpu.server ?? '-'}, database ${p.create.cpu.database ?? '-'}, bench ${p.create.cpu.loadGenerator ?? '-'}, other ${p.create.cpu.other ?? '-'})`;
   return [
     '',
-    `event streams on ${m.kind} (akwe serve with its workers; creation at the latency connection count with GET /health at 1 beside it; ${m.streams} streams of the creating merchant over ${m.keys} keys):`,
+    `event streams on ${m.kind} (akwe serve with its workers; creation at the latency connection count with GET /health at 1 beside it; ${m.streams} streams over ${m.keys} keys, held: another merchant's, open and waiting; fed: the creating merchant's, every event to each):`,
     `  none open:       ${pair(m.before)}`,
-    `  ${String(m.streams).padEnd(3)} open:        ${pair(m.withStreams)}`,
+    `  ${String(m.streams).padEnd(3)} held open:   ${pair(m.withStreams)}`,
+    `  ${String(m.streams).padEnd(3)} fed:         ${pair(m.fedStreams)}`,
     `  none open again: ${pair(m.after)}`,
-    `  events received per stream while open: ${m.eventsPerStream.min} to ${m.eventsPerStream.max}; the stream over the cap: ${m.overCap.status} ${m.overCap.code ?? '-'}, Retry-After ${m.overCap.retryAfter ?? '-'}`,
+    `  events received per stream: held (another merchant's) ${m.eventsPerHeldStream.min} to ${m.eventsPerHeldStream.max}; fed ${m.eventsPerStream.min} to ${m.eventsPerStream.max}; the stream over the cap: ${m.overCap.status} ${m.overCap.code ?? '-'}, Retry-After ${m.overCap.retryAfter ?? '-'}`,
     '  targets:',
     ...streamTargetLines(m),
+    `    info  streams ${m.kind}: fed (every event to each of ${m.streams}): creation p50 ${ratioText(m.fedStreams.create.latencyMs.p50, m.baseline.createP50Ms)}, /health p50 ${ratioText(m.fedStreams.health.latencyMs.p50, m.baseline.healthP50Ms)} of none open`,
   ];
+}
+
+function ratioText(value: number, baseline: number): string {
+  return baseline > 0 ? `${round(value / baseline, 3)}x (${value} ms against ${baseline} ms)` : '-';
 }
 
 /** The phase's load runs, for the failure count of the bench. */
 export function streamLoads(m: StreamMeasurements): LoadResult[] {
-  return [m.before, m.withStreams, m.after].flatMap((p) => [p.create, p.health]);
+  return [m.before, m.withStreams, m.fedStreams, m.after].flatMap((p) => [p.create, p.health]);
 }

@@ -60,6 +60,9 @@ import { ExportQueries } from './storage/repositories/export-queries.js';
 import { DashboardDevelopers } from './core/dashboard/dashboard-developers.js';
 import { DashboardOverview } from './core/dashboard/dashboard-overview.js';
 import { PaymentVolumeRepository } from './storage/repositories/payment-volume-repository.js';
+import { RevenueRepository } from './storage/repositories/revenue-repository.js';
+import { RevenueReports } from './core/revenue/revenue-report.js';
+import { noProviderCosts, type ProviderCosts } from './core/revenue/provider-costs.js';
 import { DashboardService } from './core/dashboard/dashboard-service.js';
 import type { Mailer } from './core/dashboard/mailer.js';
 import { SessionTokens } from './core/dashboard/session-tokens.js';
@@ -128,6 +131,8 @@ export interface Services {
   dashboardOverview: DashboardOverview;
   /** Maker-checker for live money-out submitted from the dashboard. */
   approvals: ApprovalService;
+  /** Platform revenue: the fees accounts per day, operator, route or merchant, with the providers' costs. */
+  revenue: RevenueReports;
 }
 
 export function createServices(options: {
@@ -178,6 +183,8 @@ export function createServices(options: {
   onMailError?: (error: unknown) => void;
   /** How long a money-out request waits for its approval (APPROVAL_EXPIRY_HOURS; default 72 hours). */
   approvalExpiryMs?: number;
+  /** What each route's provider charges (PROVIDER_COSTS_FILE), for the revenue report; none by default. */
+  providerCosts?: ProviderCosts;
 }): Services {
   const clock = options.clock ?? systemClock;
   const ids = options.newId ?? newId;
@@ -272,6 +279,7 @@ export function createServices(options: {
     | 'kycDocuments'
     | 'platformAdmins'
     | 'backOffice'
+    | 'revenue'
     | 'approvals'
   > = {
     database: options.database,
@@ -411,5 +419,6 @@ export function createServices(options: {
     platformAdmins,
     backOffice,
     approvals,
+    revenue: new RevenueReports(new RevenueRepository(db), options.providerCosts ?? noProviderCosts),
   };
 }

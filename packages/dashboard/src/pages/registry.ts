@@ -35,6 +35,7 @@ import { KycReviewPage } from './admin/kyc-review-page.js';
 import { KycSubmissionPage } from './admin/kyc-submission-page.js';
 import { MerchantsPage } from './admin/merchants-page.js';
 import { OperationsPage } from './admin/operations-page.js';
+import { RevenuePage } from './admin/revenue-page.js';
 
 export type MenuSection = 'money' | 'developers' | 'account' | 'admin';
 
@@ -84,4 +85,5 @@ export const pages: PageEntry[] = [
   { path: '/admin/kyc/:id', component: KycSubmissionPage, admin: true },
   { path: '/admin/merchants', component: MerchantsPage, admin: true, menu: { section: 'admin', fr: 'Marchands', en: 'Merchants' } },
   { path: '/admin/operators', component: OperationsPage, admin: true, menu: { section: 'admin', fr: 'Opérateurs', en: 'Operators' } },
+  { path: '/admin/revenue', component: RevenuePage, admin: true, menu: { section: 'admin', fr: 'Revenus', en: 'Revenue' } },
 ];

@@ -28,6 +28,8 @@ import {
   SubmissionParams,
   SubmissionQuery,
 } from './admin-schemas.js';
+import type { RevenueReports } from '../../core/revenue/revenue-report.js';
+import { revenueRoutes } from './revenue-routes.js';
 
 export const ADMIN_PREFIX = '/api/v1/admin';
 
@@ -36,6 +38,7 @@ export interface AdminRoutesOptions {
   platformAdmins: PlatformAdmins;
   kyc: KycService;
   backOffice: BackOffice;
+  revenue: RevenueReports;
 }
 
 const tags = ['admin'];
@@ -47,7 +50,7 @@ const config = { dashboardSession: true };
  * a dashboard session of a user granted the role from the CLI; anyone else is 403
  * `admin_required`. KYC review, merchants' suspension, discrepancies, operators' health.
  */
-export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, { dashboard, platformAdmins, kyc, backOffice }) => {
+export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, { dashboard, platformAdmins, kyc, backOffice, revenue }) => {
   installDashboardContext(app, dashboard);
   // After the session hook: every route here needs a session, and the role is read on each request.
   app.addHook('onRequest', async (request) => {
@@ -248,4 +251,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
     },
     async (request) => ({ object: 'list' as const, data: backOffice.operators({ failingOnly: request.query.failing }).map(operatorToWire) }),
   );
+
+  // Inside this plugin: the hook above lets administrators alone through.
+  await app.register(revenueRoutes, { revenue });
 };

@@ -60,7 +60,7 @@ describe('the revenue page in Chromium (SQLite)', { skip: browserSkip }, () => {
     await page.getByText(/Fichier akwe-revenue-live-route-.* téléchargé\./).waitFor();
 
     // The test environment had no fees: the page says so.
-    await page.getByLabel('Environnement').selectOption('test');
+    await page.getByLabel('Environnement des données').selectOption('test');
     await page.getByRole('button', { name: 'Afficher' }).click();
     await page.getByText('Aucun frais sur cette période.').waitFor();
 
@@ -75,7 +75,7 @@ describe('the revenue page in Chromium (SQLite)', { skip: browserSkip }, () => {
     assert.equal(await t.services.platformAdmins.grant(email, 'cli'), true);
     await page.goto(`${base}/admin/revenue`);
     await page.getByRole('heading', { name: 'Revenus', level: 1 }).waitFor();
-    await page.getByRole('button', { name: 'English' }).click();
+    await page.getByRole('combobox', { name: 'Langue' }).selectOption('en');
     await page.getByRole('heading', { name: 'Revenue', level: 1 }).waitFor();
     await page.getByRole('table', { name: 'Totals' }).waitFor();
     await checkPage(page, 'admin-revenue-english');

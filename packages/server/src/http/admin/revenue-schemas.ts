@@ -3,7 +3,10 @@ import { environments } from '../../core/shared/environment.js';
 import { revenueFlows } from '../../core/revenue/revenue-ledger.js';
 import { revenueGroupings } from '../../core/revenue/revenue-query.js';
 import type { RevenueAmounts, RevenueReport, RevenueRow } from '../../core/revenue/revenue-report.js';
+import { csvDialects } from '../../core/exports/csv-cells.js';
+import { revenueCsv } from '../../core/revenue/revenue-csv.js';
 import { csvDelimiter } from '../exports/export-schemas.js';
+import { inCentimes } from '../shared/money-descriptions.js';
 
 const day = (description: string) => Type.String({ minLength: 1, maxLength: 64, description: `${description} A calendar day, \`2026-11-01\` (UTC).`, examples: ['2026-11-01'] });
 
@@ -24,7 +27,7 @@ export const RevenueQuerystring = Type.Object(reportQuery, { additionalPropertie
 export const RevenueCsvQuerystring = Type.Object({ ...reportQuery, ...csvDelimiter }, { additionalProperties: false });
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
-const Minor = (description: string) => Type.Integer({ description: `${description} In centimes, exact.` });
+const Minor = (description: string) => Type.Integer({ description: inCentimes(description) });
 
 const amounts = {
   currency: Type.String(),
@@ -123,3 +126,13 @@ export function revenueToWire(report: RevenueReport) {
     totals: report.totals.map(amountsToWire),
   };
 }
+
+/** The OpenAPI document's example file: the JSON example's report by day, written by the report's own CSV. */
+export const revenueCsvExample = revenueCsv(
+  {
+    query: { period: { from: '2026-11-02T00:00:00.000Z', to: '2026-11-03T00:00:00.000Z' }, fromDay: '2026-11-02', toDay: '2026-11-03', groupBy: 'day', environment: 'live' },
+    rows: [{ day: '2026-11-02', currency: 'XOF', feesMinor: 1_275_000, volumeMinor: 85_000_000, count: 214, costsMinor: 680_000, marginMinor: 595_000, costsComplete: true }],
+    totals: [],
+  },
+  csvDialects.comma,
+);

@@ -120,18 +120,19 @@ export function RevenuePage() {
             <option value="test">{t('test')}</option>
           </SelectField>
         </div>
-        <button type="submit" class="button">
-          {t('show')}
-        </button>
+        <div class="inline-form">
+          <button type="submit" class="button">
+            {t('show')}
+          </button>
+          {/* The file of the report shown (the query last sent, not the fields being edited). */}
+          <button type="button" class="button-secondary" disabled={csv.busy} onClick={() => void csv.run('semicolon')}>
+            {t('csv_semicolon')}
+          </button>
+          <button type="button" class="button-secondary" disabled={csv.busy} onClick={() => void csv.run('comma')}>
+            {t('csv_comma')}
+          </button>
+        </div>
       </form>
-      <div class="inline-form">
-        <button type="button" class="button-secondary" disabled={csv.busy} onClick={() => void csv.run('semicolon')}>
-          {t('csv_semicolon')}
-        </button>
-        <button type="button" class="button-secondary" disabled={csv.busy} onClick={() => void csv.run('comma')}>
-          {t('csv_comma')}
-        </button>
-      </div>
       {downloaded ? <Notice kind="success">{t('downloaded', { file: downloaded })}</Notice> : null}
       <ErrorMessage error={csv.error} />
       {report.error ? (

@@ -419,6 +419,6 @@ export function createServices(options: {
     platformAdmins,
     backOffice,
     approvals,
-    revenue: new RevenueReports(new RevenueRepository(db), options.providerCosts ?? noProviderCosts),
+    revenue: new RevenueReports(new RevenueRepository(db), options.providerCosts ?? noProviderCosts, { store: dashboardStore, clock, newId: ids }),
   };
 }

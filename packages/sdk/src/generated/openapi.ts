@@ -1111,7 +1111,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The revenue report as a CSV file
+     * The revenue report as a CSV file (the download is audited)
      * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
      */
     get: operations['adminExportRevenue'];

@@ -301,6 +301,8 @@ for (const target of testDatabases()) {
         records.map((r) => [r.merchant_id, Number(r.fees_minor), Number(r.provider_costs_minor), Number(r.margin_minor)]),
         json.rows.map((r: Wire) => [r.merchant_id, r.fees_minor, r.provider_costs_minor, r.margin_minor]),
       );
+      const audit = await t.services.database.db.selectFrom('audit_log').select(['action', 'merchant_id', 'target']).where('action', '=', 'admin.revenue_exported').execute();
+      assert.deepEqual(audit, [{ action: 'admin.revenue_exported', merchant_id: null, target: 'test merchant 2026-11-01..2026-11-04' }], 'the download is audited');
       const comma = await admin(`/revenue.csv?${PERIOD}&environment=test`);
       assert.ok(comma.body.startsWith('day,currency,fees_minor,volume_minor,transactions,provider_costs_minor,margin_minor,costs_complete\r\n'), comma.body);
     });

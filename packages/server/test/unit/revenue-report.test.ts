@@ -6,6 +6,7 @@ import { revenueCsv, revenueFileName } from '../../src/core/revenue/revenue-csv.
 import type { RevenueCell } from '../../src/core/revenue/revenue-ledger.js';
 import { revenueQuery, type RevenueGrouping } from '../../src/core/revenue/revenue-query.js';
 import { RevenueReports } from '../../src/core/revenue/revenue-report.js';
+import { FakeClock } from '../support/fake-clock.js';
 
 const cell = (fields: Partial<RevenueCell>): RevenueCell => ({
   day: '2026-11-01',
@@ -32,7 +33,7 @@ const costs = new Map([
   ['mtn_bj/mtn-momo', { collect: { percentBps: 100, fixedMinor: 10 } }],
   ['mtn_bj/momo-2', { payout: { percentBps: 0, fixedMinor: 2_500 } }],
 ]);
-const reports = new RevenueReports({ cells: async () => cells }, costs);
+const reports = new RevenueReports({ cells: async () => cells }, costs, { store: { insertAudit: async () => {} }, clock: new FakeClock(), newId: () => 'id' });
 const reportBy = (groupBy: RevenueGrouping) => reports.report(revenueQuery({ from: '2026-11-01', to: '2026-12-01', groupBy }));
 
 describe('the revenue report', () => {

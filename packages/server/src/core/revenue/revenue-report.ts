@@ -1,3 +1,5 @@
+import { auditEntry, type DashboardStore, type RequestOrigin } from '../dashboard/dashboard-user.js';
+import type { Clock } from '../ports.js';
 import { costFor, providerCostMinor, type ProviderCosts } from './provider-costs.js';
 import type { RevenueCell, RevenueFlow, RevenueLedger } from './revenue-ledger.js';
 import type { RevenueGrouping, RevenueQuery } from './revenue-query.js';
@@ -74,7 +76,15 @@ export class RevenueReports {
   constructor(
     private readonly ledger: RevenueLedger,
     private readonly costs: ProviderCosts,
+    /** Where an administrator's download of the report is written (the audit log, as KYC document downloads). */
+    private readonly audit: { store: Pick<DashboardStore, 'insertAudit'>; clock: Clock; newId: () => string },
   ) {}
+
+  /** Writes `admin.revenue_exported` (no merchant: the report covers them all), with the period and grouping. */
+  async recordExport(userId: string, query: RevenueQuery, origin: RequestOrigin): Promise<void> {
+    const target = `${query.environment} ${query.groupBy} ${query.fromDay}..${query.toDay}`;
+    await this.audit.store.insertAudit(auditEntry(this.audit, { action: 'admin.revenue_exported', userId, merchantId: null, target }, origin));
+  }
 
   async report(query: RevenueQuery): Promise<RevenueReport> {
     const cells = await this.ledger.cells(query.period, query.environment);

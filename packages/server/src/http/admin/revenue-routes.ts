@@ -3,6 +3,7 @@ import { csvDialects } from '../../core/exports/csv-cells.js';
 import { revenueCsv, revenueFileName } from '../../core/revenue/revenue-csv.js';
 import { revenueQuery } from '../../core/revenue/revenue-query.js';
 import type { RevenueReports } from '../../core/revenue/revenue-report.js';
+import { callerOf, originOf } from '../dashboard/dashboard-context.js';
 import { errorResponses } from '../shared/error-schemas.js';
 import { RevenueCsvQuerystring, RevenueQuerystring, RevenueReportObject, revenueToWire } from './revenue-schemas.js';
 
@@ -49,14 +50,16 @@ export const revenueRoutes: FastifyPluginAsyncTypebox<RevenueRoutesOptions> = as
         tags,
         security: session,
         operationId: 'adminExportRevenue',
-        summary: 'The revenue report as a CSV file',
+        summary: 'The revenue report as a CSV file (the download is audited)',
         querystring: RevenueCsvQuerystring,
         response: { 200: { description: csvDescription, content: { 'text/csv': { schema: { type: 'string' } } } }, ...errorResponses(400, 401, 403) },
       },
     },
     async (request, reply) => {
       const { from, to, group_by: groupBy, environment, delimiter } = request.query;
-      const report = await revenue.report(revenueQuery({ from, to, groupBy, environment }));
+      const query = revenueQuery({ from, to, groupBy, environment });
+      const report = await revenue.report(query);
+      await revenue.recordExport(callerOf(request).user.id, query, originOf(request));
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${revenueFileName(report)}"`)

@@ -48,7 +48,8 @@ const config = { dashboardSession: true };
 /**
  * The back office (docs/dashboard.md "Back office"), for the platform's administrators only:
  * a dashboard session of a user granted the role from the CLI; anyone else is 403
- * `admin_required`. KYC review, merchants' suspension, discrepancies, operators' health.
+ * `admin_required`. KYC review, merchants' suspension, discrepancies, operators' health, and
+ * platform revenue (revenue-routes.ts).
  */
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, { dashboard, platformAdmins, kyc, backOffice, revenue }) => {
   installDashboardContext(app, dashboard);

@@ -181,6 +181,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     kyc: services.kyc,
     backOffice: services.backOffice,
     floats: services.floats.board,
+    revenue: services.revenue,
   });
 
   await app.register(

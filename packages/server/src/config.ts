@@ -72,6 +72,8 @@ export interface Config {
   operatorCallbacksPerMinute: number;
   /** The live connectors and their credentials (OPERATORS_FILE, JSON; docs/operators.md); none: live collects nothing. */
   operatorsFile: string | undefined;
+  /** What each route's provider charges, per flow, for the revenue report's margins (PROVIDER_COSTS_FILE, JSON; docs/operations.md "Revenue"). */
+  providerCostsFile: string | undefined;
   shutdownTimeoutMs: number;
   /**
    * How long a shutdown waits for what peers hold open (requests still arriving or being answered,
@@ -173,6 +175,7 @@ export const configVariables = [
   'AKWE_RUN_WORKERS',
   'AKWE_CATALOG_FILE',
   'OPERATORS_FILE',
+  'PROVIDER_COSTS_FILE',
   'PAYMENT_CHECK_MIN_INTERVAL_MS',
   'PAYMENT_EXPIRY_GRACE_SECONDS',
   'PAYMENT_LATE_CHECK_HOURS',
@@ -380,6 +383,7 @@ export function loadConfig(env: Env = process.env): Config {
     runWorkers: reader.boolean('AKWE_RUN_WORKERS', true),
     catalogFile: reader.raw('AKWE_CATALOG_FILE'),
     operatorsFile: reader.raw('OPERATORS_FILE'),
+    providerCostsFile: reader.raw('PROVIDER_COSTS_FILE'),
     paymentCheckMinIntervalMs: reader.integer('PAYMENT_CHECK_MIN_INTERVAL_MS', 5_000, 100, 3_600_000),
     paymentExpiryGraceMs: reader.integer('PAYMENT_EXPIRY_GRACE_SECONDS', 300, 0, 86_400) * 1000,
     paymentLateCheckWindowMs: reader.integer('PAYMENT_LATE_CHECK_HOURS', 24, 0, 720) * 3_600_000,

@@ -10,6 +10,7 @@ import { operatorCommands } from './cli/operator-commands.js';
 import { reconcileCommands } from './cli/reconcile-commands.js';
 import { serveCommands } from './cli/serve-commands.js';
 import { settlementCommands } from './cli/settlement-commands.js';
+import { revenueCommands } from './cli/revenue-commands.js';
 import { webhookCommands } from './cli/webhook-commands.js';
 import { ConfigError } from './config.js';
 import { errorCatalog } from './core/errors/error-catalog.js';
@@ -39,6 +40,7 @@ export function buildCli(): Command {
   program.addCommand(operatorCommands());
   program.addCommand(reconcileCommands());
   program.addCommand(settlementCommands());
+  program.addCommand(revenueCommands());
   program.addCommand(mockCommands());
   // The developer commands are @akwe/cli's (packages/cli), the same a merchant installs; here an API
   // error's hint is its `action` from the error catalog.

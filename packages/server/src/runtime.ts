@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import type { OperatorDiscrepancy } from './core/operators/operator-discrepancy.js';
 import type { OperatorConnectors, OperatorRoute } from './core/operators/operator-connector.js';
 import { OperatorCatalog, loadDefaultCatalog } from './core/catalog/operator-catalog.js';
+import { loadProviderCostsFile } from './operators/provider-costs-file.js';
 import { createServices, type Services } from './services.js';
 import { openDatabase } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
@@ -66,6 +67,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     mailer: configuredMailer(config, options.logger),
     publicUrl: config.publicUrl,
     dataDir: config.dataDir,
+    providerCosts: config.providerCostsFile ? loadProviderCostsFile(config.providerCostsFile) : undefined,
     onMailError: options.logger && ((error: unknown) => options.logger?.error({ err: error }, 'a dashboard email could not be sent (password reset)')),
     onFloatAlertMailError:
       options.logger &&

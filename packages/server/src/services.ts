@@ -64,6 +64,9 @@ import { ExportQueries } from './storage/repositories/export-queries.js';
 import { DashboardDevelopers } from './core/dashboard/dashboard-developers.js';
 import { DashboardOverview } from './core/dashboard/dashboard-overview.js';
 import { PaymentVolumeRepository } from './storage/repositories/payment-volume-repository.js';
+import { RevenueRepository } from './storage/repositories/revenue-repository.js';
+import { RevenueReports } from './core/revenue/revenue-report.js';
+import { noProviderCosts, type ProviderCosts } from './core/revenue/provider-costs.js';
 import { DashboardService } from './core/dashboard/dashboard-service.js';
 import type { Mailer } from './core/dashboard/mailer.js';
 import { ApprovalNotices } from './core/approvals/approval-notices.js';
@@ -135,6 +138,8 @@ export interface Services {
   approvals: ApprovalService;
   /** Provider floats (docs/operations.md "Floats"): the worker's reads, the back office's view, the routes low on float. */
   floats: { watch: FloatWatch; board: FloatBoard; low: LowFloats; store: FloatRepository };
+  /** Platform revenue: the fees accounts per day, operator, route or merchant, with the providers' costs. */
+  revenue: RevenueReports;
 }
 
 export function createServices(options: {
@@ -189,6 +194,8 @@ export function createServices(options: {
   floatReadIntervalMs?: number;
   /** Told when a low-float alert email could not be sent (the worker logs it); the alert stays recorded. */
   onFloatAlertMailError?: (error: unknown) => void;
+  /** What each route's provider charges (PROVIDER_COSTS_FILE), for the revenue report; none by default. */
+  providerCosts?: ProviderCosts;
 }): Services {
   const clock = options.clock ?? systemClock;
   const ids = options.newId ?? newId;
@@ -286,6 +293,7 @@ export function createServices(options: {
     | 'kycDocuments'
     | 'platformAdmins'
     | 'backOffice'
+    | 'revenue'
     | 'approvals'
     | 'floats'
   > = {
@@ -447,5 +455,6 @@ export function createServices(options: {
     platformAdmins,
     backOffice,
     approvals,
+    revenue: new RevenueReports(new RevenueRepository(db), options.providerCosts ?? noProviderCosts, { store: dashboardStore, clock, newId: ids }),
   };
 }

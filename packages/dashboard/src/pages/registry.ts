@@ -36,6 +36,7 @@ import { KycSubmissionPage } from './admin/kyc-submission-page.js';
 import { MerchantsPage } from './admin/merchants-page.js';
 import { OperationsPage } from './admin/operations-page.js';
 import { FloatsPage } from './admin/floats-page.js';
+import { RevenuePage } from './admin/revenue-page.js';
 
 export type MenuSection = 'money' | 'developers' | 'account' | 'admin';
 
@@ -86,4 +87,5 @@ export const pages: PageEntry[] = [
   { path: '/admin/merchants', component: MerchantsPage, admin: true, menu: { section: 'admin', fr: 'Marchands', en: 'Merchants' } },
   { path: '/admin/operators', component: OperationsPage, admin: true, menu: { section: 'admin', fr: 'Opérateurs', en: 'Operators' } },
   { path: '/admin/floats', component: FloatsPage, admin: true, menu: { section: 'admin', fr: 'Floats', en: 'Floats' } },
+  { path: '/admin/revenue', component: RevenuePage, admin: true, menu: { section: 'admin', fr: 'Revenus', en: 'Revenue' } },
 ];

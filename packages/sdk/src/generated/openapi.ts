@@ -1103,6 +1103,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/admin/revenue': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Fees earned (the fees accounts of the ledger) per day, operator, route or merchant, with the providers’ costs and the margin
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminGetRevenue'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/revenue.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The revenue report as a CSV file (the download is audited)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminExportRevenue'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/account': {
     parameters: {
       query?: never;
@@ -4458,6 +4498,65 @@ export interface components {
         expected_minor: number | null;
         expected_currency: string | null;
       }[];
+    };
+    /** AdminRevenueRow */
+    AdminRevenueRow: {
+      /** @description Grouping by day: the UTC day. */
+      day?: string;
+      operator?: string | null;
+      route?: string | null;
+      /**
+       * @description Grouping by route: what the fees were for.
+       * @enum {unknown}
+       */
+      flow?: 'collection' | 'payout' | 'settlement' | 'refund' | 'transfer' | 'other';
+      merchant_id?: string;
+      merchant_name?: string;
+      currency: string;
+      /** @description Centimes (10000 = 100 FCFA). The movement of the fees accounts: fees earned less fees given back. */
+      fees_minor: number;
+      /** @description Centimes (10000 = 100 FCFA). What the operators moved for these transactions (less what they moved for those giving fees back). */
+      volume_minor: number;
+      /** @description Ledger transactions counted (those giving fees back count −1). */
+      transactions: number;
+      /** @description Centimes (10000 = 100 FCFA). What the providers charge for that volume, where PROVIDER_COSTS_FILE gives their route and flow a cost. */
+      provider_costs_minor: number;
+      /** @description Centimes (10000 = 100 FCFA). fees_minor − provider_costs_minor. */
+      margin_minor: number;
+      /** @description False when some of it went through a route whose cost for that flow is not configured (its cost counts as 0). */
+      costs_complete: boolean;
+    };
+    /**
+     * AdminRevenueTotal
+     * @description One per currency: the fees accounts’ movement over the period.
+     */
+    AdminRevenueTotal: {
+      currency: string;
+      /** @description Centimes (10000 = 100 FCFA). The movement of the fees accounts: fees earned less fees given back. */
+      fees_minor: number;
+      /** @description Centimes (10000 = 100 FCFA). What the operators moved for these transactions (less what they moved for those giving fees back). */
+      volume_minor: number;
+      /** @description Ledger transactions counted (those giving fees back count −1). */
+      transactions: number;
+      /** @description Centimes (10000 = 100 FCFA). What the providers charge for that volume, where PROVIDER_COSTS_FILE gives their route and flow a cost. */
+      provider_costs_minor: number;
+      /** @description Centimes (10000 = 100 FCFA). fees_minor − provider_costs_minor. */
+      margin_minor: number;
+      /** @description False when some of it went through a route whose cost for that flow is not configured (its cost counts as 0). */
+      costs_complete: boolean;
+    };
+    /** AdminRevenueReport */
+    AdminRevenueReport: {
+      /** @enum {string} */
+      object: 'revenue_report';
+      from: string;
+      to: string;
+      /** @enum {unknown} */
+      group_by: 'day' | 'operator' | 'route' | 'merchant';
+      /** @enum {unknown} */
+      environment: 'test' | 'live';
+      rows: components['schemas']['AdminRevenueRow'][];
+      totals: components['schemas']['AdminRevenueTotal'][];
     };
     /**
      * Account
@@ -12093,6 +12192,198 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['AdminRouteFloatList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminGetRevenue: {
+    parameters: {
+      query: {
+        /**
+         * @description The first day of the report (inclusive). A calendar day, `2026-11-01` (UTC).
+         * @example 2026-11-01
+         */
+        from: string;
+        /**
+         * @description The day after the last one (exclusive), later than `from`; at most 366 days after it. A calendar day, `2026-11-01` (UTC).
+         * @example 2026-11-01
+         */
+        to: string;
+        /** @description One row per `day` (the default), `operator`, `route` (per operator, route and flow: the providers’ costs are per route and flow) or `merchant`, and per currency. */
+        group_by?: 'day' | 'operator' | 'route' | 'merchant';
+        /** @description `live` (the default) or `test`: the test environment is never mixed in. */
+        environment?: 'test' | 'live';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "revenue_report",
+           *       "from": "2026-11-02",
+           *       "to": "2026-11-03",
+           *       "group_by": "day",
+           *       "environment": "live",
+           *       "rows": [
+           *         {
+           *           "day": "2026-11-02",
+           *           "currency": "XOF",
+           *           "fees_minor": 1275000,
+           *           "volume_minor": 85000000,
+           *           "transactions": 214,
+           *           "provider_costs_minor": 680000,
+           *           "margin_minor": 595000,
+           *           "costs_complete": true
+           *         }
+           *       ],
+           *       "totals": [
+           *         {
+           *           "currency": "XOF",
+           *           "fees_minor": 1275000,
+           *           "volume_minor": 85000000,
+           *           "transactions": 214,
+           *           "provider_costs_minor": 680000,
+           *           "margin_minor": 595000,
+           *           "costs_complete": true
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['AdminRevenueReport'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminExportRevenue: {
+    parameters: {
+      query: {
+        /**
+         * @description The first day of the report (inclusive). A calendar day, `2026-11-01` (UTC).
+         * @example 2026-11-01
+         */
+        from: string;
+        /**
+         * @description The day after the last one (exclusive), later than `from`; at most 366 days after it. A calendar day, `2026-11-01` (UTC).
+         * @example 2026-11-01
+         */
+        to: string;
+        /** @description One row per `day` (the default), `operator`, `route` (per operator, route and flow: the providers’ costs are per route and flow) or `merchant`, and per currency. */
+        group_by?: 'day' | 'operator' | 'route' | 'merchant';
+        /** @description `live` (the default) or `test`: the test environment is never mixed in. */
+        environment?: 'test' | 'live';
+        /** @description `comma` (default): RFC 4180. `semicolon`: the variant a French Excel opens as columns (semicolons, a UTF-8 byte order mark); the same columns and cells. */
+        delimiter?: 'comma' | 'semicolon';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A `text/csv; charset=utf-8` file as the exports (docs/exports.md): comma separated, CRLF, header first; with `delimiter=semicolon`, semicolons and a UTF-8 byte order mark for a French Excel. Text cells that would start a formula get an apostrophe; amounts are integers in centimes. `Content-Disposition: attachment; filename="akwe-revenue-<environment>-<group_by>-<from>-<to>.csv"`. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example day,currency,fees_minor,volume_minor,transactions,provider_costs_minor,margin_minor,costs_complete
+           *     2026-11-02,XOF,1275000,85000000,214,680000,595000,yes
+           */
+          'text/csv': string;
         };
       };
       /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */

@@ -10,6 +10,7 @@ import type { Clock } from '../../src/core/ports.js';
 import type { OperatorConnectors } from '../../src/core/operators/operator-connector.js';
 import type { PhaseFaults } from '../../src/core/operators/recorded-call.js';
 import { createServices, type Services } from '../../src/services.js';
+import { loadProviderCostsFile } from '../../src/operators/provider-costs-file.js';
 import { configuredMailer } from '../../src/notifications/configured-mailer.js';
 import type { Resolver } from '../../src/webhooks/ssrf-guard.js';
 import { exampleHostsResolver } from './example-hosts.js';
@@ -85,6 +86,7 @@ export async function buildTestApp(
     mailer: configuredMailer(config),
     publicUrl: config.publicUrl,
     dataDir: config.dataDir,
+    providerCosts: config.providerCostsFile ? loadProviderCostsFile(config.providerCostsFile) : undefined,
   });
   const app = await buildApp({ config, services, logger: options.logger, apiExtensions: options.apiExtensions, resolver: options.resolver ?? exampleHostsResolver() });
   await options.beforeReady?.(app);

@@ -125,6 +125,7 @@ export type AuditAction =
   | 'admin.granted'
   | 'admin.revoked'
   | 'admin.kyc_document_downloaded'
+  | 'admin.revenue_exported'
   | 'admin.merchant_suspended'
   | 'admin.merchant_reactivated'
   | 'webhook_endpoint.test_event_sent'

@@ -30,6 +30,8 @@ import {
 } from './admin-schemas.js';
 import { FloatList, FloatQuery, floatToWire } from './float-schemas.js';
 import type { FloatBoard } from '../../core/floats/float-board.js';
+import type { RevenueReports } from '../../core/revenue/revenue-report.js';
+import { revenueRoutes } from './revenue-routes.js';
 
 export const ADMIN_PREFIX = '/api/v1/admin';
 
@@ -39,6 +41,7 @@ export interface AdminRoutesOptions {
   kyc: KycService;
   backOffice: BackOffice;
   floats: FloatBoard;
+  revenue: RevenueReports;
 }
 
 const tags = ['admin'];
@@ -48,9 +51,10 @@ const config = { dashboardSession: true };
 /**
  * The back office (docs/dashboard.md "Back office"), for the platform's administrators only:
  * a dashboard session of a user granted the role from the CLI; anyone else is 403
- * `admin_required`. KYC review, merchants' suspension, discrepancies, operators' health.
+ * `admin_required`. KYC review, merchants' suspension, discrepancies, operators' health, and
+ * platform revenue (revenue-routes.ts).
  */
-export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, { dashboard, platformAdmins, kyc, backOffice, floats }) => {
+export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, { dashboard, platformAdmins, kyc, backOffice, floats, revenue }) => {
   installDashboardContext(app, dashboard);
   // After the session hook: every route here needs a session, and the role is read on each request.
   app.addHook('onRequest', async (request) => {
@@ -268,4 +272,6 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
     },
     async (request) => ({ object: 'list' as const, data: (request.query.low ? await floats.low() : await floats.routes()).map(floatToWire) }),
   );
+  // Inside this plugin: the hook above lets administrators alone through.
+  await app.register(revenueRoutes, { revenue });
 };

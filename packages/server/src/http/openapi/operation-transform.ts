@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { RouteOptions } from 'fastify';
 import { batchExampleCsv, batchTemplateCsv } from '../../core/bulk/batch-template.js';
 import { balanceTransactionsCsvExample, batchLinesCsvExample, paymentsCsvExample, payoutsCsvExample, statementCsvExample } from '../exports/export-examples.js';
+import { revenueCsvExample } from '../admin/revenue-schemas.js';
 import { narrowedToCodes } from './error-code-enum.js';
 import { errorCodesFor } from './error-codes.js';
 import { headersWithIdempotencyKey } from './idempotency-key-header.js';
@@ -42,6 +43,7 @@ const rawResponseExamples: Record<string, Record<string, unknown>> = {
   exportBalanceTransactions: { 200: balanceTransactionsCsvExample },
   exportBatchLines: { 200: batchLinesCsvExample },
   getSettlementStatementCsv: { 200: statementCsvExample },
+  adminExportRevenue: { 200: revenueCsvExample },
 };
 
 /** A non-JSON response (written with its `content`) gets its example in each media type. */

@@ -35,6 +35,7 @@ import * as paymentSentAt from './0034-payment-sent-at.js';
 import * as userLanguage from './0035-user-language.js';
 import * as paymentLinks from './0036-payment-links.js';
 import * as routeFloats from './0037-route-floats.js';
+import * as revenueIndex from './0039-revenue-index.js';
 import * as totpOnce from './0031-totp-once.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   '0035-user-language': userLanguage,
   '0036-payment-links': paymentLinks,
   '0037-route-floats': routeFloats,
+  '0039-revenue-index': revenueIndex,
 };

@@ -175,6 +175,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     platformAdmins: services.platformAdmins,
     kyc: services.kyc,
     backOffice: services.backOffice,
+    reconciliation: services.reconciliation,
   });
 
   await app.register(

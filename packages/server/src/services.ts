@@ -68,6 +68,9 @@ import { DashboardRepository } from './storage/repositories/dashboard-repository
 import { TestEventRepository } from './storage/repositories/test-event-repository.js';
 import { join, resolve } from 'node:path';
 import { BackOffice } from './core/admin/back-office.js';
+import { ReconciliationService } from './core/reconciliation/reconciliation-service.js';
+import { reportFormats } from './operators/report-formats.js';
+import { ReconciliationRepository } from './storage/repositories/reconciliation-repository.js';
 import { PlatformAdmins } from './core/admin/platform-admins.js';
 import { KycService } from './core/kyc/kyc-service.js';
 import { KycDocumentVault } from './storage/kyc-document-vault.js';
@@ -125,6 +128,8 @@ export interface Services {
   platformAdmins: PlatformAdmins;
   /** The back office's merchants, discrepancies and operators. */
   backOffice: BackOffice;
+  /** Providers' reports matched against our records (docs/operations.md "Reconciliation"). */
+  reconciliation: ReconciliationService;
   dashboardOverview: DashboardOverview;
   /** Maker-checker for live money-out submitted from the dashboard. */
   approvals: ApprovalService;
@@ -272,6 +277,7 @@ export function createServices(options: {
     | 'kycDocuments'
     | 'platformAdmins'
     | 'backOffice'
+    | 'reconciliation'
     | 'approvals'
   > = {
     database: options.database,
@@ -383,6 +389,7 @@ export function createServices(options: {
   });
   const platformAdmins = new PlatformAdmins({ store: new PlatformAdminRepository(db), users: dashboardStore, clock, newId: ids });
   const backOffice = new BackOffice({ merchants, discrepancies, catalog: options.catalog, operators, users: dashboardStore, clock, newId: ids });
+  const reconciliation = new ReconciliationService({ store: new ReconciliationRepository(db), formats: reportFormats, clock, newId: ids });
   const dashboardOverview = new DashboardOverview({ volumes: new PaymentVolumeRepository(db), clock });
   const approvals = new ApprovalService({
     store: new ApprovalRepository(db),
@@ -410,6 +417,7 @@ export function createServices(options: {
     kycDocuments,
     platformAdmins,
     backOffice,
+    reconciliation,
     approvals,
   };
 }

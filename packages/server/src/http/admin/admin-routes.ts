@@ -5,6 +5,7 @@ import type { DashboardService } from '../../core/dashboard/dashboard-service.js
 import { AkweError } from '../../core/errors/index.js';
 import { documentTypes, extensionOf } from '../../core/kyc/document-type.js';
 import type { KycService } from '../../core/kyc/kyc-service.js';
+import type { ReconciliationService } from '../../core/reconciliation/reconciliation-service.js';
 import { looksLikeId } from '../../core/shared/ids.js';
 import { callerOf, installDashboardContext, originOf } from '../dashboard/dashboard-context.js';
 import { KycSubmissionObject, submissionToWire } from '../dashboard/kyc-schemas.js';
@@ -28,6 +29,7 @@ import {
   SubmissionParams,
   SubmissionQuery,
 } from './admin-schemas.js';
+import { reconciliationRoutes } from './reconciliation-routes.js';
 
 export const ADMIN_PREFIX = '/api/v1/admin';
 
@@ -36,6 +38,7 @@ export interface AdminRoutesOptions {
   platformAdmins: PlatformAdmins;
   kyc: KycService;
   backOffice: BackOffice;
+  reconciliation: ReconciliationService;
 }
 
 const tags = ['admin'];
@@ -45,15 +48,17 @@ const config = { dashboardSession: true };
 /**
  * The back office (docs/dashboard.md "Back office"), for the platform's administrators only:
  * a dashboard session of a user granted the role from the CLI; anyone else is 403
- * `admin_required`. KYC review, merchants' suspension, discrepancies, operators' health.
+ * `admin_required`. KYC review, merchants' suspension, discrepancies, operators' health, and
+ * reconciliation against providers' reports (reconciliation-routes.ts).
  */
-export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, { dashboard, platformAdmins, kyc, backOffice }) => {
+export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, { dashboard, platformAdmins, kyc, backOffice, reconciliation }) => {
   installDashboardContext(app, dashboard);
   // After the session hook: every route here needs a session, and the role is read on each request.
   app.addHook('onRequest', async (request) => {
     if (!request.routeOptions.config.dashboardSession) return;
     if (!(await platformAdmins.isAdmin(callerOf(request).user.id))) throw new AkweError('admin_required');
   });
+  await app.register(reconciliationRoutes, { reconciliation });
 
   app.get(
     '/kyc-submissions',

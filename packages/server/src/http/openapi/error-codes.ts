@@ -234,6 +234,8 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   kyc_already_validated: operations(...kycSubmission),
   kyc_not_under_review: operations(...kycDecisions),
   admin_required: adminRoutes,
+  unknown_provider: operations('adminImportReconciliationReport'),
+  invalid_report: operations('adminImportReconciliationReport'),
   approval_required: operations(...payoutCreation, ...bulkExecution, ...transferCreation, ...settlementCreation, ...refunding),
   self_approval_forbidden: operations('dashboardApproveApproval'),
   approval_not_pending: operations(...approvalDecisions),

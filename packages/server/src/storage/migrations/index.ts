@@ -34,6 +34,7 @@ import * as operatorRoutes from './0033-operator-routes.js';
 import * as paymentSentAt from './0034-payment-sent-at.js';
 import * as userLanguage from './0035-user-language.js';
 import * as paymentLinks from './0036-payment-links.js';
+import * as reconciliation from './0038-reconciliation.js';
 import * as totpOnce from './0031-totp-once.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '0034-payment-sent-at': paymentSentAt,
   '0035-user-language': userLanguage,
   '0036-payment-links': paymentLinks,
+  '0038-reconciliation': reconciliation,
 };

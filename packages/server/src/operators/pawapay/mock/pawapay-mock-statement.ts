@@ -10,9 +10,11 @@ import { providerOf, type PawapayMockState } from './pawapay-mock.js';
 const typeOf = { deposits: 'DEPOSIT', payouts: 'PAYOUT', refunds: 'REFUND' } as const;
 const idField = { deposits: 'depositId', payouts: 'payoutId', refunds: 'refundId' } as const;
 
-export function pawapayMockStatement(state: PawapayMockState, day: string): string {
+/** The statement of a UTC day (YYYY-MM-DD), or of [from, to) given as ISO instants. */
+export function pawapayMockStatement(state: PawapayMockState, period: string | { from: string; to: string }): string {
+  const within = typeof period === 'string' ? (at: string) => at.startsWith(period) : (at: string) => at >= period.from && at < period.to;
   const lines = [...state.transactions.values()]
-    .filter((tx) => tx.status === 'COMPLETED' && tx.created.startsWith(day))
+    .filter((tx) => tx.status === 'COMPLETED' && within(tx.created))
     .map((tx) => {
       const party = (tx.body['payer'] ?? tx.body['recipient']) as { accountDetails?: { phoneNumber?: string } } | undefined;
       const provider = providerOf(tx.body);

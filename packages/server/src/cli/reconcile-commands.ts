@@ -25,7 +25,7 @@ function runSummary(run: ReconciliationRun): string {
 
 /** `akwe reconcile`: providers' reports matched against our records, and the discrepancies for a person to decide. */
 export function reconcileCommands(): Command {
-  const reconcile = new Command('reconcile').description('reconciliation: providers\' reports and operator discrepancies (docs/operations.md, docs/operators.md)');
+  const reconcile = new Command('reconcile').description("reconciliation: providers' reports and operator discrepancies (docs/operations.md, docs/operators.md)");
   reconcile
     .command('import')
     .description("match a provider's report (CSV) against our payments, payouts and refunds; each mismatch becomes a discrepancy")

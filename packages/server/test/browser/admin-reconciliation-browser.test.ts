@@ -54,7 +54,9 @@ describe('the reconciliation page in Chromium (SQLite)', { skip: browserSkip }, 
     assert.match(report, /\r\nmissing_at_akwe;3\r\n/);
 
     await page.getByLabel('Prestataire').selectOption('pawapay');
-    await page.getByLabel('Fichier CSV du relevé').setInputFiles({ name: 'autre.csv', mimeType: 'text/csv', buffer: Buffer.from('Creation Date,Transaction ID,Amount,Currency,Type\n2026-11-26,x,dix,XOF,DEPOSIT\n') });
+    await page
+      .getByLabel('Fichier CSV du relevé')
+      .setInputFiles({ name: 'autre.csv', mimeType: 'text/csv', buffer: Buffer.from('Creation Date,Transaction ID,Amount,Currency,Type\n2026-11-26,x,dix,XOF,DEPOSIT\n') });
     await page.getByRole('button', { name: 'Importer' }).click();
     await page.getByText(/Le fichier autre\.csv n’a pas été importé/).waitFor();
     await checkPage(page, 'admin-reconciliation-problems');

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AkweError } from '../../src/core/errors/index.js';
+import { DailyStatements, statementRoutes } from '../../src/core/reconciliation/daily-statements.js';
 import { newId } from '../../src/core/shared/ids.js';
 import { startOperatorMocks, type OperatorMocks } from '../../src/operators/mocks/operator-mocks.js';
 import { pawapayMockStatement } from '../../src/operators/pawapay/mock/pawapay-mock-statement.js';
@@ -99,12 +100,47 @@ for (const target of testDatabases()) {
     const runDiscrepancies = async (runId: string) =>
       (await live.running.services.discrepancies.list({ unresolvedOnly: false, limit: 1000 })).filter((d) => d.reconciliationRunId === runId);
     const countRows = async (table: 'reconciliation_runs' | 'operator_discrepancies' | 'reconciliation_lines') =>
-      Number((await db.database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await db.database.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+
+    it("the daily job fetches pawaPay's statement of the day before through its statements API, once", async () => {
+      const services = live.running.services;
+      const day = startedAt.slice(0, 10);
+      const at = (hours: number) => ({ now: () => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000 + hours * 3_600_000) });
+      const daily = (clock: { now: () => Date }) =>
+        new DailyStatements({ reconciliation: services.reconciliation, routes: () => statementRoutes(services.catalog, services.operators), clock, settleHours: 3 });
+      assert.deepEqual(
+        statementRoutes(services.catalog, services.operators).map((route) => [route.route, route.fetches.length]),
+        [['pawapay', 3]],
+        "one pawaPay route, one wallet per country (Bénin, Togo, Côte d'Ivoire)",
+      );
+      assert.equal(await daily(at(2)).runDue(), 0, 'not before the settle hour');
+      assert.equal(await daily(at(4)).runDue(), 1);
+      const run = (await services.reconciliation.listRuns({ route: 'pawapay', limit: 100 })).data.find((r) => r.source === 'scheduled' && r.periodStart.startsWith(day));
+      assert.ok(run, 'a scheduled run of the day');
+      if (
+        report.includes(`${day}T`) &&
+        !report
+          .split('\r\n')
+          .slice(1, -1)
+          .some((line) => line !== '' && !line.startsWith(day))
+      ) {
+        // Every movement fell on that day: all of them matched.
+        assert.deepEqual(run.counts, { matched: 6, missing_at_provider: 0, missing_at_akwe: 0, amount_differs: 0, status_differs: 0 });
+      }
+      assert.equal(await daily(at(5)).runDue(), 0, 'a day with a run is not fetched again');
+    });
 
     it('the unaltered statement matches every payment, payout and refund', async () => {
       assert.equal(report.split('\r\n').filter((line) => line !== '').length, 1 + 3 + 2 + 1, report);
-      const { run, created } = await reconciliation().importReport({ provider: 'pawapay', text: report, source: 'cli', fileName: 'as-is.csv' });
-      assert.equal(created, true);
+      // The daily job's joined statements may be this very file: then its run is the answer.
+      const { run } = await reconciliation().importReport({ provider: 'pawapay', text: report, source: 'cli', fileName: 'as-is.csv' });
       assert.deepEqual(run.counts, { matched: 6, missing_at_provider: 0, missing_at_akwe: 0, amount_differs: 0, status_differs: 0 });
       assert.equal(run.providerCollectedMinor, run.akweCollectedMinor);
       assert.equal(run.providerPaidOutMinor, run.akwePaidOutMinor);
@@ -190,7 +226,7 @@ for (const target of testDatabases()) {
       assert.equal(first.status, 201);
       const imported = (await first.json()) as LiveWire;
       assert.deepEqual(
-        [imported.already_imported, imported.run.matched, imported.run.missing_at_provider, imported.run.missing_at_akwe, imported.run.amount_differs],
+        [imported.already_imported, imported.run.matched_count, imported.run.missing_at_provider_count, imported.run.missing_at_akwe_count, imported.run.amounts_differ_count],
         [false, 4, 1, 1, 1],
       );
       const repeat = await upload(text, { provider: 'pawapay' });
@@ -220,7 +256,7 @@ for (const target of testDatabases()) {
       writeFileSync(file, `${report}\r\n\r\n\r\n`);
       const env = { DATABASE_URL: db.url, AKWE_DATA_DIR: dataDir };
       const printed = await runAkweJson<LiveWire>(['reconcile', 'import', 'pawapay', file, '--json'], { env, cwd: dataDir });
-      assert.deepEqual([printed.matched, printed.already_imported, printed.file_name], [6, false, 'pawapay-statement.csv']);
+      assert.deepEqual([printed.matched_count, printed.already_imported, printed.file_name], [6, false, 'pawapay-statement.csv']);
       const again = await runAkwe(['reconcile', 'import', 'pawapay', file], { env, cwd: dataDir });
       assert.equal(again.code, 0, again.stderr);
       assert.match(again.stdout, /^already imported, nothing recorded again: run /);

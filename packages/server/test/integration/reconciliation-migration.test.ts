@@ -45,9 +45,23 @@ for (const target of testDatabases()) {
           .onConflict((oc) => oc.doNothing())
           .executeTakeFirst();
         assert.equal(Number(again.numInsertedOrUpdatedRows ?? 0), 0, 'the same answer about the same resource is stored once');
-        const missingAtAkwe = { ...before0038, id: '0193c5d2-0000-7000-8000-0000000000d3', kind: 'missing_at_akwe', merchant_id: null, resource_id: null, route: 'pawapay', operator_reference: 'PP1' };
+        const missingAtAkwe = {
+          ...before0038,
+          id: '0193c5d2-0000-7000-8000-0000000000d3',
+          kind: 'missing_at_akwe',
+          merchant_id: null,
+          resource_id: null,
+          route: 'pawapay',
+          operator_reference: 'PP1',
+        };
         await db.insertInto('operator_discrepancies').values(missingAtAkwe).execute();
-        await assert.rejects(db.insertInto('operator_discrepancies').values({ ...missingAtAkwe, id: '0193c5d2-0000-7000-8000-0000000000d4' }).execute(), 'one per kind, route and provider reference');
+        await assert.rejects(
+          db
+            .insertInto('operator_discrepancies')
+            .values({ ...missingAtAkwe, id: '0193c5d2-0000-7000-8000-0000000000d4' })
+            .execute(),
+          'one per kind, route and provider reference',
+        );
 
         await migrateTo(fresh.database, '0036-payment-links');
         const rolledBack = await db.selectFrom('operator_discrepancies').selectAll().execute();

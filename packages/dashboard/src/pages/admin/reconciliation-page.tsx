@@ -20,18 +20,18 @@ interface Run {
   route: string;
   period_start: string;
   period_end: string;
-  matched: number;
-  missing_at_provider: number;
-  missing_at_akwe: number;
-  amount_differs: number;
-  status_differs: number;
+  matched_count: number;
+  missing_at_provider_count: number;
+  missing_at_akwe_count: number;
+  amounts_differ_count: number;
+  status_differs_count: number;
   provider_collected_minor: number;
   provider_paid_out_minor: number;
   akwe_collected_minor: number;
   akwe_paid_out_minor: number;
 }
 
-const mismatchesOf = (run: Run) => run.missing_at_provider + run.missing_at_akwe + run.amount_differs + run.status_differs;
+const mismatchesOf = (run: Run) => run.missing_at_provider_count + run.missing_at_akwe_count + run.amounts_differ_count + run.status_differs_count;
 const lastDayOf = (run: Run) => new Date(Date.parse(run.period_end) - 86_400_000).toISOString();
 
 export function ReconciliationPage() {
@@ -47,7 +47,7 @@ export function ReconciliationPage() {
     const file = data.get('file');
     try {
       const answer = await adminApi<{ run: Run; already_imported: boolean }>('/reconciliation-runs', { method: 'POST', form: data });
-      setOutcome(answer.already_imported ? t('already_imported') : t('imported', { matched: answer.run.matched, mismatched: mismatchesOf(answer.run) }));
+      setOutcome(answer.already_imported ? t('already_imported') : t('imported', { matched: answer.run.matched_count, mismatched: mismatchesOf(answer.run) }));
       form.reset();
       runs.reload();
     } catch (error) {
@@ -158,11 +158,21 @@ export function ReconciliationPage() {
                 <tr key={run.id}>
                   <td data-label={t('period')}>{periodOf(run)}</td>
                   <td data-label={t('provider')}>{run.route}</td>
-                  <td class="numeric" data-label={t('matched')}>{run.matched}</td>
-                  <td class="numeric" data-label={t('missing_at_provider')}>{run.missing_at_provider}</td>
-                  <td class="numeric" data-label={t('missing_at_akwe')}>{run.missing_at_akwe}</td>
-                  <td class="numeric" data-label={t('amount_differs')}>{run.amount_differs}</td>
-                  <td class="numeric" data-label={t('status_differs')}>{run.status_differs}</td>
+                  <td class="numeric" data-label={t('matched')}>
+                    {run.matched_count}
+                  </td>
+                  <td class="numeric" data-label={t('missing_at_provider')}>
+                    {run.missing_at_provider_count}
+                  </td>
+                  <td class="numeric" data-label={t('missing_at_akwe')}>
+                    {run.missing_at_akwe_count}
+                  </td>
+                  <td class="numeric" data-label={t('amount_differs')}>
+                    {run.amounts_differ_count}
+                  </td>
+                  <td class="numeric" data-label={t('status_differs')}>
+                    {run.status_differs_count}
+                  </td>
                   <td data-label={t('totals')}>
                     {t('collected', { amounts: pair(run.provider_collected_minor, run.akwe_collected_minor) })}
                     <br />

@@ -368,7 +368,8 @@ export const errorCatalog = {
   invalid_report: {
     status: 400,
     message: 'The provider report cannot be read.',
-    action: 'Send the provider’s report as exported, unchanged (docs/operations.md "Reconciliation" lists each provider’s columns); `details` names each line at fault. Nothing was recorded.',
+    action:
+      'Send the provider’s report as exported, unchanged (docs/operations.md "Reconciliation" lists each provider’s columns); `details` names each line at fault. Nothing was recorded.',
   },
 } as const satisfies Record<string, { status: number; message: string; action: string }>;
 

@@ -62,6 +62,8 @@ export interface ReconciliationStore {
    * file for the same route already stored is returned instead, with nothing written.
    */
   saveRun(run: ReconciliationRun, lines: ReconciliationLine[], discrepancies: OperatorDiscrepancy[]): Promise<{ run: ReconciliationRun; created: boolean }>;
+  /** Whether a run of the route covers the whole period. */
+  hasRunCovering(route: string, period: { start: string; end: string }): Promise<boolean>;
   listRuns(filter: { route?: string; limit: number; startingAfter?: string }): Promise<RunPage>;
   getRun(id: string): Promise<ReconciliationRun | undefined>;
   runLines(id: string): Promise<ReconciliationLine[]>;

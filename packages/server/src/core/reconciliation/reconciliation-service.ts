@@ -175,6 +175,12 @@ export class ReconciliationService {
     return this.deps.store.saveRun(run, lines, discrepancies);
   }
 
+  /** Whether a run of `route` covers the whole UTC day `day` (YYYY-MM-DD) already. */
+  hasRunFor(route: string, day: string): Promise<boolean> {
+    const start = new Date(`${day}T00:00:00Z`);
+    return this.deps.store.hasRunCovering(route, { start: start.toISOString(), end: new Date(start.getTime() + DAY_MS).toISOString() });
+  }
+
   listRuns(filter: { route?: string; limit: number; startingAfter?: string }): Promise<RunPage> {
     return this.deps.store.listRuns(filter);
   }

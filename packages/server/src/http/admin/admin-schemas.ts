@@ -111,8 +111,7 @@ export const DiscrepancyList = Type.Object(
         object: Type.Literal('operator_discrepancy'),
         id: Type.String(),
         kind: Type.Enum(discrepancyKinds, {
-          description:
-            'operator_answer: an answer our state machine refused; the others were found by a reconciliation run (docs/operations.md "Reconciliation").',
+          description: 'operator_answer: an answer our state machine refused; the others were found by a reconciliation run (docs/operations.md "Reconciliation").',
         }),
         merchant_id: Nullable(Type.String({ description: 'null: a provider’s line Akwe has no record of.' })),
         environment: Type.String(),

@@ -38,7 +38,6 @@ export const reconciliationRoutes: FastifyPluginAsyncTypebox<{ reconciliation: R
         summary: 'Import a provider’s report (multipart: `file`, `provider`, optional `route` and `date`) and reconcile it',
         description:
           'Matches each line to our payments, payouts and refunds by our id or the provider’s reference and amount; each mismatch becomes a discrepancy. 201 with the new run; 200 with the first run when the same file was imported for the route before (nothing recorded again). A report that cannot be read is 400 `invalid_report` with every line at fault, and nothing is recorded.',
-        consumes: ['multipart/form-data'],
         response: { 200: RunImportAnswer, 201: RunImportAnswer, ...errorResponses(400, 401, 403, 413) },
       },
     },
@@ -117,7 +116,7 @@ export const reconciliationRoutes: FastifyPluginAsyncTypebox<{ reconciliation: R
         params: RunParams,
         querystring: ReportQuery,
         response: {
-          200: { description: 'The report.', content: { 'text/csv': { schema: { type: 'string' }, example: 'run,0193c5d2-…\r\n' } } },
+          200: { description: 'The report.', content: { 'text/csv': { schema: { type: 'string' } } } },
           ...errorResponses(400, 401, 403, 404),
         },
       },

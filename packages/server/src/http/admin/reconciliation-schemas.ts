@@ -30,11 +30,11 @@ const runExample = {
   source: 'upload',
   file_name: 'statement-2026-11-26.csv',
   line_count: 42,
-  matched: 40,
-  missing_at_provider: 1,
-  missing_at_akwe: 1,
-  amount_differs: 1,
-  status_differs: 0,
+  matched_count: 40,
+  missing_at_provider_count: 1,
+  missing_at_akwe_count: 1,
+  amounts_differ_count: 1,
+  status_differs_count: 0,
   provider_collected_minor: 12_500_000,
   provider_paid_out_minor: 3_000_000,
   akwe_collected_minor: 12_400_000,
@@ -53,11 +53,11 @@ export const RunObject = Type.Object(
     source: Type.Enum(['upload', 'cli', 'scheduled']),
     file_name: Nullable(Type.String()),
     line_count: Type.Integer({ description: 'Lines in the provider’s report.' }),
-    matched: Type.Integer(),
-    missing_at_provider: Type.Integer(),
-    missing_at_akwe: Type.Integer(),
-    amount_differs: Type.Integer(),
-    status_differs: Type.Integer(),
+    matched_count: Type.Integer(),
+    missing_at_provider_count: Type.Integer(),
+    missing_at_akwe_count: Type.Integer(),
+    amounts_differ_count: Type.Integer({ description: 'How many discrepancies of kind `amount_differs` (a count, not money).' }),
+    status_differs_count: Type.Integer(),
     provider_collected_minor: Minor,
     provider_paid_out_minor: Minor,
     akwe_collected_minor: Minor,
@@ -93,10 +93,7 @@ const LineObject = Type.Object({
   discrepancy_id: Nullable(Type.String()),
 });
 
-export const RunWithLines = Type.Object(
-  { run: RunObject, lines: Type.Array(LineObject) },
-  { title: 'AdminReconciliationRunLines', examples: [{ run: runExample, lines: [] }] },
-);
+export const RunWithLines = Type.Object({ run: RunObject, lines: Type.Array(LineObject) }, { title: 'AdminReconciliationRunLines', examples: [{ run: runExample, lines: [] }] });
 
 export function runToWire(run: ReconciliationRun) {
   return {
@@ -109,11 +106,11 @@ export function runToWire(run: ReconciliationRun) {
     source: run.source,
     file_name: run.fileName,
     line_count: run.lineCount,
-    matched: run.counts.matched,
-    missing_at_provider: run.counts.missing_at_provider,
-    missing_at_akwe: run.counts.missing_at_akwe,
-    amount_differs: run.counts.amount_differs,
-    status_differs: run.counts.status_differs,
+    matched_count: run.counts.matched,
+    missing_at_provider_count: run.counts.missing_at_provider,
+    missing_at_akwe_count: run.counts.missing_at_akwe,
+    amounts_differ_count: run.counts.amount_differs,
+    status_differs_count: run.counts.status_differs,
     provider_collected_minor: run.providerCollectedMinor,
     provider_paid_out_minor: run.providerPaidOutMinor,
     akwe_collected_minor: run.akweCollectedMinor,
@@ -139,3 +136,26 @@ export function lineToWire(line: ReconciliationLine) {
     discrepancy_id: line.discrepancyId,
   };
 }
+
+const statementExample =
+  'Creation Date,MSISDN,Transaction ID,Provider Transaction ID,Amount,Currency,Country,MNO,Type\r\n2026-11-26T08:15:02Z,22951345789,0193c5d2-0000-7000-8000-000000000001,PP1234567890,5000,XOF,BEN,MTN_MOMO_BEN,DEPOSIT\r\n';
+
+/** The upload's multipart body (its parser is report-upload.ts, so it is not in the route's schema). */
+export const reconciliationReportBody = {
+  'multipart/form-data': {
+    schema: {
+      type: 'object',
+      properties: {
+        file: { type: 'string', format: 'binary', description: 'The provider’s report as exported, CSV (docs/operations.md lists each provider’s columns), at most 5 MB.' },
+        provider: { type: 'string', enum: ['mtn-momo', 'wave', 'orange-money', 'fedapay', 'pawapay'], description: 'The report’s format: the connector family.' },
+        route: { type: 'string', description: 'The operators file’s route the report is of; by default the provider’s name.' },
+        date: { type: 'string', format: 'date', description: 'The UTC day the report covers; by default the days of its lines.' },
+      },
+      required: ['file', 'provider'],
+      examples: [{ file: statementExample, provider: 'pawapay' }],
+    },
+  },
+};
+
+export const runReportCsvExample =
+  'run,0193c5d2-0000-7000-8000-0000000000a1\r\nroute,pawapay\r\n…\r\n\r\nposition,outcome,resource_type,resource_id,merchant_id,provider_reference,currency,akwe_amount_minor,provider_amount_minor,akwe_status,provider_status,occurred_at,discrepancy_id\r\n1,matched,payment,0193c5d2-0000-7000-8000-000000000001,0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f,PP1234567890,XOF,500000,500000,completed,completed,2026-11-26T08:15:02.000Z,\r\n';

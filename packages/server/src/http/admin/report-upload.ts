@@ -68,7 +68,8 @@ export function readReportUpload(request: FastifyRequest, payload: Readable): Pr
       if (!sawFile) return refuse(AkweError.ofField('validation_error', 'file', 'The form holds no file: send the report as the file field.'));
       const bytes = Buffer.concat(chunks);
       const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-      if (text.includes('\u0000')) return refuse(new AkweError('invalid_report', 'The file is not a CSV text file.', { field: 'file', details: [{ field: 'file', message: 'binary content' }] }));
+      if (text.includes('\u0000'))
+        return refuse(new AkweError('invalid_report', 'The file is not a CSV text file.', { field: 'file', details: [{ field: 'file', message: 'binary content' }] }));
       if (settled) return;
       settled = true;
       resolve({ text, fileName, fields });

@@ -32,7 +32,7 @@ const scheduleChange = ['putSettlementSchedule'];
 const bulkCreation = ['createBulkPayment', 'importBulkPaymentCsv'];
 const bulkExecution = ['validateBulkPayment'];
 /** Routes whose body is not JSON (so not in the route's schema). */
-const rawBody = ['importBulkPaymentCsv', 'dashboardSubmitKyc'];
+const rawBody = ['importBulkPaymentCsv', 'dashboardSubmitKyc', 'adminImportReconciliationReport'];
 /** Operations that reach an operator (a status query with sync=true included). */
 const operatorCalls = [...creation, ...confirmation, ...checkoutPayment, ...refunding, 'getPayment', 'legacyGetPayment'];
 /** Operations that change a payment under a version check. */

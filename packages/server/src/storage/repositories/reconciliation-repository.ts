@@ -211,11 +211,7 @@ export class ReconciliationRepository implements ReconciliationStore {
       .where('refunds.created_at', '>=', period.start)
       .where('refunds.created_at', '<', period.end)
       .execute();
-    return [
-      ...payments.map((row) => recordOf('payment', row)),
-      ...payouts.map((row) => recordOf('payout', row)),
-      ...refunds.map((row) => recordOf('refund', row)),
-    ];
+    return [...payments.map((row) => recordOf('payment', row)), ...payouts.map((row) => recordOf('payout', row)), ...refunds.map((row) => recordOf('refund', row))];
   }
 
   private async runOfFile(db: Kysely<Database>, route: string, sha256: string): Promise<ReconciliationRun | undefined> {
@@ -231,7 +227,11 @@ export class ReconciliationRepository implements ReconciliationStore {
         await trx.insertInto('reconciliation_runs').values(runToRow(run)).execute();
         const keptAs = new Map<string, string>();
         for (const discrepancy of discrepancies) {
-          const inserted = await trx.insertInto('operator_discrepancies').values(discrepancyRow(discrepancy)).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+          const inserted = await trx
+            .insertInto('operator_discrepancies')
+            .values(discrepancyRow(discrepancy))
+            .onConflict((oc) => oc.doNothing())
+            .executeTakeFirst();
           if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) continue;
           // Found before (an earlier report): the line points at that one.
           const existing = await trx
@@ -247,7 +247,11 @@ export class ReconciliationRepository implements ReconciliationStore {
           if (existing) keptAs.set(discrepancy.id, existing.id);
         }
         const rows = lines.map((line) => lineToRow({ ...line, discrepancyId: line.discrepancyId && (keptAs.get(line.discrepancyId) ?? line.discrepancyId) }));
-        for (let at = 0; at < rows.length; at += 200) await trx.insertInto('reconciliation_lines').values(rows.slice(at, at + 200)).execute();
+        for (let at = 0; at < rows.length; at += 200)
+          await trx
+            .insertInto('reconciliation_lines')
+            .values(rows.slice(at, at + 200))
+            .execute();
       });
     } catch (error) {
       // The same file imported at the same moment by someone else: theirs is the run.
@@ -258,8 +262,24 @@ export class ReconciliationRepository implements ReconciliationStore {
     return { run, created: true };
   }
 
+  async hasRunCovering(route: string, period: { start: string; end: string }): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('reconciliation_runs')
+      .select('id')
+      .where('route', '=', route)
+      .where('period_start', '<=', period.start)
+      .where('period_end', '>=', period.end)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async listRuns(filter: { route?: string; limit: number; startingAfter?: string }): Promise<RunPage> {
-    let query = this.db.selectFrom('reconciliation_runs').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit + 1);
+    let query = this.db
+      .selectFrom('reconciliation_runs')
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit + 1);
     if (filter.route !== undefined) query = query.where('route', '=', filter.route);
     if (filter.startingAfter !== undefined) {
       const after = await this.db.selectFrom('reconciliation_runs').select(['created_at', 'id']).where('id', '=', filter.startingAfter).executeTakeFirst();

@@ -1,6 +1,6 @@
 import type { MockFamily } from '../../mocks/mock-family.js';
 import { PAWAPAY_CALLBACK_PATH } from '../pawapay-settings.js';
-import { pawapayMockStatement } from './pawapay-mock-statement.js';
+import { mountPawapayMockStatements, pawapayMockStatement } from './pawapay-mock-statement.js';
 import { DEFAULT_PAWAPAY_MOCK_API_TOKEN, pawapayMockPlugin, pawapayMockState, type PawapayMockOptions } from './pawapay-mock.js';
 
 /** Where a server receives pawaPay's callbacks: `<base>/deposits`, `/payouts`, `/refunds`. */
@@ -24,6 +24,7 @@ export const pawapayMockFamily: MockFamily = {
     app.get<{ Querystring: { date?: string } }>('/pawapay/_mock/statement', async (request, reply) =>
       reply.header('content-type', 'text/csv; charset=utf-8').send(pawapayMockStatement(pawapay, request.query.date ?? new Date().toISOString().slice(0, 10))),
     );
+    mountPawapayMockStatements(app, pawapay, own?.apiToken ?? DEFAULT_PAWAPAY_MOCK_API_TOKEN);
     const entry = (url: string) => ({
       connector: 'pawapay',
       base_url: `${url}/pawapay`,

@@ -12,8 +12,18 @@ export function waveMockReport(state: WaveMockState, day: string): string {
   for (const session of state.sessions.values()) {
     const at = session.whenCompleted ?? session.whenCreated;
     if (session.paymentStatus !== 'succeeded' || !at.startsWith(day)) continue;
-    rows.push([at, session.transactionId ?? session.id, 'merchant_payment', Number(session.amount), 0, session.currency, session.clientReference ?? null, session.restrictPayerMobile ?? null]);
-    if (session.refunded) rows.push([at, `${session.transactionId ?? session.id}-R`, 'merchant_payment_refund', -Number(session.amount), 0, session.currency, session.clientReference ?? null, null]);
+    rows.push([
+      at,
+      session.transactionId ?? session.id,
+      'merchant_payment',
+      Number(session.amount),
+      0,
+      session.currency,
+      session.clientReference ?? null,
+      session.restrictPayerMobile ?? null,
+    ]);
+    if (session.refunded)
+      rows.push([at, `${session.transactionId ?? session.id}-R`, 'merchant_payment_refund', -Number(session.amount), 0, session.currency, session.clientReference ?? null, null]);
   }
   for (const payout of state.payouts.values()) {
     if (payout.status !== 'succeeded' || !payout.timestamp.startsWith(day)) continue;

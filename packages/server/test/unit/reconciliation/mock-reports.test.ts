@@ -12,6 +12,7 @@ import { mtnMockState } from '../../../src/operators/mtn-momo/mock/mtn-momo-mock
 import { mtnMockReport } from '../../../src/operators/mtn-momo/mock/mtn-mock-report.js';
 import { orangeMockState } from '../../../src/operators/orange-money/mock/orange-money-mock.js';
 import { orangeMockReport } from '../../../src/operators/orange-money/mock/orange-mock-report.js';
+import { startOperatorMocks } from '../../../src/operators/mocks/operator-mocks.js';
 import { reportFormats } from '../../../src/operators/report-formats.js';
 import { waveMockState } from '../../../src/operators/wave/mock/wave-mock.js';
 import { waveMockReport } from '../../../src/operators/wave/mock/wave-mock-report.js';
@@ -116,6 +117,33 @@ describe('the mocks’ reports', () => {
     const orange = orangeMockState();
     orange.payments.set('p2', { orderId: 'p2', body: { amount: 700, currency: 'XOF' }, payToken: 't', notifToken: 'n', status: 'EXPIRED', notificationsSent: 0, createdAt: AT });
     assert.deepEqual(summary('orange-money', orangeMockReport(orange, DAY)), [['payment', 'p2', 70_000, 'failed']]);
+  });
+});
+
+describe('akwe mocks', () => {
+  it('serves each mock’s report of a day at <mock>/_mock/report, in its provider’s format', async () => {
+    const mocks = await startOperatorMocks();
+    try {
+      const heads: Record<string, string> = {};
+      for (const [path, provider] of [
+        ['/mtn-bj', 'mtn-momo'],
+        ['/mtn-ci', 'mtn-momo'],
+        ['/wave-ci', 'wave'],
+        ['/orange-ci', 'orange-money'],
+        ['/fedapay', 'fedapay'],
+        ['/pawapay', 'pawapay'],
+      ] as const) {
+        const response = await fetch(`${mocks.url}${path}/_mock/report?date=${DAY}`);
+        assert.equal(response.status, 200, path);
+        const text = await response.text();
+        assert.deepEqual(reportFormats[provider]!.parse(text), [], `${path}: an empty day, read by the ${provider} parser`);
+        heads[path] = text.split('\r\n')[0]!;
+      }
+      assert.match(heads['/pawapay']!, /^Creation Date,MSISDN,Transaction ID/);
+      assert.equal((await fetch(`${mocks.url}/wave-ci/_mock/report?date=yesterday`)).status, 400);
+    } finally {
+      await mocks.close();
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import type { MockFamily } from '../../mocks/mock-family.js';
+import { mountMockReport } from '../../mocks/mock-report-route.js';
 import { PAWAPAY_CALLBACK_PATH } from '../pawapay-settings.js';
 import { mountPawapayMockStatements, pawapayMockStatement } from './pawapay-mock-statement.js';
 import { DEFAULT_PAWAPAY_MOCK_API_TOKEN, pawapayMockPlugin, pawapayMockState, type PawapayMockOptions } from './pawapay-mock.js';
@@ -21,9 +22,7 @@ export const pawapayMockFamily: MockFamily = {
     const pawapay = pawapayMockState({ ...own, ...(serverUrl ? { callbackBaseUrl: pawapayCallbackBaseUrl(serverUrl) } : {}) });
     await app.register(pawapayMockPlugin(pawapay), { prefix: '/pawapay' });
     // The day's wallet statement, as pawaPay's export holds it (docs/operations.md "Reconciliation").
-    app.get<{ Querystring: { date?: string } }>('/pawapay/_mock/statement', async (request, reply) =>
-      reply.header('content-type', 'text/csv; charset=utf-8').send(pawapayMockStatement(pawapay, request.query.date ?? new Date().toISOString().slice(0, 10))),
-    );
+    mountMockReport(app, '/pawapay', (day) => pawapayMockStatement(pawapay, day));
     mountPawapayMockStatements(app, pawapay, own?.apiToken ?? DEFAULT_PAWAPAY_MOCK_API_TOKEN);
     const entry = (url: string) => ({
       connector: 'pawapay',

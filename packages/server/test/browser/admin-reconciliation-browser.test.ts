@@ -53,6 +53,15 @@ describe('the reconciliation page in Chromium (SQLite)', { skip: browserSkip }, 
     assert.match(report, /^\ufeffrun;/, 'French: the semicolon variant');
     assert.match(report, /\r\nmissing_at_akwe;3\r\n/);
 
+    // The run's discrepancies are on the operators page, with their kind.
+    await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Opérateurs' }).click();
+    await page.getByRole('heading', { name: 'Écarts non résolus', level: 2 }).waitFor();
+    await page.getByRole('cell', { name: 'Absent chez Akwe' }).first().waitFor();
+    assert.equal(await page.getByRole('cell', { name: 'Absent chez Akwe' }).count(), 3);
+    await checkPage(page, 'admin-operators-reconciliation');
+    await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Rapprochement' }).click();
+    await page.getByRole('heading', { name: 'Rapprochement', level: 1 }).waitFor();
+
     await page.getByLabel('Prestataire').selectOption('pawapay');
     await page
       .getByLabel('Fichier CSV du relevé')

@@ -180,6 +180,27 @@ for (const target of testDatabases()) {
       assert.deepEqual(relinked.sort(), found.map((d) => d.id).sort());
     });
 
+    it('the same file imported three times at once makes one run', async () => {
+      const text = `${alteredStatement(report, made.payments[0]!.id, made.payouts[0]!.id)}\r\n\r\n\r\n\r\n`;
+      const before = await countRows('reconciliation_runs');
+      const answers = await Promise.all([1, 2, 3].map(() => reconciliation().importReport({ provider: 'pawapay', text, source: 'cli' })));
+      assert.equal(answers.filter((answer) => answer.created).length, 1);
+      assert.equal(new Set(answers.map((answer) => answer.run.id)).size, 1);
+      assert.equal(await countRows('reconciliation_runs'), before + 1);
+      assert.equal(
+        Number(
+          (
+            await db.database.db
+              .selectFrom('reconciliation_lines')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('run_id', '=', answers[0]!.run.id)
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+        answers[0]!.run.lineCount + answers[0]!.run.counts.missing_at_provider,
+      );
+    });
+
     it('a bad file or an unknown provider is refused with nothing recorded', async () => {
       const before = { runs: await countRows('reconciliation_runs'), lines: await countRows('reconciliation_lines') };
       const broken = report.replace(/,DEPOSIT/, ',DEPOSITE');

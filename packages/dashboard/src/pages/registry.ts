@@ -35,6 +35,7 @@ import { KycReviewPage } from './admin/kyc-review-page.js';
 import { KycSubmissionPage } from './admin/kyc-submission-page.js';
 import { MerchantsPage } from './admin/merchants-page.js';
 import { ReconciliationPage } from './admin/reconciliation-page.js';
+import { ReconciliationRunPage } from './admin/reconciliation-run-page.js';
 import { OperationsPage } from './admin/operations-page.js';
 
 export type MenuSection = 'money' | 'developers' | 'account' | 'admin';
@@ -86,4 +87,5 @@ export const pages: PageEntry[] = [
   { path: '/admin/merchants', component: MerchantsPage, admin: true, menu: { section: 'admin', fr: 'Marchands', en: 'Merchants' } },
   { path: '/admin/operators', component: OperationsPage, admin: true, menu: { section: 'admin', fr: 'Opérateurs', en: 'Operators' } },
   { path: '/admin/reconciliation', component: ReconciliationPage, admin: true, menu: { section: 'admin', fr: 'Rapprochement', en: 'Reconciliation' } },
+  { path: '/admin/reconciliation/:id', component: ReconciliationRunPage, admin: true },
 ];

@@ -53,6 +53,15 @@ describe('the reconciliation page in Chromium (SQLite)', { skip: browserSkip }, 
     assert.match(report, /^\ufeffrun;/, 'French: the semicolon variant');
     assert.match(report, /\r\nmissing_at_akwe;3\r\n/);
 
+    // The run's page: its mismatched lines, both sides.
+    await row.getByRole('link', { name: /Voir les écarts/ }).click();
+    await page.getByRole('heading', { name: 'Rapprochement pawapay du 2026-11-26', level: 1 }).waitFor();
+    await page.getByText('3 lignes dans le relevé ; 0 rapprochées, 3 écarts.').waitFor();
+    assert.equal(await page.getByRole('cell', { name: 'Absentes chez Akwe' }).count(), 3);
+    // The refund line has no provider reference: the id it claims is ours names it.
+    await page.getByRole('cell', { name: /0193c5d2-0000-7000-8000-000000000003/ }).waitFor();
+    await checkPage(page, 'admin-reconciliation-run-lines');
+
     // The run's discrepancies are on the operators page, with their kind.
     await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Opérateurs' }).click();
     await page.getByRole('heading', { name: 'Écarts non résolus', level: 2 }).waitFor();

@@ -15,9 +15,10 @@ import { reconciliationTexts } from './reconciliation-texts.js';
 
 const providers = ['pawapay', 'wave', 'mtn-momo', 'orange-money', 'fedapay'] as const;
 
-interface Run {
+export interface Run {
   id: string;
   route: string;
+  line_count: number;
   period_start: string;
   period_end: string;
   matched_count: number;
@@ -156,7 +157,11 @@ export function ReconciliationPage() {
             <tbody>
               {runs.data.data.map((run) => (
                 <tr key={run.id}>
-                  <td data-label={t('period')}>{periodOf(run)}</td>
+                  <td data-label={t('period')}>
+                    <a href={`/admin/reconciliation/${run.id}`} aria-label={t('open_run', { period: `${periodOf(run)} (${run.route})` })}>
+                      {periodOf(run)}
+                    </a>
+                  </td>
                   <td data-label={t('provider')}>{run.route}</td>
                   <td class="numeric" data-label={t('matched')}>
                     {run.matched_count}

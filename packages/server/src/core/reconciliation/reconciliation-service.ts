@@ -143,7 +143,8 @@ export class ReconciliationService {
         resourceType: matched.resourceType,
         resourceId: record?.id ?? null,
         merchantId: record?.merchantId ?? null,
-        providerReference: line?.providerReference ?? record?.pspReference ?? null,
+        // A line we have no record of is named by what the provider wrote: its reference, else the id it claims is ours.
+        providerReference: line?.providerReference ?? (record ? record.pspReference : (line?.akweId ?? null)),
         currency: line?.currency ?? record?.currency ?? '',
         akweAmountMinor: record?.amountMinor ?? null,
         providerAmountMinor: line?.amountMinor ?? null,

@@ -28,23 +28,37 @@ export function readReportUpload(request: FastifyRequest, payload: Readable): Pr
       return;
     }
     let settled = false;
+    let fileStream: Readable | undefined;
     const refuse = (error: unknown) => {
       if (settled) return;
       settled = true;
       payload.unpipe(parser);
+      payload.off('data', countBytes);
+      // What the abandoned parser and file stream do next is not the request's: errors swallowed, data drained.
       parser.removeAllListeners();
       parser.on('error', () => {});
+      fileStream?.removeAllListeners();
+      fileStream?.on('error', () => {});
+      fileStream?.resume();
       parser.destroy();
       payload.resume();
       reject(error);
     };
+    // A refusal met inside busboy's own write is settled just after it: destroying busboy there breaks its next step.
+    let refusal: unknown;
+    const refuseSoon = (error: unknown) => {
+      if (refusal !== undefined) return;
+      refusal = error;
+      setImmediate(() => refuse(error));
+    };
     let bodyBytes = 0;
-    payload.on('data', (chunk: Buffer) => {
+    function countBytes(chunk: Buffer) {
       bodyBytes += chunk.length;
       if (bodyBytes > MAX_REPORT_BYTES + multipartOverheadBytes) {
-        refuse(AkweError.ofField('payload_too_large', 'body', `The upload is larger than a report of ${MAX_REPORT_BYTES} bytes.`));
+        refuseSoon(AkweError.ofField('payload_too_large', 'body', `The upload is larger than a report of ${MAX_REPORT_BYTES} bytes.`));
       }
-    });
+    }
+    payload.on('data', countBytes);
     const fields: ReportUpload['fields'] = {};
     const chunks: Buffer[] = [];
     let fileName: string | null = null;
@@ -56,15 +70,18 @@ export function readReportUpload(request: FastifyRequest, payload: Readable): Pr
     parser.on('file', (_field, stream, info) => {
       sawFile = true;
       fileName = info.filename || null;
+      fileStream = stream;
+      stream.on('error', (error) => refuseSoon(unreadable(error.message)));
       stream.on('data', (chunk: Buffer) => {
         fileBytes += chunk.length;
-        if (fileBytes > MAX_REPORT_BYTES) refuse(AkweError.ofField('payload_too_large', 'file', `A report is at most ${MAX_REPORT_BYTES} bytes.`));
-        else chunks.push(chunk);
+        if (fileBytes <= MAX_REPORT_BYTES) chunks.push(chunk);
+        else refuseSoon(AkweError.ofField('payload_too_large', 'file', `A report is at most ${MAX_REPORT_BYTES} bytes.`));
       });
     });
-    parser.on('filesLimit', () => refuse(new AkweError('validation_error', 'The upload holds more than one file: send one report per request.', { field: 'file' })));
-    parser.on('error', (error) => refuse(unreadable((error as Error).message)));
+    parser.on('filesLimit', () => refuseSoon(new AkweError('validation_error', 'The upload holds more than one file: send one report per request.', { field: 'file' })));
+    parser.on('error', (error) => refuseSoon(unreadable((error as Error).message)));
     parser.on('close', () => {
+      if (refusal !== undefined) return;
       if (!sawFile) return refuse(AkweError.ofField('validation_error', 'file', 'The form holds no file: send the report as the file field.'));
       const bytes = Buffer.concat(chunks);
       const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
@@ -74,7 +91,7 @@ export function readReportUpload(request: FastifyRequest, payload: Readable): Pr
       settled = true;
       resolve({ text, fileName, fields });
     });
-    payload.on('error', (error) => refuse(unreadable(error.message)));
+    payload.on('error', (error) => refuseSoon(unreadable(error.message)));
     payload.pipe(parser);
   });
 }

@@ -136,9 +136,9 @@ export async function adminApi<T>(path: string, options: CallOptions = {}): Prom
   return json<T>(await call(`/api/v1/admin${path}`, options, false));
 }
 
-/** A file from the API (exports, KYC documents), saved by the browser under `filename`. */
-export async function download(path: string, query: CallOptions['query'], filename: string): Promise<void> {
-  const response = await call(`/api/v1${path}`, { query }, true);
+/** A file from the API (exports, KYC documents, reconciliation reports), saved by the browser under `filename`. */
+export async function download(path: string, query: CallOptions['query'], filename: string, merchantScoped = true): Promise<void> {
+  const response = await call(`/api/v1${path}`, { query }, merchantScoped);
   const link = document.createElement('a');
   link.href = URL.createObjectURL(await response.blob());
   link.download = filename;

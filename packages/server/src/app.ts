@@ -182,6 +182,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
     backOffice: services.backOffice,
     floats: services.floats.board,
     revenue: services.revenue,
+    reconciliation: services.reconciliation,
   });
 
   await app.register(

@@ -113,6 +113,8 @@ export interface Config {
   settlementAccountCoolingMs: number;
   /** The same for test accounts (SETTLEMENT_ACCOUNT_TEST_COOLING_MS; none by default, so test settlements can be tried at once). */
   settlementAccountTestCoolingMs: number;
+  /** Hours after midnight UTC before the daily reconciliation fetches the day before's statements (RECONCILIATION_STATEMENT_HOUR_UTC). */
+  reconciliationStatementHourUtc: number;
   /** How long a live money-out request waits for its second user's approval before it expires, hours (APPROVAL_EXPIRY_HOURS). */
   approvalExpiryHours: number;
   /** Bytes of a bulk batch's body: the CSV file, or the JSON of a create (BULK_MAX_BYTES). */
@@ -199,6 +201,7 @@ export const configVariables = [
   'TRANSFER_DAILY_MAX_MINOR',
   'SETTLEMENT_ACCOUNT_COOLING_MS',
   'SETTLEMENT_ACCOUNT_TEST_COOLING_MS',
+  'RECONCILIATION_STATEMENT_HOUR_UTC',
   'APPROVAL_EXPIRY_HOURS',
   'HSTS_MAX_AGE',
   'HSTS_INCLUDE_SUBDOMAINS',
@@ -411,6 +414,7 @@ export function loadConfig(env: Env = process.env): Config {
     transferDailyMaxMinor: reader.integer('TRANSFER_DAILY_MAX_MINOR', DEFAULT_TRANSFER_LIMITS.dailyMaxMinor, 1, Number.MAX_SAFE_INTEGER),
     settlementAccountCoolingMs: reader.integer('SETTLEMENT_ACCOUNT_COOLING_MS', 24 * 3_600_000, 0, 30 * 24 * 3_600_000),
     settlementAccountTestCoolingMs: reader.integer('SETTLEMENT_ACCOUNT_TEST_COOLING_MS', 0, 0, 30 * 24 * 3_600_000),
+    reconciliationStatementHourUtc: reader.integer('RECONCILIATION_STATEMENT_HOUR_UTC', 3, 0, 23),
     approvalExpiryHours: reader.integer('APPROVAL_EXPIRY_HOURS', 72, 1, 30 * 24),
     bulkMaxBytes: reader.integer('BULK_MAX_BYTES', 5 * 1024 * 1024, 1024, 104_857_600),
     kycMaxDocumentBytes: reader.integer('KYC_MAX_DOCUMENT_BYTES', 5 * 1024 * 1024, 1024, 52_428_800),

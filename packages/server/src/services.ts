@@ -76,6 +76,9 @@ import { DashboardRepository } from './storage/repositories/dashboard-repository
 import { TestEventRepository } from './storage/repositories/test-event-repository.js';
 import { join, resolve } from 'node:path';
 import { BackOffice } from './core/admin/back-office.js';
+import { ReconciliationService } from './core/reconciliation/reconciliation-service.js';
+import { reportFormats } from './operators/report-formats.js';
+import { ReconciliationRepository } from './storage/repositories/reconciliation-repository.js';
 import { PlatformAdmins } from './core/admin/platform-admins.js';
 import { KycService } from './core/kyc/kyc-service.js';
 import { KycDocumentVault } from './storage/kyc-document-vault.js';
@@ -133,6 +136,8 @@ export interface Services {
   platformAdmins: PlatformAdmins;
   /** The back office's merchants, discrepancies and operators. */
   backOffice: BackOffice;
+  /** Providers' reports matched against our records (docs/operations.md "Reconciliation"). */
+  reconciliation: ReconciliationService;
   dashboardOverview: DashboardOverview;
   /** Maker-checker for live money-out submitted from the dashboard. */
   approvals: ApprovalService;
@@ -294,6 +299,7 @@ export function createServices(options: {
     | 'platformAdmins'
     | 'backOffice'
     | 'revenue'
+    | 'reconciliation'
     | 'approvals'
     | 'floats'
   > = {
@@ -406,6 +412,7 @@ export function createServices(options: {
   });
   const platformAdmins = new PlatformAdmins({ store: new PlatformAdminRepository(db), users: dashboardStore, clock, newId: ids });
   const backOffice = new BackOffice({ merchants, discrepancies, catalog: options.catalog, operators, users: dashboardStore, clock, newId: ids });
+  const reconciliation = new ReconciliationService({ store: new ReconciliationRepository(db), formats: reportFormats, clock, newId: ids });
   const dashboardOverview = new DashboardOverview({ volumes: new PaymentVolumeRepository(db), clock });
   const approvals = new ApprovalService({
     store: new ApprovalRepository(db),
@@ -454,6 +461,7 @@ export function createServices(options: {
     kycDocuments,
     platformAdmins,
     backOffice,
+    reconciliation,
     approvals,
     revenue: new RevenueReports(new RevenueRepository(db), options.providerCosts ?? noProviderCosts, { store: dashboardStore, clock, newId: ids }),
   };

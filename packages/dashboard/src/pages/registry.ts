@@ -34,6 +34,8 @@ import { KycPage } from './kyc/kyc-page.js';
 import { KycReviewPage } from './admin/kyc-review-page.js';
 import { KycSubmissionPage } from './admin/kyc-submission-page.js';
 import { MerchantsPage } from './admin/merchants-page.js';
+import { ReconciliationPage } from './admin/reconciliation-page.js';
+import { ReconciliationRunPage } from './admin/reconciliation-run-page.js';
 import { OperationsPage } from './admin/operations-page.js';
 import { FloatsPage } from './admin/floats-page.js';
 import { RevenuePage } from './admin/revenue-page.js';
@@ -88,4 +90,6 @@ export const pages: PageEntry[] = [
   { path: '/admin/operators', component: OperationsPage, admin: true, menu: { section: 'admin', fr: 'Opérateurs', en: 'Operators' } },
   { path: '/admin/floats', component: FloatsPage, admin: true, menu: { section: 'admin', fr: 'Floats', en: 'Floats' } },
   { path: '/admin/revenue', component: RevenuePage, admin: true, menu: { section: 'admin', fr: 'Revenus', en: 'Revenue' } },
+  { path: '/admin/reconciliation', component: ReconciliationPage, admin: true, menu: { section: 'admin', fr: 'Rapprochement', en: 'Reconciliation' } },
+  { path: '/admin/reconciliation/:id', component: ReconciliationRunPage, admin: true },
 ];

@@ -881,6 +881,72 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/admin/reconciliation-runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Reconciliation runs with their summaries, newest first
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminListReconciliationRuns'];
+    put?: never;
+    /**
+     * Import a provider’s report (multipart: `file`, `provider`, optional `route` and `date`) and reconcile it
+     * @description Matches each line to our payments, payouts and refunds by our id or the provider’s reference and amount; each mismatch becomes a discrepancy. 201 with the new run; 200 with the first run when the same file was imported for the route before (nothing recorded again). A report that cannot be read is 400 `invalid_report` with every line at fault, and nothing is recorded.
+     *
+     *     Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    post: operations['adminImportReconciliationReport'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/reconciliation-runs/{runId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One reconciliation run with its lines, ours and the provider’s side by side
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminGetReconciliationRun'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/reconciliation-runs/{runId}/report.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A run’s report as CSV: its summary, then its lines (docs/exports.md cells; `delimiter=semicolon` for French Excel)
+     * @description Needs a dashboard session (`Authorization: Bearer <access token>`), not an API key.
+     */
+    get: operations['adminDownloadReconciliationReport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/admin/kyc-submissions': {
     parameters: {
       query?: never;
@@ -3427,6 +3493,8 @@ export interface components {
          * @example kyc_already_validated
          * @example kyc_not_under_review
          * @example admin_required
+         * @example unknown_provider
+         * @example invalid_report
          */
         code: string;
         message: string;
@@ -4368,6 +4436,103 @@ export interface components {
       kyc_status: 'pending' | 'submitted' | 'validated' | 'rejected';
       submission: components['schemas']['KycSubmission'] | null;
     };
+    /**
+     * AdminReconciliationRun
+     * @example {
+     *       "object": "reconciliation_run",
+     *       "id": "0193c5d2-0000-7000-8000-0000000000a1",
+     *       "route": "pawapay",
+     *       "provider": "pawapay",
+     *       "period_start": "2026-11-26T00:00:00.000Z",
+     *       "period_end": "2026-11-27T00:00:00.000Z",
+     *       "source": "upload",
+     *       "file_name": "statement-2026-11-26.csv",
+     *       "line_count": 42,
+     *       "matched_count": 40,
+     *       "missing_at_provider_count": 1,
+     *       "missing_at_akwe_count": 1,
+     *       "amounts_differ_count": 1,
+     *       "status_differs_count": 0,
+     *       "provider_collected_minor": 12500000,
+     *       "provider_paid_out_minor": 3000000,
+     *       "akwe_collected_minor": 12400000,
+     *       "akwe_paid_out_minor": 3100000,
+     *       "created_at": "2026-11-27T06:00:00.000Z"
+     *     }
+     */
+    AdminReconciliationRun: {
+      /** @enum {string} */
+      object: 'reconciliation_run';
+      id: string;
+      route: string;
+      provider: string;
+      /**
+       * Format: date-time
+       * @description The first instant covered (midnight UTC).
+       */
+      period_start: string;
+      /**
+       * Format: date-time
+       * @description The end of the days covered (exclusive).
+       */
+      period_end: string;
+      /** @enum {unknown} */
+      source: 'upload' | 'cli' | 'scheduled';
+      file_name: string | null;
+      /** @description Lines in the provider’s report. */
+      line_count: number;
+      matched_count: number;
+      missing_at_provider_count: number;
+      missing_at_akwe_count: number;
+      /** @description How many discrepancies of kind `amount_differs` (a count, not money). */
+      amounts_differ_count: number;
+      status_differs_count: number;
+      /** @description Centimes (100 = 1 FCFA). */
+      provider_collected_minor: number;
+      /** @description Centimes (100 = 1 FCFA). */
+      provider_paid_out_minor: number;
+      /** @description Centimes (100 = 1 FCFA). */
+      akwe_collected_minor: number;
+      /** @description Centimes (100 = 1 FCFA). */
+      akwe_paid_out_minor: number;
+      /** Format: date-time */
+      created_at: string;
+    };
+    /** AdminReconciliationImport */
+    AdminReconciliationImport: {
+      run: components['schemas']['AdminReconciliationRun'];
+      /** @description true: this file was imported for this route before; its first run, nothing recorded again. */
+      already_imported: boolean;
+    };
+    /** AdminReconciliationRunList */
+    AdminReconciliationRunList: {
+      /** @enum {string} */
+      object: 'list';
+      data: components['schemas']['AdminReconciliationRun'][];
+      has_more: boolean;
+      next_cursor: string | null;
+    };
+    /** AdminReconciliationRunLines */
+    AdminReconciliationRunLines: {
+      run: components['schemas']['AdminReconciliationRun'];
+      lines: {
+        position: number;
+        /** @enum {unknown} */
+        outcome: 'matched' | 'ignored' | 'missing_at_provider' | 'missing_at_akwe' | 'amount_differs' | 'status_differs';
+        /** @enum {unknown} */
+        resource_type: 'payment' | 'payout' | 'refund';
+        resource_id: string | null;
+        merchant_id: string | null;
+        provider_reference: string | null;
+        currency: string;
+        akwe_amount_minor: number | null;
+        provider_amount_minor: number | null;
+        akwe_status: string | null;
+        provider_status: string | null;
+        occurred_at: string | null;
+        discrepancy_id: string | null;
+      }[];
+    };
     /** AdminKycSubmissionList */
     AdminKycSubmissionList: {
       /** @enum {string} */
@@ -4426,10 +4591,15 @@ export interface components {
         /** @enum {string} */
         object: 'operator_discrepancy';
         id: string;
-        merchant_id: string;
+        /**
+         * @description operator_answer: an answer our state machine refused; the others were found by a reconciliation run (docs/operations.md "Reconciliation").
+         * @enum {unknown}
+         */
+        kind: 'operator_answer' | 'missing_at_provider' | 'missing_at_akwe' | 'amount_differs' | 'status_differs';
+        merchant_id: string | null;
         environment: string;
         resource_type: string;
-        resource_id: string;
+        resource_id: string | null;
         reference: string;
         operator: string;
         our_status: string;
@@ -4440,6 +4610,11 @@ export interface components {
         created_at: string;
         resolved_at: string | null;
         resolution: string | null;
+        route: string | null;
+        currency: string | null;
+        our_amount_minor: number | null;
+        operator_amount_minor: number | null;
+        reconciliation_run_id: string | null;
       }[];
     };
     /** AdminOperatorList */
@@ -11141,6 +11316,462 @@ export interface operations {
       };
     };
   };
+  adminListReconciliationRuns: {
+    parameters: {
+      query?: {
+        /** @description Only the runs of this route. */
+        route?: string;
+        limit?: number;
+        /** @description The `next_cursor` of the previous page. */
+        starting_after?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "reconciliation_run",
+           *           "id": "0193c5d2-0000-7000-8000-0000000000a1",
+           *           "route": "pawapay",
+           *           "provider": "pawapay",
+           *           "period_start": "2026-11-26T00:00:00.000Z",
+           *           "period_end": "2026-11-27T00:00:00.000Z",
+           *           "source": "upload",
+           *           "file_name": "statement-2026-11-26.csv",
+           *           "line_count": 42,
+           *           "matched_count": 40,
+           *           "missing_at_provider_count": 1,
+           *           "missing_at_akwe_count": 1,
+           *           "amounts_differ_count": 1,
+           *           "status_differs_count": 0,
+           *           "provider_collected_minor": 12500000,
+           *           "provider_paid_out_minor": 3000000,
+           *           "akwe_collected_minor": 12400000,
+           *           "akwe_paid_out_minor": 3100000,
+           *           "created_at": "2026-11-27T06:00:00.000Z"
+           *         }
+           *       ],
+           *       "has_more": false,
+           *       "next_cursor": null
+           *     }
+           */
+          'application/json': components['schemas']['AdminReconciliationRunList'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminImportReconciliationReport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "file": "Creation Date,MSISDN,Transaction ID,Provider Transaction ID,Amount,Currency,Country,MNO,Type\r\n2026-11-26T08:15:02Z,22951345789,0193c5d2-0000-7000-8000-000000000001,PP1234567890,5000,XOF,BEN,MTN_MOMO_BEN,DEPOSIT\r\n",
+         *       "provider": "pawapay"
+         *     }
+         */
+        'multipart/form-data': {
+          /**
+           * Format: binary
+           * @description The provider’s report as exported, CSV (docs/operations.md lists each provider’s columns), at most 5 MB.
+           */
+          file: string;
+          /**
+           * @description The report’s format: the connector family.
+           * @enum {string}
+           */
+          provider: 'mtn-momo' | 'wave' | 'orange-money' | 'fedapay' | 'pawapay';
+          /** @description The operators file’s route the report is of; by default the provider’s name. */
+          route?: string;
+          /**
+           * Format: date
+           * @description The UTC day the report covers; by default the days of its lines.
+           */
+          date?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "run": {
+           *         "object": "reconciliation_run",
+           *         "id": "0193c5d2-0000-7000-8000-0000000000a1",
+           *         "route": "pawapay",
+           *         "provider": "pawapay",
+           *         "period_start": "2026-11-26T00:00:00.000Z",
+           *         "period_end": "2026-11-27T00:00:00.000Z",
+           *         "source": "upload",
+           *         "file_name": "statement-2026-11-26.csv",
+           *         "line_count": 42,
+           *         "matched_count": 40,
+           *         "missing_at_provider_count": 1,
+           *         "missing_at_akwe_count": 1,
+           *         "amounts_differ_count": 1,
+           *         "status_differs_count": 0,
+           *         "provider_collected_minor": 12500000,
+           *         "provider_paid_out_minor": 3000000,
+           *         "akwe_collected_minor": 12400000,
+           *         "akwe_paid_out_minor": 3100000,
+           *         "created_at": "2026-11-27T06:00:00.000Z"
+           *       },
+           *       "already_imported": false
+           *     }
+           */
+          'application/json': components['schemas']['AdminReconciliationImport'];
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "run": {
+           *         "object": "reconciliation_run",
+           *         "id": "0193c5d2-0000-7000-8000-0000000000a1",
+           *         "route": "pawapay",
+           *         "provider": "pawapay",
+           *         "period_start": "2026-11-26T00:00:00.000Z",
+           *         "period_end": "2026-11-27T00:00:00.000Z",
+           *         "source": "upload",
+           *         "file_name": "statement-2026-11-26.csv",
+           *         "line_count": 42,
+           *         "matched_count": 40,
+           *         "missing_at_provider_count": 1,
+           *         "missing_at_akwe_count": 1,
+           *         "amounts_differ_count": 1,
+           *         "status_differs_count": 0,
+           *         "provider_collected_minor": 12500000,
+           *         "provider_paid_out_minor": 3000000,
+           *         "akwe_collected_minor": 12400000,
+           *         "akwe_paid_out_minor": 3100000,
+           *         "created_at": "2026-11-27T06:00:00.000Z"
+           *       },
+           *       "already_imported": false
+           *     }
+           */
+          'application/json': components['schemas']['AdminReconciliationImport'];
+        };
+      };
+      /** @description Bad Request. Codes: `invalid_environment`, `unknown_provider`, `invalid_report`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_environment' | 'unknown_provider' | 'invalid_report';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Payload Too Large. Codes: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'payload_too_large';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminGetReconciliationRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        runId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "run": {
+           *         "object": "reconciliation_run",
+           *         "id": "0193c5d2-0000-7000-8000-0000000000a1",
+           *         "route": "pawapay",
+           *         "provider": "pawapay",
+           *         "period_start": "2026-11-26T00:00:00.000Z",
+           *         "period_end": "2026-11-27T00:00:00.000Z",
+           *         "source": "upload",
+           *         "file_name": "statement-2026-11-26.csv",
+           *         "line_count": 42,
+           *         "matched_count": 40,
+           *         "missing_at_provider_count": 1,
+           *         "missing_at_akwe_count": 1,
+           *         "amounts_differ_count": 1,
+           *         "status_differs_count": 0,
+           *         "provider_collected_minor": 12500000,
+           *         "provider_paid_out_minor": 3000000,
+           *         "akwe_collected_minor": 12400000,
+           *         "akwe_paid_out_minor": 3100000,
+           *         "created_at": "2026-11-27T06:00:00.000Z"
+           *       },
+           *       "lines": []
+           *     }
+           */
+          'application/json': components['schemas']['AdminReconciliationRunLines'];
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
+  adminDownloadReconciliationReport: {
+    parameters: {
+      query?: {
+        /** @description semicolon: the variant French Excel opens as columns, with a byte order mark. */
+        delimiter?: 'comma' | 'semicolon';
+      };
+      header?: never;
+      path: {
+        runId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example run,0193c5d2-0000-7000-8000-0000000000a1
+           *     route,pawapay
+           *     …
+           *
+           *     position,outcome,resource_type,resource_id,merchant_id,provider_reference,currency,akwe_amount_minor,provider_amount_minor,akwe_status,provider_status,occurred_at,discrepancy_id
+           *     1,matched,payment,0193c5d2-0000-7000-8000-000000000001,0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f,PP1234567890,XOF,500000,500000,completed,completed,2026-11-26T08:15:02.000Z,
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Bad Request. Codes: `validation_error`, `invalid_environment`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'invalid_environment';
+            };
+          };
+        };
+      };
+      /** @description Unauthorized. Codes: `invalid_session`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'invalid_session';
+            };
+          };
+        };
+      };
+      /** @description Forbidden. Codes: `admin_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'admin_required';
+            };
+          };
+        };
+      };
+      /** @description Not Found. Codes: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+    };
+  };
   adminListKycSubmissions: {
     parameters: {
       query?: {
@@ -11994,6 +12625,7 @@ export interface operations {
            *         {
            *           "object": "operator_discrepancy",
            *           "id": "0193c5d2-0000-7000-8000-000000000001",
+           *           "kind": "operator_answer",
            *           "merchant_id": "0193a6b0-0a1b-7c2d-8e3f-4a5b6c7d8e9f",
            *           "environment": "live",
            *           "resource_type": "payment",
@@ -12006,7 +12638,12 @@ export interface operations {
            *           "message": null,
            *           "created_at": "2026-06-03T09:00:00.000Z",
            *           "resolved_at": null,
-           *           "resolution": null
+           *           "resolution": null,
+           *           "route": null,
+           *           "currency": null,
+           *           "our_amount_minor": null,
+           *           "operator_amount_minor": null,
+           *           "reconciliation_run_id": null
            *         }
            *       ]
            *     }

@@ -45,6 +45,8 @@ export class BreakerConnector implements OperatorConnector {
   readonly balance?: OperatorConnector['balance'];
   readonly signsCallbacks?: boolean;
   readonly payoutReversalWindowMs?: number;
+  /** Not through the breaker: the daily reconciliation's reads are no merchant's calls. */
+  readonly statements?: OperatorConnector['statements'];
   private readonly breaker: CircuitBreakerPolicy;
   private failuresInARow = 0;
   /** When the circuit last opened: cockatiel moves to half-open only when a call is tried after the wait. */
@@ -59,6 +61,7 @@ export class BreakerConnector implements OperatorConnector {
     this.family = inner.family;
     if (inner.signsCallbacks !== undefined) this.signsCallbacks = inner.signsCallbacks;
     this.payoutReversalWindowMs = inner.payoutReversalWindowMs;
+    if (inner.statements) this.statements = inner.statements;
     this.halfOpenAfterMs = settings.halfOpenAfterMs;
     this.breaker = circuitBreaker(operatorFailure, { halfOpenAfter: settings.halfOpenAfterMs, breaker: new ConsecutiveBreaker(settings.failures) });
     this.breaker.onBreak(() => {

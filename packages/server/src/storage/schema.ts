@@ -284,10 +284,14 @@ export interface PaymentLinkTable {
 /** An operator answer our state machine refused, kept for a person (core/operators/operator-discrepancy.ts). */
 export interface OperatorDiscrepancyTable {
   id: string;
-  merchant_id: string;
+  /** operator_answer (0018's rows), or what a reconciliation run found (0038): missing_at_provider, missing_at_akwe, amount_differs, status_differs. */
+  kind: Generated<string>;
+  /** Null: a provider's line we have no record of (0038). */
+  merchant_id: string | null;
   environment: string;
   resource_type: string;
-  resource_id: string;
+  /** Null: a provider's line we have no record of (0038). */
+  resource_id: string | null;
   reference: string;
   operator: string;
   our_status: string;
@@ -297,6 +301,55 @@ export interface OperatorDiscrepancyTable {
   created_at: string;
   resolved_at: string | null;
   resolution: string | null;
+  /** The route whose report showed it (0038); null for operator answers. */
+  route: string | null;
+  currency: string | null;
+  our_amount_minor: number | null;
+  operator_amount_minor: number | null;
+  reconciliation_run_id: string | null;
+}
+
+/** One reconciliation of a route's report against our records (0038, core/reconciliation). */
+export interface ReconciliationRunTable {
+  id: string;
+  route: string;
+  provider: string;
+  environment: string;
+  period_start: string;
+  period_end: string;
+  source: string;
+  file_name: string | null;
+  file_sha256: string;
+  line_count: number;
+  matched_count: number;
+  missing_at_provider_count: number;
+  missing_at_akwe_count: number;
+  amount_differs_count: number;
+  status_differs_count: number;
+  provider_collected_minor: number;
+  provider_paid_out_minor: number;
+  akwe_collected_minor: number;
+  akwe_paid_out_minor: number;
+  created_by: string | null;
+  created_at: string;
+}
+
+/** One line of a run: a provider's line, one of our records, or both matched (0038). */
+export interface ReconciliationLineTable {
+  run_id: string;
+  position: number;
+  outcome: string;
+  resource_type: string;
+  resource_id: string | null;
+  merchant_id: string | null;
+  provider_reference: string | null;
+  currency: string;
+  akwe_amount_minor: number | null;
+  provider_amount_minor: number | null;
+  akwe_status: string | null;
+  provider_status: string | null;
+  occurred_at: string | null;
+  discrepancy_id: string | null;
 }
 
 /** One metadata key of one object, for list filters (the object's own column holds the JSON). */
@@ -634,6 +687,8 @@ export interface Database {
   payments: PaymentTable;
   payment_links: PaymentLinkTable;
   operator_discrepancies: OperatorDiscrepancyTable;
+  reconciliation_runs: ReconciliationRunTable;
+  reconciliation_lines: ReconciliationLineTable;
   refunds: RefundTable;
   metadata_entries: MetadataEntryTable;
   ledger_accounts: LedgerAccountTable;

@@ -13,13 +13,22 @@ import { paymentReconcileJob } from './payment-reconcile-job.js';
 import { requestRecoveryJob } from './request-recovery-job.js';
 import { settlementScheduleJob } from './settlement-schedule-job.js';
 import { floatReadJob } from './float-read-job.js';
+import { dailyReconciliationJob } from './daily-reconciliation-job.js';
+import { DailyStatements, statementRoutes } from '../core/reconciliation/daily-statements.js';
 import type { WorkerJob } from './worker-pool.js';
 import { newId } from '../core/shared/ids.js';
 import type { AkweMetrics } from '../metrics/akwe-metrics.js';
 
 /** The background jobs every worker runs (payouts join with their issue). */
-export function createJobs(services: Services, config: Pick<Config, 'dev' | 'publicUrl'>, logger?: Logger): WorkerJob[] {
+export function createJobs(services: Services, config: Pick<Config, 'dev' | 'publicUrl' | 'reconciliationStatementHourUtc'>, logger?: Logger): WorkerJob[] {
   const senders = webhookSenders({ dev: config.dev });
+  const dailyStatements = new DailyStatements({
+    reconciliation: services.reconciliation,
+    routes: () => statementRoutes(services.catalog, services.operators),
+    clock: services.clock,
+    settleHours: config.reconciliationStatementHourUtc,
+    onFailure: (route, error) => logger?.error({ route, err: error }, 'the daily reconciliation of a route failed; tried again at the next look'),
+  });
   const jobs: WorkerJob[] = [
     paymentExpiryJob(services.payments),
     paymentReconcileJob(services.payments),
@@ -32,6 +41,7 @@ export function createJobs(services: Services, config: Pick<Config, 'dev' | 'pub
     settlementFollowJob(services.settlements),
     settlementScheduleJob(services.settlementSchedules),
     floatReadJob(services.floats.watch),
+    dailyReconciliationJob(dailyStatements),
     new WebhookDeliveryJob({
       store: services.webhookStore,
       webhooks: services.webhooks,

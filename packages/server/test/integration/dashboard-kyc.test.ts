@@ -362,6 +362,7 @@ for (const target of testDatabases()) {
         const merchant = await t.newMerchant();
         await t.services.discrepancies.record({
           id: newId(),
+          kind: 'operator_answer',
           merchantId: merchant.merchantId,
           environment: 'live',
           resourceType: 'payment',
@@ -375,6 +376,11 @@ for (const target of testDatabases()) {
           createdAt: new Date().toISOString(),
           resolvedAt: null,
           resolution: null,
+          route: null,
+          currency: null,
+          ourAmountMinor: null,
+          operatorAmountMinor: null,
+          reconciliationRunId: null,
         });
         const discrepancies = await admin('GET', '/discrepancies', boss.access);
         assert.equal(discrepancies.statusCode, 200);

@@ -15,9 +15,12 @@ interface OperatorHealth {
   health: string;
 }
 
+type DiscrepancyKind = 'operator_answer' | 'missing_at_provider' | 'missing_at_akwe' | 'amount_differs' | 'status_differs';
+
 interface Discrepancy {
   id: string;
-  merchant_id: string;
+  kind: DiscrepancyKind;
+  merchant_id: string | null;
   environment: string;
   resource_type: string;
   reference: string;
@@ -27,7 +30,7 @@ interface Discrepancy {
   created_at: string;
 }
 
-/** The operators that are not answering, and the operator answers our records refused. */
+/** The operators that are not answering, and the discrepancies to decide: operator answers our records refused, and what reconciliations found. */
 export function OperationsPage() {
   const t = useTexts(adminTexts);
   const language = useLanguage();
@@ -80,6 +83,7 @@ export function OperationsPage() {
           <thead>
             <tr>
               <th scope="col">{t('when')}</th>
+              <th scope="col">{t('kind')}</th>
               <th scope="col">{t('resource')}</th>
               <th scope="col">{t('reference')}</th>
               <th scope="col">{t('operator')}</th>
@@ -91,6 +95,7 @@ export function OperationsPage() {
             {discrepancies.data.data.map((d) => (
               <tr key={d.id}>
                 <td data-label={t('when')}>{formatDateTime(d.created_at, language)}</td>
+                <td data-label={t('kind')}>{t(`kind_${d.kind}`)}</td>
                 <td data-label={t('resource')}>
                   {d.resource_type} ({d.environment})
                 </td>

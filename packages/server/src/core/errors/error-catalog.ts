@@ -360,6 +360,17 @@ export const errorCatalog = {
     message: 'This is for the platform’s administrators.',
     action: 'Ask whoever runs the server to grant you the role (`akwe admins grant <email>`).',
   },
+  unknown_provider: {
+    status: 400,
+    message: 'No provider report format by this name.',
+    action: 'Name a provider whose report Akwe reads: mtn-momo, wave, orange-money, fedapay or pawapay (docs/operations.md "Reconciliation").',
+  },
+  invalid_report: {
+    status: 400,
+    message: 'The provider report cannot be read.',
+    action:
+      'Send the provider’s report as exported, unchanged (docs/operations.md "Reconciliation" lists each provider’s columns); `details` names each line at fault. Nothing was recorded.',
+  },
 } as const satisfies Record<string, { status: number; message: string; action: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;

@@ -123,6 +123,15 @@ export interface OperatorConnector {
   readonly sendsArriveAtOnce?: boolean;
   /** False when the connector has no key to check callbacks with (pawaPay without signed callbacks); absent means it has one. */
   readonly signsCallbacks?: boolean;
+  /** Where its provider's API offers statements: the daily reconciliation fetches them (docs/operations.md "Reconciliation"). */
+  readonly statements?: StatementFetch;
+}
+
+/** A provider's statement of one UTC day, fetched from its API, in the provider's report format. */
+export interface StatementFetch {
+  /** Connectors with the same key read the same statement (one pawaPay wallet serves every operator of a country): fetched once. */
+  readonly key: string;
+  fetch(day: string): Promise<string>;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { DashboardService } from '../../core/dashboard/dashboard-service.js
 import { AkweError } from '../../core/errors/index.js';
 import { documentTypes, extensionOf } from '../../core/kyc/document-type.js';
 import type { KycService } from '../../core/kyc/kyc-service.js';
+import type { ReconciliationService } from '../../core/reconciliation/reconciliation-service.js';
 import { looksLikeId } from '../../core/shared/ids.js';
 import { callerOf, installDashboardContext, originOf } from '../dashboard/dashboard-context.js';
 import { KycSubmissionObject, submissionToWire } from '../dashboard/kyc-schemas.js';
@@ -32,6 +33,7 @@ import { FloatList, FloatQuery, floatToWire } from './float-schemas.js';
 import type { FloatBoard } from '../../core/floats/float-board.js';
 import type { RevenueReports } from '../../core/revenue/revenue-report.js';
 import { revenueRoutes } from './revenue-routes.js';
+import { reconciliationRoutes } from './reconciliation-routes.js';
 
 export const ADMIN_PREFIX = '/api/v1/admin';
 
@@ -42,6 +44,7 @@ export interface AdminRoutesOptions {
   backOffice: BackOffice;
   floats: FloatBoard;
   revenue: RevenueReports;
+  reconciliation: ReconciliationService;
 }
 
 const tags = ['admin'];
@@ -52,15 +55,16 @@ const config = { dashboardSession: true };
  * The back office (docs/dashboard.md "Back office"), for the platform's administrators only:
  * a dashboard session of a user granted the role from the CLI; anyone else is 403
  * `admin_required`. KYC review, merchants' suspension, discrepancies, operators' health, and
- * platform revenue (revenue-routes.ts).
+ * platform revenue (revenue-routes.ts), reconciliation against providers' reports (reconciliation-routes.ts).
  */
-export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, { dashboard, platformAdmins, kyc, backOffice, floats, revenue }) => {
+export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, { dashboard, platformAdmins, kyc, backOffice, floats, revenue, reconciliation }) => {
   installDashboardContext(app, dashboard);
   // After the session hook: every route here needs a session, and the role is read on each request.
   app.addHook('onRequest', async (request) => {
     if (!request.routeOptions.config.dashboardSession) return;
     if (!(await platformAdmins.isAdmin(callerOf(request).user.id))) throw new AkweError('admin_required');
   });
+  await app.register(reconciliationRoutes, { reconciliation });
 
   app.get(
     '/kyc-submissions',

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { submissionStatuses } from '../../core/kyc/kyc-submission.js';
 import { kycStatuses, merchantStatuses, type Merchant } from '../../core/merchants/merchant.js';
-import type { OperatorDiscrepancy } from '../../core/operators/operator-discrepancy.js';
+import { discrepancyKinds, type OperatorDiscrepancy } from '../../core/operators/operator-discrepancy.js';
 import type { OperatorState } from '../../core/admin/back-office.js';
 import { KycSubmissionObject, submissionExample } from '../dashboard/kyc-schemas.js';
 
@@ -83,6 +83,7 @@ export const DiscrepancyQuery = Type.Object(
 const discrepancyExample = {
   object: 'operator_discrepancy',
   id: '0193c5d2-0000-7000-8000-000000000001',
+  kind: 'operator_answer',
   merchant_id: MERCHANT_ID,
   environment: 'live',
   resource_type: 'payment',
@@ -96,6 +97,11 @@ const discrepancyExample = {
   created_at: '2026-06-03T09:00:00.000Z',
   resolved_at: null,
   resolution: null,
+  route: null,
+  currency: null,
+  our_amount_minor: null,
+  operator_amount_minor: null,
+  reconciliation_run_id: null,
 };
 export const DiscrepancyList = Type.Object(
   {
@@ -104,10 +110,13 @@ export const DiscrepancyList = Type.Object(
       Type.Object({
         object: Type.Literal('operator_discrepancy'),
         id: Type.String(),
-        merchant_id: Type.String(),
+        kind: Type.Enum(discrepancyKinds, {
+          description: 'operator_answer: an answer our state machine refused; the others were found by a reconciliation run (docs/operations.md "Reconciliation").',
+        }),
+        merchant_id: Nullable(Type.String({ description: 'null: a provider’s line Akwe has no record of.' })),
         environment: Type.String(),
         resource_type: Type.String(),
-        resource_id: Type.String(),
+        resource_id: Nullable(Type.String()),
         reference: Type.String(),
         operator: Type.String(),
         our_status: Type.String(),
@@ -117,6 +126,11 @@ export const DiscrepancyList = Type.Object(
         created_at: Type.String({ format: 'date-time' }),
         resolved_at: Nullable(Type.String({ format: 'date-time' })),
         resolution: Nullable(Type.String()),
+        route: Nullable(Type.String()),
+        currency: Nullable(Type.String()),
+        our_amount_minor: Nullable(Type.Integer()),
+        operator_amount_minor: Nullable(Type.Integer()),
+        reconciliation_run_id: Nullable(Type.String()),
       }),
     ),
   },
@@ -125,6 +139,7 @@ export const DiscrepancyList = Type.Object(
 export const discrepancyToWire = (d: OperatorDiscrepancy) => ({
   object: 'operator_discrepancy' as const,
   id: d.id,
+  kind: d.kind,
   merchant_id: d.merchantId,
   environment: d.environment,
   resource_type: d.resourceType,
@@ -138,6 +153,11 @@ export const discrepancyToWire = (d: OperatorDiscrepancy) => ({
   created_at: d.createdAt,
   resolved_at: d.resolvedAt,
   resolution: d.resolution,
+  route: d.route,
+  currency: d.currency,
+  our_amount_minor: d.ourAmountMinor,
+  operator_amount_minor: d.operatorAmountMinor,
+  reconciliation_run_id: d.reconciliationRunId,
 });
 
 export const OperatorQuery = Type.Object(

@@ -32,7 +32,7 @@ const scheduleChange = ['putSettlementSchedule'];
 const bulkCreation = ['createBulkPayment', 'importBulkPaymentCsv'];
 const bulkExecution = ['validateBulkPayment'];
 /** Routes whose body is not JSON (so not in the route's schema). */
-const rawBody = ['importBulkPaymentCsv', 'dashboardSubmitKyc'];
+const rawBody = ['importBulkPaymentCsv', 'dashboardSubmitKyc', 'adminImportReconciliationReport'];
 /** Operations that reach an operator (a status query with sync=true included). */
 const operatorCalls = [...creation, ...confirmation, ...checkoutPayment, ...refunding, 'getPayment', 'legacyGetPayment'];
 /** Operations that change a payment under a version check. */
@@ -234,6 +234,8 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   kyc_already_validated: operations(...kycSubmission),
   kyc_not_under_review: operations(...kycDecisions),
   admin_required: adminRoutes,
+  unknown_provider: operations('adminImportReconciliationReport'),
+  invalid_report: operations('adminImportReconciliationReport'),
   approval_required: operations(...payoutCreation, ...bulkExecution, ...transferCreation, ...settlementCreation, ...refunding),
   self_approval_forbidden: operations('dashboardApproveApproval'),
   approval_not_pending: operations(...approvalDecisions),

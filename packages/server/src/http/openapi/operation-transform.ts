@@ -8,6 +8,7 @@ import { errorCodesFor } from './error-codes.js';
 import { headersWithIdempotencyKey } from './idempotency-key-header.js';
 import { routeFacts, type RouteFacts } from './route-facts.js';
 import { kycMultipartBody } from '../dashboard/kyc-schemas.js';
+import { reconciliationReportBody, runReportCsvExample } from '../admin/reconciliation-schemas.js';
 
 type RouteSchema = Record<string, unknown>;
 
@@ -22,6 +23,7 @@ const batchFile = 'The batch file, UTF-8 (with or without BOM), comma or semicol
 
 const rawBodies: Record<string, Record<string, unknown>> = {
   dashboardSubmitKyc: kycMultipartBody,
+  adminImportReconciliationReport: reconciliationReportBody,
   importBulkPaymentCsv: {
     'text/csv': { schema: { type: 'string', description: batchFile, examples: [batchExampleCsv()] } },
     'multipart/form-data': {
@@ -44,6 +46,7 @@ const rawResponseExamples: Record<string, Record<string, unknown>> = {
   exportBatchLines: { 200: batchLinesCsvExample },
   getSettlementStatementCsv: { 200: statementCsvExample },
   adminExportRevenue: { 200: revenueCsvExample },
+  adminDownloadReconciliationReport: { 200: runReportCsvExample },
 };
 
 /** A non-JSON response (written with its `content`) gets its example in each media type. */

@@ -11,6 +11,7 @@ import type {
   PushCollection,
   RefundAnswer,
   RefundFlow,
+  StatementFetch,
 } from '../../core/operators/operator-connector.js';
 import type { Payment, Refund } from '../../core/payments/payment.js';
 import type { Payout, PayoutAnswer } from '../../core/payouts/payout.js';
@@ -39,6 +40,7 @@ import {
 import type { PawapaySettings } from './pawapay-settings.js';
 import { walletBalanceFor } from './pawapay-balance.js';
 import { verifyPawapaySignature } from './pawapay-signatures.js';
+import { pawapayStatements } from './pawapay-statements.js';
 
 /**
  * What a POST pawaPay answered means: accepted, already known (DUPLICATE_IGNORED: an earlier try of
@@ -65,6 +67,7 @@ export class PawapayConnector implements OperatorConnector {
   readonly refunds: RefundFlow;
   /** The wallet that pays this provider's payouts (its own, or the country's). */
   readonly balance = { readBalance: () => this.readWalletBalance() };
+  readonly statements: StatementFetch;
   private readonly client: PawapayClient;
   private readonly availability: ProviderAvailability;
 
@@ -82,6 +85,7 @@ export class PawapayConnector implements OperatorConnector {
     this.status = { queryStatus: (payment) => this.queryDeposit(payment) };
     this.payouts = { sendPayout: (payout) => this.sendPayout(payout), queryPayout: (payout) => this.queryPayout(payout) };
     this.refunds = { refund: (payment, refund) => this.refund(payment, refund), queryRefund: (refund) => this.queryRefund(refund) };
+    this.statements = pawapayStatements(settings, fetchImpl);
   }
 
   /** pawaPay's provider availability, as last read (never read on the request's path). */

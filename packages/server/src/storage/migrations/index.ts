@@ -35,6 +35,7 @@ import * as paymentSentAt from './0034-payment-sent-at.js';
 import * as userLanguage from './0035-user-language.js';
 import * as paymentLinks from './0036-payment-links.js';
 import * as routeFloats from './0037-route-floats.js';
+import * as reconciliation from './0038-reconciliation.js';
 import * as revenueIndex from './0039-revenue-index.js';
 import * as totpOnce from './0031-totp-once.js';
 
@@ -77,5 +78,6 @@ export const migrations: Record<string, Migration> = {
   '0035-user-language': userLanguage,
   '0036-payment-links': paymentLinks,
   '0037-route-floats': routeFloats,
+  '0038-reconciliation': reconciliation,
   '0039-revenue-index': revenueIndex,
 };

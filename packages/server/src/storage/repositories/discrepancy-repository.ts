@@ -1,11 +1,12 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { DiscrepancyStore, OperatorDiscrepancy } from '../../core/operators/operator-discrepancy.js';
+import type { DiscrepancyKind, DiscrepancyStore, OperatorDiscrepancy } from '../../core/operators/operator-discrepancy.js';
 import type { Environment } from '../../core/shared/environment.js';
 import type { Database, OperatorDiscrepancyTable } from '../schema.js';
 
 function fromRow(row: Selectable<OperatorDiscrepancyTable>): OperatorDiscrepancy {
   return {
     id: row.id,
+    kind: row.kind as DiscrepancyKind,
     merchantId: row.merchant_id,
     environment: row.environment as Environment,
     resourceType: row.resource_type as OperatorDiscrepancy['resourceType'],
@@ -19,6 +20,11 @@ function fromRow(row: Selectable<OperatorDiscrepancyTable>): OperatorDiscrepancy
     createdAt: row.created_at,
     resolvedAt: row.resolved_at,
     resolution: row.resolution,
+    route: row.route,
+    currency: row.currency,
+    ourAmountMinor: row.our_amount_minor === null ? null : Number(row.our_amount_minor),
+    operatorAmountMinor: row.operator_amount_minor === null ? null : Number(row.operator_amount_minor),
+    reconciliationRunId: row.reconciliation_run_id,
   };
 }
 
@@ -26,6 +32,7 @@ function fromRow(row: Selectable<OperatorDiscrepancyTable>): OperatorDiscrepancy
 export function discrepancyRow(d: OperatorDiscrepancy): Selectable<OperatorDiscrepancyTable> {
   return {
     id: d.id,
+    kind: d.kind,
     merchant_id: d.merchantId,
     environment: d.environment,
     resource_type: d.resourceType,
@@ -39,6 +46,11 @@ export function discrepancyRow(d: OperatorDiscrepancy): Selectable<OperatorDiscr
     created_at: d.createdAt,
     resolved_at: d.resolvedAt,
     resolution: d.resolution,
+    route: d.route,
+    currency: d.currency,
+    our_amount_minor: d.ourAmountMinor,
+    operator_amount_minor: d.operatorAmountMinor,
+    reconciliation_run_id: d.reconciliationRunId,
   };
 }
 
@@ -49,7 +61,8 @@ export class DiscrepancyRepository implements DiscrepancyStore {
     const result = await this.db
       .insertInto('operator_discrepancies')
       .values(discrepancyRow(d))
-      .onConflict((oc) => oc.columns(['resource_type', 'resource_id', 'operator_status']).doNothing())
+      // Either unique key (docs: migration 0038) makes it a repeat.
+      .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
   }

@@ -1,4 +1,6 @@
 import type { MockFamily } from '../../mocks/mock-family.js';
+import { mountMockReport } from '../../mocks/mock-report-route.js';
+import { fedaPayMockReport } from './fedapay-mock-report.js';
 import { DEFAULT_FEDAPAY_MOCK_API_KEY, DEFAULT_FEDAPAY_MOCK_WEBHOOK_SECRET, fedaPayMockPlugin, fedaPayMockState, type FedaPayMockOptions } from './fedapay-mock.js';
 
 /** The catalog operators the FedaPay mock serves (MTN Bénin stays with the MTN mock and pawaPay). */
@@ -17,6 +19,7 @@ export const fedaPayMockFamily: MockFamily = {
   async mount(app, { options, serverUrl }) {
     const fedapay = fedaPayMockState({ ...(options['fedapay'] as FedaPayMockOptions | undefined), ...(serverUrl ? { webhookUrl: fedaPayWebhookUrl(serverUrl) } : {}) });
     await app.register(fedaPayMockPlugin(fedapay), { prefix: '/fedapay' });
+    mountMockReport(app, '/fedapay', (day) => fedaPayMockReport(fedapay, day));
     const entry = (url: string) => ({
       connector: 'fedapay',
       base_url: `${url}/fedapay`,

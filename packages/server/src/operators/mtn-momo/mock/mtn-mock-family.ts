@@ -1,4 +1,6 @@
 import type { MockFamily } from '../../mocks/mock-family.js';
+import { mountMockReport } from '../../mocks/mock-report-route.js';
+import { mtnMockReport } from './mtn-mock-report.js';
 import { DEFAULT_MTN_MOCK_CREDENTIALS, mtnMockState, mtnMomoMockPlugin, type MtnMockOptions, type MtnMockState } from './mtn-momo-mock.js';
 
 const companies = [
@@ -26,6 +28,7 @@ export const mtnMockFamily: MockFamily = {
       const state = mtnMockState({ ...(options['mtn'] as Omit<MtnMockOptions, 'targetEnvironment'> | undefined), targetEnvironment: company.targetEnvironment });
       states[company.slug] = state;
       await app.register(mtnMomoMockPlugin(state), { prefix: company.path });
+      mountMockReport(app, company.path, (day) => mtnMockReport(state, day));
     }
     return { states, entries: (url) => Object.fromEntries(companies.map((c) => [c.slug, entry(`${url}${c.path}`, c.targetEnvironment)])) };
   },

@@ -57,6 +57,8 @@ export interface MtnMockTransaction {
   financialTransactionId?: string;
   callbackUrl?: string;
   callbacksSent: number;
+  /** When the mock received it (its partner report's date). */
+  createdAt: string;
 }
 
 export const DEFAULT_MTN_MOCK_CREDENTIALS: Readonly<Record<Product, MtnMockCredentials>> = Object.freeze({
@@ -256,6 +258,7 @@ export function mtnMomoMockPlugin(state: MtnMockState) {
         body,
         status: 'PENDING',
         callbacksSent: 0,
+        createdAt: new Date().toISOString(),
         ...(typeof callbackHeader === 'string' ? { callbackUrl: callbackHeader } : {}),
       };
       let outcome: { status: 'SUCCESSFUL' | 'FAILED' | 'PENDING'; reason?: string };

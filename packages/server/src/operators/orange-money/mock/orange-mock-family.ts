@@ -1,4 +1,6 @@
 import type { MockFamily } from '../../mocks/mock-family.js';
+import { mountMockReport } from '../../mocks/mock-report-route.js';
+import { orangeMockReport } from './orange-mock-report.js';
 import { orangeAuthorizationHeader, orangeMockState, orangeMoneyMockPlugin, type OrangeMockOptions } from './orange-money-mock.js';
 
 /** Orange Money Web Payment, the direct (hosted) route of Orange Côte d'Ivoire, under /orange-ci. */
@@ -10,6 +12,7 @@ export const orangeMockFamily: MockFamily = {
     const given = (options['orange'] ?? {}) as OrangeMockOptions;
     const state = orangeMockState(given);
     await app.register(orangeMoneyMockPlugin(state), { prefix: '/orange-ci' });
+    mountMockReport(app, '/orange-ci', (day) => orangeMockReport(state, day));
     const { clientId, clientSecret, merchantKey, currency, webpayPath } = state.options;
     return {
       states: { orange_ci: state },

@@ -43,6 +43,8 @@ export interface OrangeMockPayment {
   status: OrangeMockStatus;
   txnid?: string;
   notificationsSent: number;
+  /** When the mock received it (its report's date). */
+  createdAt: string;
 }
 
 export const DEFAULT_ORANGE_MOCK = Object.freeze({
@@ -191,6 +193,7 @@ export function orangeMoneyMockPlugin(state: OrangeMockState) {
         notifToken: randomBytes(16).toString('hex'),
         status: 'INITIATED',
         notificationsSent: 0,
+        createdAt: new Date().toISOString(),
       };
       state.payments.set(orderId, payment);
       state.byPayToken.set(payment.payToken, payment);

@@ -1,5 +1,7 @@
 import type { MockFamily } from '../../mocks/mock-family.js';
+import { mountMockReport } from '../../mocks/mock-report-route.js';
 import { PAWAPAY_CALLBACK_PATH } from '../pawapay-settings.js';
+import { mountPawapayMockStatements, pawapayMockStatement } from './pawapay-mock-statement.js';
 import { DEFAULT_PAWAPAY_MOCK_API_TOKEN, pawapayMockPlugin, pawapayMockState, type PawapayMockOptions } from './pawapay-mock.js';
 
 /** Where a server receives pawaPay's callbacks: `<base>/deposits`, `/payouts`, `/refunds`. */
@@ -19,6 +21,9 @@ export const pawapayMockFamily: MockFamily = {
     const own = options['pawapay'] as PawapayMockOptions | undefined;
     const pawapay = pawapayMockState({ ...own, ...(serverUrl ? { callbackBaseUrl: pawapayCallbackBaseUrl(serverUrl) } : {}) });
     await app.register(pawapayMockPlugin(pawapay), { prefix: '/pawapay' });
+    // The day's wallet statement, as pawaPay's export holds it (docs/operations.md "Reconciliation").
+    mountMockReport(app, '/pawapay', (day) => pawapayMockStatement(pawapay, day));
+    mountPawapayMockStatements(app, pawapay, own?.apiToken ?? DEFAULT_PAWAPAY_MOCK_API_TOKEN);
     const entry = (url: string) => ({
       connector: 'pawapay',
       base_url: `${url}/pawapay`,

@@ -189,7 +189,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function providerOf(body: Record<string, unknown>): MockProvider | undefined {
+export function providerOf(body: Record<string, unknown>): MockProvider | undefined {
   const party = isRecord(body['payer']) ? body['payer'] : isRecord(body['recipient']) ? body['recipient'] : undefined;
   const details = party && isRecord(party['accountDetails']) ? party['accountDetails'] : undefined;
   return MOCK_PROVIDERS.find((p) => p.provider === details?.['provider']);

@@ -1,4 +1,6 @@
 import type { MockFamily } from '../../mocks/mock-family.js';
+import { mountMockReport } from '../../mocks/mock-report-route.js';
+import { waveMockReport } from './wave-mock-report.js';
 import { DEFAULT_WAVE_MOCK_API_KEY, DEFAULT_WAVE_MOCK_WEBHOOK_SECRET, waveMockPlugin, waveMockState, type WaveMockOptions } from './wave-mock.js';
 
 /** Where a server receives Wave's webhooks, under its public URL. */
@@ -14,6 +16,7 @@ export const waveMockFamily: MockFamily = {
   async mount(app, { options, serverUrl }) {
     const wave = waveMockState({ ...(options['wave'] as WaveMockOptions | undefined), ...(serverUrl ? { webhookUrl: waveWebhookUrl(serverUrl) } : {}) });
     await app.register(waveMockPlugin(wave), { prefix: '/wave-ci' });
+    mountMockReport(app, '/wave-ci', (day) => waveMockReport(wave, day));
     return {
       states: { wave_ci: wave },
       entries: (url) => ({ wave_ci: { connector: 'wave', base_url: `${url}/wave-ci`, api_key: DEFAULT_WAVE_MOCK_API_KEY, webhook_secret: DEFAULT_WAVE_MOCK_WEBHOOK_SECRET } }),

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { FakeClock } from '../support/fake-clock.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
 
@@ -24,10 +25,11 @@ for (const target of testDatabases()) {
   describe(`payment link uses on ${target.name}`, { skip: target.skip }, () => {
     let t: TestApp;
     let merchant: { merchantId: string; testKey: string };
+    const clock = new FakeClock(new Date());
 
     before(async () => {
       // Many customers of one link at once: the page's per-link budget must not be what refuses them.
-      t = await buildTestApp(target, { env: { RATE_LIMIT_CHECKOUT_PER_TOKEN: '1000', RATE_LIMIT_CHECKOUT_PER_IP: '1000' } });
+      t = await buildTestApp(target, { clock, env: { RATE_LIMIT_CHECKOUT_PER_TOKEN: '1000', RATE_LIMIT_CHECKOUT_PER_IP: '1000' } });
       merchant = await t.newMerchant({ name: 'Marché Dantokpa' });
     });
     after(() => t.close());
@@ -98,6 +100,21 @@ for (const target of testDatabases()) {
       assert.equal((await pay(link, csrf, completing)).statusCode, 303);
       assert.equal((await pay(link, csrf, completing)).statusCode, 410);
       assert.deepEqual((await storedPayments(link)).map((p) => p.status).sort(), ['completed', 'failed']);
+    });
+
+    it('a single-use link whose payment was never approved takes a payment again once that payment expired', async () => {
+      const link = await newLink({ reusable: false });
+      const csrf = await formOf(link);
+      assert.equal((await pay(link, csrf, stillPending)).statusCode, 303);
+      assert.equal((await pay(link, csrf, completing)).statusCode, 409, 'held while the first may still complete');
+      clock.advance(2 * 60 * 60 * 1000);
+      assert.ok((await t.services.payments.expireDue()) >= 1);
+      assert.deepEqual(
+        (await storedPayments(link)).map((p) => p.status),
+        ['expired'],
+      );
+      assert.equal((await pay(link, await formOf(link), completing)).statusCode, 303);
+      assert.deepEqual((await storedPayments(link)).map((p) => p.status).sort(), ['completed', 'expired']);
     });
 
     it('max_payments: of concurrent customers, only as many as the link takes get a payment', async () => {

@@ -53,6 +53,11 @@ async function createOpenLinkInDashboard(page: Page, description: string): Promi
   await accessibleAtBothWidths(page, 'payment-link-new');
   await page.getByLabel('Ce qui est vendu').fill(description);
   await page.getByLabel('Montant libre (le client le saisit)').check();
+  // Bounds the wrong way round: refused beside the field, then corrected and sent again.
+  await page.getByLabel('Minimum (FCFA, facultatif)').fill('20000');
+  await page.getByLabel('Maximum (FCFA, facultatif)').fill('1000');
+  await page.getByRole('button', { name: 'Créer le lien' }).click();
+  await page.getByText('min_amount_minor is above max_amount_minor.').first().waitFor();
   await page.getByLabel('Minimum (FCFA, facultatif)').fill('1000');
   await page.getByLabel('Maximum (FCFA, facultatif)').fill('20000');
   assert.ok(await page.getByLabel('Réutilisable (plusieurs clients)').isChecked(), 'reusable by default');

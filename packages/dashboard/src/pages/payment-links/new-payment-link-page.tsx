@@ -3,7 +3,7 @@
  * user (roles with payments.create); then the link's page, to share it.
  */
 import { useState } from 'preact/hooks';
-import { merchantApi, newIdempotencyKey } from '../../api.js';
+import { ApiError, merchantApi, newIdempotencyKey } from '../../api.js';
 import { useCan } from '../../app-context.js';
 import { commonTexts } from '../../common-texts.js';
 import { ErrorMessage } from '../../components/feedback.js';
@@ -49,12 +49,17 @@ export function NewPaymentLinkPage() {
   const can = useCan();
   const [open, setOpen] = useState(false);
   const [single, setSingle] = useState(false);
-  // One key per filled-in form: a retry after a lost answer gets the same link back.
+  // A retry after a lost answer (no answer, 5xx) keeps the key and gets the same link back; a
+  // refusal (4xx) stored nothing, so the corrected form goes with a new key.
   const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
   const create = useAction(async (values: Record<string, string>) => {
-    const link = await merchantApi<PaymentLink>('/payment-links', { method: 'POST', body: linkBody(values), idempotencyKey });
-    setIdempotencyKey(newIdempotencyKey());
-    navigate(`/dashboard/payment-links/${link.id}?created=1`);
+    try {
+      const link = await merchantApi<PaymentLink>('/payment-links', { method: 'POST', body: linkBody(values), idempotencyKey });
+      navigate(`/dashboard/payment-links/${link.id}?created=1`);
+    } catch (error) {
+      if (error instanceof ApiError && error.status < 500) setIdempotencyKey(newIdempotencyKey());
+      throw error;
+    }
   });
   if (!can('payments.create')) {
     return (

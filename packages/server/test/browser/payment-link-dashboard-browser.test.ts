@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startOperatorMocks, type OperatorMocks } from '../../src/operators/mocks/operator-mocks.js';
+import { dashboardCall, mailedToken, newOwner, PASSWORD } from '../support/dashboard.js';
 import {
   artifacts,
   browserSkip,
@@ -21,6 +22,7 @@ import {
   launchBrowser,
   openTab,
   seriousAccessibilityProblems,
+  signInInBrowser,
   signUpInBrowser,
   startDashboardServer,
   stopDashboardServer,
@@ -164,6 +166,34 @@ describe('payment links from the dashboard to a paid link in Chromium', { skip: 
         await merchant.context.close();
       },
     );
+
+    it('a viewer sees the links, their QR code and payments, without the new-link form or the deactivate button', { timeout: 120_000 }, async () => {
+      const call = dashboardCall(() => t);
+      const owner = await newOwner(call, dataDir);
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/payment-links',
+        headers: { authorization: `Bearer ${owner.access}`, 'x-akwe-merchant': owner.merchantId },
+        payload: { amount_minor: 500000, country: 'BJ', description: 'Pagne wax' },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const email = `viewer-links-${Date.now()}@example.com`;
+      await call('POST', `/merchants/${owner.merchantId}/invitations`, owner.access, { email, role: 'viewer' });
+      await call('POST', '/auth/invitations/accept', undefined, { token: mailedToken(dataDir, email, 'accept-invitation'), name: 'Vi', password: PASSWORD });
+      const viewer = await openTab(browser, base);
+      await signInInBrowser(viewer.page, base, email);
+      await viewer.page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Liens de paiement' }).click();
+      await viewer.page.getByText('Votre rôle permet de consulter les liens').waitFor();
+      assert.equal(await viewer.page.getByRole('link', { name: 'Nouveau lien' }).count(), 0);
+      await viewer.page.getByRole('link', { name: 'Pagne wax' }).click();
+      await viewer.page.getByRole('heading', { name: 'Pagne wax', level: 1 }).waitFor();
+      await viewer.page.getByRole('img', { name: 'Code QR du lien de paiement' }).waitFor();
+      await viewer.page.getByRole('heading', { name: 'Paiements par ce lien' }).waitFor();
+      assert.equal(await viewer.page.getByRole('button', { name: 'Désactiver le lien' }).count(), 0);
+      await accessibleAtBothWidths(viewer.page, 'payment-link-viewer');
+      assert.deepEqual(viewer.problems, []);
+      await viewer.context.close();
+    });
   });
 
   describe('in live against the operator mocks (SQLite)', () => {

@@ -136,6 +136,11 @@ export async function adminApi<T>(path: string, options: CallOptions = {}): Prom
   return json<T>(await call(`/api/v1/admin${path}`, options, false));
 }
 
+/** A text answer of the merchant API (an SVG image), as the signed-in user. */
+export async function merchantText(path: string, query?: CallOptions['query']): Promise<string> {
+  return (await call(`/api/v1${path}`, { query }, true)).text();
+}
+
 /** A file from the API (exports, KYC documents, reconciliation reports), saved by the browser under `filename`. */
 export async function download(path: string, query: CallOptions['query'], filename: string, merchantScoped = true): Promise<void> {
   const response = await call(`/api/v1${path}`, { query }, merchantScoped);

@@ -23,6 +23,8 @@ import { BulkPage } from './bulk/bulk-page.js';
 import { SettlementDetailPage, SettlementsPage } from './settlements/settlements-page.js';
 import { TransfersPage } from './transfers/transfers-page.js';
 import { PaymentLinksPage } from './payment-links/payment-links-page.js';
+import { NewPaymentLinkPage } from './payment-links/new-payment-link-page.js';
+import { PaymentLinkDetailPage } from './payment-links/payment-link-detail-page.js';
 import { RefundsPage } from './refunds/refunds-page.js';
 import { TeamPage } from './account/team-page.js';
 import { AuditLogPage } from './audit/audit-log-page.js';
@@ -75,6 +77,8 @@ export const pages: PageEntry[] = [
   { path: '/dashboard/settlements', component: SettlementsPage, menu: { section: 'money', fr: 'Règlements', en: 'Settlements' } },
   { path: '/dashboard/settlements/:id', component: SettlementDetailPage },
   { path: '/dashboard/payment-links', component: PaymentLinksPage, menu: { section: 'money', fr: 'Liens de paiement', en: 'Payment links' } },
+  { path: '/dashboard/payment-links/new', component: NewPaymentLinkPage, needs: 'payments.create' },
+  { path: '/dashboard/payment-links/:id', component: PaymentLinkDetailPage },
   { path: '/dashboard/transfers', component: TransfersPage, menu: { section: 'money', fr: 'Transferts', en: 'Transfers' } },
   { path: '/dashboard/exports', component: ExportsPage, menu: { section: 'money', fr: 'Exports', en: 'Exports' } },
   { path: '/dashboard/developers/keys', component: ApiKeysPage, menu: { section: 'developers', fr: 'Clés d’API', en: 'API keys' } },

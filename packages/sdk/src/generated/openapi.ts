@@ -3453,6 +3453,7 @@ export interface components {
          * @example transfer_limit_exceeded
          * @example daily_transfer_limit_exceeded
          * @example payment_link_inactive
+         * @example payment_link_in_use
          * @example settlement_account_cooling
          * @example settlement_account_removed
          * @example settlement_currency_mismatch

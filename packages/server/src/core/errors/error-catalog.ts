@@ -191,6 +191,11 @@ export const errorCatalog = {
     message: 'The payment link is deactivated, expired or used up, and takes no more payments or changes.',
     action: 'Read the link (its `status` says why); create a new payment link if you still want to be paid this way.',
   },
+  payment_link_in_use: {
+    status: 409,
+    message: 'Every use of the payment link is held by a payment still under way; nothing was created.',
+    action: 'Wait for that payment to finish: if it fails, expires or is cancelled, the link takes a payment again; if it completes, the link is used up.',
+  },
   settlement_account_cooling: {
     status: 409,
     message: 'The settlement account was created or changed recently and is not usable yet.',

@@ -200,6 +200,7 @@ export class PaymentLinkService {
       returnUrl: link.returnUrl ?? undefined,
       metadata: link.metadata,
       paymentLinkId: link.id,
+      paymentLinkLimit: usesLimit(link),
     });
     return { page, payment };
   }
@@ -275,6 +276,11 @@ function withinCatalog(country: CatalogCountry, amountMinor: number, field: stri
   if (bound === undefined) return;
   const error = AkweError.ofAmount({ bound, limitMinor: bound === 'minimum' ? min : max, subject: `payment in ${country.code}`, sentMinor: amountMinor });
   throw new AkweError(error.code, error.message, { field, details: [{ field, message: error.message }], amountBound: error.amountBound });
+}
+
+/** How many payments the link takes: 1 when single use, else max_payments (undefined: no limit, nothing to reserve). */
+function usesLimit(link: PaymentLink): number | undefined {
+  return link.reusable ? (link.maxPayments ?? undefined) : 1;
 }
 
 function checkDescription(description: string): string {

@@ -20,6 +20,8 @@ export interface CreatePaymentInput {
   metadata?: Metadata;
   /** Made through this payment link (core/payment-links): the payment carries its id. */
   paymentLinkId?: string;
+  /** With paymentLinkId: how many payments the link takes (single use: 1); the use is taken at creation. */
+  paymentLinkLimit?: number;
 }
 
 export const expiryBounds = { min: 60, max: 86_400, defaultDirect: 900, defaultHosted: 3_600 } as const;

@@ -174,7 +174,8 @@ export class PaymentService {
     // A hosted payment calls no operator: the claim, the payment and the response are one commit.
     // A direct one records its intent first; a duplicate reference fails here, before any push.
     const claim = direct ? stepWrite(request, payment.id) : finishWrite(request, payment.id, payment);
-    await this.deps.store.insert(payment, events, claim);
+    const linkUse = input.paymentLinkId !== undefined && input.paymentLinkLimit !== undefined ? { linkId: input.paymentLinkId, limit: input.paymentLinkLimit } : undefined;
+    await this.deps.store.insert(payment, events, claim, linkUse);
     reportCommitted(request, claim);
     if (!direct) return payment;
     const answer = await this.calls.afterIntent(payment.id, () => this.callFor(payment, () => push!.flow.startCollection(payment, operator!)));

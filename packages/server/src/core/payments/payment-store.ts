@@ -61,6 +61,19 @@ export interface PaymentChange {
   claim?: ClaimWrite;
 }
 
+/**
+ * A payment through a payment link that takes a limited number of payments (single use, or
+ * `max_payments`): the insert takes one of the link's uses under the link's lock (a row lock on
+ * PostgreSQL, the write transaction on SQLite). A use is held by every payment of the link that has
+ * not failed, been cancelled or expired; with `limit` of them already, nothing is written and the
+ * insert fails with payment_link_in_use (one is still under way) or payment_link_inactive (they all
+ * completed, or the link was deactivated meanwhile). docs/decisions.md, "Payment link uses".
+ */
+export interface PaymentLinkUse {
+  linkId: string;
+  limit: number;
+}
+
 /** What a decision under lock writes: the payment's next state (if any), refund rows and events. */
 export interface LockedChange {
   next?: Payment;
@@ -76,7 +89,7 @@ export interface PaymentStore {
    * Stores a new payment with its events (and the request's claim write) in one transaction; a
    * reference already used gives AkweError duplicate_reference and writes nothing.
    */
-  insert(payment: Payment, events: StoredEvent[], claim?: ClaimWrite): Promise<void>;
+  insert(payment: Payment, events: StoredEvent[], claim?: ClaimWrite, linkUse?: PaymentLinkUse): Promise<void>;
   /** By id or merchant reference, only within the scope. */
   find(scope: TenantScope, referenceOrId: string): Promise<Payment | undefined>;
   /** Commits the change in one transaction; false (nothing written) if the payment's version moved on. */

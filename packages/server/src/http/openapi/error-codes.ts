@@ -199,6 +199,8 @@ const conditions: Partial<Record<ErrorCode, Condition>> = {
   payment_not_confirmable: operations(...confirmation),
   payment_not_cancellable: operations('cancelPayment'),
   payment_link_inactive: operations('updatePaymentLink'),
+  /** Only the public page /pay/<slug> pays through a link (hidden from the document). */
+  payment_link_in_use: never,
   payment_not_payable: operations(...checkoutPayment),
   sandbox_only: operations(...checkoutPayment),
   payment_not_refundable: operations(...refunding, ...approvedRefunds),

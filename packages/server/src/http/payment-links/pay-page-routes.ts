@@ -163,6 +163,8 @@ export const payPageRoutes: FastifyPluginAsync<PayPageRoutesOptions> = async (ap
     } catch (error) {
       const known = toAkweError(error);
       if (known.code === 'payment_link_inactive') return page(request, reply, 410, viewOf((await paymentLinks.open(slug)) ?? opened));
+      // Every use is held by a payment under way (docs/decisions.md, "Payment link uses"): nothing was written.
+      if (known.code === 'payment_link_in_use') return page(request, reply, 409, view, { ...typed, message: lt.inUse });
       if (known.code === 'account_inactive' || known.code === 'operator_unavailable') return refuse({ message: t.errors.unavailable });
       if (known.status < 500) return refuse({ message: t.errors.generic });
       throw error;

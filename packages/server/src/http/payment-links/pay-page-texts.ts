@@ -15,6 +15,8 @@ export interface LinkTexts {
   amountOutOfBounds: (min: string, max: string) => string;
   chooseCountry: string;
   unknownOperator: string;
+  /** Every use of a limited link is held by a payment still under way (payment_link_in_use). */
+  inUse: string;
   closedTitle: string;
   closed: Record<Exclude<PaymentLinkStatus, 'active'>, string>;
 }
@@ -29,6 +31,7 @@ const fr: LinkTexts = {
   amountOutOfBounds: (min, max) => `Le montant doit être un nombre entier de FCFA entre ${min} et ${max}.`,
   chooseCountry: 'Choisissez le pays de votre numéro.',
   unknownOperator: 'Nous n’avons pas reconnu l’opérateur de ce numéro : choisissez-le dans la liste.',
+  inUse: 'Un autre paiement par ce lien est en cours. Rien n’a été débité. S’il n’aboutit pas, le lien sera de nouveau disponible : réessayez dans quelques minutes.',
   closedTitle: 'Ce lien ne prend plus de paiement',
   closed: {
     inactive: 'Le marchand a désactivé ce lien de paiement. Rien n’a été débité.',
@@ -47,6 +50,7 @@ const en: LinkTexts = {
   amountOutOfBounds: (min, max) => `The amount must be a whole number of FCFA between ${min} and ${max}.`,
   chooseCountry: 'Choose the country of your number.',
   unknownOperator: 'We could not tell this number’s operator: choose it from the list.',
+  inUse: 'Another payment through this link is under way. Nothing was charged. If it does not go through, the link becomes available again: try again in a few minutes.',
   closedTitle: 'This link takes no more payments',
   closed: {
     inactive: 'The merchant deactivated this payment link. Nothing was charged.',

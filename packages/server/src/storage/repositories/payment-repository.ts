@@ -2,7 +2,15 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { AkweError } from '../../core/errors/index.js';
 import type { Payment, Refund } from '../../core/payments/payment.js';
 import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
-import { RefundTakenOver, type LockedChange, type PaymentChange, type PaymentFilters, type PaymentStore, type RefundFilters } from '../../core/payments/payment-store.js';
+import {
+  RefundTakenOver,
+  type LockedChange,
+  type PaymentLinkUse,
+  type PaymentChange,
+  type PaymentFilters,
+  type PaymentStore,
+  type RefundFilters,
+} from '../../core/payments/payment-store.js';
 import { nonFinalStatuses } from '../../core/payments/payment-state-machine.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import type { Page, PageRequest } from '../../core/shared/pagination.js';
@@ -22,6 +30,9 @@ import type { WorkSignals } from '../../core/shared/work-signals.js';
 import type { LedgerRepository } from './ledger-repository.js';
 import { looksLikeId } from '../../core/shared/ids.js';
 import { paymentFromRow, paymentToRow, refundFromRow, refundToRow } from './payment-rows.js';
+
+/** A payment through a link in one of these statuses no longer holds one of its uses (PaymentLinkUse). */
+const linkUseReleasedBy = ['failed', 'cancelled', 'expired'] as const;
 
 /** Thrown inside a transaction to roll it back when the payment changed under us. */
 class VersionConflict extends Error {}
@@ -143,14 +154,15 @@ export class PaymentRepository implements PaymentStore {
     );
   }
 
-  async insert(payment: Payment, events: PaymentChange['events'], claim?: ClaimWrite): Promise<void> {
+  async insert(payment: Payment, events: PaymentChange['events'], claim?: ClaimWrite, linkUse?: PaymentLinkUse): Promise<void> {
     try {
-      if (this.capabilities.oneStatementPhases) {
+      if (this.capabilities.oneStatementPhases && !linkUse) {
         await this.insertInOneStatement(payment, events, claim);
       } else {
         await this.db.transaction().execute(async (trx) => {
           // The claim first: when another request holds the key, nothing else is tried.
           if (claim) await this.claims.writeIn(trx, claim);
+          if (linkUse) await this.takeLinkUse(trx, payment, linkUse);
           await this.paymentRows.execute(trx, [paymentToRow(payment)]);
           const entries = metadataEntries('payment', payment);
           if (entries.length > 0) await trx.insertInto('metadata_entries').values(entries).execute();
@@ -354,6 +366,38 @@ export class PaymentRepository implements PaymentStore {
    * `insert` as one statement (PostgreSQL, see postgres/one-statement.ts): the claim write, then the
    * payment, its metadata rows and its events, each only if the claim was written.
    */
+  /**
+   * Takes one of a limited link's uses for `payment`, inside the insert's transaction: the link's row
+   * is locked (PostgreSQL; SQLite runs one write transaction at a time), then its payments still
+   * holding a use are counted, so of concurrent payments through the link only as many as it takes
+   * are written (PaymentLinkUse).
+   */
+  private async takeLinkUse(trx: Transaction<Database>, payment: Payment, use: PaymentLinkUse): Promise<void> {
+    let linkQuery = trx
+      .selectFrom('payment_links')
+      .select(['deactivated_at'])
+      .where('id', '=', use.linkId)
+      .where('merchant_id', '=', payment.merchantId)
+      .where('environment', '=', payment.environment);
+    if (this.capabilities.rowLocks) linkQuery = linkQuery.forUpdate();
+    const link = await linkQuery.executeTakeFirst();
+    if (!link || link.deactivated_at !== null) throw new AkweError('payment_link_inactive', 'The payment link was deactivated.');
+    const held = await trx
+      .selectFrom('payments')
+      .select(['status', sql<number | string>`count(*)`.as('count')])
+      .where('merchant_id', '=', payment.merchantId)
+      .where('environment', '=', payment.environment)
+      .where('payment_link_id', '=', use.linkId)
+      .where('status', 'not in', linkUseReleasedBy)
+      .groupBy('status')
+      .execute();
+    const total = held.reduce((sum, row) => sum + Number(row.count), 0);
+    if (total < use.limit) return;
+    const paid = held.filter((row) => row.status === 'completed' || row.status === 'refunded').reduce((sum, row) => sum + Number(row.count), 0);
+    if (paid >= use.limit) throw new AkweError('payment_link_inactive', 'The payment link is used up.');
+    throw new AkweError('payment_link_in_use', `The payment link takes ${use.limit} payment(s), and every one is held by a payment still under way.`);
+  }
+
   private async insertInOneStatement(payment: Payment, events: readonly StoredEvent[], claim: ClaimWrite | undefined): Promise<void> {
     const statement = new OneStatement();
     if (claim) this.claims.addTo(statement, 'claim', claim);

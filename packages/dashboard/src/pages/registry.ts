@@ -33,14 +33,17 @@ import { WebhookEndpointPage } from './developers/webhook-endpoint-page.js';
 import { WebhooksPage } from './developers/webhooks-page.js';
 import { ExportsPage } from './exports/exports-page.js';
 import { KycPage } from './kyc/kyc-page.js';
-import { KycReviewPage } from './admin/kyc-review-page.js';
-import { KycSubmissionPage } from './admin/kyc-submission-page.js';
-import { MerchantsPage } from './admin/merchants-page.js';
-import { ReconciliationPage } from './admin/reconciliation-page.js';
-import { ReconciliationRunPage } from './admin/reconciliation-run-page.js';
-import { OperationsPage } from './admin/operations-page.js';
-import { FloatsPage } from './admin/floats-page.js';
-import { RevenuePage } from './admin/revenue-page.js';
+import { lazyPage } from '../components/lazy-page.js';
+
+// The back office's pages: fetched when an administrator opens one (each its own chunk).
+const KycReviewPage = lazyPage(() => import('./admin/kyc-review-page.js').then((m) => m.KycReviewPage));
+const KycSubmissionPage = lazyPage(() => import('./admin/kyc-submission-page.js').then((m) => m.KycSubmissionPage));
+const MerchantsPage = lazyPage(() => import('./admin/merchants-page.js').then((m) => m.MerchantsPage));
+const ReconciliationPage = lazyPage(() => import('./admin/reconciliation-page.js').then((m) => m.ReconciliationPage));
+const ReconciliationRunPage = lazyPage(() => import('./admin/reconciliation-run-page.js').then((m) => m.ReconciliationRunPage));
+const OperationsPage = lazyPage(() => import('./admin/operations-page.js').then((m) => m.OperationsPage));
+const FloatsPage = lazyPage(() => import('./admin/floats-page.js').then((m) => m.FloatsPage));
+const RevenuePage = lazyPage(() => import('./admin/revenue-page.js').then((m) => m.RevenuePage));
 
 export type MenuSection = 'money' | 'developers' | 'account' | 'admin';
 

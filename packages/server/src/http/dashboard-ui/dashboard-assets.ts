@@ -15,6 +15,8 @@ export interface DashboardAsset {
 export interface DashboardAssets {
   js: DashboardAsset;
   css: DashboardAsset;
+  /** The chunks the script imports at once (the shell preloads them). */
+  preload: string[];
   byName: Map<string, DashboardAsset>;
 }
 
@@ -24,9 +26,12 @@ export const DEFAULT_DASHBOARD_DIST = fileURLToPath(new URL('../../../../dashboa
 export function loadDashboardAssets(dist = DEFAULT_DASHBOARD_DIST): DashboardAssets | undefined {
   const manifestPath = `${dist}/manifest.json`;
   if (!existsSync(manifestPath)) return undefined;
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { js: string; css: string };
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { js: string; css: string; preload?: string[]; chunks?: string[] };
   const read = (name: string, contentType: string): DashboardAsset => ({ name, contentType, body: readFileSync(`${dist}/${name}`) });
-  const js = read(manifest.js, 'text/javascript; charset=utf-8');
+  const script = 'text/javascript; charset=utf-8';
+  const js = read(manifest.js, script);
   const css = read(manifest.css, 'text/css; charset=utf-8');
-  return { js, css, byName: new Map([js, css].map((asset) => [asset.name, asset])) };
+  // Chunks: the pages loaded with import() and the code they share with the script.
+  const chunks = (manifest.chunks ?? []).map((name) => read(name, script));
+  return { js, css, preload: manifest.preload ?? [], byName: new Map([js, css, ...chunks].map((asset) => [asset.name, asset])) };
 }

@@ -1,7 +1,7 @@
 /**
  * Serves the dashboard and the back office pages (docs/dashboard.md "Pages"): one HTML shell for
  * every address under /dashboard and /admin (the script routes in the browser), and the hashed
- * script and stylesheet. Strict CSP: same-origin script and style only, never framed.
+ * script, its chunks (the back office's pages, loaded when opened) and stylesheet. Strict CSP: same-origin script and style only, never framed.
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { pageSecurityHeaders } from '../shared/page-security.js';
@@ -20,6 +20,8 @@ function shell(assets: DashboardAssets): string {
     '<link rel="icon" href="data:,">',
     `<link rel="stylesheet" href="/dashboard/assets/${assets.css.name}">`,
     `<script type="module" src="/dashboard/assets/${assets.js.name}"></script>`,
+    // The chunks the script imports at once, fetched beside it rather than after it.
+    ...assets.preload.map((name) => `<link rel="modulepreload" href="/dashboard/assets/${name}">`),
     '</head>',
     '<body>',
     '<div id="app"></div>',

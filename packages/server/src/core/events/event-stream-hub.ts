@@ -19,8 +19,9 @@ export const STREAM_LOOKBACK_MS = 5_000;
 /** How often, at most, the lookback runs: a late commit reaches the streams within about this much of its commit. */
 export const LOOKBACK_CHECK_MS = 1_000;
 /**
- * While commits keep signalling, reads are at least this far apart: each read wakes every stream
- * of the scope (a socket write each), so under load a read carries many events instead of one.
+ * Reads of a scope start at least this far apart: each read is a query, and wakes every stream of
+ * the scope (a socket write each), so under load a read carries many events instead of one, and a
+ * scope whose streams get nothing costs a query per 25 ms at most, not one per commit.
  */
 export const STREAM_COALESCE_MS = 25;
 /** Events waiting for one stream's client; past it the stream ends and its client resumes with Last-Event-ID. */
@@ -162,22 +163,25 @@ class ScopeReader {
     try {
       while (!stop.aborted) {
         signalled = false;
+        const readStartedAt = Date.now();
         try {
           await this.readOnce();
         } catch (error) {
           // The streams wait for the next wake or poll; a read that fails again is reported again.
           this.deps.onReadError?.(error);
         }
-        // A signal that came during the read makes the next read come soon (coalesced), so a
-        // commit is never slept through; without one, the reader waits for a signal or the poll.
-        // A lookback owed (a read came too soon after the last one) is due within LOOKBACK_CHECK_MS,
-        // however long the poll: a late commit must not wait for the next commit to be found.
-        if (signalled && !stop.aborted) await wakeOrTimeout(STREAM_COALESCE_MS, stop, () => undefined);
-        else if (!stop.aborted) {
+        // Without a signal during the read, the reader waits for one or the poll (a commit is never
+        // slept through). A lookback owed (a read came too soon after the last one) is due within
+        // LOOKBACK_CHECK_MS, however long the poll: a late commit must not wait for the next commit.
+        if (!signalled && !stop.aborted) {
           const wait = this.lookbackOwed ? Math.min(this.deps.pollMs, this.lastLookback + LOOKBACK_CHECK_MS - Date.now()) : this.deps.pollMs;
           await wakeOrTimeout(wait, stop, (resolve) => (wake = resolve));
           wake = undefined;
         }
+        // Reads start at least STREAM_COALESCE_MS apart: the first commit after a quiet spell is read
+        // at once, while commits that keep coming (each one signals) are read together, not one by one.
+        const sinceRead = Date.now() - readStartedAt;
+        if (sinceRead < STREAM_COALESCE_MS && !stop.aborted) await wakeOrTimeout(STREAM_COALESCE_MS - sinceRead, stop, () => undefined);
       }
     } finally {
       unsubscribe();

@@ -138,3 +138,23 @@ export async function startLiveServer(options: {
     close: () => running.shutdown(),
   };
 }
+
+/**
+ * A customer-return URL given to an operator (operators/return-proof.ts): with its proof it leads
+ * (303) to the payment's checkout page; a wrong proof is a 404 page, the address without a proof the
+ * neutral page, and neither gives out the checkout token. `also`: more addresses and their status.
+ */
+export async function assertReturnNeedsProof(returnUrl: string, checkoutUrl: string, also: Array<readonly [string, number]> = []): Promise<void> {
+  const returnBase = returnUrl.slice(0, returnUrl.lastIndexOf('/'));
+  assert.match(returnUrl.slice(returnBase.length + 1), /^[A-Za-z0-9_-]{43}$/, `the return URL carries a proof: ${returnUrl}`);
+  const landed = await fetch(returnUrl, { redirect: 'manual' });
+  assert.equal(landed.status, 303);
+  assert.equal(landed.headers.get('location'), checkoutUrl);
+  const token = checkoutUrl.split('/checkout/')[1] as string;
+  for (const [url, status] of [[`${returnBase}/${'A'.repeat(43)}`, 404] as const, [returnBase, 200] as const, ...also]) {
+    const refused = await fetch(url, { redirect: 'manual' });
+    assert.equal(refused.status, status, url);
+    assert.match(refused.headers.get('content-type') ?? '', /^text\/html/, 'a page for the customer, not JSON');
+    assert.ok(!(await refused.text()).includes(token), 'never the checkout token');
+  }
+}

@@ -110,7 +110,7 @@ for (const target of testDatabases()) {
         ).n,
       );
 
-    it("the daily job fetches pawaPay's statement of the day before through its statements API, once", async () => {
+    it("the daily job fetches pawaPay's and Wave's statements of the day before through their APIs, once each", async () => {
       const services = live.running.services;
       const day = startedAt.slice(0, 10);
       const at = (hours: number) => ({ now: () => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000 + hours * 3_600_000) });
@@ -118,11 +118,17 @@ for (const target of testDatabases()) {
         new DailyStatements({ reconciliation: services.reconciliation, routes: () => statementRoutes(services.catalog, services.operators), clock, settleHours: 3 });
       assert.deepEqual(
         statementRoutes(services.catalog, services.operators).map((route) => [route.route, route.fetches.length]),
-        [['pawapay', 3]],
-        "one pawaPay route, one wallet per country (Bénin, Togo, Côte d'Ivoire)",
+        [
+          ['pawapay', 3],
+          ['wave', 1],
+        ],
+        "one pawaPay route, one wallet per country (Bénin, Togo, Côte d'Ivoire); Wave's one wallet",
       );
       assert.equal(await daily(at(2)).runDue(), 0, 'not before the settle hour');
-      assert.equal(await daily(at(4)).runDue(), 1);
+      assert.equal(await daily(at(4)).runDue(), 2);
+      const waveRun = (await services.reconciliation.listRuns({ route: 'wave', limit: 100 })).data.find((r) => r.source === 'scheduled' && r.periodStart.startsWith(day));
+      assert.ok(waveRun, 'a scheduled run of the day for Wave, from its GET /v1/transactions');
+      assert.equal(waveRun.counts.matched + waveRun.counts.missing_at_akwe, 0, 'no Wave traffic in this suite');
       const run = (await services.reconciliation.listRuns({ route: 'pawapay', limit: 100 })).data.find((r) => r.source === 'scheduled' && r.periodStart.startsWith(day));
       assert.ok(run, 'a scheduled run of the day');
       if (

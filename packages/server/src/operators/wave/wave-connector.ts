@@ -1,4 +1,4 @@
-import type { ConnectorCheck, OperatorAnswer, OperatorConnector, RefundAnswer } from '../../core/operators/operator-connector.js';
+import type { ConnectorCheck, OperatorAnswer, OperatorConnector, RefundAnswer, StatementFetch } from '../../core/operators/operator-connector.js';
 import type { Payment, Refund } from '../../core/payments/payment.js';
 import type { Payout, PayoutAnswer } from '../../core/payouts/payout.js';
 import { WaveClient, type WaveResponse } from './wave-client.js';
@@ -26,6 +26,7 @@ import {
 import { verifyWaveSignature, WAVE_SIGNATURE_HEADER } from './wave-webhooks.js';
 import type { WaveSettings } from './wave-settings.js';
 import { parseWalletBalance } from './wave-balance.js';
+import { waveStatements } from './wave-statements.js';
 
 /**
  * How long Akwe reads a completed Wave payout again, in case it is reversed: the business can reverse
@@ -57,6 +58,8 @@ export class WaveConnector implements OperatorConnector {
   readonly payoutReversalWindowMs = WAVE_PAYOUT_REVERSAL_WINDOW_MS;
   /** The wallet's balance (Balance API): the money payouts are paid from. */
   readonly balance = { readBalance: () => this.readWalletBalance() };
+  /** The wallet's movements of a day (Balance API): the daily reconciliation's statement. */
+  readonly statements: StatementFetch;
   private readonly client: WaveClient;
 
   constructor(
@@ -64,6 +67,7 @@ export class WaveConnector implements OperatorConnector {
     fetchImpl?: typeof fetch,
   ) {
     this.client = new WaveClient(settings, fetchImpl);
+    this.statements = waveStatements(settings, this.client);
   }
 
   /** Whether a webhook body came from Wave: its `Wave-Signature` checked against our signing secret. */

@@ -2,7 +2,8 @@
  * A mock Wave Business API server that follows the published API: bearer API key (401 with Wave's
  * auth codes), checkout sessions (create with an optional Idempotency-Key, get, get by
  * transaction_id, search by client_reference, expire, refund), payouts (create with a required
- * Idempotency-Key, get, search), Wave's `{ code, message }` errors, and signed webhooks
+ * Idempotency-Key, get, search), the Balance API (the wallet's balance, its movements of a day in
+ * pages), Wave's `{ code, message }` errors, and signed webhooks
  * (`Wave-Signature`, signing-secret strategy) to a configured URL.
  *
  * A session's `wave_launch_url` is a page on the mock itself (`<prefix>/pay/<session id>`) standing
@@ -12,6 +13,7 @@
  * webhooks, an answer that never comes) are set through `/_mock/*` or the returned handle. Never
  * used by the server itself: tests, `akwe mocks` and whoever wants live mode on one machine.
  */
+import { waveMockTransactions } from './wave-mock-report.js';
 import { createHash, randomBytes } from 'node:crypto';
 import formBody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -110,6 +112,8 @@ type Scope = 'checkout' | 'payout';
 export const DEFAULT_WAVE_MOCK_API_KEY = 'wave_ci_mock_api_key';
 export const DEFAULT_WAVE_MOCK_WEBHOOK_SECRET = 'wave_ci_mock_webhook_secret';
 
+/** Movements per page of GET /v1/transactions (small, so that tests page through them). */
+const TRANSACTIONS_PAGE = 2;
 const wholeAmount = /^[1-9]\d{0,11}$/;
 const e164 = /^\+[1-9]\d{7,14}$/;
 const idAlphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -580,6 +584,24 @@ export function waveMockPlugin(state: WaveMockState) {
     });
 
     app.get('/v1/balance', async () => ({ amount: String(state.balance), currency: options.currency }));
+
+    // The wallet's movements of a day (default today, UTC), a page at a time: `after` is the
+    // previous page's `end_cursor` (here, the offset of the next item as text).
+    app.get<{ Querystring: { date?: string; after?: string } }>('/v1/transactions', async (request, reply) => {
+      const day = request.query.date ?? new Date().toISOString().slice(0, 10);
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return invalid(reply, 'date must be a date, YYYY-MM-DD.');
+      const start = request.query.after === undefined ? 0 : Number(Buffer.from(request.query.after, 'base64url').toString('utf8'));
+      if (!Number.isInteger(start) || start < 0) return invalid(reply, 'after is not a cursor of this list.');
+      const all = waveMockTransactions(state, day);
+      const items = all.slice(start, start + TRANSACTIONS_PAGE);
+      const more = start + items.length < all.length;
+      const cursor = (at: number) => Buffer.from(String(at), 'utf8').toString('base64url');
+      return {
+        page_info: { start_cursor: request.query.after ?? null, end_cursor: more ? cursor(start + items.length) : null, has_next_page: more },
+        date: day,
+        items,
+      };
+    });
 
     // ---- Control routes: what a test or a person at the terminal drives the mock with.
     app.get('/_mock/stats', async () => ({

@@ -341,6 +341,8 @@ for (const target of testDatabases()) {
         }
         case 'adminRejectKycSubmission':
           return { path: fill({ submissionId: await kycSubmission() }), body, auth: 'admin' };
+        case 'adminImportReconciliationReport':
+          return { path, body, auth: 'admin' };
         case 'adminSuspendMerchant':
         case 'adminReactivateMerchant':
           // The document shows suspend first: reactivate finds the merchant suspended.

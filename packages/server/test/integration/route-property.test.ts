@@ -304,6 +304,9 @@ function requestsFor(route: RouteOptions, method: string, keys: { test: string; 
   });
 }
 
+/** The customer-return routes (http/operators/customer-return-routes.ts): HTML pages, a 404 page included. */
+const customerReturnPage = /^\/api\/v1\/operators\/(?:(?:wave|fedapay)\/checkout-return|orange-money\/return)\//;
+
 /** What is wrong with the answer, or undefined. */
 function problemWith(request: GeneratedRequest, res: LightMyRequestResponse): string | undefined {
   const legacy = isLegacyPath(request.url);
@@ -317,8 +320,9 @@ function problemWith(request: GeneratedRequest, res: LightMyRequestResponse): st
     }
     if (!(res.statusCode === 503 && code === 'operator_unavailable')) return `server error ${res.statusCode}: ${res.body.slice(0, 300)}`;
   }
-  // Outside /api/v1 are pages for browsers (checkout) and probes (health), with bodies of their own.
-  if (res.statusCode >= 400 && request.method !== 'HEAD' && request.url.startsWith('/api/v1/')) {
+  // Outside /api/v1 are pages for browsers (checkout) and probes (health), with bodies of their own;
+  // inside it, so are the pages a customer lands on coming back from an operator's payment page.
+  if (res.statusCode >= 400 && request.method !== 'HEAD' && request.url.startsWith('/api/v1/') && !customerReturnPage.test(request.url)) {
     const problem = errorShapeProblem(res, legacy ? 'legacy' : 'current');
     if (problem) return `error shape (${problem}), ${res.statusCode}: ${res.body.slice(0, 300)}`;
   }

@@ -605,10 +605,18 @@ export class PaymentService {
     const now = this.deps.clock.now();
     const ended = new Date(now.getTime() - this.calls.leaseMs).toISOString();
     const answered = new Date(now.getTime() - 2 * this.calls.leaseMs).toISOString();
-    const operatorSentAt = noAnswer(error) ? sentAt(started) : answered;
-    const next: Payment = { ...started, operatorCallStartedAt: ended, operatorSentAt, version: started.version + 1, updatedAt: now.toISOString() };
-    // Best effort: if it fails (or the payment moved on), the lease ends by itself.
-    await this.deps.store.save({ payment: { next, expectedVersion: started.version }, events: [] }).catch(() => false);
+    let base = started;
+    // Something else may have saved the payment meanwhile (a status check, a callback): while the
+    // same call is still open, the lease is ended on the newer version. Best effort: if the payment
+    // moved on, or the save keeps failing, the lease ends by itself.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const operatorSentAt = noAnswer(error) ? sentAt(base) : answered;
+      const next: Payment = { ...base, operatorCallStartedAt: ended, operatorSentAt, version: base.version + 1, updatedAt: now.toISOString() };
+      if (await this.deps.store.save({ payment: { next, expectedVersion: base.version }, events: [] }).catch(() => false)) return;
+      const current = await this.find(started, started.id).catch(() => undefined);
+      if (!current || current.operatorCall !== started.operatorCall || current.operatorCallStartedAt !== started.operatorCallStartedAt) return;
+      base = current;
+    }
   }
 
   /** Any open call refuses changes to its payment, even past its lease (the resume path settles it). */

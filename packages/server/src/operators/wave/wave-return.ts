@@ -1,4 +1,4 @@
-import { returnProof, returnProofMatches } from '../return-proof.js';
+import { returnProof } from '../return-proof.js';
 import type { WaveSettings } from './wave-settings.js';
 
 /**
@@ -10,19 +10,9 @@ import type { WaveSettings } from './wave-settings.js';
  */
 export const WAVE_RETURN_PATH = '/api/v1/operators/wave/checkout-return';
 
-/** The proof of a Wave return URL (return-proof.ts). */
-export function waveReturnProof(serverSecret: string, paymentId: string): string {
-  return returnProof(serverSecret, 'wave', paymentId);
-}
-
-/** Whether a presented proof is the payment's, compared in constant time. */
-export function waveReturnProofMatches(serverSecret: string, paymentId: string, presented: string): boolean {
-  return returnProofMatches(serverSecret, 'wave', paymentId, presented);
-}
-
 /** The pair of return URLs of a checkout session, under the public URL, each with the payment's proof. */
 export function waveReturnUrls(publicUrl: string, serverSecret: () => string): Pick<WaveSettings, 'successUrlFor' | 'errorUrlFor'> {
   const base = `${publicUrl.replace(/\/+$/, '')}${WAVE_RETURN_PATH}`;
-  const url = (paymentId: string, outcome: 'success' | 'error') => `${base}/${encodeURIComponent(paymentId)}/${outcome}/${waveReturnProof(serverSecret(), paymentId)}`;
+  const url = (paymentId: string, outcome: 'success' | 'error') => `${base}/${encodeURIComponent(paymentId)}/${outcome}/${returnProof(serverSecret(), 'wave', paymentId)}`;
   return { successUrlFor: (paymentId) => url(paymentId, 'success'), errorUrlFor: (paymentId) => url(paymentId, 'error') };
 }

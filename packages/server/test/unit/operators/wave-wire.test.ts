@@ -42,7 +42,8 @@ import {
   wavePayoutErrors,
   WaveProtocolError,
 } from '../../../src/operators/wave/wave-responses.js';
-import { waveReturnProof, waveReturnProofMatches, waveReturnUrls } from '../../../src/operators/wave/wave-return.js';
+import { returnProof, returnProofMatches } from '../../../src/operators/return-proof.js';
+import { waveReturnUrls } from '../../../src/operators/wave/wave-return.js';
 import { WaveEntrySchema, type WaveSettings } from '../../../src/operators/wave/wave-settings.js';
 import { parseWaveEvent, signWaveWebhook, verifyWaveSignature, waveWebhookSubject } from '../../../src/operators/wave/wave-webhooks.js';
 
@@ -99,20 +100,20 @@ describe('Wave settings', () => {
   });
 
   it('builds return URLs naming the payment under the public URL, with the payment’s proof', () => {
-    const proof = waveReturnProof(SERVER_SECRET, payment.id);
+    const proof = returnProof(SERVER_SECRET, 'wave', payment.id);
     assert.match(proof, /^[A-Za-z0-9_-]{43}$/);
     assert.equal(settings.successUrlFor(payment.id), `https://akwe.example/api/v1/operators/wave/checkout-return/${payment.id}/success/${proof}`);
     assert.equal(settings.errorUrlFor(payment.id), `https://akwe.example/api/v1/operators/wave/checkout-return/${payment.id}/error/${proof}`);
   });
 
   it('binds a return proof to one payment and one server secret', () => {
-    const proof = waveReturnProof(SERVER_SECRET, payment.id);
-    assert.equal(waveReturnProofMatches(SERVER_SECRET, payment.id, proof), true);
-    assert.equal(waveReturnProofMatches(SERVER_SECRET, payment.id.toUpperCase(), proof), true, 'ids are compared lower-cased');
-    assert.equal(waveReturnProofMatches(SERVER_SECRET, '01a21189-6b76-74aa-b6b6-dcd3c1dbfbc1', proof), false, 'another payment');
-    assert.equal(waveReturnProofMatches('another-server-secret-0123456789abcdef', payment.id, proof), false, 'another server');
-    assert.equal(waveReturnProofMatches(SERVER_SECRET, payment.id, ''), false);
-    assert.equal(waveReturnProofMatches(SERVER_SECRET, payment.id, `${proof}x`), false);
+    const proof = returnProof(SERVER_SECRET, 'wave', payment.id);
+    assert.equal(returnProofMatches(SERVER_SECRET, 'wave', payment.id, proof), true);
+    assert.equal(returnProofMatches(SERVER_SECRET, 'wave', payment.id.toUpperCase(), proof), true, 'ids are compared lower-cased');
+    assert.equal(returnProofMatches(SERVER_SECRET, 'wave', '01a21189-6b76-74aa-b6b6-dcd3c1dbfbc1', proof), false, 'another payment');
+    assert.equal(returnProofMatches('another-server-secret-0123456789abcdef', 'wave', payment.id, proof), false, 'another server');
+    assert.equal(returnProofMatches(SERVER_SECRET, 'wave', payment.id, ''), false);
+    assert.equal(returnProofMatches(SERVER_SECRET, 'wave', payment.id, `${proof}x`), false);
   });
 });
 
@@ -137,8 +138,8 @@ describe('Wave requests', () => {
     assert.deepEqual(request.body, {
       amount: '1500',
       currency: 'XOF',
-      success_url: `https://akwe.example/api/v1/operators/wave/checkout-return/${payment.id}/success/${waveReturnProof(SERVER_SECRET, payment.id)}`,
-      error_url: `https://akwe.example/api/v1/operators/wave/checkout-return/${payment.id}/error/${waveReturnProof(SERVER_SECRET, payment.id)}`,
+      success_url: `https://akwe.example/api/v1/operators/wave/checkout-return/${payment.id}/success/${returnProof(SERVER_SECRET, 'wave', payment.id)}`,
+      error_url: `https://akwe.example/api/v1/operators/wave/checkout-return/${payment.id}/error/${returnProof(SERVER_SECRET, 'wave', payment.id)}`,
       client_reference: payment.id,
     });
   });

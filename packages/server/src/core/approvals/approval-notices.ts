@@ -21,20 +21,10 @@ export interface ApprovalNoticeDeps {
  * submission is answered: a slow or failing mail server never delays or fails it.
  */
 export class ApprovalNotices {
-  private readonly pending = new Set<Promise<void>>();
-
   constructor(private readonly deps: ApprovalNoticeDeps) {}
 
   waiting(request: ApprovalRequest, maker: DashboardUser): void {
-    const sending: Promise<void> = this.send(request, maker)
-      .catch((error: unknown) => this.deps.onMailError?.(error))
-      .finally(() => this.pending.delete(sending));
-    this.pending.add(sending);
-  }
-
-  /** Resolves when the notices under way are sent (tests, shutdown). */
-  async settled(): Promise<void> {
-    await Promise.all([...this.pending]);
+    void this.send(request, maker).catch((error: unknown) => this.deps.onMailError?.(error));
   }
 
   private async send(request: ApprovalRequest, maker: DashboardUser): Promise<void> {

@@ -3,8 +3,9 @@
  * commit (BENCH_BASELINE_COMMIT, default 453da54; `none` skips the phase), measured in the same run.
  *
  * The baseline is checked out in a detached git worktree in a temporary folder, with the
- * repository's node_modules hard-linked into it (`cp -al`, nothing installed), and started from its
- * own tree as `node bin/akwe.js serve`, exactly as this checkout's server is. Then the two alternate,
+ * repository's node_modules hard-linked into it (`cp -al`, nothing installed), built when it has a
+ * build script (its workspace packages and dist/), and started from its own tree as
+ * `node bin/akwe.js serve`, exactly as this checkout's server is. Then the two alternate,
  * baseline first, BENCH_AB_ROUNDS (3) times each: every run on a fresh SQLite database, with the
  * main creation phase's warm-up and load (BENCH_CONNECTIONS for BENCH_DURATION_SECONDS). The
  * medians are compared. The worktree is removed afterwards, also when a run fails.
@@ -60,6 +61,11 @@ function checkOutBaseline(commit: string, parent: string): string {
   execFileSync('cp', ['-al', join(repoRoot, 'node_modules'), join(tree, 'node_modules')]);
   const serverModules = join(repoRoot, 'packages', 'server', 'node_modules');
   if (existsSync(serverModules)) execFileSync('cp', ['-al', serverModules, join(tree, 'packages', 'server', 'node_modules')]);
+  // A baseline with a build (the workspace packages its server imports, its dist/) is built, as
+  // `npm install` would: it then runs compiled, as this checkout's server does. Older ones run their
+  // TypeScript through tsx.
+  const build = join(tree, 'packages', 'server', 'scripts', 'build.mjs');
+  if (existsSync(build)) execFileSync(process.execPath, [build], { cwd: join(tree, 'packages', 'server'), stdio: ['ignore', 'ignore', 'pipe'] });
   return tree;
 }
 

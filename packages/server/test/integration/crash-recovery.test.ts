@@ -61,6 +61,11 @@ class Crasher implements PhaseFaults {
 class FlakySandbox extends SandboxOperator {
   failNextPush: 'before_it_arrives' | 'after_it_arrived' | undefined;
 
+  constructor() {
+    // Creation through the recorded phases a networked connector's goes through, to stop it between them.
+    super(undefined, { decidesInProcess: false });
+  }
+
   override async startCollection(payment: Payment, operator: CatalogOperator): Promise<OperatorAnswer> {
     const failure = this.failNextPush;
     this.failNextPush = undefined;

@@ -8,7 +8,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import { loadDefaultCatalog } from '../../src/core/catalog/operator-catalog.js';
 import { feeFor } from '../../src/core/ledger/ledger.js';
 import { newId } from '../../src/core/shared/ids.js';
-import { collectClient, direct, hosted } from '../support/collect-client.js';
+import { collectClient, direct, eventsOf, hosted } from '../support/collect-client.js';
 import { assertBooksBalance } from '../support/ledger-invariants.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { testDatabases } from '../support/test-databases.js';
@@ -109,6 +109,44 @@ for (const target of testDatabases()) {
       assert.deepEqual((await read(testKey, '/balance-transactions')).data, before.data);
       assert.equal((await api.post(payment.reference, 'refunds', { amount: 2955 })).statusCode, 201, 'exactly the balance is accepted');
       assert.deepEqual(await available(testKey), { currency: 'XOF', available_minor: 0, reserved_minor: 0 });
+    });
+
+    it('credits each of many concurrent creations once (one commit each, shared posting statements), a duplicate reference refused alone', async () => {
+      const { testKey } = await t.newMerchant();
+      const api = collectClient(t.app, testKey);
+      // The first opens the balance's accounts; the rest race, so PostgreSQL writes them in shared statements.
+      await api.createOk(direct({ amount: 1000 }));
+      const taken = `ORDER-${newId()}`;
+      const bodies = [
+        ...Array.from({ length: 30 }, (_, i) => direct({ amount: 1000 + i })),
+        ...Array.from({ length: 4 }, () => direct({ amount: 2000, reference: `FAIL-${newId()}` })),
+        direct({ amount: 4000, reference: taken }),
+        direct({ amount: 4000, reference: taken }),
+        direct({ amount: 500, metadata: { order: 'with-metadata' } }),
+      ];
+      const results = await Promise.all(bodies.map((body) => api.create(body)));
+      const duplicates = results.filter((r) => r.statusCode === 409);
+      assert.equal(duplicates.length, 1, results.map((r) => r.body).join('\n'));
+      assert.equal(duplicates[0]!.json().error.code, 'duplicate_reference');
+      assert.ok(
+        results.every((r) => r.statusCode === 201 || r.statusCode === 409),
+        results.map((r) => r.body).join('\n'),
+      );
+      const completedMinor = [100_000, ...Array.from({ length: 30 }, (_, i) => (1000 + i) * 100), 400_000, 50_000];
+      const expected = completedMinor.reduce((sum, amount) => sum + amount - feeFor(mtnBj.collect.fee, amount), 0);
+      assert.deepEqual(await available(testKey), { currency: 'XOF', available_minor: expected, reserved_minor: 0 });
+      for (const res of results.filter((r) => r.statusCode === 201)) {
+        const payment = res.json();
+        assert.equal(payment.status, payment.reference.startsWith('FAIL-') ? 'failed' : 'completed');
+        const types = (await eventsOf(t.services.database, payment.id)).map((entry) => entry.split(':')[0]);
+        assert.deepEqual(types, [
+          'collect.payment.created',
+          'collect.payment.processing',
+          payment.reference.startsWith('FAIL-') ? 'collect.payment.failed' : 'collect.payment.completed',
+        ]);
+      }
+      const transactions = await read(testKey, '/balance-transactions?limit=100');
+      assert.equal(transactions.data.length, completedMinor.length, 'one collection posting per completed payment');
     });
 
     it('never overdraws under concurrent refunds: the balance covers some, the rest are refused', async () => {

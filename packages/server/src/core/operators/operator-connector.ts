@@ -121,6 +121,12 @@ export interface OperatorConnector {
    * Absent: a send may reach the operator late, and is sent again only after a grace (docs/operators.md "Faults").
    */
   readonly sendsArriveAtOnce?: boolean;
+  /**
+   * True for a connector whose answers are decided in this process and sent nowhere (the sandbox):
+   * there is no call to recover from, so a new direct payment asks it before writing anything and
+   * commits the payment with its outcome in one phase (docs/architecture.md "Recorded phases").
+   */
+  readonly decidesInProcess?: boolean;
   /** False when the connector has no key to check callbacks with (pawaPay without signed callbacks); absent means it has one. */
   readonly signsCallbacks?: boolean;
   /** Where its provider's API offers statements: the daily reconciliation fetches them (docs/operations.md "Reconciliation"). */

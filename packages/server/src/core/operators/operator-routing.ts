@@ -15,6 +15,8 @@ export type OperatorFlow = 'push' | 'hosted' | 'otp' | 'status' | 'refunds' | 'p
 export interface RoutedFlow<F extends OperatorFlow> {
   route: string;
   flow: NonNullable<OperatorConnector[F]>;
+  /** The route's connector decides in this process (OperatorConnector.decidesInProcess). */
+  inProcess: boolean;
 }
 
 /** How long a client is told to wait when an operator's breaker is open (seconds). */
@@ -64,7 +66,7 @@ export class OperatorRouting {
       );
     // Floats matter only where there is another route to go to.
     const chosen = flow === 'payouts' && offering.length > 1 ? (offering.find((route) => isUp(route) && !this.lowFloat(route.label)) ?? up) : up;
-    return { route: chosen.name, flow: chosen.connector[flow] as NonNullable<OperatorConnector[F]> };
+    return { route: chosen.name, flow: chosen.connector[flow] as NonNullable<OperatorConnector[F]>, inProcess: chosen.connector.decidesInProcess === true };
   }
 
   /** The flow of the route holding a stored payment, refund or payout, or an AkweError saying why it cannot be used now. */

@@ -1,5 +1,5 @@
 import { unsupportedCurrency } from '../catalog/currency-check.js';
-import type { OperatorCatalog } from '../catalog/operator-catalog.js';
+import type { CatalogOperator, OperatorCatalog } from '../catalog/operator-catalog.js';
 import { CollectCatalog } from './collect-catalog.js';
 import { AkweError } from '../errors/index.js';
 import type { EventFactory } from '../events/event-factory.js';
@@ -7,7 +7,7 @@ import type { Merchant } from '../merchants/merchant.js';
 import type { Clock, IdSource } from '../ports.js';
 import type { TenantScope } from '../shared/environment.js';
 import { finishWrite, reportCommitted, stepWrite, type RecordedRequest } from '../idempotency/request-journal.js';
-import { OperatorNoAnswer, type OperatorAnswer, type OperatorConnector, type OperatorConnectors, type OtpAnswer } from '../operators/operator-connector.js';
+import { OperatorNoAnswer, type OperatorAnswer, type OperatorConnector, type OperatorConnectors, type OtpAnswer, type PushCollection } from '../operators/operator-connector.js';
 import { inBackground } from '../operators/call-origin.js';
 import { OperatorRouting } from '../operators/operator-routing.js';
 import type { RecordedCalls } from '../operators/recorded-call.js';
@@ -15,7 +15,7 @@ import type { OperatorCall, Payment, Refund } from './payment.js';
 import { checkMetadata } from '../shared/metadata.js';
 import { expiryBounds, maxOtpAttempts, type CreatePaymentInput } from './payment-input.js';
 import { isFinal, isPastExpiry } from './payment-state-machine.js';
-import type { PaymentChange, PaymentFilters, PaymentStore } from './payment-store.js';
+import type { PaymentChange, PaymentFilters, PaymentLinkUse, PaymentStore } from './payment-store.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import { newCheckoutToken } from './checkout-token.js';
 import { eachConcurrently } from '../shared/concurrently.js';
@@ -169,13 +169,14 @@ export class PaymentService {
       paymentLinkId: input.paymentLinkId ?? null,
       route: push?.route ?? null,
     };
+    const linkUse = input.paymentLinkId !== undefined && input.paymentLinkLimit !== undefined ? { linkId: input.paymentLinkId, limit: input.paymentLinkLimit } : undefined;
+    if (push?.inProcess) return this.createDecidedInProcess(payment, push.flow, operator!, request, linkUse);
     // Creation emits `created` with the status the payment starts in; every later status its own event.
     const events = [this.deps.events.paymentCreated(payment)];
     // A hosted payment calls no operator: the claim, the payment and the response are one commit.
     // A direct one records its intent first; a duplicate reference fails here, before any push.
     const claim = direct ? stepWrite(request, payment.id) : finishWrite(request, payment.id, payment);
-    const linkUse = input.paymentLinkId !== undefined && input.paymentLinkLimit !== undefined ? { linkId: input.paymentLinkId, limit: input.paymentLinkLimit } : undefined;
-    await this.deps.store.insert(payment, events, claim, linkUse);
+    await this.deps.store.insert(payment, events, claim, { linkUse });
     reportCommitted(request, claim);
     if (!direct) return payment;
     const answer = await this.calls.afterIntent(payment.id, () => this.callFor(payment, () => push!.flow.startCollection(payment, operator!)));
@@ -185,6 +186,34 @@ export class PaymentService {
       (p) => p,
       request,
     );
+  }
+
+  /**
+   * A direct payment on a connector that decides in this process (the sandbox): nothing leaves the
+   * process, so there is no call to record before making it. The answer is asked first, and the
+   * payment, its `created` event, the events of its answer, its ledger posting and the request's
+   * response commit in one phase; a duplicate reference still writes nothing. A connector that
+   * throws leaves nothing written (502 operator_outcome_unknown, which a retry may repeat).
+   */
+  private async createDecidedInProcess(
+    intent: Payment,
+    push: PushCollection,
+    operator: CatalogOperator,
+    request: RecordedRequest<Payment>,
+    linkUse: PaymentLinkUse | undefined,
+  ): Promise<Payment> {
+    const created: Payment = { ...intent, operatorCall: null, operatorCallStartedAt: null };
+    // Made first: event ids sort by time, and `created` comes before the events of the answer.
+    const createdEvent = this.deps.events.paymentCreated(created);
+    const answer = await this.calls.call(() => push.startCollection(created, operator));
+    const decision = this.transitions.afterOperatorAnswer(created, answer);
+    if (decision.discrepancy) await this.discrepancies.keep(decision.discrepancy);
+    const payment = decision.next;
+    const claim = finishWrite(request, payment.id, payment);
+    await this.deps.store.insert(payment, [createdEvent, ...decision.events], claim, { linkUse, ledger: decision.ledger });
+    reportCommitted(request, claim);
+    await this.calls.reached('after_outcome', payment.id);
+    return payment;
   }
 
   /**

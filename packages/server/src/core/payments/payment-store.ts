@@ -86,10 +86,11 @@ export interface LockedChange {
 
 export interface PaymentStore {
   /**
-   * Stores a new payment with its events (and the request's claim write) in one transaction; a
-   * reference already used gives AkweError duplicate_reference and writes nothing.
+   * Stores a new payment with its events (and the request's claim write, the link use it takes and
+   * the ledger postings its outcome causes) in one transaction; a reference already used gives
+   * AkweError duplicate_reference and writes nothing.
    */
-  insert(payment: Payment, events: StoredEvent[], claim?: ClaimWrite, linkUse?: PaymentLinkUse): Promise<void>;
+  insert(payment: Payment, events: StoredEvent[], claim?: ClaimWrite, options?: { linkUse?: PaymentLinkUse; ledger?: LedgerPosting[] }): Promise<void>;
   /** By id or merchant reference, only within the scope. */
   find(scope: TenantScope, referenceOrId: string): Promise<Payment | undefined>;
   /** Commits the change in one transaction; false (nothing written) if the payment's version moved on. */

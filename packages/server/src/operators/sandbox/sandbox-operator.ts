@@ -55,6 +55,8 @@ export class SandboxOperator implements OperatorConnector {
   readonly family = 'sandbox';
   /** In-process: a call either reached the simulator or never will, so recovery need not wait for a late one. */
   readonly sendsArriveAtOnce = true;
+  /** Deterministic and in-process: a new direct payment commits with its outcome in one phase (see the option). */
+  readonly decidesInProcess: boolean;
   // Every flow, for every operator of the catalog: the sandbox is the whole catalog's test double.
   readonly push = this;
   readonly hosted = this;
@@ -68,11 +70,14 @@ export class SandboxOperator implements OperatorConnector {
   /**
    * `payoutDelayMs`: how long a sandbox payout stays PROCESSING before its scripted outcome shows
    * (SANDBOX_PAYOUT_DELAY_MS; 2 s by default, 0 in tests that want it at once).
+   * `decidesInProcess: false` makes creation go through the recorded phases a networked connector
+   * needs (intent, call, outcome): the crash tests use it to stop a creation between them.
    */
   constructor(
     readonly ledger = new SandboxLedger(),
-    options: { payoutDelayMs?: number; clock?: Clock } = {},
+    options: { payoutDelayMs?: number; clock?: Clock; decidesInProcess?: boolean } = {},
   ) {
+    this.decidesInProcess = options.decidesInProcess ?? true;
     this.payoutDelayMs = options.payoutDelayMs ?? DEFAULT_SANDBOX_PAYOUT_DELAY_MS;
     this.clock = options.clock ?? systemClock;
   }

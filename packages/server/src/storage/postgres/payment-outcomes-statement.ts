@@ -36,6 +36,8 @@ export interface PaymentOutcomes {
   unclaimed: number[];
   /** The payments' new columns (PAYMENT_COLUMNS) plus `i`, `id` and `expected_version`. */
   payments: Row[];
+  /** New payments (every column) plus `i`; their changes are listed in `withoutPayment` too (no update). */
+  newPayments: Row[];
   /** Changes without a payment update. */
   withoutPayment: number[];
   events: Row[];
@@ -121,6 +123,17 @@ const PAYMENT_COLUMNS = typed({
   payment_link_id: 'text',
 } satisfies Record<Exclude<keyof PaymentTable, 'id' | 'merchant_id' | 'environment' | 'reference' | 'created_at' | 'version'>, PgType>);
 const PAYMENT_INPUT: readonly Column[] = [['i', 'int'], ['id', 'text'], ['expected_version', 'int'], ...PAYMENT_COLUMNS];
+/** Every column of a new payment. */
+const PAYMENT_RECORD: readonly Column[] = [
+  ['id', 'text'],
+  ['merchant_id', 'text'],
+  ['environment', 'text'],
+  ['reference', 'text'],
+  ['created_at', 'text'],
+  ['version', 'int'],
+  ...PAYMENT_COLUMNS,
+];
+const NEW_PAYMENT_COLUMNS: readonly Column[] = [['i', 'int'], ...PAYMENT_RECORD];
 
 const EVENT_RECORD = typed({
   id: 'text',
@@ -239,6 +252,14 @@ export function paymentOutcomesStatement(outcomes: PaymentOutcomes): CompiledQue
       `from "payment_inputs" as "n" ` +
       `where "p"."id" = "n"."id" and "p"."version" = "n"."expected_version" and ${inPassed('n', 'claimed')} returning "n"."i"`,
   );
+  // A new payment is inserted once its claim is written; a duplicate reference fails the whole statement.
+  add('new_payments', `select * from ${p.rows('n', NEW_PAYMENT_COLUMNS, outcomes.newPayments)}`);
+  add(
+    'payments_inserted',
+    `insert into "payments" (${names(PAYMENT_RECORD).join(', ')}) select ${columnsOf('n', PAYMENT_RECORD).join(', ')} from "new_payments" as "n" ` +
+      `where ${inPassed('n', 'claimed')} returning "id"`,
+  );
+  add('inserted', `select "n"."i" from "new_payments" as "n" join "payments_inserted" as "w" on "w"."id" = "n"."id"`);
   add('passed', `select "i" from "payments" union all select "i" from "claimed" where "i" = any(${p.add(outcomes.withoutPayment, 'int[]')})`);
   add(
     'events',
@@ -272,6 +293,6 @@ export function paymentOutcomesStatement(outcomes: PaymentOutcomes): CompiledQue
   const text =
     PLAN_EACH_RUN +
     `with ${ctes.join(', ')} select (select count(*) from "accounts")::int as "accounts", ` +
-    `array(select "i" from "locked") as "locked", array(select "i" from "claims") as "claims", array(select "i" from "payments") as "payments"`;
+    `array(select "i" from "locked") as "locked", array(select "i" from "claims") as "claims", array(select "i" from "payments" union all select "i" from "inserted") as "payments"`;
   return CompiledQuery.raw(text, p.values) as CompiledQuery<OutcomeCounts>;
 }

@@ -3,6 +3,8 @@ import type { ClaimWrite } from '../../core/idempotency/idempotency-store.js';
 import { IdempotencyClaimLost } from '../../core/idempotency/request-journal.js';
 import { insufficientBalance } from '../../core/ledger/ledger.js';
 import type { PaymentChange } from '../../core/payments/payment-store.js';
+import type { Payment } from '../../core/payments/payment.js';
+import { metadataEntries } from '../repositories/metadata-entries.js';
 import { isCheckViolation } from '../check-violation.js';
 import { eventToRow } from '../repositories/event-repository.js';
 import type { LedgerRepository } from '../repositories/ledger-repository.js';
@@ -12,6 +14,12 @@ import { OneStatement, quote } from './one-statement.js';
 import { paymentOutcomesStatement, type PaymentOutcomes } from './payment-outcomes-statement.js';
 
 export type OneStatementOutcome = 'saved' | 'conflict' | 'accounts_missing';
+
+/**
+ * A change these statements write: a payment's version-checked update, or (`insertPayment`) a new
+ * payment decided in-process, inserted with its claim, its events and its posting.
+ */
+export type PostingChange = PaymentChange & { insertPayment?: Payment };
 type OneStatementResult = { outcome: OneStatementOutcome } | { error: unknown };
 
 /**
@@ -21,11 +29,11 @@ type OneStatementResult = { outcome: OneStatementOutcome } | { error: unknown };
  * version writes nothing at all: 'conflict', and the caller reads again (meeting the lost claim
  * then, if it is lost too).
  */
-function outcomeOf(change: PaymentChange, written: { accountsOpen: boolean; versionHeld: boolean; claim: boolean; payment: boolean }): OneStatementResult {
+function outcomeOf(change: PostingChange, written: { accountsOpen: boolean; versionHeld: boolean; claim: boolean; payment: boolean }): OneStatementResult {
   if (!written.accountsOpen) return { outcome: 'accounts_missing' };
   if (change.payment && !written.versionHeld) return { outcome: 'conflict' };
   if (change.claim && !written.claim) return { error: new IdempotencyClaimLost() };
-  if (change.payment && !written.payment) return { outcome: 'conflict' };
+  if ((change.payment || change.insertPayment) && !written.payment) return { outcome: 'conflict' };
   return { outcome: 'saved' };
 }
 
@@ -38,7 +46,7 @@ function takeBatch(waiting: PostingQueue['waiting']): PostingQueue['waiting'] {
   const batch: PostingQueue['waiting'] = [];
   const payments = new Set<string>();
   for (let index = 0; index < waiting.length && batch.length < MAX_PHASE_BATCH;) {
-    const paymentId = waiting[index]!.change.payment?.next.id;
+    const paymentId = waiting[index]!.change.payment?.next.id ?? waiting[index]!.change.insertPayment?.id;
     if (paymentId !== undefined && payments.has(paymentId)) {
       index += 1;
       continue;
@@ -57,7 +65,7 @@ function settled(result: OneStatementResult): OneStatementOutcome {
 /** Changes waiting to post to the same ledger accounts, and whether a statement to them is running. */
 interface PostingQueue {
   running: boolean;
-  waiting: { change: PaymentChange; resolve(outcome: OneStatementOutcome): void; reject(error: unknown): void }[];
+  waiting: { change: PostingChange; resolve(outcome: OneStatementOutcome): void; reject(error: unknown): void }[];
 }
 
 /** Most changes written by one statement to the same ledger accounts (its size stays reasonable). */
@@ -70,9 +78,9 @@ const ARRAY_BATCH_FROM = 4;
  * one statement, and writing it (possibly together with others posting to the same accounts).
  */
 export interface PaymentStatementWriter {
-  fits(change: PaymentChange): boolean;
+  fits(change: PostingChange): boolean;
   /** 'accounts_missing' wrote nothing: the caller runs its transaction instead, which opens them. */
-  write(change: PaymentChange): Promise<OneStatementOutcome>;
+  write(change: PostingChange): Promise<OneStatementOutcome>;
 }
 
 /** The idempotency claim writes a one-statement phase carries. */
@@ -96,9 +104,10 @@ export class PaymentPostingBatcher implements PaymentStatementWriter {
     private readonly ledger: Pick<LedgerRepository, 'fitsOneStatement' | 'addAccountsCheck' | 'addPostings' | 'accountsKey' | 'postingRows' | 'lockOrder' | 'now'>,
   ) {}
 
-  /** What `write` can take: no refund rows, at most one posting with one line per account. */
-  fits(change: PaymentChange): boolean {
+  /** What `write` can take: no refund rows, no metadata rows, at most one posting with one line per account. */
+  fits(change: PostingChange): boolean {
     if (change.insertRefund || change.settleRefund) return false;
+    if (change.insertPayment && (change.payment || metadataEntries('payment', change.insertPayment).length > 0)) return false;
     if (!change.payment && !change.claim && change.events.length === 0) return false;
     const ledger = change.ledger ?? [];
     return ledger.length === 0 || (ledger.length === 1 && this.ledger.fitsOneStatement(ledger[0]!));
@@ -112,7 +121,7 @@ export class PaymentPostingBatcher implements PaymentStatementWriter {
    * each in its own chain of gates, with each balance moved once: group commit for the hot rows.
    * A change without a posting runs at once, alone.
    */
-  write(change: PaymentChange): Promise<OneStatementOutcome> {
+  write(change: PostingChange): Promise<OneStatementOutcome> {
     const posting = change.ledger?.[0];
     if (!posting) return this.runOneStatement([change]).then(([result]) => settled(result!));
     const key = this.ledger.accountsKey(posting);
@@ -165,7 +174,7 @@ export class PaymentPostingBatcher implements PaymentStatementWriter {
    * claim, then its version-checked payment, then its events and posting. 'accounts_missing' wrote
    * nothing: the caller runs the transaction instead, which opens them.
    */
-  private runOneStatement(changes: readonly PaymentChange[]): Promise<OneStatementResult[]> {
+  private runOneStatement(changes: readonly PostingChange[]): Promise<OneStatementResult[]> {
     // A few changes: chains of single-row writes, one text per shape (few shapes at these sizes),
     // whose cached plans PostgreSQL reuses and which stay right as the tables grow. More: one text
     // for every size, planned on each run (see payment-outcomes-statement.ts for why), which costs
@@ -177,7 +186,7 @@ export class PaymentPostingBatcher implements PaymentStatementWriter {
    * `runOneStatement` for a batch (postgres/payment-outcomes-statement.ts). A balance taken below
    * zero fails the whole statement; the caller then runs each change alone, for its own answer.
    */
-  private async runBatch(changes: readonly PaymentChange[]): Promise<OneStatementResult[]> {
+  private async runBatch(changes: readonly PostingChange[]): Promise<OneStatementResult[]> {
     const now = this.ledger.now();
     const postings = changes.map((change) => change.ledger?.[0]);
     const first = postings.find((posting) => posting !== undefined);
@@ -185,6 +194,7 @@ export class PaymentPostingBatcher implements PaymentStatementWriter {
       claims: [],
       unclaimed: [],
       payments: [],
+      newPayments: [],
       withoutPayment: [],
       events: [],
       accounts: first
@@ -200,7 +210,11 @@ export class PaymentPostingBatcher implements PaymentStatementWriter {
       if (change.payment) {
         const { next, expectedVersion } = change.payment;
         outcomes.payments.push({ ...paymentToRow(next), i, expected_version: expectedVersion });
-      } else outcomes.withoutPayment.push(i);
+      } else {
+        // A new payment goes on as a change without an update does: once its claim is written.
+        if (change.insertPayment) outcomes.newPayments.push({ ...paymentToRow(change.insertPayment), i });
+        outcomes.withoutPayment.push(i);
+      }
       for (const event of change.events) outcomes.events.push({ ...eventToRow(event), i });
       const posting = postings[i];
       if (posting) {
@@ -222,7 +236,7 @@ export class PaymentPostingBatcher implements PaymentStatementWriter {
    * payment; then its events and (for all together) the postings. 'accounts_missing' wrote nothing:
    * the caller runs the transaction instead, which opens them.
    */
-  private async runChains(changes: readonly PaymentChange[]): Promise<OneStatementResult[]> {
+  private async runChains(changes: readonly PostingChange[]): Promise<OneStatementResult[]> {
     const statement = new OneStatement();
     const postings = changes.map((change) => change.ledger?.[0]).filter((posting) => posting !== undefined);
     if (postings.length > 0) this.ledger.addAccountsCheck(statement, 'accounts', postings[0]!);
@@ -237,6 +251,7 @@ export class PaymentPostingBatcher implements PaymentStatementWriter {
         statement.add(`version_${index}`, `select 1 from "payments" where ${where} for update`, { gate: true });
       }
       if (change.claim) this.claims.addTo(statement, `claim_${index}`, change.claim);
+      if (change.insertPayment) statement.add(`payment_${index}`, statement.insertRow('payments', paymentToRow(change.insertPayment), '1'), { gate: true });
       if (change.payment) {
         const { next, expectedVersion } = change.payment;
         const { id: _id, merchant_id: _m, environment: _e, reference: _r, created_at: _c, ...columns } = paymentToRow(next);

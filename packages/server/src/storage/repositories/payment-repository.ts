@@ -28,6 +28,7 @@ import { IdempotencyClaimLost } from '../../core/idempotency/request-journal.js'
 import type { StoredEvent } from '../../core/events/stored-event.js';
 import type { WorkSignals } from '../../core/shared/work-signals.js';
 import type { LedgerRepository } from './ledger-repository.js';
+import type { LedgerPosting } from '../../core/ledger/ledger.js';
 import { looksLikeId } from '../../core/shared/ids.js';
 import { paymentFromRow, paymentToRow, refundFromRow, refundToRow } from './payment-rows.js';
 
@@ -154,11 +155,10 @@ export class PaymentRepository implements PaymentStore {
     );
   }
 
-  async insert(payment: Payment, events: PaymentChange['events'], claim?: ClaimWrite, linkUse?: PaymentLinkUse): Promise<void> {
+  async insert(payment: Payment, events: PaymentChange['events'], claim?: ClaimWrite, options: { linkUse?: PaymentLinkUse; ledger?: LedgerPosting[] } = {}): Promise<void> {
+    const { linkUse, ledger = [] } = options;
     try {
-      if (this.capabilities.oneStatementPhases && !linkUse) {
-        await this.insertInOneStatement(payment, events, claim);
-      } else {
+      if (!(await this.insertInOneStatement(payment, events, claim, options))) {
         await this.db.transaction().execute(async (trx) => {
           // The claim first: when another request holds the key, nothing else is tried.
           if (claim) await this.claims.writeIn(trx, claim);
@@ -166,6 +166,7 @@ export class PaymentRepository implements PaymentStore {
           await this.paymentRows.execute(trx, [paymentToRow(payment)]);
           const entries = metadataEntries('payment', payment);
           if (entries.length > 0) await trx.insertInto('metadata_entries').values(entries).execute();
+          if (ledger.length > 0) await this.ledger.post(trx, ledger);
           await this.outbox.insert(trx, events);
         });
       }
@@ -363,10 +364,6 @@ export class PaymentRepository implements PaymentStore {
   }
 
   /**
-   * `insert` as one statement (PostgreSQL, see postgres/one-statement.ts): the claim write, then the
-   * payment, its metadata rows and its events, each only if the claim was written.
-   */
-  /**
    * Takes one of a limited link's uses for `payment`, inside the insert's transaction: the link's row
    * is locked (PostgreSQL; SQLite runs one write transaction at a time), then its payments still
    * holding a use are counted, so of concurrent payments through the link only as many as it takes
@@ -398,7 +395,27 @@ export class PaymentRepository implements PaymentStore {
     throw new AkweError('payment_link_in_use', `The payment link takes ${use.limit} payment(s), and every one is held by a payment still under way.`);
   }
 
-  private async insertInOneStatement(payment: Payment, events: readonly StoredEvent[], claim: ClaimWrite | undefined): Promise<void> {
+  /**
+   * `insert` as one statement where it can be (PostgreSQL, see postgres/one-statement.ts): the claim
+   * write, then the payment, its metadata rows and its events, each only if the claim was written.
+   * An insert with a ledger posting (a payment decided in-process) joins the statements posting to
+   * the same accounts (PaymentPostingBatcher). False: nothing written, the transaction must do it
+   * (SQLite, a link use to take, or ledger accounts not open yet).
+   */
+  private async insertInOneStatement(
+    payment: Payment,
+    events: readonly StoredEvent[],
+    claim: ClaimWrite | undefined,
+    options: { linkUse?: PaymentLinkUse; ledger?: LedgerPosting[] },
+  ): Promise<boolean> {
+    if (!this.statements || options.linkUse) return false;
+    if (options.ledger && options.ledger.length > 0) {
+      const change = { insertPayment: payment, events: [...events], ledger: options.ledger, claim };
+      if (!this.statements.fits(change)) return false;
+      const outcome = await this.statements.write(change);
+      if (outcome === 'conflict') throw new Error('payment insert wrote no row');
+      return outcome === 'saved';
+    }
     const statement = new OneStatement();
     if (claim) this.claims.addTo(statement, 'claim', claim);
     statement.add('payment', statement.insertRow('payments', paymentToRow(payment), '1'), { gate: true });
@@ -408,6 +425,7 @@ export class PaymentRepository implements PaymentStore {
     // Another request holds the key: as in the transaction, nothing else was written.
     if (claim && counts.claim !== 1) throw new IdempotencyClaimLost();
     if (counts.payment !== 1) throw new Error('payment insert wrote no row');
+    return true;
   }
 
   private async apply(trx: Transaction<Database>, change: PaymentChange): Promise<void> {

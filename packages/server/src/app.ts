@@ -188,7 +188,7 @@ export async function buildApp({ config, services, logger, apiExtensions, resolv
   await app.register(
     async (api) => {
       // Order matters: who is calling, then their budget, then their idempotency key.
-      installAuthentication(api, services.merchants, services.clock, services.dashboard);
+      installAuthentication(api, services.merchants, services.dashboard);
       // What a dashboard session changes or exports here goes to the merchant's audit log.
       installSessionAudit(api, services.dashboardDevelopers, { exportsPrefix: `${API_PREFIX}/exports/` });
       await installRateLimits(api, { limits: config.rateLimits, redisUrl: config.redisUrl, clock: services.clock });

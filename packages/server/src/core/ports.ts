@@ -30,25 +30,10 @@ export interface MerchantStore {
   listStatusChanges(merchantId: string): Promise<MerchantStatusChange[]>;
 }
 
-/**
- * An idempotency key to look for in the same read as the API key (the key's merchant and
- * environment complete its scope): a request with a new key then needs no second read.
- */
-export interface IdempotencyProbe {
-  method: string;
-  route: string;
-  key: string;
-  /** A record whose window ended at or before this instant does not count. */
-  now: string;
-}
-
 export interface ApiKeyStore {
   insert(key: ApiKey): Promise<void>;
-  /**
-   * The key with this hash, revoked or not, with its merchant when the merchant still exists; with
-   * a probe, also whether that idempotency key has a live record under the key's merchant and environment.
-   */
-  findByHash(hash: string, probe?: IdempotencyProbe): Promise<{ key: ApiKey; merchant: Merchant | undefined; idempotencyRecordLive?: boolean } | undefined>;
+  /** The key with this hash, revoked or not, with its merchant when the merchant still exists. */
+  findByHash(hash: string): Promise<{ key: ApiKey; merchant: Merchant | undefined } | undefined>;
   list(filter: { merchantId?: string }): Promise<ApiKey[]>;
   revoke(id: string, at: string): Promise<ApiKey | undefined>;
   /** Sets the key's `last_used_at` to `at` unless it holds a later time already. */

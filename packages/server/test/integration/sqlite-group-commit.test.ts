@@ -100,6 +100,25 @@ describe('SQLite group commit', () => {
     assert.deepEqual(await read.promise, ['pending']);
   });
 
+  it('starts a transaction begun during a sync after the sync ends, with the others begun meanwhile, in one commit', async () => {
+    const disk = heldSync();
+    const { db, groupCommit } = await open({ syncToDisk: disk.syncToDisk });
+    const first = insert(db, 'first');
+    while (disk.started() === 0) await nextTurn();
+    const commitsBefore = groupCommit.stats.commits;
+    const transactions = Array.from({ length: 3 }, (_, i) => watch(db.transaction().execute((trx) => insert(trx, `during-sync-${i}`))));
+    for (let i = 0; i < 5; i++) await nextTurn();
+    assert.equal(groupCommit.pendingWrites, 0, 'a transaction wrote while the sync ran');
+    assert.ok(transactions.every((t) => !t.settled()));
+    disk.finish();
+    await first;
+    while (disk.started() === 0) await nextTurn();
+    assert.equal(groupCommit.stats.commits - commitsBefore, 1, 'the three share the commit made after the sync');
+    disk.finish();
+    await Promise.all(transactions.map((t) => t.promise));
+    assert.deepEqual(await labels(db), ['during-sync-0', 'during-sync-1', 'during-sync-2', 'first']);
+  });
+
   it('rolls back only the transaction that fails; the rest of its batch commits', async () => {
     const { db, groupCommit } = await open();
     const before = groupCommit.stats.commits;

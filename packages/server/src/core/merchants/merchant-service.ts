@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../events/stored-event.js';
 import { AkweError } from '../errors/index.js';
-import type { ApiKeyStore, Clock, IdempotencyProbe, IdSource, KeyInvalidations, MerchantStore } from '../ports.js';
+import type { ApiKeyStore, Clock, IdSource, KeyInvalidations, MerchantStore } from '../ports.js';
 import { isoNow } from '../shared/clock.js';
 import type { Environment } from '../shared/environment.js';
 import { ApiKeyCache, type KeyInvalidation } from './api-key-cache.js';
@@ -138,13 +138,8 @@ export class MerchantService {
     return this.deps.merchants.listStatusChanges(merchantId);
   }
 
-  /**
-   * Resolves a presented key. Only its hash is looked up; the comparison runs in constant time.
-   * With a probe, a key not in the cache is read together with that idempotency key's liveness (one
-   * read for both); a cached key answers without reading, and without the liveness, which the
-   * idempotency plugin then reads itself: still one read.
-   */
-  async authenticate(presented: string | undefined, probe?: IdempotencyProbe): Promise<Authentication> {
+  /** Resolves a presented key. Only its hash is looked up; the comparison runs in constant time. */
+  async authenticate(presented: string | undefined): Promise<Authentication> {
     if (presented === undefined || !looksLikeApiKey(presented)) return { outcome: 'invalid_key' };
     const hash = hashApiKey(presented);
     const cached = this.keyCache.get(hash);
@@ -153,17 +148,13 @@ export class MerchantService {
       return { outcome: 'authenticated', principal: principalFor(cached.key, cached.merchant) };
     }
     const ticket = this.keyCache.ticket();
-    const found = await this.deps.apiKeys.findByHash(hash, probe);
+    const found = await this.deps.apiKeys.findByHash(hash);
     if (!found || !hashesMatch(found.key.keyHash, hash) || found.key.revokedAt !== null) return { outcome: 'invalid_key' };
     if (!found.merchant) return { outcome: 'merchant_not_found' };
     const { key, merchant } = found;
     this.keyCache.remember(hash, { key, merchant }, ticket);
     this.keyUses.noteUse(key.id);
-    return {
-      outcome: 'authenticated',
-      principal: principalFor(key, merchant),
-      ...(found.idempotencyRecordLive === undefined ? {} : { idempotencyRecordLive: found.idempotencyRecordLive }),
-    };
+    return { outcome: 'authenticated', principal: principalFor(key, merchant) };
   }
 
   /** A notice from another process: forget what this one cached of that key or merchant. */

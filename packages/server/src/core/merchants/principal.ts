@@ -19,8 +19,6 @@ export type Authentication =
   | {
       outcome: 'authenticated';
       principal: Principal;
-      /** Asked for with a probe: whether the key's merchant has a live record of that idempotency key. */
-      idempotencyRecordLive?: boolean;
     }
   /** Absent, malformed, unknown or revoked: the caller cannot tell which (the contract: 401 for all). */
   | { outcome: 'invalid_key' }

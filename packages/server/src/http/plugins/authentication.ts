@@ -6,8 +6,6 @@ import type { Environment } from '../../core/shared/environment.js';
 import { environmentFromHeader } from '../dashboard/dashboard-context.js';
 import { looksLikeApiKey } from '../../core/merchants/api-key.js';
 import { grants, type Scope } from '../../core/merchants/scopes.js';
-import type { Clock, IdempotencyProbe } from '../../core/ports.js';
-import { readIdempotencyKey } from './idempotency.js';
 import { unauthenticated } from './unauthenticated-reasons.js';
 
 declare module 'fastify' {
@@ -19,11 +17,6 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | undefined;
-    /**
-     * On recorded routes (idempotency.ts), the Idempotency-Key looked for in the same read as the
-     * API key, and whether it had a live record then.
-     */
-    idempotencyProbe: { key: string; live: boolean } | undefined;
   }
 }
 
@@ -55,14 +48,9 @@ function refusalBeforeLookup(presented: PresentedKey): AkweError | undefined {
  * Authenticates every route in the scope it is installed in, then checks the route's scope,
  * before the body is even parsed: a caller without rights learns nothing from validation.
  * The environment comes from the key alone; X-Service-Environment is ignored here.
- *
- * On a recorded route (idempotency.ts) the same read also looks for the request's Idempotency-Key
- * under the key's merchant and environment, so that a request with a new key (nearly all of them)
- * makes one read before its first phase, not two; `clock` is the idempotency plugin's.
  */
-export function installAuthentication(app: FastifyInstance, merchants: MerchantService, clock: Clock, sessions?: SessionPrincipals): void {
+export function installAuthentication(app: FastifyInstance, merchants: MerchantService, sessions?: SessionPrincipals): void {
   app.decorateRequest('principal', undefined);
-  app.decorateRequest('idempotencyProbe', undefined);
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
     if (config.public) return;
@@ -80,8 +68,7 @@ export function installAuthentication(app: FastifyInstance, merchants: MerchantS
       reply.header('WWW-Authenticate', 'Bearer realm="akwe"');
       throw refused;
     }
-    const probe = idempotencyProbe(request, clock);
-    const result = await merchants.authenticate('key' in presented ? presented.key : undefined, probe);
+    const result = await merchants.authenticate('key' in presented ? presented.key : undefined);
     if (result.outcome === 'invalid_key') {
       // Unknown and revoked alike: one message, one path.
       reply.header('WWW-Authenticate', 'Bearer realm="akwe"');
@@ -89,7 +76,6 @@ export function installAuthentication(app: FastifyInstance, merchants: MerchantS
     }
     if (result.outcome === 'merchant_not_found') throw new AkweError('merchant_not_found');
     request.principal = result.principal;
-    if (probe && result.idempotencyRecordLive !== undefined) request.idempotencyProbe = { key: probe.key, live: result.idempotencyRecordLive };
     if (config.scope && !grants(result.principal.scopes, config.scope)) {
       throw new AkweError('insufficient_scope', `This API key lacks the ${config.scope} scope.`);
     }
@@ -113,20 +99,6 @@ async function sessionPrincipal(request: FastifyRequest, sessions: SessionPrinci
   const principal = typeof merchantHeader === 'string' ? await sessions.sessionPrincipal(token, merchantHeader.trim(), environment) : undefined;
   if (!principal) throw new AkweError('invalid_session');
   return principal;
-}
-
-/** The recorded route's idempotency key to look for with the API key; none when the header is absent or invalid (the idempotency plugin answers that). */
-function idempotencyProbe(request: FastifyRequest, clock: Clock): IdempotencyProbe | undefined {
-  const options = request.routeOptions.config.idempotency;
-  const route = request.routeOptions.url;
-  if (!options?.recorded || route === undefined) return undefined;
-  let key: string | undefined;
-  try {
-    key = readIdempotencyKey(request.headers['idempotency-key'], options.maxKeyLength);
-  } catch {
-    return undefined;
-  }
-  return key === undefined ? undefined : { method: request.method.toUpperCase(), route, key, now: clock.now().toISOString() };
 }
 
 /** The authenticated caller; routes behind authentication can rely on it. */

@@ -9,10 +9,12 @@
  *
  * Two kinds of routes:
  * - `recorded: true` routes run core operations in recorded phases (docs/architecture.md). The
- *   preHandler only reads the key's record; the claim itself is written by the operation, in the
- *   transaction of its first phase, and the response in the transaction of its last, through the
- *   request's journal (`recordedRequest`). A takeover hands the operation what the earlier run
- *   recorded (its resource), so it resumes instead of starting again.
+ *   preHandler reads nothing: the claim is written by the operation, in the transaction of its
+ *   first phase (an INSERT refused when the key is taken), and the response in the transaction of
+ *   its last, through the request's journal (`recordedRequest`). Only a request that fails before
+ *   claiming reads the key's record, and is answered from it (replay, 422, 409) when there is one.
+ *   A takeover hands the operation what the earlier run recorded (its resource), so it resumes
+ *   instead of starting again.
  * - other routes claim the key in the preHandler with an INSERT the database refuses a second time,
  *   and store the response in onSend; a takeover runs the handler again.
  * In both, onSend stores a response the operation did not store itself (an error met before its
@@ -182,43 +184,78 @@ export function installIdempotency(api: FastifyInstance, deps: IdempotencyDeps):
       lockedUntil: new Date(now.getTime() + leaseSeconds * 1000).toISOString(),
     };
 
-    let existing: IdempotencyRecord;
     if (options.recorded) {
-      // The operation claims the key in its first phase; here we only learn whether someone did.
-      // Authentication looked for the key already (authentication.ts): if no record was live then,
-      // none is now but one claimed since, and the first phase's claim meets that one as it would here.
-      const probe = request.idempotencyProbe;
-      const found = probe?.key === key && !probe.live ? undefined : await deps.store.find(claim, claim.now);
-      if (!found) {
-        journals.set(request, new RequestJournal(claim, undefined, false));
-        return;
-      }
-      existing = found;
-    } else {
-      const result = await deps.store.claim(claim);
-      if (result.outcome === 'claimed') {
-        claims.set(request, { record: result.record, settled: false });
-        return;
-      }
-      if (result.outcome === 'contended') throw new AkweError('idempotency_request_in_progress', undefined, { retryAfterSeconds: 1 });
-      existing = result.record;
+      // No read: the operation claims the key in its first phase, an INSERT the database refuses
+      // when the key is taken. Only then is the record read (the route's handler, below).
+      journals.set(request, new RequestJournal(claim, undefined, false));
+      return;
     }
+    const result = await deps.store.claim(claim);
+    if (result.outcome === 'claimed') {
+      claims.set(request, { record: result.record, settled: false });
+      return;
+    }
+    if (result.outcome === 'contended') throw new AkweError('idempotency_request_in_progress', undefined, { retryAfterSeconds: 1 });
+    const taken = await answerExisting(request, reply, result.record, claim, options);
+    if (taken === 'replayed') return reply;
+    claims.set(request, { record: taken, settled: false });
+  });
 
-    if (existing.requestHash !== requestHash) throw new AkweError('idempotency_key_reused');
-    if (existing.state === 'completed' && existing.responseStatus !== null) return replay(reply, existing, options);
-    const leaseLeftMs = existing.lockedUntil === null ? 0 : Date.parse(existing.lockedUntil) - now.getTime();
+  /**
+   * A recorded route that failed before this run claimed its key (its first phase met the key taken,
+   * IdempotencyClaimLost, or it refused the request before writing anything): if the key has a live
+   * record, the record answers, as a non-recorded route's preHandler answers it (replay, 422, 409
+   * with Retry-After), or, when its holder's lease has ended, the operation runs again resuming what
+   * the earlier run recorded. A request whose key is new (nearly all) thus reads nothing first.
+   */
+  api.addHook('onRoute', (route) => {
+    if (!route.config?.idempotency?.recorded) return;
+    const options = route.config.idempotency;
+    const handler = route.handler as (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+    route.handler = async function recordedHandler(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+      try {
+        return await handler.call(this, request, reply);
+      } catch (error) {
+        const journal = journals.get(request);
+        if (!journal || journal.isClaimed || journal.resumed || reply.sent) throw error;
+        const existing = await deps.store.find(journal.claim, journal.claim.now);
+        // No live record (the first phase lost to one released since, or the request is refused on its own merits).
+        if (!existing) throw error;
+        journals.delete(request);
+        const taken = await answerExisting(request, reply, existing, journal.claim, options);
+        if (taken === 'replayed') return reply;
+        const resumed = { recoveryPoint: taken.recoveryPoint, resourceId: taken.resourceId };
+        journals.set(request, new RequestJournal({ ...journal.claim, now: taken.createdAt, expiresAt: taken.expiresAt }, resumed, true));
+        return handler.call(this, request, reply);
+      }
+    };
+  });
+
+  /**
+   * The answer to a request whose key has a record already: 422 when the record is another
+   * request's, its response replayed when it has one ('replayed': sent), 409 while its holder's lease
+   * runs; after the lease, the record taken over by this request (returned: it runs as its holder).
+   */
+  async function answerExisting(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    existing: IdempotencyRecord,
+    claim: IdempotencyClaim,
+    options: IdempotencyRouteConfig,
+  ): Promise<IdempotencyRecord | 'replayed'> {
+    if (existing.requestHash !== claim.requestHash) throw new AkweError('idempotency_key_reused');
+    if (existing.state === 'completed' && existing.responseStatus !== null) {
+      replay(reply, existing, options);
+      return 'replayed';
+    }
+    const leaseLeftMs = existing.lockedUntil === null ? 0 : Date.parse(existing.lockedUntil) - Date.parse(claim.now);
     if (leaseLeftMs > 0) throw new AkweError('idempotency_request_in_progress', undefined, { retryAfterSeconds: leaseLeftMs / 1000 });
     // The holder's lease has ended: it is presumed gone, and this retry takes the request over.
     const taken = await deps.store.takeOver(existing, claim.leaseToken, claim.lockedUntil, claim.now);
     if (!taken) throw new AkweError('idempotency_request_in_progress', undefined, { retryAfterSeconds: 1 });
-    request.log.info({ idempotency_route: route, recovery_point: taken.recoveryPoint }, 'idempotency claim taken over after its lease');
-    if (options.recorded) {
-      const resumed = { recoveryPoint: taken.recoveryPoint, resourceId: taken.resourceId };
-      journals.set(request, new RequestJournal({ ...claim, now: taken.createdAt, expiresAt: taken.expiresAt }, resumed, true));
-    } else {
-      claims.set(request, { record: taken, settled: false });
-    }
-  });
+    request.log.info({ idempotency_route: claim.route, recovery_point: taken.recoveryPoint }, 'idempotency claim taken over after its lease');
+    return taken;
+  }
 
   api.addHook('onSend', async (request, reply, payload) => {
     const journal = journals.get(request);

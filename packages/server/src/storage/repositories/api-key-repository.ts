@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ApiKey } from '../../core/merchants/api-key.js';
-import type { ApiKeyStore, IdempotencyProbe } from '../../core/ports.js';
+import type { ApiKeyStore } from '../../core/ports.js';
 import { PreparedQuery } from '../prepared-query.js';
 import type { Database } from '../schema.js';
 import { apiKeyFromRow, apiKeyToRow, merchantFromRow } from './row-mappers.js';
@@ -8,7 +8,6 @@ import { apiKeyFromRow, apiKeyToRow, merchantFromRow } from './row-mappers.js';
 export class ApiKeyRepository implements ApiKeyStore {
   /** Every authenticated request runs one of these: built once. */
   private readonly keyByHash;
-  private readonly keyByHashWithProbe;
 
   constructor(private readonly db: Kysely<Database>) {
     const keyWithMerchant = (db: Kysely<Database>, hash: string) =>
@@ -19,34 +18,14 @@ export class ApiKeyRepository implements ApiKeyStore {
         .select(['m.id as m_id', 'm.name as m_name', 'm.status as m_status', 'm.kyc_status as m_kyc_status', 'm.created_at as m_created_at', 'm.updated_at as m_updated_at'])
         .where('k.key_hash', '=', hash);
     this.keyByHash = new PreparedQuery(db, keyWithMerchant);
-    // Recorded routes (idempotency.ts) also ask whether the request's idempotency key is in use.
-    this.keyByHashWithProbe = new PreparedQuery(db, (db, hash: string, method: string, route: string, key: string, now: string) =>
-      keyWithMerchant(db, hash).select((eb) =>
-        eb
-          .exists(
-            eb
-              .selectFrom('idempotency_records as ir')
-              .select('ir.state')
-              .whereRef('ir.merchant_id', '=', 'k.merchant_id')
-              .whereRef('ir.environment', '=', 'k.environment')
-              .where('ir.method', '=', method)
-              .where('ir.route', '=', route)
-              .where('ir.idempotency_key', '=', key)
-              .where('ir.expires_at', '>', now),
-          )
-          .as('idempotency_live'),
-      ),
-    );
   }
 
   async insert(key: ApiKey): Promise<void> {
     await this.db.insertInto('api_keys').values(apiKeyToRow(key)).execute();
   }
 
-  async findByHash(hash: string, probe?: IdempotencyProbe): Promise<Awaited<ReturnType<ApiKeyStore['findByHash']>>> {
-    const row: (Awaited<ReturnType<typeof this.keyByHash.first>> & { idempotency_live?: unknown }) | undefined = probe
-      ? await this.keyByHashWithProbe.first(this.db, hash, probe.method, probe.route, probe.key, probe.now)
-      : await this.keyByHash.first(this.db, hash);
+  async findByHash(hash: string): Promise<Awaited<ReturnType<ApiKeyStore['findByHash']>>> {
+    const row = await this.keyByHash.first(this.db, hash);
     if (!row) return undefined;
     const merchant =
       row.m_id === null
@@ -59,9 +38,7 @@ export class ApiKeyRepository implements ApiKeyStore {
             created_at: row.m_created_at ?? '',
             updated_at: row.m_updated_at ?? '',
           });
-    // PostgreSQL answers a boolean, SQLite 0 or 1.
-    const live = row.idempotency_live === undefined ? {} : { idempotencyRecordLive: row.idempotency_live === true || Number(row.idempotency_live) === 1 };
-    return { key: apiKeyFromRow(row), merchant, ...live };
+    return { key: apiKeyFromRow(row), merchant };
   }
 
   async list(filter: { merchantId?: string }): Promise<ApiKey[]> {

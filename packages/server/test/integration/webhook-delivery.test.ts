@@ -278,6 +278,55 @@ for (const target of testDatabases()) {
       assert.equal(row.status, 'succeeded');
     });
 
+    it('records a batch of tries in one write: each only while its claim holds, with its own values', async () => {
+      await endpoint('/batch', { events: ['collect.payment.created'] });
+      await api.createOk(direct());
+      await api.createOk(direct());
+      while ((await t.services.webhooks.fanOut()) > 0);
+      const now = clock.now();
+      const token = newId();
+      const claimed = await t.services.webhookStore.claimDue({
+        now: now.toISOString(),
+        limit: 10,
+        leaseUntil: new Date(now.getTime() + 90_000).toISOString(),
+        claimToken: token,
+        budgets: defaultDeliveryBudgets,
+      });
+      assert.equal(claimed.length, 2);
+      const [kept, lost] = claimed as [(typeof claimed)[number], (typeof claimed)[number]];
+      // Another worker took `lost` over after our lease: our result for it must not count.
+      await t.services.database.db.updateTable('webhook_deliveries').set({ claim_token: newId() }).where('id', '=', lost.id).execute();
+      const tryOf = (delivery: typeof kept, statusCode: number, status: 'succeeded' | 'retrying') => ({
+        delivery,
+        claimToken: token,
+        attempt: { id: newId(), deliveryId: delivery.id, attemptNumber: 1, attemptedAt: now.toISOString(), statusCode, durationMs: 3, responseExcerpt: 'ok', error: null },
+        update: {
+          status,
+          nextAttemptAt: now.toISOString(),
+          lastStatusCode: statusCode,
+          lastError: status === 'succeeded' ? null : `HTTP ${statusCode}`,
+          succeededAt: status === 'succeeded' ? now.toISOString() : null,
+        },
+      });
+      assert.deepEqual(await t.services.webhookStore.recordTries([tryOf(lost, 500, 'retrying'), tryOf(kept, 200, 'succeeded')]), [false, true]);
+      const rows = await t.services.database.db
+        .selectFrom('webhook_deliveries')
+        .select(['id', 'status', 'attempts', 'last_status_code', 'last_error', 'succeeded_at', 'claim_token', 'locked_until'])
+        .where('id', 'in', [kept.id, lost.id])
+        .execute();
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      assert.deepEqual(
+        { ...byId.get(kept.id), last_status_code: Number(byId.get(kept.id)!.last_status_code), attempts: Number(byId.get(kept.id)!.attempts) },
+        { id: kept.id, status: 'succeeded', attempts: 1, last_status_code: 200, last_error: null, succeeded_at: now.toISOString(), claim_token: null, locked_until: null },
+      );
+      assert.equal(byId.get(lost.id)!.status, 'delivering', 'the taken-over delivery is left to its new holder');
+      const attempts = await t.services.database.db.selectFrom('webhook_attempts').select(['delivery_id']).where('delivery_id', 'in', [kept.id, lost.id]).execute();
+      assert.deepEqual(
+        attempts.map((a) => a.delivery_id),
+        [kept.id],
+      );
+    });
+
     it('reads a whole claim’s events and endpoints at once, each delivery with its own; an endpoint deleted after the claim reads as gone', async () => {
       const kept = await endpoint('/kept', { events: ['collect.payment.created'] });
       const doomed = await endpoint('/doomed', { events: ['collect.payment.created'] });

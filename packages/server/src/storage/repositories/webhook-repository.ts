@@ -24,6 +24,34 @@ import { eventFromRow } from './event-repository.js';
 
 const waiting: DeliveryStatus[] = ['pending', 'retrying'];
 
+/** Tries whose status changes one statement writes (9 bound values each: well within both databases' limits). */
+const TRIES_PER_STATEMENT = 200;
+
+/**
+ * The status changes of `tries` as one UPDATE … FROM (VALUES …), both databases: each delivery
+ * changes only while the try's claim still holds it (same claim token, still delivering). Returns
+ * the ids it changed. VALUES columns are column1…column9 on both; integers are cast, since
+ * PostgreSQL types untyped parameters in a VALUES list as text.
+ */
+async function recordTryUpdates(trx: Transaction<Database>, tries: readonly TryResult[]): Promise<string[]> {
+  const rows = tries.map(
+    ({ delivery, claimToken, attempt, update }) =>
+      sql`(${delivery.id}, ${claimToken}, ${update.status}, cast(${attempt.attemptNumber} as integer), ${update.nextAttemptAt}, cast(${update.lastStatusCode} as integer), ${update.lastError}, ${update.succeededAt}, ${attempt.attemptedAt})`,
+  );
+  const result = await sql<{ id: string }>`
+    update webhook_deliveries set
+      status = v.status, attempts = v.attempts, next_attempt_at = v.next_attempt_at, last_status_code = v.last_status_code,
+      last_error = v.last_error, succeeded_at = v.succeeded_at, locked_until = null, claim_token = null, updated_at = v.updated_at
+    from (
+      select column1 as id, column2 as claim_token, column3 as status, column4 as attempts, column5 as next_attempt_at,
+        column6 as last_status_code, column7 as last_error, column8 as succeeded_at, column9 as updated_at
+      from (values ${sql.join(rows)}) as tries
+    ) as v
+    where webhook_deliveries.id = v.id and webhook_deliveries.claim_token = v.claim_token and webhook_deliveries.status = 'delivering'
+    returning webhook_deliveries.id`.execute(trx);
+  return result.rows.map((row) => row.id);
+}
+
 /** What the claim's budgets need of a delivery: read for the window instead of whole rows. */
 const slotColumns = ['id', 'stream', 'merchant_id', 'target_host', 'destination', 'subject_reference'] as const;
 type SlotRow = Pick<Selectable<WebhookDeliveryTable>, (typeof slotColumns)[number]>;
@@ -319,32 +347,18 @@ export class WebhookRepository implements WebhookStore {
 
   async recordTries(tries: readonly TryResult[]): Promise<boolean[]> {
     if (tries.length === 0) return [];
-    // Many results, one commit: the attempt rows and status changes of a batch land together.
+    // Many results, one commit: the attempt rows and status changes of a batch land together, the
+    // status changes as one statement (one round trip on PostgreSQL, not one per try).
     return this.db.transaction().execute(async (trx) => {
-      const recorded: boolean[] = [];
+      const ours = new Set<string>();
+      for (let start = 0; start < tries.length; start += TRIES_PER_STATEMENT) {
+        for (const id of await recordTryUpdates(trx, tries.slice(start, start + TRIES_PER_STATEMENT))) ours.add(id);
+      }
+      // Our lease ran out and another worker took the delivery over: its result is the one that counts.
+      const recorded = tries.map(({ delivery }) => ours.has(delivery.id));
       const attempts: Selectable<WebhookAttemptTable>[] = [];
-      for (const { delivery, claimToken, attempt, update, disableEndpoint } of tries) {
-        const result = await trx
-          .updateTable('webhook_deliveries')
-          .set({
-            status: update.status,
-            attempts: attempt.attemptNumber,
-            next_attempt_at: update.nextAttemptAt,
-            last_status_code: update.lastStatusCode,
-            last_error: update.lastError,
-            succeeded_at: update.succeededAt,
-            locked_until: null,
-            claim_token: null,
-            updated_at: attempt.attemptedAt,
-          })
-          .where('id', '=', delivery.id)
-          .where('claim_token', '=', claimToken)
-          .where('status', '=', 'delivering')
-          .executeTakeFirst();
-        // Our lease ran out and another worker took the delivery over: its result is the one that counts.
-        const ours = Number(result.numUpdatedRows) === 1;
-        recorded.push(ours);
-        if (!ours) continue;
+      for (const [index, { delivery, attempt, update, disableEndpoint }] of tries.entries()) {
+        if (!recorded[index]) continue;
         attempts.push({
           id: attempt.id,
           delivery_id: attempt.deliveryId,

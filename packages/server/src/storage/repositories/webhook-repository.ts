@@ -24,6 +24,9 @@ import { eventFromRow } from './event-repository.js';
 
 const waiting: DeliveryStatus[] = ['pending', 'retrying'];
 
+/** Delivery rows one fan-out insert writes (about 20 bound values each: within both databases' limits). */
+const DELIVERY_ROWS_PER_INSERT = 500;
+
 /** Tries whose status changes one statement writes (9 bound values each: well within both databases' limits). */
 const TRIES_PER_STATEMENT = 200;
 
@@ -235,17 +238,19 @@ export class WebhookRepository implements WebhookStore {
         }
         return endpoints;
       };
+      const deliveryRows: Selectable<WebhookDeliveryTable>[] = [];
       for (const row of rows) {
         const event = eventFromRow(row);
-        const deliveries = plan(event, await enabledEndpoints(event));
-        planned += deliveries.length;
-        if (deliveries.length > 0) {
-          await trx
-            .insertInto('webhook_deliveries')
-            .values(deliveries.map((d) => this.newDeliveryRow(event, d, now, newId())))
-            .onConflict((oc) => oc.columns(['event_id', 'destination']).doNothing())
-            .execute();
-        }
+        for (const delivery of plan(event, await enabledEndpoints(event))) deliveryRows.push(this.newDeliveryRow(event, delivery, now, newId()));
+      }
+      planned = deliveryRows.length;
+      // The pass's deliveries in a few multi-row inserts, not one per event (a round trip each on PostgreSQL).
+      for (let start = 0; start < deliveryRows.length; start += DELIVERY_ROWS_PER_INSERT) {
+        await trx
+          .insertInto('webhook_deliveries')
+          .values(deliveryRows.slice(start, start + DELIVERY_ROWS_PER_INSERT))
+          .onConflict((oc) => oc.columns(['event_id', 'destination']).doNothing())
+          .execute();
       }
       // One statement for the whole batch (a few hundred ids at most, well within both databases' limits).
       if (rows.length > 0) {

@@ -227,21 +227,22 @@ export class WebhookRepository implements WebhookStore {
       let query = unfannedEventsQuery(trx, limit);
       if (this.capabilities.skipLocked) query = query.forUpdate().skipLocked();
       const rows = await query.execute();
-      // A batch holds many events of few tenants: read each tenant's endpoints once per pass, not once per event.
+      // A batch holds many events of few tenants: their enabled endpoints in one read per pass.
+      const tenantKey = (scope: TenantScope) => `${scope.merchantId} ${scope.environment}`;
       const endpointsByTenant = new Map<string, WebhookEndpoint[]>();
-      const enabledEndpoints = async (scope: TenantScope): Promise<WebhookEndpoint[]> => {
-        const tenantKey = JSON.stringify([scope.merchantId, scope.environment]);
-        let endpoints = endpointsByTenant.get(tenantKey);
-        if (!endpoints) {
-          endpoints = (await this.scoped(trx, scope).where('enabled', '=', 1).orderBy('id').execute()).map((r) => this.endpointFromRow(r));
-          endpointsByTenant.set(tenantKey, endpoints);
-        }
-        return endpoints;
-      };
+      const merchants = [...new Set(rows.map((row) => row.merchant_id))];
+      const endpointRows =
+        merchants.length === 0 ? [] : await trx.selectFrom('webhook_endpoints').selectAll().where('merchant_id', 'in', merchants).where('enabled', '=', 1).orderBy('id').execute();
+      for (const endpointRow of endpointRows) {
+        const endpoint = this.endpointFromRow(endpointRow);
+        const key = tenantKey(endpoint);
+        endpointsByTenant.set(key, [...(endpointsByTenant.get(key) ?? []), endpoint]);
+      }
+      const enabledEndpoints = (scope: TenantScope): WebhookEndpoint[] => endpointsByTenant.get(tenantKey(scope)) ?? [];
       const deliveryRows: Selectable<WebhookDeliveryTable>[] = [];
       for (const row of rows) {
         const event = eventFromRow(row);
-        for (const delivery of plan(event, await enabledEndpoints(event))) deliveryRows.push(this.newDeliveryRow(event, delivery, now, newId()));
+        for (const delivery of plan(event, enabledEndpoints(event))) deliveryRows.push(this.newDeliveryRow(event, delivery, now, newId()));
       }
       planned = deliveryRows.length;
       // The pass's deliveries in a few multi-row inserts, not one per event (a round trip each on PostgreSQL).

@@ -58,6 +58,19 @@ for (const target of testDatabases()) {
         assert.equal(res.json().error.code, 'idempotency_key_reused');
       });
 
+      it('refuses a used key with 422 idempotency_key_reused even when the new payload would be refused on its own', async () => {
+        const key = newId();
+        assert.equal((await api.create(direct(), key)).statusCode, 201);
+        // The core refuses this body (a return URL on a direct payment) before its first phase claims anything.
+        const refusedBody = direct({ return_url: 'https://shop.example/merci' });
+        const reused = await api.create(refusedBody, key);
+        assert.equal(reused.statusCode, 422, reused.body);
+        assert.equal(reused.json().error.code, 'idempotency_key_reused');
+        const fresh = await api.create(refusedBody, newId());
+        assert.notEqual(fresh.json().error.code, 'idempotency_key_reused', 'with a new key the body gets its own refusal');
+        assert.ok(fresh.statusCode >= 400 && fresh.statusCode < 500, fresh.body);
+      });
+
       it('gives one payment for N simultaneous creations with one key', async () => {
         const body = direct();
         const key = newId();

@@ -121,7 +121,8 @@ for (const target of testDatabases()) {
       const { merchant } = await running.services.merchants.createMerchant({ name: 'Boutique Pannes', kycStatus: 'validated', keyEnvironments: [] });
       merchantId = merchant.id;
       liveKey = (await running.services.merchants.createKey({ merchantId, environment: 'live' })).secret;
-      await seedLiveBalance(db.database, merchantId, 5_000_000);
+      // Through the server's own database handle: one group commit per SQLite file per process (docs/architecture.md).
+      await seedLiveBalance(running.services.database, merchantId, 5_000_000);
     });
 
     after(async () => {

@@ -163,7 +163,9 @@ export class ReconciliationService {
       periodEnd: period.end,
       source: input.source,
       fileName: input.fileName ?? null,
-      fileSha256: createHash('sha256').update(input.text).digest('hex'),
+      // The import's identity: the same bytes for the same period are one report (imported once);
+      // the same bytes for another day (an idle route's empty statements) are that day's own.
+      fileSha256: createHash('sha256').update(`${period.start}/${period.end}\n`).update(input.text).digest('hex'),
       lineCount: reportLines.length,
       counts: result.counts,
       providerCollectedMinor: result.providerCollectedMinor,

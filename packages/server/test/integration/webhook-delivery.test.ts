@@ -325,6 +325,8 @@ for (const target of testDatabases()) {
         attempts.map((a) => a.delivery_id),
         [kept.id],
       );
+      // The other "worker" never comes back: ended here, so its lease running out sends nothing in later tests.
+      await t.services.database.db.updateTable('webhook_deliveries').set({ status: 'cancelled', claim_token: null, locked_until: null }).where('id', '=', lost.id).execute();
     });
 
     it('reads a whole claim’s events and endpoints at once, each delivery with its own; an endpoint deleted after the claim reads as gone', async () => {

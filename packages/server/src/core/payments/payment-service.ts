@@ -134,6 +134,8 @@ export class PaymentService {
     // No connector for the operator (or one that does not push): refused before anything is written.
     // A new payment takes the first route up that pushes; it stays with that route for good.
     const push = direct ? this.routing.pick(ctx.environment, operator!, 'push') : undefined;
+    // A push to a networked connector is a recorded call; one decided in-process is none.
+    const recordedCall = direct && !push!.inProcess;
 
     const now = this.deps.clock.now();
     const payment: Payment = {
@@ -162,8 +164,8 @@ export class PaymentService {
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
       version: 1,
-      operatorCall: direct ? 'start_collection' : null,
-      operatorCallStartedAt: direct ? now.toISOString() : null,
+      operatorCall: recordedCall ? 'start_collection' : null,
+      operatorCallStartedAt: recordedCall ? now.toISOString() : null,
       checkoutToken: direct ? null : (this.deps.newCheckoutToken ?? newCheckoutToken)(),
       returnUrl: input.returnUrl ?? null,
       paymentLinkId: input.paymentLinkId ?? null,
@@ -196,13 +198,12 @@ export class PaymentService {
    * throws leaves nothing written (502 operator_outcome_unknown, which a retry may repeat).
    */
   private async createDecidedInProcess(
-    intent: Payment,
+    created: Payment,
     push: PushCollection,
     operator: CatalogOperator,
     request: RecordedRequest<Payment>,
     linkUse: PaymentLinkUse | undefined,
   ): Promise<Payment> {
-    const created: Payment = { ...intent, operatorCall: null, operatorCallStartedAt: null };
     // Made first: event ids sort by time, and `created` comes before the events of the answer.
     const createdEvent = this.deps.events.paymentCreated(created);
     const answer = await this.calls.call(() => push.startCollection(created, operator));

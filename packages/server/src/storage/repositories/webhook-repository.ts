@@ -236,7 +236,9 @@ export class WebhookRepository implements WebhookStore {
       for (const endpointRow of endpointRows) {
         const endpoint = this.endpointFromRow(endpointRow);
         const key = tenantKey(endpoint);
-        endpointsByTenant.set(key, [...(endpointsByTenant.get(key) ?? []), endpoint]);
+        const tenantEndpoints = endpointsByTenant.get(key);
+        if (tenantEndpoints) tenantEndpoints.push(endpoint);
+        else endpointsByTenant.set(key, [endpoint]);
       }
       const enabledEndpoints = (scope: TenantScope): WebhookEndpoint[] => endpointsByTenant.get(tenantKey(scope)) ?? [];
       const deliveryRows: Selectable<WebhookDeliveryTable>[] = [];

@@ -208,8 +208,8 @@ export class SqliteGroupCommit {
   /**
    * Resolves once no sync of the write-ahead log is running (at once when none is). Transactions
    * start between syncs: those that arrive during one wait for its end and then run together, and
-   * the batch they form commits at once. Measured (docs/performance.md, "SQLite: writes between
-   * syncs"): without the wait, creation cost about a quarter more CPU, storage replay included.
+   * the batch they form commits at once. Measured (docs/performance.md, "SQLite: group commit"):
+   * without the wait, creation cost about a quarter more CPU, storage replay included.
    */
   private betweenSyncs(): Promise<void> | undefined {
     if (!this.durability.syncing) return undefined;

@@ -27,6 +27,15 @@ export interface DatabaseCapabilities {
    * statement and runs phases as transactions.
    */
   oneStatementPhases: boolean;
+  /**
+   * The process's transactions run one after another in the order they began (SQLite's write
+   * lock), and a worker's transaction sees what an earlier one wrote. So work can be signalled from
+   * inside the transaction that makes it due: a worker woken then waits for that transaction and
+   * reads its rows, instead of learning of them only once their commit is on disk (a sync later).
+   * On PostgreSQL a transaction begun before another commits does not see its rows: signals wait
+   * for the commit.
+   */
+  signalsBeforeCommit: boolean;
 }
 
 export interface AkweDatabase {
@@ -80,7 +89,7 @@ function openSqliteDatabase(file: string, options: OpenDatabaseOptions): AkweDat
   const { db, durability, close } = openSqlite(file, { backgroundCheckpoints: options.backgroundCheckpoints ?? false, syncToDisk: options.sqliteSyncToDisk });
   return {
     db,
-    capabilities: { skipLocked: false, rowLocks: false, concurrentWriters: false, schemas: false, oneStatementPhases: false },
+    capabilities: { skipLocked: false, rowLocks: false, concurrentWriters: false, schemas: false, oneStatementPhases: false, signalsBeforeCommit: true },
     description: `sqlite:${file}`,
     async ping() {
       await sql`select 1`.execute(db);
@@ -108,7 +117,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): AkweDatabase {
   safe.password = '';
   return {
     db,
-    capabilities: { skipLocked: true, rowLocks: true, concurrentWriters: true, schemas: true, oneStatementPhases: true },
+    capabilities: { skipLocked: true, rowLocks: true, concurrentWriters: true, schemas: true, oneStatementPhases: true, signalsBeforeCommit: false },
     description: `postgres://${safe.host}${safe.pathname}${schema ? `#${schema}` : ''}`,
     notifications: postgresWorkNotifications(db, url, schema),
     async ping() {

@@ -77,6 +77,8 @@ export class WebhookDeliveryJob implements WorkerJob {
   private readonly stopping = new AbortController();
   /** This process's sends in flight per stream, for the back-off. */
   private readonly streamSends = new Map<string, number>();
+  /** Sends answered whose result is still being written: their slots are free (ClaimOptions.answered). */
+  private readonly answered = new Set<string>();
   private readonly throttle: StreamThrottle;
   private readonly results: ResultBatcher<TryResult, boolean>;
   private slotWake: NodeJS.Timeout | undefined;
@@ -104,7 +106,7 @@ export class WebhookDeliveryJob implements WorkerJob {
     if (free <= 0) return 0;
     const now = this.deps.clock.now();
     const claimToken = this.deps.newId();
-    const claimed = await this.deps.store.claimDue({
+    const { claimed, loading } = await this.deps.store.claimForSending({
       now: now.toISOString(),
       limit: free,
       leaseUntil: new Date(now.getTime() + this.options.leaseSeconds * 1000).toISOString(),
@@ -112,11 +114,12 @@ export class WebhookDeliveryJob implements WorkerJob {
       budgets: this.budgets,
       streamCap: (stream) => this.throttle.cap(stream),
       pausedStreams: this.throttle.paused(now.getTime()),
+      answered: this.answered,
     });
     if (claimed.length === 0) return 0;
-    // One read for the whole claim, which the sends wait for while the next pass goes on. Should
-    // it fail, each send fails (logged) and its claim is taken over once its lease runs out.
-    const loading = this.deps.store.loadForSending(claimed);
+    // One read for the whole claim, which the sends wait for (while the next pass goes on, where
+    // it is not part of the claim). Should it fail, each send fails (logged) and its claim is
+    // taken over once its lease runs out.
     for (const delivery of claimed) {
       this.streamSends.set(delivery.stream, (this.streamSends.get(delivery.stream) ?? 0) + 1);
       const send: Promise<void> = loading
@@ -212,6 +215,10 @@ export class WebhookDeliveryJob implements WorkerJob {
       .send({ url: delivery.targetUrl, body, headers, timeoutMs: this.options.timeoutMs, signal: this.stopping.signal });
 
     const finishedAt = this.deps.clock.now();
+    // The receiver is done with this request: its slot is free for the next claim while the result
+    // is written (the write takes a commit, shared with other results).
+    this.answered.add(delivery.id);
+    this.slotFreed();
     this.throttle.observe(delivery.stream, answer, this.streamSends.get(delivery.stream) ?? 1, finishedAt.getTime());
     const decision = decideAfterTry(answer, attemptNumber, finishedAt, this.options.random);
     const lastError = answer.error ?? (decision.status === 'succeeded' ? null : `HTTP ${answer.statusCode}`);
@@ -223,7 +230,7 @@ export class WebhookDeliveryJob implements WorkerJob {
       succeededAt: decision.status === 'succeeded' ? finishedAt.toISOString() : null,
     };
     const disable = decision.status === 'cancelled' ? { reason: `${delivery.targetUrl} answered 410 Gone` } : undefined;
-    const recorded = await record(answer, update, disable);
+    const recorded = await record(answer, update, disable).finally(() => this.answered.delete(delivery.id));
     if (recorded) this.deps.onTryRecorded?.(update.status);
     else this.deps.logger?.warn({ delivery: delivery.id }, 'delivery claim was taken over before the result was recorded');
   }

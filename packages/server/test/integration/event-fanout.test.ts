@@ -105,6 +105,28 @@ for (const target of testDatabases()) {
       assert.equal(await deliveryCount(), deliveriesAfterFirstPass, 'and inserts no delivery');
     });
 
+    it('a fan-out woken by a creation’s signal sees that creation’s events', async () => {
+      const merchant = await t.newMerchant();
+      const scope: TenantScope = { merchantId: merchant.merchantId, environment: 'test' };
+      await addEndpoint(scope, '/woken');
+      while ((await t.services.webhooks.fanOut(100)) > 0);
+      // As the worker pool does: a pass starts as soon as the signal comes. On SQLite the signal
+      // comes from inside the creation's transaction, and the pass waits for that transaction.
+      const passes: Promise<number>[] = [];
+      const unsubscribe = t.services.signals.subscribe('events', () => passes.push(t.services.webhooks.fanOut(100)));
+      try {
+        await collectClient(t.app, merchant.testKey).createOk(direct());
+      } finally {
+        unsubscribe();
+      }
+      assert.equal(passes.length, 1, 'one signal for the creation');
+      assert.equal(await passes[0], 3, 'the pass it woke fanned out the three events');
+      assert.deepEqual(
+        (await fannedOutEvents(scope)).map((e) => e.destinations.length),
+        [1, 1, 1],
+      );
+    });
+
     it('reads endpoints afresh on each pass: one added after a pass receives the next events', async () => {
       const merchant = await t.newMerchant();
       const scope: TenantScope = { merchantId: merchant.merchantId, environment: 'test' };

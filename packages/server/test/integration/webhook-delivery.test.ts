@@ -366,13 +366,62 @@ for (const target of testDatabases()) {
       }
     });
 
+    it('a claim for sending comes with each delivery’s event and endpoint', async () => {
+      const hook = await endpoint('/with-context', { events: ['collect.payment.created'] });
+      const payment = (await api.createOk(direct())) as { reference: string };
+      while ((await t.services.webhooks.fanOut()) > 0);
+      const now = clock.now();
+      const { claimed, loading } = await t.services.webhookStore.claimForSending({
+        now: now.toISOString(),
+        limit: 10,
+        leaseUntil: new Date(now.getTime() + 90_000).toISOString(),
+        claimToken: newId(),
+        budgets: defaultDeliveryBudgets,
+      });
+      assert.equal(claimed.length, 1);
+      const context = (await loading).get(claimed[0]!.id)!;
+      assert.equal(context.event.id, claimed[0]!.eventId);
+      assert.equal((context.event.subject as { payment?: { reference: string } }).payment?.reference, payment.reference);
+      assert.equal(context.endpoint?.id, hook.id);
+      await t.services.database.db.updateTable('webhook_deliveries').set({ status: 'cancelled', claim_token: null, locked_until: null }).where('id', '=', claimed[0]!.id).execute();
+    });
+
+    it('a send its receiver has answered frees its slot for the next claim while its result is written', async () => {
+      await endpoint('/one-at-a-time', { events: ['collect.payment.created'] });
+      await api.createOk(direct());
+      await api.createOk(direct());
+      while ((await t.services.webhooks.fanOut()) > 0);
+      const now = clock.now();
+      const claim = (answered?: ReadonlySet<string>) =>
+        t.services.webhookStore.claimDue({
+          now: now.toISOString(),
+          limit: 10,
+          leaseUntil: new Date(now.getTime() + 90_000).toISOString(),
+          claimToken: newId(),
+          budgets: { ...defaultDeliveryBudgets, perStream: 1 },
+          ...(answered ? { answered } : {}),
+        });
+      const first = await claim();
+      assert.equal(first.length, 1, 'one in flight for the stream');
+      assert.equal((await claim()).length, 0, 'the stream is full while the first send is in flight');
+      const second = await claim(new Set([first[0]!.id]));
+      assert.equal(second.length, 1, 'answered, the first no longer counts');
+      assert.notEqual(second[0]!.id, first[0]!.id, 'and is not claimed again');
+      await t.services.database.db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'cancelled', claim_token: null, locked_until: null })
+        .where('id', 'in', [first[0]!.id, second[0]!.id])
+        .execute();
+    });
+
     it('a claim whose events cannot be read sends nothing, and is delivered once after its lease', async () => {
       await endpoint('/unreadable', { events: ['collect.payment.created'] });
       await api.createOk(direct());
       while ((await t.services.webhooks.fanOut()) > 0);
-      // The real store, except that reading for sending fails (a database gone for a moment).
-      const failingStore = Object.create(t.services.webhookStore) as typeof t.services.webhookStore;
-      failingStore.loadForSending = () => Promise.reject(new Error('database unavailable'));
+      // The real store's claim, except that reading for sending fails (a database gone for a moment).
+      const store = t.services.webhookStore;
+      const failingStore = Object.create(store) as typeof store;
+      failingStore.claimForSending = async (options) => ({ claimed: await store.claimDue(options), loading: Promise.reject(new Error('database unavailable')) });
       const failing = makeJob({ ...t.services, webhookStore: failingStore });
       assert.equal(await failing.runOnce(), 1, 'the delivery was claimed');
       await failing.drain();

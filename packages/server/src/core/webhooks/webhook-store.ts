@@ -18,6 +18,12 @@ export interface DeliveryUpdate {
 
 export type { Page } from '../shared/pagination.js';
 
+export interface ClaimedForSending {
+  claimed: WebhookDelivery[];
+  /** Rejects if the read fails: each send then fails, and its claim is taken over once its lease runs out. */
+  loading: Promise<Map<string, SendingContext>>;
+}
+
 export interface ClaimOptions {
   now: string;
   limit: number;
@@ -28,6 +34,12 @@ export interface ClaimOptions {
   streamCap?: (stream: string) => number;
   /** Streams told to wait (Retry-After): none of their deliveries is claimed. */
   pausedStreams?: readonly string[];
+  /**
+   * Deliveries of this process whose receiver has answered and whose result is being written:
+   * still `delivering` in the database, but no longer a request in flight, so they do not count
+   * against the budgets here (other processes count them until the result is written).
+   */
+  answered?: ReadonlySet<string>;
 }
 
 /** What sending a delivery needs: its event and, for an endpoint delivery, the endpoint (absent once deleted). */
@@ -89,6 +101,12 @@ export interface WebhookStore {
    * `delivering` under `claimToken` until `leaseUntil`; returned in their claimed state.
    */
   claimDue(options: ClaimOptions): Promise<WebhookDelivery[]>;
+  /**
+   * `claimDue`, and the claim's `loadForSending`: read inside the claim's transaction where that
+   * costs nothing more (SQLite, in-process), after it otherwise (`loading` then runs while the
+   * caller goes on).
+   */
+  claimForSending(options: ClaimOptions): Promise<ClaimedForSending>;
   /** The event and (for endpoint deliveries) the endpoint each claimed delivery needs, by delivery id; absent when its event is gone. */
   loadForSending(deliveries: readonly WebhookDelivery[]): Promise<Map<string, SendingContext>>;
   /**

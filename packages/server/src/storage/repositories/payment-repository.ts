@@ -168,9 +168,10 @@ export class PaymentRepository implements PaymentStore {
           if (entries.length > 0) await trx.insertInto('metadata_entries').values(entries).execute();
           if (ledger.length > 0) await this.ledger.post(trx, ledger);
           await this.outbox.insert(trx, events);
+          if (this.capabilities.signalsBeforeCommit) this.signalEvents(events);
         });
-      }
-      this.committed(events);
+        if (!this.capabilities.signalsBeforeCommit) this.signalEvents(events);
+      } else this.signalEvents(events);
     } catch (error) {
       if (isUniqueViolation(error)) throw new AkweError('duplicate_reference', `A payment with reference ${payment.reference} exists already.`, { field: 'reference' });
       throw error;
@@ -193,13 +194,16 @@ export class PaymentRepository implements PaymentStore {
         const outcome = await this.statements.write(change);
         if (outcome === 'conflict') return false;
         if (outcome === 'saved') {
-          this.committed(change.events);
+          this.signalEvents(change.events);
           return true;
         }
         // The ledger accounts are not open yet: the transaction below opens them.
       }
-      await this.db.transaction().execute((trx) => this.apply(trx, change));
-      this.committed(change.events);
+      await this.db.transaction().execute(async (trx) => {
+        await this.apply(trx, change);
+        if (this.capabilities.signalsBeforeCommit) this.signalEvents(change.events);
+      });
+      if (!this.capabilities.signalsBeforeCommit) this.signalEvents(change.events);
       return true;
     } catch (error) {
       if (error instanceof VersionConflict) return false;
@@ -254,11 +258,12 @@ export class PaymentRepository implements PaymentStore {
       });
       return result;
     });
-    this.committed(events);
+    this.signalEvents(events);
     return result;
   }
 
-  private committed(events: readonly StoredEvent[]): void {
+  /** Wakes the fan-out for committed events (from inside the transaction where `signalsBeforeCommit` allows). */
+  private signalEvents(events: readonly StoredEvent[]): void {
     if (events.length > 0) this.signals?.notify('events');
   }
 

@@ -11,7 +11,7 @@ import {
   type WebhookDelivery,
   type WebhookEndpoint,
 } from '../../core/webhooks/webhook-endpoint.js';
-import type { ClaimOptions, EventFilters, NewDelivery, SendingContext, TryResult, WebhookStore } from '../../core/webhooks/webhook-store.js';
+import type { ClaimedForSending, ClaimOptions, EventFilters, NewDelivery, SendingContext, TryResult, WebhookStore } from '../../core/webhooks/webhook-store.js';
 import { mapPage, type Page, type PageRequest } from '../../core/shared/pagination.js';
 import { listPage, listRows } from '../list-query.js';
 import { eventListRows } from './event-repository.js';
@@ -267,58 +267,80 @@ export class WebhookRepository implements WebhookStore {
           )
           .execute();
       }
+      // Where a worker's transaction waits for ours (signalsBeforeCommit), the delivery job need
+      // not wait for this commit's sync to learn of the deliveries.
+      if (planned > 0 && this.capabilities.signalsBeforeCommit) this.signals?.notify('deliveries');
       return rows.length;
     });
-    if (planned > 0) this.signals?.notify('deliveries');
+    if (planned > 0 && !this.capabilities.signalsBeforeCommit) this.signals?.notify('deliveries');
     return events;
   }
 
-  async claimDue(options: ClaimOptions): Promise<WebhookDelivery[]> {
+  claimDue(options: ClaimOptions): Promise<WebhookDelivery[]> {
+    return this.db.transaction().execute((trx) => this.claimIn(trx, options));
+  }
+
+  async claimForSending(options: ClaimOptions): Promise<ClaimedForSending> {
+    if (this.capabilities.concurrentWriters) {
+      // A server apart: the claim's transaction ends first, and the read runs beside the next pass.
+      const claimed = await this.claimDue(options);
+      return { claimed, loading: this.loadIn(this.db, claimed) };
+    }
+    // One writer in this process: the read inside the claim's transaction costs nothing more,
+    // while a read after it would wait for a sync of its own (reads outside a transaction wait
+    // until what they saw is durable, and other commits keep coming).
+    return this.db.transaction().execute(async (trx) => {
+      const claimed = await this.claimIn(trx, options);
+      return { claimed, loading: Promise.resolve(await this.loadIn(trx, claimed)) };
+    });
+  }
+
+  private async claimIn(trx: Transaction<Database>, options: ClaimOptions): Promise<WebhookDelivery[]> {
     const { now, limit, leaseUntil, claimToken, budgets } = options;
     const streamCap = options.streamCap ?? (() => Number.POSITIVE_INFINITY);
-    return this.db.transaction().execute(async (trx) => {
-      // What is in flight now, in every process (live leases), counts against the budgets.
-      const inFlightRows = await trx.selectFrom('webhook_deliveries').select(slotColumns).where('status', '=', 'delivering').where('locked_until', '>', now).execute();
-      const inFlight = await this.slots(trx, inFlightRows);
-      const counts = new InFlightCounts(inFlight);
-      const full = saturation(counts, inFlight, budgets, streamCap);
-      const excludedStreams = [...full.streams, ...(options.pausedStreams ?? [])];
+    // What is in flight now, in every process (live leases), counts against the budgets.
+    const answered = options.answered;
+    const leased = await trx.selectFrom('webhook_deliveries').select(slotColumns).where('status', '=', 'delivering').where('locked_until', '>', now).execute();
+    const inFlightRows = answered && answered.size > 0 ? leased.filter((row) => !answered.has(row.id)) : leased;
+    const inFlight = await this.slots(trx, inFlightRows);
+    const counts = new InFlightCounts(inFlight);
+    const full = saturation(counts, inFlight, budgets, streamCap);
+    const excludedStreams = [...full.streams, ...(options.pausedStreams ?? [])];
 
-      // Each waiting status, and the claims whose lease ran out (a worker that died mid-delivery),
-      // read in index order and merged: no sort of the whole backlog on every pass. Only what the
-      // budgets need is read: most of the window is not chosen (docs/performance.md "Webhook claims").
-      const window = limit * 4;
-      const due = (status: DeliveryStatus) => {
-        let query = trx
-          .selectFrom('webhook_deliveries')
-          .select([...slotColumns, 'next_attempt_at'])
-          .where('status', '=', status);
-        query = status === 'delivering' ? query.where('locked_until', '<=', now) : query.where('next_attempt_at', '<=', now).orderBy('next_attempt_at').orderBy('id');
-        // A backlog that cannot be sent now must not fill the window and hide everyone else's work.
-        if (excludedStreams.length > 0) query = query.where('stream', 'not in', excludedStreams);
-        if (full.merchants.size > 0) query = query.where('merchant_id', 'not in', [...full.merchants]);
-        if (full.hosts.size > 0) query = query.where('target_host', 'not in', [...full.hosts]);
-        query = query.limit(window);
-        return this.capabilities.skipLocked ? query.forUpdate().skipLocked() : query;
-      };
-      const rows: (SlotRow & { next_attempt_at: string })[] = [];
-      for (const status of ['pending', 'retrying', 'delivering'] as const) rows.push(...(await due(status).execute()));
-      rows.sort((a, b) => (a.next_attempt_at === b.next_attempt_at ? (a.id < b.id ? -1 : 1) : a.next_attempt_at < b.next_attempt_at ? -1 : 1));
-      const candidates = rows.slice(0, window);
-      if (candidates.length === 0) return [];
+    // Each waiting status, and the claims whose lease ran out (a worker that died mid-delivery),
+    // read in index order and merged: no sort of the whole backlog on every pass. Only what the
+    // budgets need is read: most of the window is not chosen (docs/performance.md "Webhook claims").
+    const window = limit * 4;
+    const due = (status: DeliveryStatus) => {
+      let query = trx
+        .selectFrom('webhook_deliveries')
+        .select([...slotColumns, 'next_attempt_at'])
+        .where('status', '=', status);
+      query = status === 'delivering' ? query.where('locked_until', '<=', now) : query.where('next_attempt_at', '<=', now).orderBy('next_attempt_at').orderBy('id');
+      // A backlog that cannot be sent now must not fill the window and hide everyone else's work.
+      if (excludedStreams.length > 0) query = query.where('stream', 'not in', excludedStreams);
+      if (full.merchants.size > 0) query = query.where('merchant_id', 'not in', [...full.merchants]);
+      if (full.hosts.size > 0) query = query.where('target_host', 'not in', [...full.hosts]);
+      query = query.limit(window);
+      return this.capabilities.skipLocked ? query.forUpdate().skipLocked() : query;
+    };
+    const rows: (SlotRow & { next_attempt_at: string })[] = [];
+    for (const status of ['pending', 'retrying', 'delivering'] as const) rows.push(...(await due(status).execute()));
+    rows.sort((a, b) => (a.next_attempt_at === b.next_attempt_at ? (a.id < b.id ? -1 : 1) : a.next_attempt_at < b.next_attempt_at ? -1 : 1));
+    const candidates = rows.slice(0, window);
+    if (candidates.length === 0) return [];
 
-      const chosenIds = chooseDeliveries(await this.slots(trx, candidates), counts, limit, budgets, streamCap);
-      if (chosenIds.length === 0) return [];
-      const claimed = await trx
-        .updateTable('webhook_deliveries')
-        .set({ status: 'delivering', locked_until: leaseUntil, claim_token: claimToken, updated_at: now })
-        .where('id', 'in', chosenIds)
-        .returningAll()
-        .execute();
-      // In the order chosen (oldest due first), whatever order the database returns them in.
-      const byId = new Map(claimed.map((row) => [row.id, deliveryFromRow(row)]));
-      return chosenIds.map((id) => byId.get(id)!);
-    });
+    const chosenIds = chooseDeliveries(await this.slots(trx, candidates), counts, limit, budgets, streamCap);
+    if (chosenIds.length === 0) return [];
+    const claimed = await trx
+      .updateTable('webhook_deliveries')
+      .set({ status: 'delivering', locked_until: leaseUntil, claim_token: claimToken, updated_at: now })
+      .where('id', 'in', chosenIds)
+      .returningAll()
+      .execute();
+    // In the order chosen (oldest due first), whatever order the database returns them in.
+    const byId = new Map(claimed.map((row) => [row.id, deliveryFromRow(row)]));
+    return chosenIds.map((id) => byId.get(id)!);
   }
 
   /** Deliveries with what the budgets need: the endpoint's own bound (read once per endpoint) and the subject. */
@@ -337,14 +359,23 @@ export class WebhookRepository implements WebhookStore {
     }));
   }
 
-  async loadForSending(deliveries: readonly WebhookDelivery[]): Promise<Map<string, SendingContext>> {
+  loadForSending(deliveries: readonly WebhookDelivery[]): Promise<Map<string, SendingContext>> {
+    return this.loadIn(this.db, deliveries);
+  }
+
+  private async loadIn(db: Kysely<Database>, deliveries: readonly WebhookDelivery[]): Promise<Map<string, SendingContext>> {
     const loaded = new Map<string, SendingContext>();
     if (deliveries.length === 0) return loaded;
     // One read of the events and one of the endpoints for a whole claim, not two per delivery.
     const eventIds = [...new Set(deliveries.map((d) => d.eventId))];
     const endpointIds = [...new Set(deliveries.map((d) => d.destination).filter((d) => d !== CALLBACK_DESTINATION))];
-    const events = new Map((await this.db.selectFrom('events').selectAll().where('id', 'in', eventIds).execute()).map((row) => [row.id, eventFromRow(row)]));
-    const endpointRows = endpointIds.length === 0 ? [] : await this.db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', endpointIds).execute();
+    // Both reads at once: on SQLite each read outside a transaction waits for the sync that makes
+    // what it saw durable, and two in a row would wait for two.
+    const [eventRows, endpointRows] = await Promise.all([
+      db.selectFrom('events').selectAll().where('id', 'in', eventIds).execute(),
+      endpointIds.length === 0 ? [] : db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', endpointIds).execute(),
+    ]);
+    const events = new Map(eventRows.map((row) => [row.id, eventFromRow(row)]));
     const endpoints = new Map(endpointRows.map((row) => [row.id, this.endpointFromRow(row)]));
     for (const delivery of deliveries) {
       const event = events.get(delivery.eventId);

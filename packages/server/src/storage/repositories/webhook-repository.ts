@@ -56,8 +56,19 @@ async function recordTryUpdates(trx: Transaction<Database>, tries: readonly TryR
 }
 
 /** What the claim's budgets need of a delivery: read for the window instead of whole rows. */
-const slotColumns = ['id', 'stream', 'merchant_id', 'target_host', 'destination', 'subject_reference'] as const;
-type SlotRow = Pick<Selectable<WebhookDeliveryTable>, (typeof slotColumns)[number]>;
+/** A delivery row read for the budgets, with its endpoint's own bound (null for callbacks and endpoints without one). */
+interface SlotRow {
+  id: string;
+  stream: string;
+  merchant_id: string;
+  target_host: string;
+  subject_reference: string | null;
+  max_in_flight: number | null;
+}
+
+function slotOf(row: SlotRow): DeliverySlot {
+  return { id: row.id, stream: row.stream, merchantId: row.merchant_id, host: row.target_host, subject: row.subject_reference, streamLimit: row.max_in_flight };
+}
 
 function deliveryFromRow(row: Selectable<WebhookDeliveryTable>): WebhookDelivery {
   return {
@@ -277,12 +288,14 @@ export class WebhookRepository implements WebhookStore {
   }
 
   claimDue(options: ClaimOptions): Promise<WebhookDelivery[]> {
-    return this.db.transaction().execute((trx) => this.claimIn(trx, options));
+    // PostgreSQL: two reads and one conditional UPDATE, no transaction around them (see claimIn).
+    // SQLite: reads outside a transaction would wait for a sync; inside one they see the batch.
+    return this.capabilities.concurrentWriters ? this.claimIn(this.db, options) : this.db.transaction().execute((trx) => this.claimIn(trx, options));
   }
 
   async claimForSending(options: ClaimOptions): Promise<ClaimedForSending> {
     if (this.capabilities.concurrentWriters) {
-      // A server apart: the claim's transaction ends first, and the read runs beside the next pass.
+      // A server apart: the read runs beside the next pass.
       const claimed = await this.claimDue(options);
       return { claimed, loading: this.loadIn(this.db, claimed) };
     }
@@ -295,14 +308,24 @@ export class WebhookRepository implements WebhookStore {
     });
   }
 
-  private async claimIn(trx: Transaction<Database>, options: ClaimOptions): Promise<WebhookDelivery[]> {
+  /**
+   * Three statements: what is in flight, the due candidates (each waiting status and the expired
+   * leases, read in index order, one UNION ALL), and one UPDATE of the chosen rows that checks
+   * again that each is still due. Nothing is locked before that UPDATE: a row another process
+   * claimed meanwhile fails the check (PostgreSQL re-reads a row it waited for), so it is never
+   * claimed twice, and no candidate the budgets leave out is locked or written.
+   */
+  private async claimIn(db: Kysely<Database>, options: ClaimOptions): Promise<WebhookDelivery[]> {
     const { now, limit, leaseUntil, claimToken, budgets } = options;
     const streamCap = options.streamCap ?? (() => Number.POSITIVE_INFINITY);
+    const slotsOf = db
+      .selectFrom('webhook_deliveries as d')
+      .leftJoin('webhook_endpoints as e', 'e.id', 'd.destination')
+      .select(['d.id', 'd.stream', 'd.merchant_id', 'd.target_host', 'd.subject_reference', 'd.next_attempt_at', 'e.max_in_flight']);
     // What is in flight now, in every process (live leases), counts against the budgets.
     const answered = options.answered;
-    const leased = await trx.selectFrom('webhook_deliveries').select(slotColumns).where('status', '=', 'delivering').where('locked_until', '>', now).execute();
-    const inFlightRows = answered && answered.size > 0 ? leased.filter((row) => !answered.has(row.id)) : leased;
-    const inFlight = await this.slots(trx, inFlightRows);
+    const leased = await slotsOf.where('d.status', '=', 'delivering').where('d.locked_until', '>', now).execute();
+    const inFlight = (answered && answered.size > 0 ? leased.filter((row) => !answered.has(row.id)) : leased).map(slotOf);
     const counts = new InFlightCounts(inFlight);
     const full = saturation(counts, inFlight, budgets, streamCap);
     const excludedStreams = [...full.streams, ...(options.pausedStreams ?? [])];
@@ -312,51 +335,31 @@ export class WebhookRepository implements WebhookStore {
     // budgets need is read: most of the window is not chosen (docs/performance.md "Webhook claims").
     const window = limit * 4;
     const due = (status: DeliveryStatus) => {
-      let query = trx
-        .selectFrom('webhook_deliveries')
-        .select([...slotColumns, 'next_attempt_at'])
-        .where('status', '=', status);
-      query = status === 'delivering' ? query.where('locked_until', '<=', now) : query.where('next_attempt_at', '<=', now).orderBy('next_attempt_at').orderBy('id');
+      let query = slotsOf.where('d.status', '=', status);
+      query = status === 'delivering' ? query.where('d.locked_until', '<=', now) : query.where('d.next_attempt_at', '<=', now).orderBy('d.next_attempt_at').orderBy('d.id');
       // A backlog that cannot be sent now must not fill the window and hide everyone else's work.
-      if (excludedStreams.length > 0) query = query.where('stream', 'not in', excludedStreams);
-      if (full.merchants.size > 0) query = query.where('merchant_id', 'not in', [...full.merchants]);
-      if (full.hosts.size > 0) query = query.where('target_host', 'not in', [...full.hosts]);
-      query = query.limit(window);
-      return this.capabilities.skipLocked ? query.forUpdate().skipLocked() : query;
+      if (excludedStreams.length > 0) query = query.where('d.stream', 'not in', excludedStreams);
+      if (full.merchants.size > 0) query = query.where('d.merchant_id', 'not in', [...full.merchants]);
+      if (full.hosts.size > 0) query = query.where('d.target_host', 'not in', [...full.hosts]);
+      return db.selectFrom(query.limit(window).as(`due_${status}`)).selectAll();
     };
-    const rows: (SlotRow & { next_attempt_at: string })[] = [];
-    for (const status of ['pending', 'retrying', 'delivering'] as const) rows.push(...(await due(status).execute()));
+    const rows = await due('pending').unionAll(due('retrying')).unionAll(due('delivering')).execute();
     rows.sort((a, b) => (a.next_attempt_at === b.next_attempt_at ? (a.id < b.id ? -1 : 1) : a.next_attempt_at < b.next_attempt_at ? -1 : 1));
     const candidates = rows.slice(0, window);
     if (candidates.length === 0) return [];
 
-    const chosenIds = chooseDeliveries(await this.slots(trx, candidates), counts, limit, budgets, streamCap);
+    const chosenIds = chooseDeliveries(candidates.map(slotOf), counts, limit, budgets, streamCap);
     if (chosenIds.length === 0) return [];
-    const claimed = await trx
+    const claimed = await db
       .updateTable('webhook_deliveries')
       .set({ status: 'delivering', locked_until: leaseUntil, claim_token: claimToken, updated_at: now })
       .where('id', 'in', chosenIds)
+      .where((eb) => eb.or([eb.and([eb('status', 'in', waiting), eb('next_attempt_at', '<=', now)]), eb.and([eb('status', '=', 'delivering'), eb('locked_until', '<=', now)])]))
       .returningAll()
       .execute();
     // In the order chosen (oldest due first), whatever order the database returns them in.
     const byId = new Map(claimed.map((row) => [row.id, deliveryFromRow(row)]));
-    return chosenIds.map((id) => byId.get(id)!);
-  }
-
-  /** Deliveries with what the budgets need: the endpoint's own bound (read once per endpoint) and the subject. */
-  private async slots(trx: Transaction<Database>, rows: readonly SlotRow[]): Promise<DeliverySlot[]> {
-    if (rows.length === 0) return [];
-    const endpointIds = [...new Set(rows.map((row) => row.destination).filter((d) => d !== CALLBACK_DESTINATION))];
-    const limits = endpointIds.length === 0 ? [] : await trx.selectFrom('webhook_endpoints').select(['id', 'max_in_flight']).where('id', 'in', endpointIds).execute();
-    const limitOf = new Map(limits.map((row) => [row.id, row.max_in_flight]));
-    return rows.map((row) => ({
-      id: row.id,
-      stream: row.stream,
-      merchantId: row.merchant_id,
-      host: row.target_host,
-      subject: row.subject_reference,
-      streamLimit: limitOf.get(row.destination) ?? null,
-    }));
+    return chosenIds.flatMap((id) => byId.get(id) ?? []);
   }
 
   loadForSending(deliveries: readonly WebhookDelivery[]): Promise<Map<string, SendingContext>> {

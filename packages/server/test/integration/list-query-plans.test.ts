@@ -65,6 +65,8 @@ for (const target of testDatabases()) {
       assertIndexed(await plan(paymentListQuery(db, scope, { reference: 'REF-777' }, firstPage)), 'payments_reference', 'reference', { unique: true });
       assertIndexed(await plan(paymentListQuery(db, scope, { metadata: { key: 'order', value: 'O-4242' } }, firstPage)), 'metadata_entries_search', 'metadata');
       assertIndexed(await plan(paymentListQuery(db, scope, { mode: 'hosted', operators: ['mtn_bj'] }, laterPage)), undefined, 'mode and operator');
+      // The index holds payments made through a link only (migration 0040); a link's list still reads it.
+      assertIndexed(await plan(paymentListQuery(db, scope, { paymentLinkId: 'a-payment-link' }, firstPage)), 'payments_payment_link', 'payment link');
       // The index holds hosted payments' tokens only (migration 0014); a lookup by token still reads it.
       assertIndexed(await plan(checkoutQuery(db, 'a-checkout-token')), 'payments_checkout_token', 'checkout token', { unique: true });
     });

@@ -199,3 +199,22 @@ describe('normalizePhone: malformed input', () => {
     assertRefused('NG' as CountryCode, '0197000000', 'Unknown country; expected one of BJ, TG, CI.');
   });
 });
+
+describe('normalizePhone: answers kept for numbers seen before', () => {
+  it('gives the same answer the second time, and an answer no caller can change for the next one', () => {
+    for (const raw of ['0197000000', '97000000', '+2290197000000']) {
+      const first = normalizePhone('BJ', raw);
+      const second = normalizePhone('BJ', raw);
+      assert.deepEqual(second, first);
+      assert.ok(Object.isFrozen(second), 'kept answers are frozen');
+      assert.throws(() => Object.assign(second as Record<string, unknown>, { ok: true, e164: '+22900000000' }));
+      assert.deepEqual(normalizePhone('BJ', raw), first);
+    }
+  });
+
+  it('keeps answers per country: the same digits mean different numbers in two countries', () => {
+    assert.deepEqual(normalizePhone('TG', '90000000'), { ok: true, e164: '+22890000000' });
+    assert.equal(normalizePhone('BJ', '90000000').ok, false);
+    assert.deepEqual(normalizePhone('TG', '90000000'), { ok: true, e164: '+22890000000' });
+  });
+});

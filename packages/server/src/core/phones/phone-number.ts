@@ -17,9 +17,10 @@
 // 8 digits. None of the three has a national trunk prefix: the leading 0 in Benin and Côte
 // d'Ivoire is part of the number and stays in E.164 (+2290197000000).
 import { getCountryCallingCode, parsePhoneNumberFromString, type PhoneNumber } from 'libphonenumber-js/max';
+import { LRUCache } from 'lru-cache';
 import { countryCodes, type CountryCode } from '../catalog/operator-catalog.js';
 
-export type PhoneCheck = { ok: true; e164: string } | { ok: false; message: string };
+export type PhoneCheck = Readonly<{ ok: true; e164: string } | { ok: false; message: string }>;
 
 /**
  * Numbers the sandbox outcome rules are tested with (national form). Their last four digits
@@ -80,7 +81,25 @@ function parseNational(country: CountryCode, national: string): PhoneNumber | un
   return parsed !== undefined && parsed.isValid() && parsed.country === country ? parsed : undefined;
 }
 
+/**
+ * The same numbers come back again and again (a merchant's customers pay often), and parsing one
+ * with the full metadata costs more than the rest of a creation's validation: answers are kept,
+ * by country and input, for inputs no longer than the parser accepts.
+ */
+const checked = new LRUCache<string, PhoneCheck>({ max: 10_000 });
+
 export function normalizePhone(country: CountryCode, raw: string): PhoneCheck {
+  if (typeof raw !== 'string' || raw.length > maxInputLength || !isCountryCode(country)) return checkPhone(country, raw);
+  const key = `${country}:${raw}`;
+  let check = checked.get(key);
+  if (check === undefined) {
+    check = Object.freeze(checkPhone(country, raw));
+    checked.set(key, check);
+  }
+  return check;
+}
+
+function checkPhone(country: CountryCode, raw: string): PhoneCheck {
   // Both guards protect callers that pass unchecked request data despite the types.
   if (!isCountryCode(country)) return refuse(`Unknown country; expected one of ${countryCodes.join(', ')}.`);
   if (typeof raw !== 'string') return refuse('Phone number must be a string.');

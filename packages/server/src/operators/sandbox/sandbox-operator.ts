@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { CatalogOperator } from '../../core/catalog/operator-catalog.js';
 import type { OperatorAnswer, OperatorConnector, OtpAnswer, RefundAnswer } from '../../core/operators/operator-connector.js';
 import type { Payment, Refund } from '../../core/payments/payment.js';
@@ -28,6 +28,11 @@ function payoutOutcome(payout: Payout): PayoutAnswer {
 import { SandboxLedger } from './sandbox-ledger.js';
 import { sandboxOtpOutcomes, scriptedFailureCode, scriptedOutcome, type ScriptedOutcome } from './sandbox-rules.js';
 
+/** 16 hex digits; randomUUID draws from a cached pool, where randomBytes asks the system on each call. */
+function sandboxPspReference(): string {
+  return `sbx_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+}
+
 const messages: Record<ScriptedOutcome, string> = {
   completed: 'Sandbox: the customer approved the payment.',
   failed: 'Sandbox: the operator declined the payment.',
@@ -40,7 +45,7 @@ function answer(outcome: ScriptedOutcome, reference: string): OperatorAnswer {
   const failureCode = outcome === 'failed' ? scriptedFailureCode(reference) : undefined;
   return {
     path: outcome === 'pending' ? ['pending'] : ['processing', outcome],
-    pspReference: `sbx_${randomBytes(8).toString('hex')}`,
+    pspReference: sandboxPspReference(),
     message: failureCode ? `Sandbox: ${failureCodes[failureCode]}` : messages[outcome],
     ...(failureCode ? { failureCode } : {}),
   };
@@ -85,7 +90,7 @@ export class SandboxOperator implements OperatorConnector {
   /** Test payouts follow the collection keyword and suffix rules (sandbox-rules.ts), asynchronously. */
   async sendPayout(payout: Payout): Promise<PayoutAnswer> {
     this.ledger.recordPayoutSent(payout.id, payoutOutcome(payout), this.clock.now().getTime() + this.payoutDelayMs);
-    return { status: 'PROCESSING', pspReference: `sbx_${randomBytes(8).toString('hex')}`, message: 'Sandbox: the operator is sending the money.' };
+    return { status: 'PROCESSING', pspReference: sandboxPspReference(), message: 'Sandbox: the operator is sending the money.' };
   }
 
   async queryPayout(payout: Payout): Promise<PayoutAnswer | undefined> {
@@ -121,7 +126,7 @@ export class SandboxOperator implements OperatorConnector {
         ? { path: ['pending'], message: 'Sandbox: code accepted, waiting for the operator.' }
         : {
             path: [outcome],
-            pspReference: `sbx_${randomBytes(8).toString('hex')}`,
+            pspReference: sandboxPspReference(),
             message: outcome === 'failed' ? 'Sandbox: the operator refused the one-time code.' : messages[outcome],
             ...(outcome === 'failed' ? { failureCode: 'otp_failed' as const } : {}),
           };
@@ -137,7 +142,7 @@ export class SandboxOperator implements OperatorConnector {
   async refund(_payment: Payment, refund: Refund): Promise<RefundAnswer> {
     const result: RefundAnswer = refund.reason?.toUpperCase().includes('FAIL')
       ? { status: 'failed', message: 'Sandbox: the operator refused the refund.' }
-      : { status: 'completed', pspReference: `sbx_${randomBytes(8).toString('hex')}` };
+      : { status: 'completed', pspReference: sandboxPspReference() };
     this.ledger.recordRefund(refund.id, result);
     return result;
   }

@@ -37,6 +37,7 @@ import * as paymentLinks from './0036-payment-links.js';
 import * as routeFloats from './0037-route-floats.js';
 import * as reconciliation from './0038-reconciliation.js';
 import * as revenueIndex from './0039-revenue-index.js';
+import * as paymentLinkIndexPartial from './0040-payment-link-index-partial.js';
 import * as totpOnce from './0031-totp-once.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   '0037-route-floats': routeFloats,
   '0038-reconciliation': reconciliation,
   '0039-revenue-index': revenueIndex,
+  '0040-payment-link-index-partial': paymentLinkIndexPartial,
 };

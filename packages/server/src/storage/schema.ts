@@ -184,9 +184,15 @@ export interface EventTable {
   type: string;
   payload: string;
   created_at: string;
+  /** Retired by migration 0041 (the fan-out reads event_fanout_queue); kept for older rows, never read. */
   fanned_out: Generated<number>;
   /** The merchant reference of the object the event is about. */
   subject_reference: string | null;
+}
+
+/** An event the fan-out has not turned into deliveries yet; the pass that does deletes the row. */
+export interface EventFanoutQueueTable {
+  event_id: string;
 }
 
 export interface IdempotencyRecordTable {
@@ -683,6 +689,7 @@ export interface Database {
   platform_admins: PlatformAdminTable;
   api_keys: ApiKeyTable;
   events: EventTable;
+  event_fanout_queue: EventFanoutQueueTable;
   idempotency_records: IdempotencyRecordTable;
   payments: PaymentTable;
   payment_links: PaymentLinkTable;

@@ -1,8 +1,8 @@
 /**
  * Event fan-out on every database: one pass over a batch that mixes tenants turns each event into
- * deliveries for its own tenant's enabled endpoints only, and marks the whole batch fanned out.
+ * deliveries for its own tenant's enabled endpoints only, and takes the whole batch off the fan-out queue.
  * Checked on the stored rows, since the repository reads endpoints once per tenant per pass and
- * marks the batch with one statement.
+ * empties the batch from the queue with one statement.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -32,17 +32,18 @@ for (const target of testDatabases()) {
     async function fannedOutEvents(scope: TenantScope) {
       const events = await db()
         .selectFrom('events')
-        .select(['id', 'fanned_out'])
+        .select(['id'])
         .where('merchant_id', '=', scope.merchantId)
         .where('environment', '=', scope.environment)
         .orderBy('id')
         .execute();
+      const queued = new Set((await db().selectFrom('event_fanout_queue').select('event_id').execute()).map((row) => row.event_id));
       return Promise.all(
         events.map(async (event) => {
           const deliveries = await db().selectFrom('webhook_deliveries').select(['destination', 'merchant_id', 'environment']).where('event_id', '=', event.id).execute();
           return {
             id: event.id,
-            fannedOut: Number(event.fanned_out),
+            queued: queued.has(event.id),
             destinations: deliveries.map((d) => d.destination).sort(),
             tenants: [...new Set(deliveries.map((d) => `${d.merchant_id}/${d.environment}`))],
           };
@@ -60,7 +61,7 @@ for (const target of testDatabases()) {
         ).n,
       );
 
-    it('gives every event of a mixed-tenant pass exactly its own tenant’s enabled endpoints, marks them all, and leaves nothing for a second pass', async () => {
+    it('gives every event of a mixed-tenant pass exactly its own tenant’s enabled endpoints, takes them all off the queue, and leaves nothing for a second pass', async () => {
       const a = await t.newMerchant({ name: 'Merchant A' });
       const b = await t.newMerchant({ name: 'Merchant B' });
       const aTest: TenantScope = { merchantId: a.merchantId, environment: 'test' };
@@ -83,7 +84,7 @@ for (const target of testDatabases()) {
         await bTestApi.createOk(direct());
         await aLiveApi.createOk(hosted());
       }
-      const pending = await db().selectFrom('events').select('id').where('fanned_out', '=', 0).execute();
+      const pending = await db().selectFrom('event_fanout_queue').select('event_id').execute();
       assert.ok(pending.length >= 15, `several events per tenant (got ${pending.length})`);
 
       assert.equal(await t.services.webhooks.fanOut(100), pending.length, 'the whole batch in one pass');
@@ -92,13 +93,12 @@ for (const target of testDatabases()) {
         const events = await fannedOutEvents(scope);
         assert.ok(events.length >= 3, `several events for ${scope.merchantId}/${scope.environment}`);
         for (const event of events) {
-          assert.equal(event.fannedOut, 1, `event ${event.id} is marked fanned out`);
+          assert.equal(event.queued, false, `event ${event.id} has left the fan-out queue`);
           assert.deepEqual(event.destinations, [...endpointIds].sort(), `event ${event.id} reaches its own tenant’s enabled endpoints only`);
           assert.deepEqual(event.tenants, [`${scope.merchantId}/${scope.environment}`]);
         }
       }
-      const unmarked = await db().selectFrom('events').select('id').where('fanned_out', '=', 0).execute();
-      assert.deepEqual(unmarked, []);
+      assert.deepEqual(await db().selectFrom('event_fanout_queue').select('event_id').execute(), [], 'the queue is empty');
 
       const deliveriesAfterFirstPass = await deliveryCount();
       assert.equal(await t.services.webhooks.fanOut(100), 0, 'a second pass finds nothing to do');

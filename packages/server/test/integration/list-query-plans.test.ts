@@ -107,9 +107,9 @@ for (const target of testDatabases()) {
       }
     });
 
-    it("the workers' lookups read their partial indexes: payments that can still expire, events not yet fanned out", async () => {
+    it("the workers' lookups read their indexes: payments that can still expire (partial), events not yet fanned out (the queue's key)", async () => {
       assertIndexed(await plan(dueForExpiryQuery(db, '2026-06-01T00:00:00.000Z', 100)), 'payments_expiring', 'expiry worker');
-      assertIndexed(await plan(unfannedEventsQuery(db, 100)), 'events_unfanned', 'fan-out worker');
+      assertIndexed(await plan(unfannedEventsQuery(db, 100)), 'event_fanout_queue', 'fan-out worker');
     });
 
     it('payments and payouts of one phone number read their phone index', async () => {
@@ -162,6 +162,8 @@ async function seed(db: Kysely<Database>, postgres: boolean, merchantIds: string
   await sql`
     insert into events (id, merchant_id, environment, type, payload, created_at, subject_reference)
     select ${id}, ${merchant}, 'test', 'collect.payment.completed', '{}', ${at}, 'REF-' || (n / 3) from (${numbers}) as numbers`.execute(db);
+  // A fan-out backlog: the newest events, 1 % of them, wait in the queue.
+  await sql`insert into event_fanout_queue (event_id) select id from events order by id desc limit ${sql.lit(ROWS / 100)}`.execute(db);
   await sql`
     insert into refunds (id, payment_id, merchant_id, environment, amount_minor, currency, status, created_at, updated_at)
     select ${id}, ${id}, ${merchant}, 'test', 100, 'XOF', 'completed', ${at}, ${at} from (${numbers}) as numbers where n % 10 = 2`.execute(db);

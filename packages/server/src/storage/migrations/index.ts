@@ -38,6 +38,7 @@ import * as routeFloats from './0037-route-floats.js';
 import * as reconciliation from './0038-reconciliation.js';
 import * as revenueIndex from './0039-revenue-index.js';
 import * as paymentLinkIndexPartial from './0040-payment-link-index-partial.js';
+import * as eventFanoutQueue from './0041-event-fanout-queue.js';
 import * as totpOnce from './0031-totp-once.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
@@ -82,4 +83,5 @@ export const migrations: Record<string, Migration> = {
   '0038-reconciliation': reconciliation,
   '0039-revenue-index': revenueIndex,
   '0040-payment-link-index-partial': paymentLinkIndexPartial,
+  '0041-event-fanout-queue': eventFanoutQueue,
 };

@@ -264,8 +264,10 @@ export function paymentOutcomesStatement(outcomes: PaymentOutcomes): CompiledQue
   add(
     'events',
     `insert into "events" (${names(EVENT_RECORD).join(', ')}) select ${columnsOf('e', EVENT_RECORD).join(', ')} ` +
-      `from ${p.rows('e', EVENT_COLUMNS, outcomes.events)} where ${inPassed('e', 'passed')}`,
+      `from ${p.rows('e', EVENT_COLUMNS, outcomes.events)} where ${inPassed('e', 'passed')} returning "id"`,
   );
+  // Each event written is due for the fan-out (migration 0041).
+  add('events_queued', `insert into "event_fanout_queue" ("event_id") select "id" from "events"`);
   const entries = p.rows('v', ENTRY_COLUMNS, outcomes.entries);
   // Row locks in the lock order (FOR UPDATE locks the rows after sorting them), and only when a posting goes through.
   add(

@@ -7,7 +7,8 @@ import { keysetQuery } from '../keyset-page.js';
 import { createdWithin, listRows } from '../list-query.js';
 import type { Environment, TenantScope } from '../../core/shared/environment.js';
 import { PreparedInsert } from '../prepared-query.js';
-import type { Database, EventTable } from '../schema.js';
+import type { Database, EventFanoutQueueTable, EventTable } from '../schema.js';
+import type { OneStatement } from '../postgres/one-statement.js';
 
 export function eventFromRow(row: Selectable<EventTable>): StoredEvent {
   return {
@@ -52,16 +53,31 @@ export function eventListRows(db: Kysely<Database>, scope: TenantScope, filters:
   };
 }
 
+/** The queue row that makes an event due for the fan-out (written with the event, in the same commit). */
+export function fanoutQueueRow(event: StoredEvent): Insertable<EventFanoutQueueTable> {
+  return { event_id: event.id };
+}
+
+/** Both rows of each event, for a one-statement write (PostgreSQL): the event and its queue row. */
+export function addEventInserts(statement: OneStatement, name: string, event: StoredEvent): void {
+  statement.add(name, statement.insertRow('events', eventToRow(event)));
+  statement.add(`${name}_queued`, statement.insertRow('event_fanout_queue', fanoutQueueRow(event)));
+}
+
 /** Writes outbox rows; callers pass their transaction so the events commit with their change. */
 export class EventOutbox {
   private readonly rows: PreparedInsert<'events'>;
+  private readonly queue: PreparedInsert<'event_fanout_queue'>;
 
   constructor(db: Kysely<Database>) {
     this.rows = new PreparedInsert(db, 'events');
+    this.queue = new PreparedInsert(db, 'event_fanout_queue');
   }
 
   async insert(executor: Kysely<Database>, events: readonly StoredEvent[]): Promise<void> {
-    if (events.length > 0) await this.rows.execute(executor, events.map(eventToRow));
+    if (events.length === 0) return;
+    await this.rows.execute(executor, events.map(eventToRow));
+    await this.queue.execute(executor, events.map(fanoutQueueRow));
   }
 }
 

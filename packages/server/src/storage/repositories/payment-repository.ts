@@ -21,7 +21,7 @@ import type { DatabaseCapabilities } from '../database.js';
 import type { Database } from '../schema.js';
 import { PreparedInsert, PreparedQuery, PreparedUpdate } from '../prepared-query.js';
 import { isUniqueViolation } from '../unique-violation.js';
-import { EventOutbox, eventToRow } from './event-repository.js';
+import { addEventInserts, EventOutbox } from './event-repository.js';
 import { OneStatement } from '../postgres/one-statement.js';
 import { PaymentPostingBatcher, type PaymentStatementWriter, type StatementClaims } from '../postgres/payment-posting-batcher.js';
 import { IdempotencyClaimLost } from '../../core/idempotency/request-journal.js';
@@ -425,7 +425,7 @@ export class PaymentRepository implements PaymentStore {
     if (claim) this.claims.addTo(statement, 'claim', claim);
     statement.add('payment', statement.insertRow('payments', paymentToRow(payment), '1'), { gate: true });
     metadataEntries('payment', payment).forEach((row, index) => statement.add(`metadata_${index}`, statement.insertRow('metadata_entries', row)));
-    events.forEach((event, index) => statement.add(`event_${index}`, statement.insertRow('events', eventToRow(event))));
+    events.forEach((event, index) => addEventInserts(statement, `event_${index}`, event));
     const counts = (await this.db.executeQuery(statement.compile())).rows[0]!;
     // Another request holds the key: as in the transaction, nothing else was written.
     if (claim && counts.claim !== 1) throw new IdempotencyClaimLost();

@@ -4,7 +4,7 @@ import type { StoredEvent } from '../../core/events/stored-event.js';
 import type { Database } from '../schema.js';
 import { eventToRow } from './event-repository.js';
 
-/** The dashboard's test events (dashboard-developers.ts): stored like any event, but never fanned out to every endpoint. */
+/** The dashboard's test events (dashboard-developers.ts): stored like any event, but never fanned out to every endpoint (no queue row). */
 export class TestEventRepository implements TestEventWrites {
   constructor(private readonly db: Kysely<Database>) {}
 

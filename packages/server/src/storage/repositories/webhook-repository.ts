@@ -109,11 +109,11 @@ function attemptFromRow(row: Selectable<WebhookAttemptTable>): DeliveryAttempt {
 }
 
 /**
- * The oldest events not yet fanned out; exported so the query-plan test reads this very query. A
- * literal 0, as in the condition of the partial index events_unfanned (id), so both databases use it.
+ * The oldest events not yet fanned out, in event order: those with a row in `event_fanout_queue`
+ * (migration 0041). Exported so the query-plan test reads this very query.
  */
 export function unfannedEventsQuery(db: Kysely<Database>, limit: number) {
-  return db.selectFrom('events').selectAll().where('fanned_out', '=', sql.lit(0)).orderBy('id').limit(limit);
+  return db.selectFrom('event_fanout_queue as q').innerJoin('events as e', 'e.id', 'q.event_id').selectAll('e').orderBy('q.event_id').limit(limit);
 }
 
 export class WebhookRepository implements WebhookStore {
@@ -236,7 +236,8 @@ export class WebhookRepository implements WebhookStore {
     let planned = 0;
     const events = await this.db.transaction().execute(async (trx) => {
       let query = unfannedEventsQuery(trx, limit);
-      if (this.capabilities.skipLocked) query = query.forUpdate().skipLocked();
+      // The queue rows are what a pass takes; the events themselves are not locked.
+      if (this.capabilities.skipLocked) query = query.forUpdate(['q']).skipLocked();
       const rows = await query.execute();
       // A batch holds many events of few tenants: their enabled endpoints in one read per pass.
       const tenantKey = (scope: TenantScope) => `${scope.merchantId} ${scope.environment}`;
@@ -269,10 +270,9 @@ export class WebhookRepository implements WebhookStore {
       // One statement for the whole batch (a few hundred ids at most, well within both databases' limits).
       if (rows.length > 0) {
         await trx
-          .updateTable('events')
-          .set({ fanned_out: 1 })
+          .deleteFrom('event_fanout_queue')
           .where(
-            'id',
+            'event_id',
             'in',
             rows.map((row) => row.id),
           )

@@ -72,6 +72,7 @@ import { DEFAULT_BASELINE_COMMIT, measureBaselineAb, type BaselineAb } from './b
 import { createBenchDatabase, DEFAULT_POSTGRES_URL, isPostgresUrl, postgresUnavailableReason, safeUrl, type BenchDatabase, cleanUpBenchData } from './postgres.js';
 import { bulkReport, bulkTargetLines, measureBulk, type BulkMeasurements } from './bulk.js';
 import { measurePayouts, payoutLoads, payoutReport, type PayoutMeasurements } from './payouts.js';
+import { envInt } from './settings.js';
 import { measureWebhooks, webhookLoads, webhookReport, webhookTargets, type WebhookMeasurements } from './webhooks.js';
 import { measureStreams, streamLoads, streamReport, streamTargets, type StreamMeasurements } from './streams.js';
 import { ensureCompiledBuild, freePort, LIFTED_RATE_LIMIT_PER_MINUTE, repoRoot, startAkwe, startBareApp, type AkweServer } from './processes.js';
@@ -90,14 +91,6 @@ const MIN_CREATE_SHARE_OF_PGBENCH = 0.3;
 const NOISY_OTHER_CORES = 0.25;
 /** A phase with more failed requests than this share fails the run. */
 const MAX_FAILURE_RATE = 0.01;
-
-function envInt(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number >= ${min} (got "${raw}")`);
-  return value;
-}
 
 const settings = {
   durationSeconds: envInt('BENCH_DURATION_SECONDS', 10, 1),

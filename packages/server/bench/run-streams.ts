@@ -5,30 +5,14 @@
  * BENCH_DATA_DIR, DATABASE_URL. Prints the figures and each target's verdict; exits 1 when one fails.
  */
 import { loadavg } from 'node:os';
-import { DEFAULT_POSTGRES_URL, postgresUnavailableReason } from './postgres.js';
 import { ensureCompiledBuild } from './processes.js';
+import { envInt, phaseDatabases } from './settings.js';
 import { measureStreams, streamReport, streamTargets } from './streams.js';
-
-function envInt(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number >= ${min} (got "${raw}")`);
-  return value;
-}
 
 const progress = (text: string) => process.stderr.write(`[bench:streams] ${text}\n`);
 
 async function main(): Promise<number> {
-  const postgresUrl = process.env.DATABASE_URL?.trim() || DEFAULT_POSTGRES_URL;
-  const wanted = (process.env.BENCH_DATABASES?.trim() || 'sqlite,postgres').toLowerCase().split(/[\s,]+/);
-  const kinds: ('sqlite' | 'postgres')[] = [];
-  if (wanted.includes('sqlite')) kinds.push('sqlite');
-  if (wanted.includes('postgres')) {
-    const unavailable = await postgresUnavailableReason(postgresUrl);
-    if (unavailable === null) kinds.push('postgres');
-    else progress(`PostgreSQL skipped: ${unavailable}`);
-  }
+  const { postgresUrl, kinds } = await phaseDatabases(progress);
   ensureCompiledBuild(progress);
   progress(
     `load average at start: ${loadavg()

@@ -8,34 +8,15 @@
  * verdict; exits 1 when one fails.
  */
 import { join } from 'node:path';
-import { DEFAULT_POSTGRES_URL, postgresUnavailableReason } from './postgres.js';
 import { ensureCompiledBuild, repoRoot } from './processes.js';
+import { envInt, phaseDatabases } from './settings.js';
 import { measureWebhooks, webhookReport, webhookTargets } from './webhooks.js';
-
-function envInt(name: string, fallback: number | undefined, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') {
-    if (fallback === undefined) throw new Error(`${name} is required (see the header of bench/run-webhooks.ts)`);
-    return fallback;
-  }
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number >= ${min} (got "${raw}")`);
-  return value;
-}
 
 const progress = (text: string) => process.stderr.write(`[bench:webhooks] ${text}\n`);
 
 async function main(): Promise<number> {
-  const postgresUrl = process.env.DATABASE_URL?.trim() || DEFAULT_POSTGRES_URL;
-  const wanted = (process.env.BENCH_DATABASES?.trim() || 'sqlite,postgres').toLowerCase().split(/[\s,]+/);
   const creationRate = envInt('BENCH_WEBHOOK_CREATION_RATE', undefined, 2);
-  const kinds: ('sqlite' | 'postgres')[] = [];
-  if (wanted.includes('sqlite')) kinds.push('sqlite');
-  if (wanted.includes('postgres')) {
-    const unavailable = await postgresUnavailableReason(postgresUrl);
-    if (unavailable === null) kinds.push('postgres');
-    else progress(`PostgreSQL skipped: ${unavailable}`);
-  }
+  const { postgresUrl, kinds } = await phaseDatabases(progress);
   ensureCompiledBuild(progress);
   const settings = {
     events: envInt('BENCH_WEBHOOK_EVENTS', 20_000, 3),

@@ -71,6 +71,15 @@ for (const target of testDatabases()) {
 
     const requestsTo = (path: string) => receiver.requests.filter((r) => r.url === path);
 
+    /** What a worker's claim at `now` passes: ten at most, a 90 s lease, the default budgets. */
+    const claimAt = (now: Date, claimToken = newId()) => ({
+      now: now.toISOString(),
+      limit: 10,
+      leaseUntil: new Date(now.getTime() + 90_000).toISOString(),
+      claimToken,
+      budgets: defaultDeliveryBudgets,
+    });
+
     before(async () => {
       clock = new FakeClock(new Date());
       t = await buildTestApp(target, { clock });
@@ -243,13 +252,7 @@ for (const target of testDatabases()) {
       // A worker claims the delivery and dies before answering: exactly the state it leaves behind.
       const now = clock.now();
       const deadToken = newId();
-      const claimed = await t.services.webhookStore.claimDue({
-        now: now.toISOString(),
-        limit: 10,
-        leaseUntil: new Date(now.getTime() + 90_000).toISOString(),
-        claimToken: deadToken,
-        budgets: defaultDeliveryBudgets,
-      });
+      const claimed = await t.services.webhookStore.claimDue(claimAt(now, deadToken));
       assert.equal(claimed.length, 1);
       await pump();
       assert.equal(requestsTo('/crash').length, 0, 'a live lease is respected');
@@ -285,13 +288,7 @@ for (const target of testDatabases()) {
       while ((await t.services.webhooks.fanOut()) > 0);
       const now = clock.now();
       const token = newId();
-      const claimed = await t.services.webhookStore.claimDue({
-        now: now.toISOString(),
-        limit: 10,
-        leaseUntil: new Date(now.getTime() + 90_000).toISOString(),
-        claimToken: token,
-        budgets: defaultDeliveryBudgets,
-      });
+      const claimed = await t.services.webhookStore.claimDue(claimAt(now, token));
       assert.equal(claimed.length, 2);
       const [kept, lost] = claimed as [(typeof claimed)[number], (typeof claimed)[number]];
       // Another worker took `lost` over after our lease: our result for it must not count.
@@ -335,13 +332,7 @@ for (const target of testDatabases()) {
       const payments = [(await api.createOk(direct())) as { reference: string }, (await api.createOk(direct())) as { reference: string }];
       while ((await t.services.webhooks.fanOut()) > 0);
       const now = clock.now();
-      const claimed = await t.services.webhookStore.claimDue({
-        now: now.toISOString(),
-        limit: 10,
-        leaseUntil: new Date(now.getTime() + 90_000).toISOString(),
-        claimToken: newId(),
-        budgets: defaultDeliveryBudgets,
-      });
+      const claimed = await t.services.webhookStore.claimDue(claimAt(now));
       assert.equal(claimed.length, 4, 'two payments, two endpoints');
       assert.deepEqual(
         claimed.map((d) => d.status),
@@ -371,13 +362,7 @@ for (const target of testDatabases()) {
       const payment = (await api.createOk(direct())) as { reference: string };
       while ((await t.services.webhooks.fanOut()) > 0);
       const now = clock.now();
-      const { claimed, loading } = await t.services.webhookStore.claimForSending({
-        now: now.toISOString(),
-        limit: 10,
-        leaseUntil: new Date(now.getTime() + 90_000).toISOString(),
-        claimToken: newId(),
-        budgets: defaultDeliveryBudgets,
-      });
+      const { claimed, loading } = await t.services.webhookStore.claimForSending(claimAt(now));
       assert.equal(claimed.length, 1);
       const context = (await loading).get(claimed[0]!.id)!;
       assert.equal(context.event.id, claimed[0]!.eventId);
@@ -393,14 +378,7 @@ for (const target of testDatabases()) {
       while ((await t.services.webhooks.fanOut()) > 0);
       const now = clock.now();
       const claim = (answered?: ReadonlySet<string>) =>
-        t.services.webhookStore.claimDue({
-          now: now.toISOString(),
-          limit: 10,
-          leaseUntil: new Date(now.getTime() + 90_000).toISOString(),
-          claimToken: newId(),
-          budgets: { ...defaultDeliveryBudgets, perStream: 1 },
-          ...(answered ? { answered } : {}),
-        });
+        t.services.webhookStore.claimDue({ ...claimAt(now), budgets: { ...defaultDeliveryBudgets, perStream: 1 }, ...(answered ? { answered } : {}) });
       const first = await claim();
       assert.equal(first.length, 1, 'one in flight for the stream');
       assert.equal((await claim()).length, 0, 'the stream is full while the first send is in flight');

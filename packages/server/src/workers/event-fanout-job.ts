@@ -3,5 +3,5 @@ import type { WorkerJob } from './worker-pool.js';
 
 /** Turns new events into webhook deliveries, a bounded batch per pass. */
 export function eventFanoutJob(webhooks: WebhookService, options: { batchSize?: number; idleDelayMs?: number } = {}): WorkerJob {
-  return { name: 'event-fanout', idleDelayMs: options.idleDelayMs ?? 1_000, wakeOn: ['events'], runOnce: () => webhooks.fanOut(options.batchSize ?? 500) };
+  return { name: 'event-fanout', idleDelayMs: options.idleDelayMs ?? 1_000, wakeOn: ['events', 'fanout'], runOnce: () => webhooks.fanOut(options.batchSize ?? 500) };
 }

@@ -1,5 +1,10 @@
-/** Kinds of work a commit can make due at once. */
-export type WorkTopic = 'events' | 'deliveries' | 'payouts' | 'bulk';
+/**
+ * Kinds of work a commit can make due at once. `fanout` is the one signal sent before a commit
+ * (SQLite only, `signalsBeforeCommit`): new events for the fan-out, whose transaction queues
+ * behind the one that wrote them; `events` follows the commit, for readers outside a transaction
+ * (event streams) as well.
+ */
+export type WorkTopic = 'events' | 'fanout' | 'deliveries' | 'payouts' | 'bulk';
 
 /**
  * Wakes the workers when work commits, so they need not poll for it (docs/webhooks.md

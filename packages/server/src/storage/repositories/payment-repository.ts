@@ -141,7 +141,7 @@ export class PaymentRepository implements PaymentStore {
     /** Writes the ledger postings of a change inside its transaction (or its one statement). */
     private readonly ledger: Pick<LedgerRepository, 'post' | 'fitsOneStatement' | 'addAccountsCheck' | 'addPostings' | 'accountsKey' | 'postingRows' | 'lockOrder' | 'now'>,
     /** Told after a commit that wrote events, so the fan-out wakes at once. */
-    private readonly signals?: Pick<WorkSignals, 'notify'>,
+    private readonly signals?: Pick<WorkSignals, 'notify' | 'wakeLocal'>,
   ) {
     this.paymentRows = new PreparedInsert(db, 'payments');
     this.paymentUpdates = new PreparedUpdate(db, 'payments');
@@ -168,10 +168,10 @@ export class PaymentRepository implements PaymentStore {
           if (entries.length > 0) await trx.insertInto('metadata_entries').values(entries).execute();
           if (ledger.length > 0) await this.ledger.post(trx, ledger);
           await this.outbox.insert(trx, events);
-          if (this.capabilities.signalsBeforeCommit) this.signalEvents(events);
+          this.wakeFanoutInside(events);
         });
-        if (!this.capabilities.signalsBeforeCommit) this.signalEvents(events);
-      } else this.signalEvents(events);
+      }
+      this.signalEvents(events);
     } catch (error) {
       if (isUniqueViolation(error)) throw new AkweError('duplicate_reference', `A payment with reference ${payment.reference} exists already.`, { field: 'reference' });
       throw error;
@@ -201,9 +201,9 @@ export class PaymentRepository implements PaymentStore {
       }
       await this.db.transaction().execute(async (trx) => {
         await this.apply(trx, change);
-        if (this.capabilities.signalsBeforeCommit) this.signalEvents(change.events);
+        this.wakeFanoutInside(change.events);
       });
-      if (!this.capabilities.signalsBeforeCommit) this.signalEvents(change.events);
+      this.signalEvents(change.events);
       return true;
     } catch (error) {
       if (error instanceof VersionConflict) return false;
@@ -262,9 +262,17 @@ export class PaymentRepository implements PaymentStore {
     return result;
   }
 
-  /** Wakes the fan-out for committed events (from inside the transaction where `signalsBeforeCommit` allows). */
+  /** After a commit: its events are due for the fan-out and readable by event streams. */
   private signalEvents(events: readonly StoredEvent[]): void {
     if (events.length > 0) this.signals?.notify('events');
+  }
+
+  /**
+   * Before the commit, where the database allows it (`signalsBeforeCommit`): the fan-out's
+   * transaction queues behind this one and reads its events a log sync sooner than `events` wakes it.
+   */
+  private wakeFanoutInside(events: readonly StoredEvent[]): void {
+    if (events.length > 0 && this.capabilities.signalsBeforeCommit) this.signals?.wakeLocal('fanout');
   }
 
   async list(scope: TenantScope, filters: PaymentFilters, page: PageRequest): Promise<Page<Payment>> {

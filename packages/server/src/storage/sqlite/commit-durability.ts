@@ -15,7 +15,7 @@ export class CommitDurability {
   private durable = 0;
   private syncInFlight = false;
   private failure: Error | undefined;
-  private readonly waiters: Array<{ commit: number; resolve: () => void; reject: (error: unknown) => void }> = [];
+  private waiters: Array<{ commit: number; resolve: () => void; reject: (error: unknown) => void }> = [];
   private readonly afterSync: Array<() => void> = [];
   private readonly failureListeners: Array<(error: Error) => void> = [];
   /** fdatasync calls made, for tests and the benchmark. */
@@ -104,15 +104,12 @@ export class CommitDurability {
     for (const callback of this.afterSync.splice(0)) callback();
   }
 
+  /** Finishes the waiters that match, in order, keeping the others: one pass over the list, not a removal per waiter. */
   private settle(matches: (waiter: (typeof this.waiters)[number]) => boolean, finish: (waiter: (typeof this.waiters)[number]) => void): void {
-    for (let i = 0; i < this.waiters.length;) {
-      const waiter = this.waiters[i]!;
-      if (matches(waiter)) {
-        this.waiters.splice(i, 1);
-        finish(waiter);
-      } else {
-        i += 1;
-      }
-    }
+    const settled: typeof this.waiters = [];
+    const kept: typeof this.waiters = [];
+    for (const waiter of this.waiters) (matches(waiter) ? settled : kept).push(waiter);
+    this.waiters = kept;
+    for (const waiter of settled) finish(waiter);
   }
 }

@@ -9,9 +9,6 @@ export class TestEventRepository implements TestEventWrites {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insertFannedOutEvent(event: StoredEvent): Promise<void> {
-    await this.db
-      .insertInto('events')
-      .values({ ...eventToRow(event), fanned_out: 1 })
-      .execute();
+    await this.db.insertInto('events').values(eventToRow(event)).execute();
   }
 }

@@ -55,8 +55,7 @@ async function recordTryUpdates(trx: Transaction<Database>, tries: readonly TryR
   return result.rows.map((row) => row.id);
 }
 
-/** What the claim's budgets need of a delivery: read for the window instead of whole rows. */
-/** A delivery row read for the budgets, with its endpoint's own bound (null for callbacks and endpoints without one). */
+/** What the claim's budgets need of a delivery (read instead of whole rows), with its endpoint's own bound (null for callbacks and endpoints without one). */
 interface SlotRow {
   id: string;
   stream: string;
@@ -297,7 +296,7 @@ export class WebhookRepository implements WebhookStore {
     if (this.capabilities.concurrentWriters) {
       // A server apart: the read runs beside the next pass.
       const claimed = await this.claimDue(options);
-      return { claimed, loading: this.loadIn(this.db, claimed) };
+      return { claimed, loading: this.loadForSending(claimed) };
     }
     // One writer in this process: the read inside the claim's transaction costs nothing more,
     // while a read after it would wait for a sync of its own (reads outside a transaction wait

@@ -188,6 +188,11 @@ export interface EventTable {
   fanned_out: Generated<number>;
   /** The merchant reference of the object the event is about. */
   subject_reference: string | null;
+  /**
+   * Set when `payload` is a JSON Patch (RFC 6902) from this event's payload, an event written in
+   * the same transaction about the same object (migration 0042); null when `payload` is whole.
+   */
+  base_event_id: string | null;
 }
 
 /** An event the fan-out has not turned into deliveries yet; the pass that does deletes the row. */

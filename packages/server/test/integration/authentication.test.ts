@@ -168,7 +168,7 @@ for (const target of testDatabases()) {
           .selectFrom('events')
           .select('id')
           .where('type', '=', 'collect.payment.created')
-          .where('payload', 'like', `%${reference}%`)
+          .where('subject_reference', '=', reference)
           .executeTakeFirstOrThrow();
         return { reference, id: res.json().id as string, eventId: event.id };
       }

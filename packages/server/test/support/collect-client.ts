@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { newId } from '../../src/core/shared/ids.js';
 import type { AkweDatabase } from '../../src/storage/database.js';
+import { eventFromRow, withBasePayload } from '../../src/storage/repositories/event-repository.js';
 
 export function collectClient(app: FastifyInstance, key: string) {
   const headers = (extra: Record<string, string> = {}) => ({ authorization: `Bearer ${key}`, ...extra });
@@ -57,9 +58,18 @@ export const hosted = (overrides: Record<string, unknown> = {}) => ({
 
 /** The event types stored for one payment, in order, with the status each carried. */
 export async function eventsOf(database: AkweDatabase, paymentId: string): Promise<string[]> {
-  const rows = await database.db.selectFrom('events').select(['type', 'payload']).where('payload', 'like', `%${paymentId}%`).orderBy('id').execute();
-  return rows.map((row) => {
-    const subject = JSON.parse(row.payload) as { kind: string; payment: { status: string }; refund?: { status: string } };
-    return subject.kind === 'refund' ? `${row.type}:${subject.refund!.status}` : `${row.type}:${subject.payment.status}`;
-  });
+  // A payment's events and its refunds' carry the payment's reference (a patched event's payload does not hold the id).
+  const payment = await database.db.selectFrom('payments').select(['merchant_id', 'environment', 'reference']).where('id', '=', paymentId).executeTakeFirstOrThrow();
+  const rows = await database.db
+    .selectFrom('events')
+    .selectAll()
+    .select(withBasePayload('events'))
+    .where('merchant_id', '=', payment.merchant_id)
+    .where('environment', '=', payment.environment)
+    .where('subject_reference', '=', payment.reference)
+    .orderBy('id')
+    .execute();
+  return rows
+    .map(eventFromRow)
+    .map(({ type, subject }) => (subject.kind === 'refund' ? `${type}:${subject.refund.status}` : `${type}:${(subject as { payment: { status: string } }).payment.status}`));
 }

@@ -39,6 +39,7 @@ import * as reconciliation from './0038-reconciliation.js';
 import * as revenueIndex from './0039-revenue-index.js';
 import * as paymentLinkIndexPartial from './0040-payment-link-index-partial.js';
 import * as eventFanoutQueue from './0041-event-fanout-queue.js';
+import * as eventPayloadBase from './0042-event-payload-base.js';
 import * as totpOnce from './0031-totp-once.js';
 
 /** Every migration, in order. Names sort lexicographically; never rename or edit a shipped one. */
@@ -84,4 +85,5 @@ export const migrations: Record<string, Migration> = {
   '0039-revenue-index': revenueIndex,
   '0040-payment-link-index-partial': paymentLinkIndexPartial,
   '0041-event-fanout-queue': eventFanoutQueue,
+  '0042-event-payload-base': eventPayloadBase,
 };

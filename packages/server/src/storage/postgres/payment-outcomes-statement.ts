@@ -143,6 +143,7 @@ const EVENT_RECORD = typed({
   payload: 'text',
   created_at: 'text',
   subject_reference: 'text',
+  base_event_id: 'text',
 } satisfies Record<Exclude<keyof EventTable, 'fanned_out'>, PgType>);
 const EVENT_COLUMNS: readonly Column[] = [['i', 'int'], ...EVENT_RECORD];
 

@@ -6,7 +6,7 @@ import type { PaymentChange } from '../../core/payments/payment-store.js';
 import type { Payment } from '../../core/payments/payment.js';
 import { metadataEntries } from '../repositories/metadata-entries.js';
 import { isCheckViolation } from '../check-violation.js';
-import { addEventInserts, eventToRow } from '../repositories/event-repository.js';
+import { addEventInserts, eventsToRows } from '../repositories/event-repository.js';
 import type { LedgerRepository } from '../repositories/ledger-repository.js';
 import { paymentToRow } from '../repositories/payment-rows.js';
 import type { Database } from '../schema.js';
@@ -215,7 +215,7 @@ export class PaymentPostingBatcher implements PaymentStatementWriter {
         if (change.insertPayment) outcomes.newPayments.push({ ...paymentToRow(change.insertPayment), i });
         outcomes.withoutPayment.push(i);
       }
-      for (const event of change.events) outcomes.events.push({ ...eventToRow(event), i });
+      for (const row of eventsToRows(change.events)) outcomes.events.push({ ...row, i });
       const posting = postings[i];
       if (posting) {
         const { transaction, entries } = this.ledger.postingRows(posting, now);
@@ -261,7 +261,7 @@ export class PaymentPostingBatcher implements PaymentStatementWriter {
         const where = `"id" = ${statement.param(next.id)} and "version" = ${statement.param(expectedVersion)} and ${statement.guard}`;
         statement.add(`payment_${index}`, `update "payments" set ${set} where ${where} returning 1`, { gate: true });
       }
-      change.events.forEach((event, e) => addEventInserts(statement, `event_${index}_${e}`, event));
+      addEventInserts(statement, `event_${index}`, change.events);
       return statement.currentGate;
     });
     if (postings.length > 0) {

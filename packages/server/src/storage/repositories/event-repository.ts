@@ -1,4 +1,5 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import jsonpatch, { type Operation } from 'fast-json-patch';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { subjectReference, type EventSubject, type StoredEvent } from '../../core/events/stored-event.js';
 import type { EventStore } from '../../core/ports.js';
 import type { PageRequest } from '../../core/shared/pagination.js';
@@ -10,18 +11,69 @@ import { PreparedInsert } from '../prepared-query.js';
 import type { Database, EventFanoutQueueTable, EventTable } from '../schema.js';
 import type { OneStatement } from '../postgres/one-statement.js';
 
-export function eventFromRow(row: Selectable<EventTable>): StoredEvent {
+/** An events row as read: with its base's payload when the row holds a patch (`withBasePayload`). */
+// A CommonJS package: its functions come through the default import.
+const { applyPatch, compare } = jsonpatch;
+
+export type EventRow = Selectable<EventTable> & { base_payload?: string | null };
+
+export function eventFromRow(row: EventRow): StoredEvent {
   return {
     id: row.id,
     merchantId: row.merchant_id,
     environment: row.environment as Environment,
     type: row.type,
     createdAt: row.created_at,
-    subject: JSON.parse(row.payload) as EventSubject,
+    subject: subjectOf(row),
   };
 }
 
-export function eventToRow(event: StoredEvent): Insertable<EventTable> {
+function subjectOf(row: EventRow): EventSubject {
+  if (row.base_event_id === null) return JSON.parse(row.payload) as EventSubject;
+  // A query that forgot withBasePayload would otherwise hand out a patch as if it were the subject.
+  if (typeof row.base_payload !== 'string') throw new Error(`event ${row.id} holds a patch, and its base ${row.base_event_id} was not read with it`);
+  const patch = JSON.parse(row.payload) as Operation[];
+  return applyPatch(JSON.parse(row.base_payload) as EventSubject, patch, false, true).newDocument;
+}
+
+/**
+ * The select list of an events query whose rows go through `eventFromRow`: the row and, for a row
+ * holding a patch, its base's payload (read by primary key; events are never updated or deleted).
+ * `table` is the name or alias of `events` in the query.
+ */
+export function withBasePayload(table: 'events' | 'e') {
+  return sql<
+    string | null
+  >`(select ${sql.ref('base.payload')} from ${sql.table('events')} as ${sql.id('base')} where ${sql.ref('base.id')} = ${sql.ref(`${table}.base_event_id`)})`.as('base_payload');
+}
+
+/**
+ * The rows of events written in one transaction. Events about the same object (same tenant, kind
+ * and reference) store it once: the last of them keeps the whole snapshot and each other one a JSON
+ * Patch to its own, with `base_event_id` naming the last (migration 0042). A sandbox creation's
+ * three events thus write one payment snapshot instead of three.
+ */
+export function eventsToRows(events: readonly StoredEvent[]): Insertable<EventTable>[] {
+  const lastAbout = new Map<string, StoredEvent>();
+  for (const event of events) lastAbout.set(sameObjectKey(event), event);
+  return events.map((event) => {
+    const row = wholeEventRow(event);
+    const base = lastAbout.get(sameObjectKey(event))!;
+    if (base === event) return row;
+    const patch = JSON.stringify(compare(base.subject, event.subject));
+    // applyPatch refuses paths through these names (prototype pollution); a merchant's metadata key may be one.
+    if (patch.length >= row.payload.length || bannedPathName.test(patch)) return row;
+    return { ...row, payload: patch, base_event_id: base.id };
+  });
+}
+
+const bannedPathName = /__proto__|constructor|prototype/;
+
+function sameObjectKey(event: StoredEvent): string {
+  return `${event.merchantId} ${event.environment} ${event.subject.kind} ${subjectReference(event.subject)}`;
+}
+
+function wholeEventRow(event: StoredEvent): Insertable<EventTable> & { payload: string } {
   return {
     id: event.id,
     merchant_id: event.merchantId,
@@ -30,6 +82,7 @@ export function eventToRow(event: StoredEvent): Insertable<EventTable> {
     payload: JSON.stringify(event.subject),
     created_at: event.createdAt,
     subject_reference: subjectReference(event.subject),
+    base_event_id: null,
   };
 }
 
@@ -41,7 +94,10 @@ export function eventListQuery(db: Kysely<Database>, scope: TenantScope, filters
 
 /** The scope's events that the filters keep, before paging. */
 export function eventListRows(db: Kysely<Database>, scope: TenantScope, filters: EventFilters) {
-  const rows = listRows(db.selectFrom('events').selectAll(), { scope, filters: [['subject_reference', '=', filters.reference], ...createdWithin(filters)] });
+  const rows = listRows(db.selectFrom('events').selectAll().select(withBasePayload('events')), {
+    scope,
+    filters: [['subject_reference', '=', filters.reference], ...createdWithin(filters)],
+  });
   const types = filters.types ?? [];
   if (types.length === 0) return rows;
   // `collect.payment.*` names a family (the types are a closed list, so no LIKE wildcard reaches here).
@@ -59,9 +115,11 @@ export function fanoutQueueRow(event: StoredEvent): Insertable<EventFanoutQueueT
 }
 
 /** Both rows of each event, for a one-statement write (PostgreSQL): the event and its queue row. */
-export function addEventInserts(statement: OneStatement, name: string, event: StoredEvent): void {
-  statement.add(name, statement.insertRow('events', eventToRow(event)));
-  statement.add(`${name}_queued`, statement.insertRow('event_fanout_queue', fanoutQueueRow(event)));
+export function addEventInserts(statement: OneStatement, name: string, events: readonly StoredEvent[]): void {
+  eventsToRows(events).forEach((row, index) => {
+    statement.add(`${name}_${index}`, statement.insertRow('events', row));
+    statement.add(`${name}_${index}_queued`, statement.insertRow('event_fanout_queue', fanoutQueueRow(events[index]!)));
+  });
 }
 
 /** Writes outbox rows; callers pass their transaction so the events commit with their change. */
@@ -76,7 +134,7 @@ export class EventOutbox {
 
   async insert(executor: Kysely<Database>, events: readonly StoredEvent[]): Promise<void> {
     if (events.length === 0) return;
-    await this.rows.execute(executor, events.map(eventToRow));
+    await this.rows.execute(executor, eventsToRows(events));
     await this.queue.execute(executor, events.map(fanoutQueueRow));
   }
 }
@@ -88,6 +146,7 @@ export class EventRepository implements EventStore {
     const row = await this.db
       .selectFrom('events')
       .selectAll()
+      .select(withBasePayload('events'))
       .where('id', '=', id)
       .where('merchant_id', '=', scope.merchantId)
       .where('environment', '=', scope.environment)

@@ -433,7 +433,7 @@ export class PaymentRepository implements PaymentStore {
     if (claim) this.claims.addTo(statement, 'claim', claim);
     statement.add('payment', statement.insertRow('payments', paymentToRow(payment), '1'), { gate: true });
     metadataEntries('payment', payment).forEach((row, index) => statement.add(`metadata_${index}`, statement.insertRow('metadata_entries', row)));
-    events.forEach((event, index) => addEventInserts(statement, `event_${index}`, event));
+    addEventInserts(statement, 'event', events);
     const counts = (await this.db.executeQuery(statement.compile())).rows[0]!;
     // Another request holds the key: as in the transaction, nothing else was written.
     if (claim && counts.claim !== 1) throw new IdempotencyClaimLost();

@@ -20,7 +20,7 @@ import type { WorkSignals } from '../../core/shared/work-signals.js';
 import type { DatabaseCapabilities } from '../database.js';
 import type { Database, WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from '../schema.js';
 import type { SecretBox } from '../secret-box.js';
-import { eventFromRow } from './event-repository.js';
+import { eventFromRow, withBasePayload } from './event-repository.js';
 
 const waiting: DeliveryStatus[] = ['pending', 'retrying'];
 
@@ -112,7 +112,7 @@ function attemptFromRow(row: Selectable<WebhookAttemptTable>): DeliveryAttempt {
  * (migration 0041). Exported so the query-plan test reads this very query.
  */
 export function unfannedEventsQuery(db: Kysely<Database>, limit: number) {
-  return db.selectFrom('event_fanout_queue as q').innerJoin('events as e', 'e.id', 'q.event_id').selectAll('e').orderBy('q.event_id').limit(limit);
+  return db.selectFrom('event_fanout_queue as q').innerJoin('events as e', 'e.id', 'q.event_id').selectAll('e').select(withBasePayload('e')).orderBy('q.event_id').limit(limit);
 }
 
 export class WebhookRepository implements WebhookStore {
@@ -374,7 +374,7 @@ export class WebhookRepository implements WebhookStore {
     // Both reads at once: on SQLite each read outside a transaction waits for the sync that makes
     // what it saw durable, and two in a row would wait for two.
     const [eventRows, endpointRows] = await Promise.all([
-      db.selectFrom('events').selectAll().where('id', 'in', eventIds).execute(),
+      db.selectFrom('events').selectAll().select(withBasePayload('events')).where('id', 'in', eventIds).execute(),
       endpointIds.length === 0 ? [] : db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', endpointIds).execute(),
     ]);
     const events = new Map(eventRows.map((row) => [row.id, eventFromRow(row)]));
@@ -501,6 +501,7 @@ export class WebhookRepository implements WebhookStore {
     const rows = await this.db
       .selectFrom('events')
       .selectAll()
+      .select(withBasePayload('events'))
       .where('merchant_id', '=', scope.merchantId)
       .where('environment', '=', scope.environment)
       .where('id', '>', afterId)
@@ -529,6 +530,7 @@ export class WebhookRepository implements WebhookStore {
     const rows = await this.db
       .selectFrom('events')
       .selectAll()
+      .select(withBasePayload('events'))
       .where('merchant_id', '=', scope.merchantId)
       .where('environment', '=', scope.environment)
       .where('id', 'in', ids)

@@ -72,7 +72,7 @@ import { DEFAULT_BASELINE_COMMIT, measureBaselineAb, type BaselineAb } from './b
 import { createBenchDatabase, DEFAULT_POSTGRES_URL, isPostgresUrl, postgresUnavailableReason, safeUrl, type BenchDatabase, cleanUpBenchData } from './postgres.js';
 import { bulkReport, bulkTargetLines, measureBulk, type BulkMeasurements } from './bulk.js';
 import { measurePayouts, payoutLoads, payoutReport, type PayoutMeasurements } from './payouts.js';
-import { envInt } from './settings.js';
+import { envInt, exitWith } from './settings.js';
 import { measureWebhooks, webhookLoads, webhookReport, webhookTargets, type WebhookMeasurements } from './webhooks.js';
 import { measureStreams, streamLoads, streamReport, streamTargets, type StreamMeasurements } from './streams.js';
 import { ensureCompiledBuild, freePort, LIFTED_RATE_LIMIT_PER_MINUTE, repoRoot, startAkwe, startBareApp, type AkweServer } from './processes.js';
@@ -1023,10 +1023,4 @@ async function main(): Promise<number> {
   return exitCode;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+exitWith(main, 1, 'bench failed: ');

@@ -6,7 +6,7 @@
  */
 import { loadavg } from 'node:os';
 import { ensureCompiledBuild } from './processes.js';
-import { envInt, phaseDatabases } from './settings.js';
+import { envInt, exitWith, phaseDatabases } from './settings.js';
 import { measureStreams, streamReport, streamTargets } from './streams.js';
 
 const progress = (text: string) => process.stderr.write(`[bench:streams] ${text}\n`);
@@ -39,10 +39,4 @@ async function main(): Promise<number> {
   return failed ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(2);
-  },
-);
+exitWith(main, 2);

@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import { ensureCompiledBuild, repoRoot } from './processes.js';
-import { envInt, phaseDatabases } from './settings.js';
+import { envInt, exitWith, phaseDatabases } from './settings.js';
 import { measureWebhooks, webhookReport, webhookTargets } from './webhooks.js';
 
 const progress = (text: string) => process.stderr.write(`[bench:webhooks] ${text}\n`);
@@ -35,10 +35,4 @@ async function main(): Promise<number> {
   return failed ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(2);
-  },
-);
+exitWith(main, 2);

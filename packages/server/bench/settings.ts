@@ -29,3 +29,14 @@ export async function phaseDatabases(progress: (text: string) => void): Promise<
   }
   return { postgresUrl, kinds };
 }
+
+/** Runs a bench script's `main` and exits with its code; a throw is printed (with `label`) and exits with `failureCode`. */
+export function exitWith(main: () => Promise<number>, failureCode: number, label = ''): void {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`${label}${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(failureCode);
+    },
+  );
+}

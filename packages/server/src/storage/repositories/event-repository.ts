@@ -11,10 +11,10 @@ import { PreparedInsert } from '../prepared-query.js';
 import type { Database, EventFanoutQueueTable, EventTable } from '../schema.js';
 import type { OneStatement } from '../postgres/one-statement.js';
 
-/** An events row as read: with its base's payload when the row holds a patch (`withBasePayload`). */
 // A CommonJS package: its functions come through the default import.
 const { applyPatch, compare } = jsonpatch;
 
+/** An events row as read: with its base's payload when the row holds a patch (`withBasePayload`). */
 export type EventRow = Selectable<EventTable> & { base_payload?: string | null };
 
 export function eventFromRow(row: EventRow): StoredEvent {
@@ -42,9 +42,8 @@ function subjectOf(row: EventRow): EventSubject {
  * `table` is the name or alias of `events` in the query.
  */
 export function withBasePayload(table: 'events' | 'e') {
-  return sql<
-    string | null
-  >`(select ${sql.ref('base.payload')} from ${sql.table('events')} as ${sql.id('base')} where ${sql.ref('base.id')} = ${sql.ref(`${table}.base_event_id`)})`.as('base_payload');
+  const basePayload = sql<string | null>`select ${sql.ref('base.payload')} from ${sql.table('events')} as ${sql.id('base')}`;
+  return sql<string | null>`(${basePayload} where ${sql.ref('base.id')} = ${sql.ref(`${table}.base_event_id`)})`.as('base_payload');
 }
 
 /**

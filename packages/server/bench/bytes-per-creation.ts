@@ -13,11 +13,10 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../src/storage/schema.js';
 import { collectClient, direct } from '../test/support/collect-client.js';
 import { buildTestApp } from '../test/support/test-app.js';
-import { testDatabases } from '../test/support/test-databases.js';
+import { inProcessDatabases } from './in-process-databases.js';
 
 const creations = Number(process.env.BYTES_CREATIONS ?? 3000);
 const concurrency = 10;
-const only = process.env.BYTES_DATABASES?.split(',');
 
 const perCreation = (bytes: number | string, count: number) => `${Math.round(Number(bytes) / count).toLocaleString('en')} B`;
 
@@ -37,12 +36,7 @@ async function postgresBytes(db: Kysely<Database>) {
 
 const walPosition = async (db: Kysely<Database>) => (await sql<{ lsn: string }>`select pg_current_wal_lsn()::text as lsn`.execute(db)).rows[0]!.lsn;
 
-for (const target of testDatabases()) {
-  if (only && !only.includes(target.name)) continue;
-  if (target.skip) {
-    console.log(`${target.name}: skipped (${target.skip})`);
-    continue;
-  }
+for (const target of inProcessDatabases('BYTES_DATABASES')) {
   const test = await buildTestApp(target, { env: { AKWE_RUN_WORKERS: 'false' } });
   try {
     const db = test.services.database.db;

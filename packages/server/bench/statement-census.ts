@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import BetterSqlite3 from 'better-sqlite3';
 import { buildTestApp } from '../test/support/test-app.js';
-import { testDatabases } from '../test/support/test-databases.js';
+import { inProcessDatabases } from './in-process-databases.js';
 
 const creations = Number(process.env.CENSUS_CREATIONS ?? 500);
 const concurrency = 10;
@@ -65,13 +65,7 @@ for (const method of ['run', 'all', 'get'] as const) {
   };
 }
 
-const only = process.env.CENSUS_DATABASES?.split(',');
-for (const target of testDatabases()) {
-  if (only && !only.includes(target.name)) continue;
-  if (target.skip) {
-    console.log(`${target.name}: skipped (${target.skip})`);
-    continue;
-  }
+for (const target of inProcessDatabases('CENSUS_DATABASES')) {
   const test = await buildTestApp(target, { env: { AKWE_RUN_WORKERS: 'false' } });
   const { testKey } = await test.newMerchant();
   const run = randomBytes(4).toString('hex');

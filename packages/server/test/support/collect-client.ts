@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { newId } from '../../src/core/shared/ids.js';
 import type { AkweDatabase } from '../../src/storage/database.js';
-import { eventFromRow, withBasePayload } from '../../src/storage/repositories/event-repository.js';
+import type { Environment } from '../../src/core/shared/environment.js';
+import { eventFromRow, scopedEvents } from '../../src/storage/repositories/event-repository.js';
 
 export function collectClient(app: FastifyInstance, key: string) {
   const headers = (extra: Record<string, string> = {}) => ({ authorization: `Bearer ${key}`, ...extra });
@@ -60,15 +61,8 @@ export const hosted = (overrides: Record<string, unknown> = {}) => ({
 export async function eventsOf(database: AkweDatabase, paymentId: string): Promise<string[]> {
   // A payment's events and its refunds' carry the payment's reference (a patched event's payload does not hold the id).
   const payment = await database.db.selectFrom('payments').select(['merchant_id', 'environment', 'reference']).where('id', '=', paymentId).executeTakeFirstOrThrow();
-  const rows = await database.db
-    .selectFrom('events')
-    .selectAll()
-    .select(withBasePayload('events'))
-    .where('merchant_id', '=', payment.merchant_id)
-    .where('environment', '=', payment.environment)
-    .where('subject_reference', '=', payment.reference)
-    .orderBy('id')
-    .execute();
+  const scope = { merchantId: payment.merchant_id, environment: payment.environment as Environment };
+  const rows = await scopedEvents(database.db, scope).where('subject_reference', '=', payment.reference).orderBy('id').execute();
   return rows
     .map(eventFromRow)
     .map(({ type, subject }) => (subject.kind === 'refund' ? `${type}:${subject.refund.status}` : `${type}:${(subject as { payment: { status: string } }).payment.status}`));

@@ -46,6 +46,11 @@ export function withBasePayload(table: 'events' | 'e') {
   return sql<string | null>`(${basePayload} where ${sql.ref('base.id')} = ${sql.ref(`${table}.base_event_id`)})`.as('base_payload');
 }
 
+/** A tenant's events, each read with its base's payload: the start of a query whose rows go through `eventFromRow`. */
+export function scopedEvents(db: Kysely<Database>, scope: TenantScope) {
+  return db.selectFrom('events').selectAll().select(withBasePayload('events')).where('merchant_id', '=', scope.merchantId).where('environment', '=', scope.environment);
+}
+
 /**
  * The rows of events written in one transaction. Events about the same object (same tenant, kind
  * and reference) store it once: the last of them keeps the whole snapshot and each other one a JSON
@@ -53,11 +58,12 @@ export function withBasePayload(table: 'events' | 'e') {
  * three events thus write one payment snapshot instead of three.
  */
 export function eventsToRows(events: readonly StoredEvent[]): Insertable<EventTable>[] {
+  const keys = events.map(sameObjectKey);
   const lastAbout = new Map<string, StoredEvent>();
-  for (const event of events) lastAbout.set(sameObjectKey(event), event);
-  return events.map((event) => {
+  events.forEach((event, index) => lastAbout.set(keys[index]!, event));
+  return events.map((event, index) => {
     const row = wholeEventRow(event);
-    const base = lastAbout.get(sameObjectKey(event))!;
+    const base = lastAbout.get(keys[index]!)!;
     if (base === event) return row;
     const patch = JSON.stringify(compare(base.subject, event.subject));
     // applyPatch refuses paths through these names (prototype pollution); a merchant's metadata key may be one.
@@ -142,14 +148,7 @@ export class EventRepository implements EventStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async findById(scope: TenantScope, id: string): Promise<StoredEvent | undefined> {
-    const row = await this.db
-      .selectFrom('events')
-      .selectAll()
-      .select(withBasePayload('events'))
-      .where('id', '=', id)
-      .where('merchant_id', '=', scope.merchantId)
-      .where('environment', '=', scope.environment)
-      .executeTakeFirst();
+    const row = await scopedEvents(this.db, scope).where('id', '=', id).executeTakeFirst();
     return row && eventFromRow(row);
   }
 }

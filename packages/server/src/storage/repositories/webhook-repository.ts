@@ -20,7 +20,7 @@ import type { WorkSignals } from '../../core/shared/work-signals.js';
 import type { DatabaseCapabilities } from '../database.js';
 import type { Database, WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from '../schema.js';
 import type { SecretBox } from '../secret-box.js';
-import { eventFromRow, withBasePayload } from './event-repository.js';
+import { eventFromRow, scopedEvents, withBasePayload } from './event-repository.js';
 
 const waiting: DeliveryStatus[] = ['pending', 'retrying'];
 
@@ -498,16 +498,7 @@ export class WebhookRepository implements WebhookStore {
 
   async eventsAfter(scope: TenantScope, afterId: string, limit: number): Promise<StoredEvent[]> {
     // Served by the events_scope_id index: (merchant, environment, id).
-    const rows = await this.db
-      .selectFrom('events')
-      .selectAll()
-      .select(withBasePayload('events'))
-      .where('merchant_id', '=', scope.merchantId)
-      .where('environment', '=', scope.environment)
-      .where('id', '>', afterId)
-      .orderBy('id', 'asc')
-      .limit(limit)
-      .execute();
+    const rows = await scopedEvents(this.db, scope).where('id', '>', afterId).orderBy('id', 'asc').limit(limit).execute();
     return rows.map(eventFromRow);
   }
 
@@ -527,15 +518,7 @@ export class WebhookRepository implements WebhookStore {
 
   async eventsWithIds(scope: TenantScope, ids: string[]): Promise<StoredEvent[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('events')
-      .selectAll()
-      .select(withBasePayload('events'))
-      .where('merchant_id', '=', scope.merchantId)
-      .where('environment', '=', scope.environment)
-      .where('id', 'in', ids)
-      .orderBy('id', 'asc')
-      .execute();
+    const rows = await scopedEvents(this.db, scope).where('id', 'in', ids).orderBy('id', 'asc').execute();
     return rows.map(eventFromRow);
   }
 
